@@ -1,0 +1,15 @@
+# Fails when an engine source includes a Qt GUI header: the engine must run headless in the daemon.
+# Usage: cmake -DROOT=src/engine -DSTAMP=out.stamp -P CheckLayering.cmake
+set(_forbidden "QtWidgets|QtGui|QtCharts|QWidget|QApplication|QGuiApplication|QMainWindow|QDialog|QPixmap|QIcon|QColor|QImage")
+file(GLOB_RECURSE _files "${ROOT}/*.h" "${ROOT}/*.cpp" "${ROOT}/*.in")
+set(_violations "")
+foreach(_file IN LISTS _files)
+    file(STRINGS "${_file}" _lines REGEX "^[ \t]*#[ \t]*include[ \t]*[<\"](${_forbidden})")
+    foreach(_line IN LISTS _lines)
+        string(APPEND _violations "\n  ${_file}: ${_line}")
+    endforeach()
+endforeach()
+if(_violations)
+    message(FATAL_ERROR "The engine must not depend on Qt GUI/Widgets:${_violations}")
+endif()
+file(TOUCH "${STAMP}")

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages Switchyard builds, runs and tests with. A quick no-op when they
+# are all present. Needs root (or sudo) only when something is missing.
+set -euo pipefail
+
+packages=(
+    build-essential cmake ninja-build ccache pkg-config git
+    qt6-base-dev qt6-base-dev-tools libqt6sql6-sqlite
+    qt6-httpserver-dev qt6-websockets-dev qt6-charts-dev
+    qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools linguist-qt6
+    qtkeychain-qt6-dev libgl-dev
+    libhiredis-dev libleveldb-dev libsnappy-dev libssl-dev
+    redis-server
+)
+
+missing=()
+for package in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+        missing+=("$package")
+    fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "Installing missing packages: ${missing[*]}" >&2
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+    sudo="sudo"
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,170 @@
+// switchyardd: the engine as a headless daemon. Loads app.ini, holds the data directory, runs the
+// lifecycle and shuts down on SIGINT/SIGTERM (a second signal hammers, a third exits at once).
+
+#include "unixsignals.h"
+
+#include "engine/core/lifecycle.h"
+#include "engine/core/logging.h"
+#include "engine/core/processregistry.h"
+#include "engine/core/version.h"
+#include "engine/settings/config.h"
+#include "engine/settings/duration.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QDir>
+#include <QLockFile>
+#include <QStandardPaths>
+#include <QTextStream>
+
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+
+using namespace Switchyard;
+
+namespace {
+
+enum ExitCode { ExitOk = 0, ExitRuntimeError = 1, ExitConfigError = 2 };
+
+void printError(const QString &message)
+{
+    QTextStream(stderr) << "switchyardd: " << message << '\n';
+}
+
+QString signalName(int signalNumber)
+{
+    switch (signalNumber) {
+    case SIGINT: return QStringLiteral("SIGINT");
+    case SIGTERM: return QStringLiteral("SIGTERM");
+    default: return QStringLiteral("signal %1").arg(signalNumber);
+    }
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("switchyard"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(SWITCHYARD_VERSION));
+    qSetMessagePattern(QStringLiteral("%{time yyyy-MM-ddTHH:mm:ss.zzz} %{if-debug}DEBUG%{endif}%{if-info}INFO%{endif}"
+                                      "%{if-warning}WARN%{endif}%{if-critical}ERROR%{endif}%{if-fatal}FATAL%{endif} "
+                                      "%{category}: %{message}"));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Switchyard daemon: runs the async-infrastructure engine headless.\n"
+        "Without --config the embedded defaults apply. SIGINT/SIGTERM shut down gracefully;\n"
+        "a second signal hammers (finish fast), a third exits at once."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption configOption(QStringLiteral("config"), QStringLiteral("Read settings from <path> (app.ini)."),
+                                          QStringLiteral("path"));
+    const QCommandLineOption dataDirOption(QStringLiteral("data-dir"),
+                                           QStringLiteral("Keep data under <dir> (default: [server] APP_DATA_PATH, "
+                                                          "else the user's data directory)."),
+                                           QStringLiteral("dir"));
+    const QCommandLineOption checkOption(QStringLiteral("check-config"),
+                                         QStringLiteral("Validate the settings, print the resolved paths and exit."));
+    parser.addOptions({configOption, dataDirOption, checkOption});
+    parser.process(app);
+    if (!parser.positionalArguments().isEmpty()) {
+        printError(QStringLiteral("unexpected argument \"%1\"; see --help").arg(parser.positionalArguments().first()));
+        return ExitConfigError;
+    }
+
+    Settings settings;
+    if (parser.isSet(configOption)) {
+        Result<Settings> loaded = Settings::load(parser.value(configOption));
+        if (!loaded) {
+            printError(loaded.status().message());
+            return ExitConfigError;
+        }
+        settings = std::move(loaded).value();
+    }
+    Result<EngineConfig> loaded = EngineConfig::load(
+        std::move(settings), parser.value(dataDirOption),
+        QStandardPaths::writableLocation(QStandardPaths::AppDataLocation));
+    if (!loaded) {
+        printError(QStringLiteral("refusing to start; fix these settings:\n") + loaded.status().message());
+        return ExitConfigError;
+    }
+    const EngineConfig config = std::move(loaded).value();
+    for (const QString &warning : config.warnings())
+        qCWarning(lcSettings).noquote() << warning;
+    const QString configLabel = config.configPath().isEmpty() ? QStringLiteral("embedded defaults") : config.configPath();
+
+    if (parser.isSet(checkOption)) {
+        QTextStream out(stdout);
+        out << "config: " << configLabel << '\n'
+            << "data: " << config.dataPath() << '\n'
+            << "database: " << config.database.type << ' '
+            << (config.database.type == QLatin1String("sqlite3") ? config.database.path : config.database.host) << '\n'
+            << "cache: " << config.cache.adapter << '\n'
+            << "global_lock: " << config.globalLock.serviceType << '\n'
+            << "server: " << config.server.httpAddr << ':' << config.server.httpPort << '\n'
+            << "graceful_hammer_time: " << formatDuration(config.server.gracefulHammerTime) << '\n';
+        QStringList queues = config.configuredQueueNames();
+        queues.prepend(QStringLiteral("common"));
+        for (const QString &name : std::as_const(queues)) {
+            const QueueSettings q = config.queueSettings(name).value(); // validated by load()
+            out << "queue " << name << ": " << q.type << ", length " << q.length << ", batch " << q.batchLength
+                << ", max workers " << q.maxWorkers << '\n';
+        }
+        out << "settings ok\n";
+        return ExitOk;
+    }
+
+    if (!QDir().mkpath(config.dataPath())) {
+        printError(QStringLiteral("cannot create the data directory %1").arg(config.dataPath()));
+        return ExitRuntimeError;
+    }
+    // One engine per data directory: queues and the store are not safe to share between processes.
+    QLockFile dataLock(QDir(config.dataPath()).filePath(QStringLiteral("switchyard.lock")));
+    dataLock.setStaleLockTime(0);
+    if (!dataLock.tryLock(0)) {
+        qint64 pid = 0;
+        QString host, appName;
+        dataLock.getLockInfo(&pid, &host, &appName);
+        printError(QStringLiteral("the data directory %1 is in use by another Switchyard process (pid %2 on %3)")
+                       .arg(config.dataPath()).arg(pid).arg(host.isEmpty() ? QStringLiteral("this host") : host));
+        return ExitRuntimeError;
+    }
+
+    ProcessRegistry processes;
+    LifecycleOptions options;
+    options.hammerTimeout = std::chrono::duration_cast<std::chrono::milliseconds>(config.server.gracefulHammerTime);
+    Lifecycle lifecycle(processes, options);
+
+    int signalsReceived = 0;
+    UnixSignals signalHandler({SIGINT, SIGTERM});
+    QObject::connect(&signalHandler, &UnixSignals::received, &app, [&](int signalNumber) {
+        ++signalsReceived;
+        const QString name = signalName(signalNumber);
+        if (signalsReceived == 1) {
+            lifecycle.shutdown(QStringLiteral("received %1").arg(name));
+        } else if (signalsReceived == 2) {
+            lifecycle.hammer(QStringLiteral("received a second signal (%1)").arg(name));
+        } else {
+            qCCritical(lcCore).noquote() << "received a third signal (" << name << "); exiting at once";
+            std::_Exit(ExitRuntimeError);
+        }
+    });
+    lifecycle.onTerminated([&app] { QMetaObject::invokeMethod(&app, [] { QCoreApplication::quit(); }, Qt::QueuedConnection); });
+
+    qCInfo(lcCore).noquote() << QStringLiteral("switchyardd %1 ready (pid %2, config: %3, data: %4)")
+                                    .arg(QStringLiteral(SWITCHYARD_VERSION))
+                                    .arg(QCoreApplication::applicationPid())
+                                    .arg(configLabel, config.dataPath());
+    app.exec();
+
+    const ShutdownReport report = lifecycle.waitForTerminated();
+    if (!report.clean()) {
+        // Those threads cannot be joined; ending the process is the terminate phase's last step.
+        std::fflush(stderr);
+        std::_Exit(ExitRuntimeError);
+    }
+    qCInfo(lcCore) << "shutdown complete";
+    return ExitOk;
+}

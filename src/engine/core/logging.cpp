@@ -1,0 +1,4 @@
+#include "logging.h"
+
+Q_LOGGING_CATEGORY(lcCore, "switchyard.core", QtInfoMsg)
+Q_LOGGING_CATEGORY(lcSettings, "switchyard.settings", QtInfoMsg)

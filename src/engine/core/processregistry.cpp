@@ -1,0 +1,95 @@
+#include "processregistry.h"
+
+namespace Switchyard {
+
+QString processTypeName(ProcessType type)
+{
+    switch (type) {
+    case ProcessType::System: return QStringLiteral("system");
+    case ProcessType::Normal: return QStringLiteral("normal");
+    case ProcessType::Request: return QStringLiteral("request");
+    }
+    return QStringLiteral("normal");
+}
+
+ProcessRegistry::Handle::Handle(Handle &&other) noexcept
+    : m_registry(std::exchange(other.m_registry, nullptr)), m_pid(std::exchange(other.m_pid, 0))
+{
+}
+
+ProcessRegistry::Handle &ProcessRegistry::Handle::operator=(Handle &&other) noexcept
+{
+    if (this != &other) {
+        reset();
+        m_registry = std::exchange(other.m_registry, nullptr);
+        m_pid = std::exchange(other.m_pid, 0);
+    }
+    return *this;
+}
+
+void ProcessRegistry::Handle::reset()
+{
+    if (m_registry)
+        m_registry->remove(m_pid);
+    m_registry = nullptr;
+    m_pid = 0;
+}
+
+ProcessRegistry::Handle ProcessRegistry::add(ProcessType type, const QString &description,
+                                             qint64 parentPid, std::function<void()> cancel)
+{
+    std::lock_guard lock(m_mutex);
+    const qint64 pid = ++m_nextPid;
+    Entry entry;
+    entry.info.pid = pid;
+    entry.info.parentPid = parentPid;
+    entry.info.type = type;
+    entry.info.description = description;
+    entry.info.startedAt = QDateTime::currentDateTimeUtc();
+    entry.info.cancellable = static_cast<bool>(cancel);
+    entry.cancel = std::move(cancel);
+    m_processes.emplace(pid, std::move(entry));
+    return Handle(this, pid);
+}
+
+std::vector<ProcessInfo> ProcessRegistry::list() const
+{
+    std::lock_guard lock(m_mutex);
+    std::vector<ProcessInfo> result;
+    result.reserve(m_processes.size());
+    for (const auto &[pid, entry] : m_processes)
+        result.push_back(entry.info);
+    return result;
+}
+
+std::size_t ProcessRegistry::size() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_processes.size();
+}
+
+Status ProcessRegistry::cancelProcess(qint64 pid)
+{
+    std::function<void()> cancel;
+    {
+        std::lock_guard lock(m_mutex);
+        const auto it = m_processes.find(pid);
+        if (it == m_processes.end())
+            return Status::notFound(QStringLiteral("no process with pid %1").arg(pid));
+        if (!it->second.cancel)
+            return Status::invalidArgument(QStringLiteral("process %1 (%2) cannot be cancelled")
+                                               .arg(pid)
+                                               .arg(it->second.info.description));
+        cancel = it->second.cancel;
+    }
+    cancel(); // outside the lock: it may end the process, which removes its entry
+    return Status::ok();
+}
+
+void ProcessRegistry::remove(qint64 pid)
+{
+    std::lock_guard lock(m_mutex);
+    m_processes.erase(pid);
+}
+
+} // namespace Switchyard

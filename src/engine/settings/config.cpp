@@ -1,0 +1,299 @@
+#include "config.h"
+
+#include <QDir>
+#include <QThread>
+
+#include <algorithm>
+#include <limits>
+
+namespace Switchyard {
+
+namespace {
+
+// Keys removed from Gitea's layout: start-up refuses them so nobody believes they still apply
+// (seed 000 §10.5.2). Replacement = where the setting lives now.
+struct DeprecatedKey
+{
+    const char *section;
+    const char *key;
+    const char *replacement;
+};
+
+constexpr DeprecatedKey kDeprecatedKeys[] = {
+    {"indexer", "ISSUE_INDEXER_QUEUE_TYPE", "[queue.issue_indexer] TYPE"},
+    {"indexer", "ISSUE_INDEXER_QUEUE_BATCH_NUMBER", "[queue.issue_indexer] BATCH_LENGTH"},
+    {"indexer", "ISSUE_INDEXER_QUEUE_DIR", "[queue.issue_indexer] DATADIR"},
+    {"indexer", "ISSUE_INDEXER_QUEUE_CONN_STR", "[queue.issue_indexer] CONN_STR"},
+    {"indexer", "UPDATE_BUFFER_LEN", "[queue.issue_indexer] LENGTH"},
+    {"mailer", "SEND_BUFFER_LEN", "[queue.mail] LENGTH"},
+    {"repository", "PULL_REQUEST_QUEUE_LENGTH", "[queue.pr_patch_checker] LENGTH"},
+    {"repository", "MIRROR_QUEUE_LENGTH", "[queue.mirror] LENGTH"},
+    {"task", "QUEUE_TYPE", "[queue.task] TYPE"},
+};
+
+// The keys of the sections the engine owns; anything else there is reported as a warning (a typo
+// would otherwise be silently ignored).
+const QHash<QString, QStringList> &knownKeys()
+{
+    static const QHash<QString, QStringList> keys{
+        {QStringLiteral("queue"),
+         {QStringLiteral("TYPE"), QStringLiteral("DATADIR"), QStringLiteral("CONN_STR"), QStringLiteral("LENGTH"),
+          QStringLiteral("BATCH_LENGTH"), QStringLiteral("QUEUE_NAME"), QStringLiteral("SET_NAME"),
+          QStringLiteral("MAX_WORKERS"), QStringLiteral("SYNC")}},
+        {QStringLiteral("redis"), {QStringLiteral("CONN_STR")}},
+        {QStringLiteral("cache"),
+         {QStringLiteral("ADAPTER"), QStringLiteral("HOST"), QStringLiteral("INTERVAL"), QStringLiteral("ITEM_TTL")}},
+        {QStringLiteral("global_lock"), {QStringLiteral("SERVICE_TYPE"), QStringLiteral("SERVICE_CONN_STR")}},
+        {QStringLiteral("webhook"),
+         {QStringLiteral("DELIVER_TIMEOUT"), QStringLiteral("ALLOWED_HOST_LIST"), QStringLiteral("SKIP_TLS_VERIFY"),
+          QStringLiteral("PAGING_NUM")}},
+        {QStringLiteral("qos"),
+         {QStringLiteral("ENABLED"), QStringLiteral("MAX_INFLIGHT"), QStringLiteral("MAX_WAITING"),
+          QStringLiteral("TARGET_WAIT_TIME")}},
+        {QStringLiteral("websocket"), {QStringLiteral("PUBSUB_TYPE")}},
+        {QStringLiteral("database"),
+         {QStringLiteral("DB_TYPE"), QStringLiteral("PATH"), QStringLiteral("HOST"), QStringLiteral("NAME"),
+          QStringLiteral("USER"), QStringLiteral("PASSWD")}},
+        {QStringLiteral("server"),
+         {QStringLiteral("HTTP_ADDR"), QStringLiteral("HTTP_PORT"), QStringLiteral("ADMIN_TOKEN"),
+          QStringLiteral("APP_DATA_PATH"), QStringLiteral("GRACEFUL_HAMMER_TIME")}},
+    };
+    return keys;
+}
+
+// Accumulates the errors of many getters so that load() reports every problem at once.
+class Collector
+{
+public:
+    template<typename T>
+    T take(Result<T> result, T fallback)
+    {
+        if (result)
+            return std::move(result).value();
+        errors.append(result.status().message());
+        return fallback;
+    }
+    void fail(const QString &message) { errors.append(message); }
+
+    QStringList errors;
+};
+
+int clampToInt(qint64 value)
+{
+    return int(std::clamp<qint64>(value, std::numeric_limits<int>::min(), std::numeric_limits<int>::max()));
+}
+
+} // namespace
+
+QString QueueSettings::setFullName() const
+{
+    const QString full = queueFullName() + setName;
+    return full == queueFullName() ? full + QStringLiteral("_unique") : full;
+}
+
+QStringList EngineConfig::queueTypes()
+{
+    return {QStringLiteral("dummy"), QStringLiteral("immediate"), QStringLiteral("channel"),
+            QStringLiteral("level"), QStringLiteral("redis")};
+}
+
+int EngineConfig::defaultMaxWorkers()
+{
+    return std::clamp(QThread::idealThreadCount() / 2, 1, 10);
+}
+
+QString EngineConfig::resolvePath(const QString &path) const
+{
+    if (path.isEmpty())
+        return path;
+    return QDir::cleanPath(QDir::isAbsolutePath(path) ? path : QDir(m_dataPath).filePath(path));
+}
+
+Result<EngineConfig> EngineConfig::load(Settings settings, const QString &dataPathOverride,
+                                        const QString &defaultDataPath)
+{
+    EngineConfig config;
+    config.m_settings = std::move(settings);
+    const Settings &s = config.m_settings;
+    Collector c;
+
+    for (const DeprecatedKey &old : kDeprecatedKeys) {
+        const QStringList section{QLatin1String(old.section)};
+        const QString key = QLatin1String(old.key);
+        if (s.has(section, key))
+            c.fail(QStringLiteral("%1 is no longer supported; use %2 instead")
+                       .arg(s.location(section, key), QLatin1String(old.replacement)));
+    }
+
+    for (const IniSection &section : s.ini().sections()) {
+        const QString owner = section.name.startsWith(QLatin1String("queue.")) ? QStringLiteral("queue") : section.name;
+        const auto known = knownKeys().constFind(owner);
+        if (known == knownKeys().cend())
+            continue;
+        for (const IniEntry &entry : section.entries) {
+            if (!known->contains(entry.key.toUpper()))
+                config.m_warnings.append(QStringLiteral("%1:%2: unknown key [%3] %4 is ignored; known keys: %5")
+                                             .arg(s.fileName()).arg(entry.line).arg(section.name, entry.key,
+                                                                                    known->join(QStringLiteral(", "))));
+        }
+    }
+    config.m_warnings.append(s.ini().warnings());
+
+    const QStringList server{QStringLiteral("server")};
+    if (!dataPathOverride.isEmpty())
+        config.m_dataPath = QDir::cleanPath(QDir(dataPathOverride).absolutePath());
+    else {
+        const QString fromFile = c.take(s.string(server, QStringLiteral("APP_DATA_PATH"), QString()), QString());
+        config.m_dataPath = QDir::cleanPath(QDir(fromFile.isEmpty() ? defaultDataPath : fromFile).absolutePath());
+    }
+
+    ServerSettings &srv = config.server;
+    srv.httpAddr = c.take(s.string(server, QStringLiteral("HTTP_ADDR"), srv.httpAddr), srv.httpAddr);
+    srv.httpPort = clampToInt(c.take(s.integer(server, QStringLiteral("HTTP_PORT"), srv.httpPort), qint64(srv.httpPort)));
+    if (srv.httpPort < 1 || srv.httpPort > 65535)
+        c.fail(QStringLiteral("%1 = %2 is not valid; expected a port from 1 to 65535")
+                   .arg(s.location(server, QStringLiteral("HTTP_PORT"))).arg(srv.httpPort));
+    srv.adminToken = c.take(s.string(server, QStringLiteral("ADMIN_TOKEN"), QString()), QString());
+    srv.gracefulHammerTime = c.take(s.duration(server, QStringLiteral("GRACEFUL_HAMMER_TIME"), srv.gracefulHammerTime),
+                                    srv.gracefulHammerTime);
+    if (srv.gracefulHammerTime.count() < 0)
+        c.fail(QStringLiteral("%1 must not be negative").arg(s.location(server, QStringLiteral("GRACEFUL_HAMMER_TIME"))));
+
+    config.redis.connStr = c.take(s.string({QStringLiteral("redis")}, QStringLiteral("CONN_STR"), QString()), QString());
+
+    const QStringList cache{QStringLiteral("cache")};
+    CacheSettings &cs = config.cache;
+    cs.adapter = c.take(s.choice(cache, QStringLiteral("ADAPTER"), cs.adapter,
+                                 {QStringLiteral("memory"), QStringLiteral("redis"), QStringLiteral("twoqueue")}),
+                        cs.adapter);
+    cs.host = c.take(s.string(cache, QStringLiteral("HOST"), QString()), QString());
+    if (cs.adapter == QLatin1String("redis") && cs.host.isEmpty())
+        cs.host = config.redis.connStr;
+    cs.intervalSeconds = clampToInt(c.take(s.integer(cache, QStringLiteral("INTERVAL"), cs.intervalSeconds),
+                                           qint64(cs.intervalSeconds)));
+    if (cs.intervalSeconds <= 0)
+        c.fail(QStringLiteral("%1 = %2 is not valid; expected a positive number of seconds")
+                   .arg(s.location(cache, QStringLiteral("INTERVAL"))).arg(cs.intervalSeconds));
+    cs.itemTtl = c.take(s.duration(cache, QStringLiteral("ITEM_TTL"), cs.itemTtl), cs.itemTtl);
+    if (cs.itemTtl.count() < 0)
+        c.fail(QStringLiteral("%1 must not be negative (0 disables the read-through helpers)")
+                   .arg(s.location(cache, QStringLiteral("ITEM_TTL"))));
+
+    const QStringList lock{QStringLiteral("global_lock")};
+    GlobalLockSettings &gl = config.globalLock;
+    gl.serviceType = c.take(s.choice(lock, QStringLiteral("SERVICE_TYPE"), gl.serviceType,
+                                     {QStringLiteral("memory"), QStringLiteral("redis")}),
+                            gl.serviceType);
+    gl.serviceConnStr = c.take(s.string(lock, QStringLiteral("SERVICE_CONN_STR"), QString()), QString());
+    if (gl.serviceConnStr.isEmpty())
+        gl.serviceConnStr = config.redis.connStr;
+
+    const QStringList webhook{QStringLiteral("webhook")};
+    WebhookSettings &wh = config.webhook;
+    wh.deliverTimeoutSeconds = clampToInt(c.take(s.integer(webhook, QStringLiteral("DELIVER_TIMEOUT"), wh.deliverTimeoutSeconds),
+                                                 qint64(wh.deliverTimeoutSeconds)));
+    if (wh.deliverTimeoutSeconds <= 0)
+        c.fail(QStringLiteral("%1 = %2 is not valid; expected a positive number of seconds")
+                   .arg(s.location(webhook, QStringLiteral("DELIVER_TIMEOUT"))).arg(wh.deliverTimeoutSeconds));
+    wh.allowedHostList = c.take(s.list(webhook, QStringLiteral("ALLOWED_HOST_LIST"), wh.allowedHostList), wh.allowedHostList);
+    wh.skipTlsVerify = c.take(s.boolean(webhook, QStringLiteral("SKIP_TLS_VERIFY"), wh.skipTlsVerify), wh.skipTlsVerify);
+    wh.pagingNum = clampToInt(c.take(s.integer(webhook, QStringLiteral("PAGING_NUM"), wh.pagingNum), qint64(wh.pagingNum)));
+    if (wh.pagingNum <= 0)
+        c.fail(QStringLiteral("%1 = %2 is not valid; expected a positive number")
+                   .arg(s.location(webhook, QStringLiteral("PAGING_NUM"))).arg(wh.pagingNum));
+
+    const QStringList qos{QStringLiteral("qos")};
+    QosSettings &q = config.qos;
+    q.enabled = c.take(s.boolean(qos, QStringLiteral("ENABLED"), q.enabled), q.enabled);
+    q.maxInflight = clampToInt(c.take(s.integer(qos, QStringLiteral("MAX_INFLIGHT"), 0), qint64(0)));
+    if (q.maxInflight <= 0)
+        q.maxInflight = 4 * std::max(1, QThread::idealThreadCount());
+    q.maxWaiting = clampToInt(c.take(s.integer(qos, QStringLiteral("MAX_WAITING"), q.maxWaiting), qint64(q.maxWaiting)));
+    if (q.maxWaiting < 0)
+        c.fail(QStringLiteral("%1 = %2 is not valid; expected 0 or more")
+                   .arg(s.location(qos, QStringLiteral("MAX_WAITING"))).arg(q.maxWaiting));
+    q.targetWaitTime = c.take(s.duration(qos, QStringLiteral("TARGET_WAIT_TIME"), q.targetWaitTime), q.targetWaitTime);
+    if (q.targetWaitTime.count() <= 0)
+        c.fail(QStringLiteral("%1 must be positive").arg(s.location(qos, QStringLiteral("TARGET_WAIT_TIME"))));
+
+    config.websocket.pubsubType = c.take(s.choice({QStringLiteral("websocket")}, QStringLiteral("PUBSUB_TYPE"),
+                                                  config.websocket.pubsubType,
+                                                  {QStringLiteral("memory"), QStringLiteral("redis")}),
+                                         config.websocket.pubsubType);
+
+    const QStringList db{QStringLiteral("database")};
+    DatabaseSettings &d = config.database;
+    d.type = c.take(s.choice(db, QStringLiteral("DB_TYPE"), d.type, {QStringLiteral("sqlite3"), QStringLiteral("postgres")},
+                             {{QStringLiteral("sqlite"), QStringLiteral("sqlite3")},
+                              {QStringLiteral("postgresql"), QStringLiteral("postgres")}}),
+                    d.type);
+    d.path = config.resolvePath(c.take(s.string(db, QStringLiteral("PATH"), QStringLiteral("data/switchyard.db")), QString()));
+    d.host = c.take(s.string(db, QStringLiteral("HOST"), d.host), d.host);
+    d.name = c.take(s.string(db, QStringLiteral("NAME"), d.name), d.name);
+    d.user = c.take(s.string(db, QStringLiteral("USER"), d.user), d.user);
+    d.passwd = c.take(s.string(db, QStringLiteral("PASSWD"), d.passwd), d.passwd);
+
+    // Queues: the common section and every named one, so a bad value anywhere stops start-up.
+    QStringList queueNames = config.configuredQueueNames();
+    if (queueNames.isEmpty())
+        queueNames.append(QStringLiteral("common"));
+    for (const QString &name : std::as_const(queueNames)) {
+        Result<QueueSettings> queue = config.queueSettings(name);
+        if (!queue) {
+            for (const QString &line : queue.status().message().split(QLatin1Char('\n'))) {
+                if (!c.errors.contains(line))
+                    c.errors.append(line);
+            }
+        } else {
+            const QStringList sections{QStringLiteral("queue.") + name, QStringLiteral("queue")};
+            const Result<qint64> raw = s.integer(sections, QStringLiteral("MAX_WORKERS"), 1);
+            if (raw && *raw <= 0)
+                config.m_warnings.append(QStringLiteral("%1 = %2 falls back to the default %3 (as in Gitea); "
+                                                        "an unbounded pool can be set at run time")
+                                             .arg(s.location(sections, QStringLiteral("MAX_WORKERS")))
+                                             .arg(*raw).arg(queue->maxWorkers));
+        }
+    }
+
+    if (!c.errors.isEmpty())
+        return Status::invalidArgument(c.errors.join(QLatin1Char('\n')));
+    return config;
+}
+
+Result<QueueSettings> EngineConfig::queueSettings(const QString &name) const
+{
+    const Settings &s = m_settings;
+    const QStringList sections{QStringLiteral("queue.") + name.toLower(), QStringLiteral("queue")};
+    Collector c;
+    QueueSettings q;
+    q.name = name;
+    q.type = c.take(s.choice(sections, QStringLiteral("TYPE"), QStringLiteral("level"), queueTypes(),
+                             {{QStringLiteral("leveldb"), QStringLiteral("level")},
+                              {QStringLiteral("levelqueue"), QStringLiteral("level")},
+                              {QStringLiteral("persistable-channel"), QStringLiteral("level")}}),
+                    QStringLiteral("level"));
+    q.dataDir = resolvePath(c.take(s.string(sections, QStringLiteral("DATADIR"), QStringLiteral("queues/common")),
+                                   QStringLiteral("queues/common")));
+    q.connStr = c.take(s.string(sections, QStringLiteral("CONN_STR"), QString()), QString());
+    if (q.type == QLatin1String("redis") && q.connStr.isEmpty())
+        q.connStr = redis.connStr.isEmpty() ? QStringLiteral("redis://127.0.0.1:6379/0") : redis.connStr;
+
+    q.length = clampToInt(c.take(s.integer(sections, QStringLiteral("LENGTH"), 0), qint64(0)));
+    if (q.length <= 0)
+        q.length = 100000;
+    q.queueName = c.take(s.string(sections, QStringLiteral("QUEUE_NAME"), q.queueName), q.queueName);
+    q.setName = c.take(s.string(sections, QStringLiteral("SET_NAME"), q.setName), q.setName);
+    q.batchLength = clampToInt(c.take(s.integer(sections, QStringLiteral("BATCH_LENGTH"), 0), qint64(0)));
+    if (q.batchLength <= 0)
+        q.batchLength = 20;
+    q.maxWorkers = clampToInt(c.take(s.integer(sections, QStringLiteral("MAX_WORKERS"), 0), qint64(0)));
+    if (q.maxWorkers <= 0)
+        q.maxWorkers = defaultMaxWorkers();
+    q.sync = c.take(s.boolean(sections, QStringLiteral("SYNC"), false), false);
+
+    if (!c.errors.isEmpty())
+        return Status::invalidArgument(c.errors.join(QLatin1Char('\n')));
+    return q;
+}
+
+} // namespace Switchyard

@@ -1,0 +1,142 @@
+#pragma once
+
+#include "settings.h"
+
+#include "engine/core/status.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <chrono>
+
+namespace Switchyard {
+
+// The engine's configuration: SPEC §11's defaults, overridden by app.ini. Loading validates every
+// section the engine owns and reports all problems at once; the typed structs below are then
+// known-good. Thread-safety: immutable after load; share freely.
+
+// [queue] and [queue.<name>] (Gitea's GetQueueSettings, seed 000 §10.5).
+struct QueueSettings
+{
+    QString name;      // the managed name, e.g. "webhook_sender"
+    QString type;      // dummy | immediate | channel | level | redis (aliases normalised)
+    QString dataDir;   // absolute
+    QString connStr;   // redis only: own CONN_STR → [redis] CONN_STR → redis://127.0.0.1:6379/0
+    int length = 100000;
+    QString queueName = QStringLiteral("_queue");
+    QString setName = QStringLiteral("_unique");
+    int batchLength = 20;
+    int maxWorkers = 1; // ≤ 0: unbounded
+    bool sync = false;  // level: every push durable across power loss
+
+    // Storage names (seed 000 §10.5.4): "<name>_queue" and "<name>_queue_unique"; an empty
+    // SET_NAME would make both equal, so "_unique" is appended in that case.
+    QString queueFullName() const { return name + queueName; }
+    QString setFullName() const;
+};
+
+struct RedisSettings
+{
+    QString connStr; // [redis] CONN_STR; empty: each user falls back to its own default
+};
+
+struct CacheSettings
+{
+    QString adapter = QStringLiteral("memory"); // memory | redis | twoqueue
+    QString host;                               // redis: falls back to [redis] CONN_STR
+    int intervalSeconds = 60;                   // memory adapter GC interval
+    std::chrono::nanoseconds itemTtl = std::chrono::hours(16);
+};
+
+struct GlobalLockSettings
+{
+    QString serviceType = QStringLiteral("memory"); // memory | redis
+    QString serviceConnStr;                          // falls back to [redis] CONN_STR
+};
+
+struct WebhookSettings
+{
+    int deliverTimeoutSeconds = 5;
+    QStringList allowedHostList{QStringLiteral("external")};
+    bool skipTlsVerify = false;
+    int pagingNum = 10;
+};
+
+struct QosSettings
+{
+    bool enabled = false;
+    int maxInflight = 0; // default 4 × cores
+    int maxWaiting = 100;
+    std::chrono::nanoseconds targetWaitTime = std::chrono::milliseconds(250);
+};
+
+struct WebsocketSettings
+{
+    QString pubsubType = QStringLiteral("memory"); // memory | redis
+};
+
+struct DatabaseSettings
+{
+    QString type = QStringLiteral("sqlite3"); // sqlite3 | postgres
+    QString path;                             // sqlite3: absolute; default <data>/data/switchyard.db
+    QString host = QStringLiteral("127.0.0.1:5432");
+    QString name = QStringLiteral("switchyard");
+    QString user;
+    QString passwd; // never logged
+};
+
+struct ServerSettings
+{
+    QString httpAddr = QStringLiteral("127.0.0.1");
+    int httpPort = 3300;
+    QString adminToken; // empty: generated on first start
+    // Lifecycle: how long a graceful shutdown may take before the hammer phase.
+    std::chrono::nanoseconds gracefulHammerTime = std::chrono::seconds(60);
+};
+
+class EngineConfig
+{
+public:
+    // Validates `settings` and resolves paths. The data path is `dataPathOverride` (--data-dir)
+    // when given, else [server] APP_DATA_PATH, else `defaultDataPath` (the user's data directory).
+    // Relative paths in the file resolve against the data path. Fails with every problem found,
+    // one per line: deprecated keys (naming the replacement), invalid values (naming file:line,
+    // key and valid values).
+    static Result<EngineConfig> load(Settings settings, const QString &dataPathOverride,
+                                     const QString &defaultDataPath);
+
+    const Settings &settings() const { return m_settings; }
+    QString configPath() const { return m_settings.fromFile() ? m_settings.fileName() : QString(); }
+    const QString &dataPath() const { return m_dataPath; }
+    // Non-fatal findings to log at start-up: unknown keys in sections the engine owns, repeats.
+    const QStringList &warnings() const { return m_warnings; }
+
+    ServerSettings server;
+    RedisSettings redis;
+    CacheSettings cache;
+    GlobalLockSettings globalLock;
+    WebhookSettings webhook;
+    QosSettings qos;
+    WebsocketSettings websocket;
+    DatabaseSettings database;
+
+    // [queue] then [queue.<name>] (seed 000 §10.5.1); names of configured [queue.*] sections are
+    // validated at load, so this fails only for a name without a section whose [queue] is bad —
+    // which load() has rejected too.
+    Result<QueueSettings> queueSettings(const QString &name) const;
+    // The names of every [queue.<name>] section in the file.
+    QStringList configuredQueueNames() const { return m_settings.subsectionNames(QStringLiteral("queue.")); }
+
+    // Valid values, for messages and the docs.
+    static QStringList queueTypes();
+    static int defaultMaxWorkers(); // cores / 2 clamped to 1..10
+
+private:
+    QString resolvePath(const QString &path) const;
+
+    Settings m_settings;
+    QString m_dataPath;
+    QStringList m_warnings;
+};
+
+} // namespace Switchyard

@@ -1,0 +1,193 @@
+// The daemon as an operator runs it: a real switchyardd process, real signals.
+#include "support/testutil.h"
+
+#include <QDeadlineTimer>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+
+using namespace Switchyard;
+
+namespace {
+
+const QString kDaemon = QStringLiteral(SWITCHYARDD_PATH);
+
+// Reads the daemon's output until it contains `marker` or the process ends; the bound only
+// matters when the daemon is broken.
+bool waitForOutput(QProcess &process, QByteArray &output, const QByteArray &marker, int boundMs = 20000)
+{
+    QDeadlineTimer deadline(boundMs);
+    while (!output.contains(marker)) {
+        if (process.state() == QProcess::NotRunning || deadline.hasExpired()) {
+            output += process.readAll();
+            return output.contains(marker);
+        }
+        process.waitForReadyRead(int(std::max<qint64>(1, deadline.remainingTime())));
+        output += process.readAll();
+    }
+    return true;
+}
+
+struct Run
+{
+    int exitCode = -1;
+    QByteArray output;
+};
+
+Run runToEnd(const QStringList &args)
+{
+    QProcess process;
+    process.setProcessChannelMode(QProcess::MergedChannels);
+    process.start(kDaemon, args);
+    Run run;
+    if (!process.waitForFinished(20000)) {
+        process.kill();
+        process.waitForFinished();
+    }
+    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    run.output = process.readAll();
+    return run;
+}
+
+} // namespace
+
+class TestDaemon : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void versionAndHelp()
+    {
+        const Run version = runToEnd({QStringLiteral("--version")});
+        QCOMPARE(version.exitCode, 0);
+        QVERIFY2(version.output.startsWith("switchyard 0."), version.output.constData());
+
+        const Run help = runToEnd({QStringLiteral("--help")});
+        QCOMPARE(help.exitCode, 0);
+        for (const char *option : {"--config", "--data-dir", "--check-config", "--version"})
+            QVERIFY2(help.output.contains(option), option);
+    }
+
+    void startsOnEmbeddedDefaultsAndStopsCleanlyOnSignal_data()
+    {
+        QTest::addColumn<int>("signalNumber");
+        QTest::newRow("SIGTERM") << int(SIGTERM);
+        QTest::newRow("SIGINT") << int(SIGINT);
+    }
+
+    void startsOnEmbeddedDefaultsAndStopsCleanlyOnSignal()
+    {
+        QFETCH(int, signalNumber);
+        QTemporaryDir data;
+        QProcess daemon;
+        daemon.setProcessChannelMode(QProcess::MergedChannels);
+        daemon.start(kDaemon, {QStringLiteral("--data-dir"), data.path()});
+        QByteArray output;
+        QVERIFY2(waitForOutput(daemon, output, "ready"), output.constData());
+        QVERIFY(output.contains("config: embedded defaults"));
+        QVERIFY(QFileInfo::exists(data.filePath(QStringLiteral("switchyard.lock"))));
+
+        ::kill(pid_t(daemon.processId()), signalNumber);
+        QVERIFY2(waitForOutput(daemon, output, "shutdown complete"), output.constData());
+        QVERIFY(daemon.waitForFinished(20000));
+        QCOMPARE(daemon.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(daemon.exitCode(), 0);
+        QVERIFY(output.contains("terminated cleanly"));
+        QVERIFY(!QFileInfo::exists(data.filePath(QStringLiteral("switchyard.lock"))));
+    }
+
+    void secondSignalDuringShutdownStillExitsZero()
+    {
+        QTemporaryDir data;
+        QProcess daemon;
+        daemon.setProcessChannelMode(QProcess::MergedChannels);
+        daemon.start(kDaemon, {QStringLiteral("--data-dir"), data.path()});
+        QByteArray output;
+        QVERIFY2(waitForOutput(daemon, output, "ready"), output.constData());
+        ::kill(pid_t(daemon.processId()), SIGTERM);
+        ::kill(pid_t(daemon.processId()), SIGTERM);
+        QVERIFY(daemon.waitForFinished(20000));
+        output += daemon.readAll();
+        QCOMPARE(daemon.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(daemon.exitCode(), 0);
+    }
+
+    void secondInstanceOnTheSameDataDirectoryIsRefused()
+    {
+        QTemporaryDir data;
+        QProcess first;
+        first.setProcessChannelMode(QProcess::MergedChannels);
+        first.start(kDaemon, {QStringLiteral("--data-dir"), data.path()});
+        QByteArray output;
+        QVERIFY2(waitForOutput(first, output, "ready"), output.constData());
+
+        const Run second = runToEnd({QStringLiteral("--data-dir"), data.path()});
+        QCOMPARE(second.exitCode, 1);
+        QVERIFY2(second.output.contains("is in use by another Switchyard process (pid "
+                                        + QByteArray::number(first.processId())),
+                 second.output.constData());
+
+        first.terminate();
+        QVERIFY(first.waitForFinished(20000));
+        QCOMPARE(first.exitCode(), 0);
+    }
+
+    void readsTheConfigFile()
+    {
+        QTemporaryDir dir;
+        const QString config = Test::writeFile(dir.path(), QStringLiteral("app.ini"),
+                                               "[server]\nAPP_DATA_PATH = " + dir.filePath(QStringLiteral("data")).toUtf8()
+                                                   + "\nGRACEFUL_HAMMER_TIME = 5s\n"
+                                                     "[queue.mail]\nTYPE = channel\nBATCH_LENGTH = 3\n");
+        const Run check = runToEnd({QStringLiteral("--config"), config, QStringLiteral("--check-config")});
+        QCOMPARE(check.exitCode, 0);
+        QVERIFY(check.output.contains("config: " + config.toUtf8()));
+        QVERIFY(check.output.contains("data: " + dir.filePath(QStringLiteral("data")).toUtf8()));
+        QVERIFY(check.output.contains("graceful_hammer_time: 5s"));
+        QVERIFY(check.output.contains("queue mail: channel, length 100000, batch 3"));
+        QVERIFY(check.output.contains("settings ok"));
+    }
+
+    void badSettingsRefuseToStart_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<QByteArray>("expected");
+        QTest::newRow("invalid enum") << QByteArray("[cache]\nADAPTER = foo\n")
+                                      << QByteArray("app.ini:2: [cache] ADAPTER = \"foo\" is not valid; valid values: memory, redis, twoqueue");
+        QTest::newRow("deprecated key") << QByteArray("[mailer]\nSEND_BUFFER_LEN = 10\n")
+                                        << QByteArray("use [queue.mail] LENGTH instead");
+        QTest::newRow("malformed line") << QByteArray("[queue]\nTYPE level\n")
+                                        << QByteArray("app.ini:2: malformed line");
+    }
+
+    void badSettingsRefuseToStart()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(QByteArray, expected);
+        QTemporaryDir dir;
+        const QString config = Test::writeFile(dir.path(), QStringLiteral("app.ini"), text);
+        const Run run = runToEnd({QStringLiteral("--config"), config, QStringLiteral("--data-dir"), dir.path()});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.output.contains(expected), run.output.constData());
+        QVERIFY(!run.output.contains("ready"));
+    }
+
+    void missingConfigFileIsAnError()
+    {
+        const Run run = runToEnd({QStringLiteral("--config"), QStringLiteral("/nonexistent/app.ini")});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY(run.output.contains("config file /nonexistent/app.ini does not exist"));
+    }
+
+    void unexpectedArgumentsAreRejected()
+    {
+        const Run run = runToEnd({QStringLiteral("start")});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY(run.output.contains("unexpected argument \"start\""));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDaemon)
+#include "tst_daemon.moc"

@@ -1,0 +1,333 @@
+#include "engine/settings/config.h"
+
+#include "support/testutil.h"
+
+#include <QDir>
+#include <QTemporaryDir>
+#include <QThread>
+#include <QTest>
+
+using namespace Switchyard;
+using namespace std::chrono_literals;
+
+namespace {
+
+Settings settingsFrom(const QByteArray &text)
+{
+    Result<IniFile> ini = IniFile::parse(QStringLiteral("app.ini"), text);
+    if (!ini)
+        qFatal("unexpected parse error: %s", qPrintable(ini.status().message()));
+    return Settings(std::move(ini).value());
+}
+
+Result<EngineConfig> configFrom(const QByteArray &text, const QString &dataOverride = QStringLiteral("/srv/sy"))
+{
+    return EngineConfig::load(settingsFrom(text), dataOverride, QStringLiteral("/home/op/.local/share/switchyard"));
+}
+
+} // namespace
+
+class TestSettings : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void booleans_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<bool>("expected");
+        for (const char *t : {"true", "TRUE", "True", "1", "t", "yes", "Y", "on"})
+            QTest::newRow(t) << QString::fromLatin1(t) << true;
+        for (const char *f : {"false", "FALSE", "0", "f", "no", "N", "off"})
+            QTest::newRow(f) << QString::fromLatin1(f) << false;
+    }
+
+    void booleans()
+    {
+        QFETCH(QString, text);
+        QFETCH(bool, expected);
+        const Settings s = settingsFrom("[qos]\nENABLED = " + text.toUtf8() + "\n");
+        QCOMPARE(*s.boolean({QStringLiteral("qos")}, QStringLiteral("ENABLED"), !expected), expected);
+    }
+
+    void invalidTypedValuesNameFileLineKeyAndWhatIsValid()
+    {
+        const Settings s = settingsFrom("[qos]\nENABLED = maybe\nMAX_WAITING = lots\nTARGET_WAIT_TIME = 250\n");
+        const QStringList qos{QStringLiteral("qos")};
+        QCOMPARE(s.boolean(qos, QStringLiteral("ENABLED"), false).status().message(),
+                 QStringLiteral("app.ini:2: [qos] ENABLED = \"maybe\" is not valid; expected a boolean: true or false "
+                                "(also 1/0, yes/no, on/off)"));
+        QCOMPARE(s.integer(qos, QStringLiteral("MAX_WAITING"), 1).status().message(),
+                 QStringLiteral("app.ini:3: [qos] MAX_WAITING = \"lots\" is not valid; expected a whole number"));
+        const QString duration = s.duration(qos, QStringLiteral("TARGET_WAIT_TIME"), 1s).status().message();
+        QVERIFY2(duration.startsWith(QLatin1String("app.ini:4: [qos] TARGET_WAIT_TIME = \"250\" is not valid; ")), qPrintable(duration));
+        QVERIFY(duration.contains(QLatin1String("missing unit")));
+    }
+
+    void missingKeysGiveTheDefault()
+    {
+        const Settings s; // embedded defaults
+        const QStringList any{QStringLiteral("anything")};
+        QVERIFY(!s.fromFile());
+        QCOMPARE(*s.string(any, QStringLiteral("K"), QStringLiteral("d")), QStringLiteral("d"));
+        QCOMPARE(*s.integer(any, QStringLiteral("K"), 7), qint64(7));
+        QCOMPARE(s.duration(any, QStringLiteral("K"), 16h)->count(), std::chrono::nanoseconds(16h).count());
+        QCOMPARE(*s.list(any, QStringLiteral("K"), {QStringLiteral("external")}), QStringList{QStringLiteral("external")});
+    }
+
+    void listsAreTrimmed()
+    {
+        const Settings s = settingsFrom("[webhook]\nALLOWED_HOST_LIST = loopback, *.example.com ,, 10.0.0.0/8\n");
+        QCOMPARE(*s.list({QStringLiteral("webhook")}, QStringLiteral("ALLOWED_HOST_LIST"), {}),
+                 (QStringList{QStringLiteral("loopback"), QStringLiteral("*.example.com"), QStringLiteral("10.0.0.0/8")}));
+    }
+
+    void embeddedDefaultsMatchTheReferenceTable()
+    {
+        const Result<EngineConfig> config = EngineConfig::load(Settings(), QString(), QStringLiteral("/home/op/.local/share/switchyard"));
+        QVERIFY2(config, qPrintable(config.status().message()));
+        QCOMPARE(config->dataPath(), QStringLiteral("/home/op/.local/share/switchyard"));
+        QVERIFY(config->configPath().isEmpty());
+        QCOMPARE(config->cache.adapter, QStringLiteral("memory"));
+        QCOMPARE(config->cache.intervalSeconds, 60);
+        QCOMPARE(config->cache.itemTtl.count(), std::chrono::nanoseconds(16h).count());
+        QCOMPARE(config->globalLock.serviceType, QStringLiteral("memory"));
+        QCOMPARE(config->webhook.deliverTimeoutSeconds, 5);
+        QCOMPARE(config->webhook.allowedHostList, QStringList{QStringLiteral("external")});
+        QCOMPARE(config->webhook.skipTlsVerify, false);
+        QCOMPARE(config->webhook.pagingNum, 10);
+        QCOMPARE(config->qos.enabled, false);
+        QCOMPARE(config->qos.maxInflight, 4 * std::max(1, QThread::idealThreadCount()));
+        QCOMPARE(config->qos.maxWaiting, 100);
+        QCOMPARE(config->qos.targetWaitTime.count(), std::chrono::nanoseconds(250ms).count());
+        QCOMPARE(config->websocket.pubsubType, QStringLiteral("memory"));
+        QCOMPARE(config->database.type, QStringLiteral("sqlite3"));
+        QCOMPARE(config->database.path, QStringLiteral("/home/op/.local/share/switchyard/data/switchyard.db"));
+        QCOMPARE(config->server.httpAddr, QStringLiteral("127.0.0.1"));
+        QCOMPARE(config->server.httpPort, 3300);
+        QCOMPARE(config->server.gracefulHammerTime.count(), std::chrono::nanoseconds(60s).count());
+
+        const QueueSettings q = *config->queueSettings(QStringLiteral("webhook_sender"));
+        QCOMPARE(q.type, QStringLiteral("level"));
+        QCOMPARE(q.dataDir, QStringLiteral("/home/op/.local/share/switchyard/queues/common"));
+        QCOMPARE(q.length, 100000);
+        QCOMPARE(q.batchLength, 20);
+        QCOMPARE(q.maxWorkers, std::clamp(QThread::idealThreadCount() / 2, 1, 10));
+        QCOMPARE(q.queueFullName(), QStringLiteral("webhook_sender_queue"));
+        QCOMPARE(q.setFullName(), QStringLiteral("webhook_sender_queue_unique"));
+        QVERIFY(q.connStr.isEmpty()); // not a redis queue
+    }
+
+    void namedQueueSectionOverridesTheCommonOne()
+    {
+        const Result<EngineConfig> config = configFrom("[queue]\n"
+                                                       "TYPE = channel\n"
+                                                       "LENGTH = 500\n"
+                                                       "BATCH_LENGTH = 7\n"
+                                                       "[queue.mail]\n"
+                                                       "TYPE = redis\n"
+                                                       "CONN_STR = redis://10.1.1.1:6379/2\n"
+                                                       "BATCH_LENGTH = 1\n");
+        QVERIFY2(config, qPrintable(config.status().message()));
+        const QueueSettings mail = *config->queueSettings(QStringLiteral("mail"));
+        QCOMPARE(mail.type, QStringLiteral("redis"));
+        QCOMPARE(mail.connStr, QStringLiteral("redis://10.1.1.1:6379/2"));
+        QCOMPARE(mail.batchLength, 1);
+        QCOMPARE(mail.length, 500); // from [queue]
+        const QueueSettings other = *config->queueSettings(QStringLiteral("task"));
+        QCOMPARE(other.type, QStringLiteral("channel"));
+        QCOMPARE(other.batchLength, 7);
+        QCOMPARE(config->configuredQueueNames(), QStringList{QStringLiteral("mail")});
+    }
+
+    void queueTypeAliasesNormaliseToLevel_data()
+    {
+        QTest::addColumn<QString>("type");
+        for (const char *t : {"level", "leveldb", "levelqueue", "persistable-channel", "LevelDB"})
+            QTest::newRow(t) << QString::fromLatin1(t);
+    }
+
+    void queueTypeAliasesNormaliseToLevel()
+    {
+        QFETCH(QString, type);
+        const Result<EngineConfig> config = configFrom("[queue]\nTYPE = " + type.toUtf8() + "\n");
+        QVERIFY2(config, qPrintable(config.status().message()));
+        QCOMPARE(config->queueSettings(QStringLiteral("x"))->type, QStringLiteral("level"));
+    }
+
+    void redisConnectionFallsBackToTheSharedOneThenLocalhost()
+    {
+        const Result<EngineConfig> shared = configFrom("[redis]\nCONN_STR = redis://shared:6379/1\n"
+                                                       "[queue]\nTYPE = redis\n"
+                                                       "[global_lock]\nSERVICE_TYPE = redis\n"
+                                                       "[cache]\nADAPTER = redis\n");
+        QVERIFY2(shared, qPrintable(shared.status().message()));
+        QCOMPARE(shared->queueSettings(QStringLiteral("q"))->connStr, QStringLiteral("redis://shared:6379/1"));
+        QCOMPARE(shared->globalLock.serviceConnStr, QStringLiteral("redis://shared:6379/1"));
+        QCOMPARE(shared->cache.host, QStringLiteral("redis://shared:6379/1"));
+
+        const Result<EngineConfig> builtIn = configFrom("[queue]\nTYPE = redis\n");
+        QCOMPARE(builtIn->queueSettings(QStringLiteral("q"))->connStr, QStringLiteral("redis://127.0.0.1:6379/0"));
+    }
+
+    void emptySetNameCannotCollideWithTheQueueKey()
+    {
+        const Result<EngineConfig> config = configFrom("[queue]\nSET_NAME =\n");
+        const QueueSettings q = *config->queueSettings(QStringLiteral("webhook_sender"));
+        QCOMPARE(q.queueFullName(), QStringLiteral("webhook_sender_queue"));
+        QCOMPARE(q.setFullName(), QStringLiteral("webhook_sender_queue_unique"));
+    }
+
+    void nonPositiveQueueNumbersFallBackToDefaults()
+    {
+        const Result<EngineConfig> config = configFrom("[queue]\nLENGTH = 0\nBATCH_LENGTH = -3\nMAX_WORKERS = 0\n");
+        QVERIFY2(config, qPrintable(config.status().message()));
+        const QueueSettings q = *config->queueSettings(QStringLiteral("x"));
+        QCOMPARE(q.length, 100000);
+        QCOMPARE(q.batchLength, 20);
+        QCOMPARE(q.maxWorkers, EngineConfig::defaultMaxWorkers());
+        QVERIFY(config->warnings().join(QLatin1Char('\n')).contains(QLatin1String("MAX_WORKERS = 0 falls back to the default")));
+    }
+
+    void invalidEnumValuesListTheValidOnes_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("queue type") << QByteArray("[queue]\nTYPE = fifo\n")
+                                    << QStringLiteral("app.ini:2: [queue] TYPE = \"fifo\" is not valid; valid values: dummy, "
+                                                      "immediate, channel, level, redis (also accepted: leveldb, levelqueue, "
+                                                      "persistable-channel)");
+        QTest::newRow("named queue type") << QByteArray("[queue.mail]\n\nTYPE = kafka\n")
+                                          << QStringLiteral("app.ini:3: [queue.mail] TYPE = \"kafka\" is not valid; valid values: dummy, "
+                                                            "immediate, channel, level, redis (also accepted: leveldb, levelqueue, "
+                                                            "persistable-channel)");
+        QTest::newRow("cache adapter") << QByteArray("[cache]\nADAPTER = foo\n")
+                                       << QStringLiteral("app.ini:2: [cache] ADAPTER = \"foo\" is not valid; valid values: memory, redis, twoqueue");
+        QTest::newRow("lock service") << QByteArray("[global_lock]\nSERVICE_TYPE = etcd\n")
+                                      << QStringLiteral("app.ini:2: [global_lock] SERVICE_TYPE = \"etcd\" is not valid; valid values: memory, redis");
+        QTest::newRow("pubsub") << QByteArray("[websocket]\nPUBSUB_TYPE = nats\n")
+                                << QStringLiteral("app.ini:2: [websocket] PUBSUB_TYPE = \"nats\" is not valid; valid values: memory, redis");
+        QTest::newRow("database") << QByteArray("[database]\nDB_TYPE = mysql\n")
+                                  << QStringLiteral("app.ini:2: [database] DB_TYPE = \"mysql\" is not valid; valid values: sqlite3, postgres "
+                                                    "(also accepted: postgresql, sqlite)");
+        QTest::newRow("port") << QByteArray("[server]\nHTTP_PORT = 70000\n")
+                              << QStringLiteral("app.ini:2: [server] HTTP_PORT = 70000 is not valid; expected a port from 1 to 65535");
+        QTest::newRow("deliver timeout") << QByteArray("[webhook]\nDELIVER_TIMEOUT = 0\n")
+                                         << QStringLiteral("app.ini:2: [webhook] DELIVER_TIMEOUT = 0 is not valid; expected a positive number of seconds");
+    }
+
+    void invalidEnumValuesListTheValidOnes()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(QString, expected);
+        const Result<EngineConfig> config = configFrom(text);
+        QVERIFY(!config);
+        QCOMPARE(config.status().code(), Status::Code::InvalidArgument);
+        QCOMPARE(config.status().message(), expected);
+    }
+
+    void deprecatedKeysRefuseStartWithTheReplacement_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("indexer type") << QByteArray("[indexer]\nISSUE_INDEXER_QUEUE_TYPE = levelqueue\n")
+                                      << QStringLiteral("app.ini:2: [indexer] ISSUE_INDEXER_QUEUE_TYPE is no longer supported; "
+                                                        "use [queue.issue_indexer] TYPE instead");
+        QTest::newRow("indexer batch") << QByteArray("[indexer]\nISSUE_INDEXER_QUEUE_BATCH_NUMBER = 20\n")
+                                       << QStringLiteral("app.ini:2: [indexer] ISSUE_INDEXER_QUEUE_BATCH_NUMBER is no longer supported; "
+                                                         "use [queue.issue_indexer] BATCH_LENGTH instead");
+        QTest::newRow("indexer dir") << QByteArray("[indexer]\nISSUE_INDEXER_QUEUE_DIR = x\n")
+                                     << QStringLiteral("app.ini:2: [indexer] ISSUE_INDEXER_QUEUE_DIR is no longer supported; "
+                                                       "use [queue.issue_indexer] DATADIR instead");
+        QTest::newRow("indexer conn") << QByteArray("[indexer]\nISSUE_INDEXER_QUEUE_CONN_STR = x\n")
+                                      << QStringLiteral("app.ini:2: [indexer] ISSUE_INDEXER_QUEUE_CONN_STR is no longer supported; "
+                                                        "use [queue.issue_indexer] CONN_STR instead");
+        QTest::newRow("update buffer") << QByteArray("[indexer]\nUPDATE_BUFFER_LEN = 20\n")
+                                       << QStringLiteral("app.ini:2: [indexer] UPDATE_BUFFER_LEN is no longer supported; "
+                                                         "use [queue.issue_indexer] LENGTH instead");
+        QTest::newRow("mailer") << QByteArray("[mailer]\nSEND_BUFFER_LEN = 100\n")
+                                << QStringLiteral("app.ini:2: [mailer] SEND_BUFFER_LEN is no longer supported; use [queue.mail] LENGTH instead");
+        QTest::newRow("pull requests") << QByteArray("[repository]\nPULL_REQUEST_QUEUE_LENGTH = 1\n")
+                                       << QStringLiteral("app.ini:2: [repository] PULL_REQUEST_QUEUE_LENGTH is no longer supported; "
+                                                         "use [queue.pr_patch_checker] LENGTH instead");
+        QTest::newRow("mirrors") << QByteArray("[repository]\nMIRROR_QUEUE_LENGTH = 1\n")
+                                 << QStringLiteral("app.ini:2: [repository] MIRROR_QUEUE_LENGTH is no longer supported; "
+                                                   "use [queue.mirror] LENGTH instead");
+        QTest::newRow("task") << QByteArray("[task]\nQUEUE_TYPE = channel\n")
+                              << QStringLiteral("app.ini:2: [task] QUEUE_TYPE is no longer supported; use [queue.task] TYPE instead");
+    }
+
+    void deprecatedKeysRefuseStartWithTheReplacement()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(QString, expected);
+        const Result<EngineConfig> config = configFrom(text);
+        QVERIFY(!config);
+        QCOMPARE(config.status().message(), expected);
+    }
+
+    void everyProblemIsReportedAtOnce()
+    {
+        const Result<EngineConfig> config = configFrom("[task]\nQUEUE_TYPE = channel\n"
+                                                       "[cache]\nADAPTER = foo\n"
+                                                       "[queue.a]\nTYPE = x\n"
+                                                       "[queue.b]\nBATCH_LENGTH = many\n");
+        QVERIFY(!config);
+        const QStringList lines = config.status().message().split(QLatin1Char('\n'));
+        QCOMPARE(lines.size(), 4);
+        QVERIFY(lines[0].startsWith(QLatin1String("app.ini:2: [task] QUEUE_TYPE")));
+        QVERIFY(lines[1].startsWith(QLatin1String("app.ini:4: [cache] ADAPTER")));
+        QVERIFY(lines[2].startsWith(QLatin1String("app.ini:6: [queue.a] TYPE")));
+        QVERIFY(lines[3].startsWith(QLatin1String("app.ini:8: [queue.b] BATCH_LENGTH")));
+    }
+
+    void unknownKeysInOwnedSectionsAreWarnings()
+    {
+        const Result<EngineConfig> config = configFrom("[queue]\nTYPO_TYPE = redis\n[ui]\nTHEME = dark\n");
+        QVERIFY(config);
+        QCOMPARE(config->warnings().size(), 1);
+        QVERIFY(config->warnings().front().startsWith(QLatin1String("app.ini:2: unknown key [queue] TYPO_TYPE is ignored; known keys: TYPE")));
+    }
+
+    void keysAreCaseInsensitive()
+    {
+        const Result<EngineConfig> config = configFrom("[Cache]\nadapter = twoqueue\n");
+        QVERIFY(config);
+        QCOMPARE(config->cache.adapter, QStringLiteral("twoqueue"));
+        QVERIFY(config->warnings().isEmpty());
+    }
+
+    void dataPathPrecedenceAndRelativePaths()
+    {
+        const QByteArray text = "[server]\nAPP_DATA_PATH = /var/lib/switchyard\n"
+                                "[database]\nPATH = db/main.db\n"
+                                "[queue]\nDATADIR = /mnt/fast/queues\n";
+        const Result<EngineConfig> fromFile = EngineConfig::load(settingsFrom(text), QString(), QStringLiteral("/home/op/x"));
+        QCOMPARE(fromFile->dataPath(), QStringLiteral("/var/lib/switchyard"));
+        QCOMPARE(fromFile->database.path, QStringLiteral("/var/lib/switchyard/db/main.db"));
+        QCOMPARE(fromFile->queueSettings(QStringLiteral("q"))->dataDir, QStringLiteral("/mnt/fast/queues"));
+
+        const Result<EngineConfig> overridden = EngineConfig::load(settingsFrom(text), QStringLiteral("/tmp/run1"), QStringLiteral("/home/op/x"));
+        QCOMPARE(overridden->dataPath(), QStringLiteral("/tmp/run1"));
+        QCOMPARE(overridden->database.path, QStringLiteral("/tmp/run1/db/main.db"));
+    }
+
+    void configFileOnDisk()
+    {
+        QTemporaryDir dir;
+        const QString path = Test::writeFile(dir.path(), QStringLiteral("app.ini"), "[server]\nHTTP_PORT = 4000\n");
+        Result<Settings> settings = Settings::load(path);
+        QVERIFY(settings);
+        const Result<EngineConfig> config = EngineConfig::load(std::move(settings).value(), dir.path(), QString());
+        QCOMPARE(config->configPath(), path);
+        QCOMPARE(config->server.httpPort, 4000);
+
+        const QString bad = Test::writeFile(dir.path(), QStringLiteral("bad.ini"), "[server]\nHTTP_PORT 4000\n");
+        const Result<Settings> broken = Settings::load(bad);
+        QVERIFY(!broken);
+        QCOMPARE(broken.status().message(), bad + QStringLiteral(":2: malformed line (expected KEY = VALUE or [section]): HTTP_PORT 4000"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSettings)
+#include "tst_settings.moc"

@@ -1,0 +1,190 @@
+#include "redisserver.h"
+
+#include <QDeadlineTimer>
+#include <QTcpServer>
+
+#include <hiredis/hiredis.h>
+
+#include <csignal>
+#include <vector>
+
+namespace Switchyard::Test {
+
+namespace {
+
+QString redisExecutable()
+{
+    const QByteArray fromEnv = qgetenv("SWITCHYARD_REDIS_SERVER");
+    return fromEnv.isEmpty() ? QStringLiteral("redis-server") : QString::fromLocal8Bit(fromEnv);
+}
+
+quint16 pickFreePort()
+{
+    QTcpServer probe;
+    if (!probe.listen(QHostAddress::LocalHost, 0))
+        return 0;
+    return probe.serverPort(); // closed on return; redis binds it a moment later (retried on a race)
+}
+
+} // namespace
+
+RedisServer::RedisServer() = default;
+
+RedisServer::~RedisServer()
+{
+    if (m_process && m_process->state() != QProcess::NotRunning) {
+        resume(); // a paused server cannot act on SIGTERM
+        kill();
+    }
+}
+
+Status RedisServer::start(const Options &options)
+{
+    m_options = options;
+    m_dir = std::make_unique<QTemporaryDir>();
+    if (!m_dir->isValid())
+        return Status::unavailable(QStringLiteral("cannot create a temporary directory for redis-server"));
+    Status last;
+    for (int attempt = 0; attempt < 5; ++attempt) {
+        m_port = pickFreePort();
+        if (m_port == 0)
+            return Status::unavailable(QStringLiteral("no free loopback port"));
+        last = launch();
+        if (last)
+            return last;
+    }
+    return last;
+}
+
+Status RedisServer::launch()
+{
+    m_process = std::make_unique<QProcess>();
+    m_process->setProcessChannelMode(QProcess::MergedChannels);
+    QStringList args{QStringLiteral("--port"), QString::number(m_port),
+                     QStringLiteral("--bind"), QStringLiteral("127.0.0.1"),
+                     QStringLiteral("--dir"), m_dir->path(),
+                     QStringLiteral("--save"), QString(),
+                     QStringLiteral("--daemonize"), QStringLiteral("no"),
+                     QStringLiteral("--protected-mode"), QStringLiteral("no"),
+                     QStringLiteral("--logfile"), QString()};
+    if (m_options.appendOnly)
+        args << QStringLiteral("--appendonly") << QStringLiteral("yes")
+             << QStringLiteral("--appendfsync") << QStringLiteral("always");
+    else
+        args << QStringLiteral("--appendonly") << QStringLiteral("no");
+    args << m_options.extraArgs;
+
+    m_log.clear();
+    m_process->start(redisExecutable(), args);
+    if (!m_process->waitForStarted(10000))
+        return Status::unavailable(QStringLiteral("cannot start %1: %2 (install the redis-server package)")
+                                       .arg(redisExecutable(), m_process->errorString()));
+
+    QDeadlineTimer deadline(15000);
+    while (!m_log.contains("Ready to accept connections")) {
+        if (m_process->state() == QProcess::NotRunning || deadline.hasExpired()) {
+            m_log += m_process->readAll();
+            if (m_process->state() != QProcess::NotRunning) {
+                m_process->kill();
+                m_process->waitForFinished(5000);
+            }
+            return Status::unavailable(QStringLiteral("redis-server on port %1 did not become ready:\n%2")
+                                           .arg(m_port).arg(QString::fromLocal8Bit(m_log)));
+        }
+        m_process->waitForReadyRead(int(std::max<qint64>(1, deadline.remainingTime())));
+        m_log += m_process->readAll();
+    }
+    const Result<QByteArray> pong = command({QStringLiteral("PING")});
+    if (!pong || *pong != "PONG")
+        return Status::unavailable(QStringLiteral("redis-server on port %1 does not answer PING: %2")
+                                       .arg(m_port).arg(pong.status().message()));
+    return Status::ok();
+}
+
+void RedisServer::stop()
+{
+    if (!m_process || m_process->state() == QProcess::NotRunning)
+        return;
+    m_process->terminate();
+    if (!m_process->waitForFinished(10000)) {
+        m_process->kill();
+        m_process->waitForFinished(5000);
+    }
+}
+
+void RedisServer::kill()
+{
+    if (!m_process || m_process->state() == QProcess::NotRunning)
+        return;
+    m_process->kill();
+    m_process->waitForFinished(5000);
+}
+
+Status RedisServer::restart()
+{
+    stop();
+    return launch();
+}
+
+void RedisServer::pause()
+{
+    if (isRunning())
+        ::kill(pid_t(m_process->processId()), SIGSTOP);
+}
+
+void RedisServer::resume()
+{
+    if (isRunning())
+        ::kill(pid_t(m_process->processId()), SIGCONT);
+}
+
+bool RedisServer::isRunning() const
+{
+    return m_process && m_process->state() == QProcess::Running;
+}
+
+QString RedisServer::url(int db) const
+{
+    return QStringLiteral("redis://127.0.0.1:%1/%2").arg(m_port).arg(db);
+}
+
+Result<QByteArray> RedisServer::command(const QStringList &args) const
+{
+    const timeval timeout{2, 0};
+    std::unique_ptr<redisContext, decltype(&redisFree)> context(
+        redisConnectWithTimeout("127.0.0.1", m_port, timeout), &redisFree);
+    if (!context || context->err)
+        return Status::unavailable(QStringLiteral("cannot connect to redis on port %1: %2")
+                                       .arg(m_port).arg(QString::fromLocal8Bit(context ? context->errstr : "out of memory")));
+    redisSetTimeout(context.get(), timeout);
+
+    std::vector<QByteArray> storage;
+    std::vector<const char *> argv;
+    std::vector<size_t> lengths;
+    for (const QString &arg : args)
+        storage.push_back(arg.toUtf8());
+    for (const QByteArray &arg : storage) {
+        argv.push_back(arg.constData());
+        lengths.push_back(size_t(arg.size()));
+    }
+    std::unique_ptr<redisReply, decltype(&freeReplyObject)> reply(
+        static_cast<redisReply *>(redisCommandArgv(context.get(), int(argv.size()), argv.data(), lengths.data())),
+        &freeReplyObject);
+    if (!reply)
+        return Status::unavailable(QStringLiteral("redis command failed: %1").arg(QString::fromLocal8Bit(context->errstr)));
+    switch (reply->type) {
+    case REDIS_REPLY_STATUS:
+    case REDIS_REPLY_STRING:
+        return QByteArray(reply->str, qsizetype(reply->len));
+    case REDIS_REPLY_INTEGER:
+        return QByteArray::number(reply->integer);
+    case REDIS_REPLY_NIL:
+        return QByteArray("(nil)");
+    case REDIS_REPLY_ERROR:
+        return Status::internal(QString::fromUtf8(reply->str, qsizetype(reply->len)));
+    default:
+        return QByteArray("(array of ") + QByteArray::number(qulonglong(reply->elements)) + ")";
+    }
+}
+
+} // namespace Switchyard::Test

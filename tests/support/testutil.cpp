@@ -1,0 +1,18 @@
+#include "testutil.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTest>
+
+namespace Switchyard::Test {
+
+QString writeFile(const QString &dir, const QString &name, const QByteArray &content)
+{
+    const QString path = QDir(dir).filePath(name);
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(content) != content.size())
+        qFatal("cannot write %s", qPrintable(path));
+    return path;
+}
+
+} // namespace Switchyard::Test
