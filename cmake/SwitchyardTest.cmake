@@ -26,3 +26,20 @@ function(switchyard_add_test name)
         TIMEOUT ${ARG_TIMEOUT}
         ENVIRONMENT "${_environment}")
 endfunction()
+
+# switchyard_add_test_variant(<test name> <executable> [LABELS <labels...>] [ENVIRONMENT <VAR=value...>])
+#
+# Runs an existing test executable once more under another name and environment — one conformance
+# suite, several backends.
+function(switchyard_add_test_variant name executable)
+    cmake_parse_arguments(ARG "" "TIMEOUT" "LABELS;ENVIRONMENT" ${ARGN})
+    if(NOT ARG_TIMEOUT)
+        set(ARG_TIMEOUT 120)
+    endif()
+    get_test_property(${executable} ENVIRONMENT _base_environment)
+    add_test(NAME ${name} COMMAND ${executable})
+    set_tests_properties(${name} PROPERTIES
+        LABELS "${ARG_LABELS}"
+        TIMEOUT ${ARG_TIMEOUT}
+        ENVIRONMENT "${_base_environment};${ARG_ENVIRONMENT}")
+endfunction()

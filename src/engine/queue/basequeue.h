@@ -1,0 +1,113 @@
+#pragma once
+
+#include "engine/core/cancellation.h"
+#include "engine/core/status.h"
+
+#include <QByteArray>
+#include <QString>
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace Switchyard {
+
+struct QueueSettings;
+
+// The timing constants of the queue layer (seed 000 §10.3.2). Production uses the defaults; tests
+// shorten them. Every value is documented with why it has it.
+struct QueueTiming
+{
+    // A push to a full queue waits this long, then fails with DeadlineExceeded ("queue full"), so
+    // no caller blocks forever (Gitea's pushBlockTime).
+    std::chrono::milliseconds pushBlockTime{5000};
+    // Redis push/pop retry backoff after a failure: doubles from begin up to upper.
+    std::chrono::milliseconds backoffBegin{50};
+    std::chrono::milliseconds backoffUpper{2000};
+    // Redis at creation: PING this often, this far apart (Redis may start after us).
+    int connectAttempts = 10;
+    std::chrono::milliseconds connectInterval{1000};
+    // LevelDB open: retried while another process still holds the lock.
+    int levelOpenAttempts = 10;
+    std::chrono::milliseconds levelOpenInterval{1000};
+    // Redis in-flight lists: an instance whose heartbeat key is older than heartbeatTtl is dead
+    // and its in-flight items go back to the queue. Refreshed every heartbeatInterval.
+    std::chrono::milliseconds heartbeatTtl{30000};
+    std::chrono::milliseconds heartbeatInterval{10000};
+
+    // Worker pool (seed 000 §10.3.2).
+    std::chrono::milliseconds batchDebounce{100};    // a partial batch waits at most this long
+    std::chrono::milliseconds workerIdle{1000};      // an idle worker exits (the last one stays)
+    std::chrono::milliseconds unhandledBackoff{1000}; // pause after a batch that was wholly unhandled
+    std::chrono::milliseconds shutdownTimeout{2000};  // shutdown must finish in predictable time
+    std::chrono::milliseconds flushPoll{20};          // flush: two empty polls this far apart = drained
+};
+
+// An item taken from a base queue. Until it is acknowledged it sits in the backend's in-flight
+// area, so a crash returns it to the queue instead of losing it.
+struct PoppedItem
+{
+    QByteArray data;
+    quint64 ref = 0; // backend bookkeeping (LevelDB: the in-flight key)
+};
+
+// The storage layer of a queue: bytes in, bytes out (seed 000 §10.2.1).
+//
+// Contract for callers of pushItem():
+//   ok                  accepted; it will be delivered at least once
+//   AlreadyExists       unique queue: an equal item is already queued ("AlreadyInQueue") — swallow
+//   DeadlineExceeded    the queue stayed full for pushBlockTime ("queue full"): log, raise LENGTH
+//   Cancelled           the caller's token was cancelled first
+//   Unavailable/other   backend failure (Redis down, disk error)
+//
+// Unique is best-effort: an item popped for handling can be pushed again while it is handled.
+// Thread-safety: every method may be called from any thread concurrently.
+class BaseQueue
+{
+public:
+    virtual ~BaseQueue() = default;
+
+    virtual QString type() const = 0; // "channel", "level", "redis", "dummy"
+    virtual bool isUnique() const = 0;
+
+    virtual Status pushItem(const CancelToken &cancel, const QByteArray &data) = 0;
+    // Takes 1..max items, moving them to the in-flight area. Blocks while the queue is empty, until
+    // `until` (returns an empty vector), cancellation (the token's cause) or close() (Cancelled,
+    // "queue closed").
+    virtual Result<std::vector<PoppedItem>> popItems(const CancelToken &cancel, int max,
+                                                     std::optional<SteadyClock::time_point> until) = 0;
+    // The handler is done with these items: remove them from the in-flight area.
+    virtual Status ack(const std::vector<PoppedItem> &items) = 0;
+    // Puts in-flight items back at the front of the queue (shutdown with items not yet handled).
+    // A unique queue drops a released item when an equal one was queued meanwhile.
+    virtual Status release(const std::vector<PoppedItem> &items) = 0;
+
+    // Unique queues: whether an equal item is queued. Simple queues: always false.
+    virtual Result<bool> hasItem(const CancelToken &cancel, const QByteArray &data) = 0;
+    // Items waiting (not counting in-flight ones).
+    virtual Result<qint64> len(const CancelToken &cancel) = 0;
+    // Deletes every waiting item; returns how many. In-flight items are not touched.
+    virtual Result<qint64> removeAll(const CancelToken &cancel) = 0;
+    // Wakes blocked pops; later pops and pushes fail. Data stays in persistent backends.
+    virtual void close() = 0;
+};
+
+struct BaseQueueOptions
+{
+    QueueTiming timing;
+    // Identifies this process among instances sharing a Redis (in-flight list ownership).
+    QString instanceId;
+};
+
+// Creates the backend named by `settings.type` ("dummy"/"immediate" → dummy). Redis: connects
+// and PINGs (connectAttempts × connectInterval); fails Unavailable when Redis never answers.
+// LevelDB: opens DATADIR/<queue full name>, retrying while another process holds the lock.
+Result<std::unique_ptr<BaseQueue>> createBaseQueue(const CancelToken &cancel, const QueueSettings &settings,
+                                                   bool unique, const BaseQueueOptions &options);
+
+// Error classes for callers (seed 000 §10.4.2).
+inline bool isAlreadyInQueue(const Status &s) { return s.code() == Status::Code::AlreadyExists; }
+inline bool isQueueFull(const Status &s) { return s.code() == Status::Code::DeadlineExceeded; }
+
+} // namespace Switchyard

@@ -1,0 +1,77 @@
+#pragma once
+
+#include "basequeue.h"
+
+#include <QSet>
+
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+
+namespace Switchyard {
+
+// In-memory bounded queue (capacity = LENGTH), plus a set for unique queues (seed 000 §10.2.2).
+// Nothing survives the process; in-flight items need no bookkeeping. Thread-safe.
+class ChannelQueue final : public BaseQueue
+{
+public:
+    ChannelQueue(QString name, int capacity, bool unique, QueueTiming timing);
+
+    QString type() const override { return QStringLiteral("channel"); }
+    bool isUnique() const override { return m_unique; }
+    Status pushItem(const CancelToken &cancel, const QByteArray &data) override;
+    Result<std::vector<PoppedItem>> popItems(const CancelToken &cancel, int max,
+                                             std::optional<SteadyClock::time_point> until) override;
+    Status ack(const std::vector<PoppedItem> &items) override;
+    Status release(const std::vector<PoppedItem> &items) override;
+    Result<bool> hasItem(const CancelToken &cancel, const QByteArray &data) override;
+    Result<qint64> len(const CancelToken &cancel) override;
+    Result<qint64> removeAll(const CancelToken &cancel) override;
+    void close() override;
+
+private:
+    const QString m_name;
+    const qsizetype m_capacity;
+    const bool m_unique;
+    const QueueTiming m_timing;
+
+    std::mutex m_mutex;
+    std::condition_variable_any m_notEmpty;
+    std::condition_variable_any m_notFull;
+    std::deque<QByteArray> m_items; // guarded by m_mutex
+    QSet<QByteArray> m_set;         // guarded by m_mutex; unique queues only
+    int m_waitingPoppers = 0;       // guarded by m_mutex
+    int m_waitingPushers = 0;       // guarded by m_mutex
+    bool m_closed = false;          // guarded by m_mutex
+};
+
+// Dummy / immediate: stores nothing (seed 000 §10.2.5). WorkerPoolQueue runs the handler
+// synchronously on push instead. Pops block until closed, cancelled or `until`.
+class DummyQueue final : public BaseQueue
+{
+public:
+    explicit DummyQueue(bool unique) : m_unique(unique) {}
+
+    QString type() const override { return QStringLiteral("dummy"); }
+    bool isUnique() const override { return m_unique; }
+    Status pushItem(const CancelToken &cancel, const QByteArray &data) override;
+    Result<std::vector<PoppedItem>> popItems(const CancelToken &cancel, int max,
+                                             std::optional<SteadyClock::time_point> until) override;
+    Status ack(const std::vector<PoppedItem> &) override { return Status::ok(); }
+    Status release(const std::vector<PoppedItem> &) override { return Status::ok(); }
+    Result<bool> hasItem(const CancelToken &, const QByteArray &) override { return false; }
+    Result<qint64> len(const CancelToken &) override { return qint64(0); }
+    Result<qint64> removeAll(const CancelToken &) override { return qint64(0); }
+    void close() override;
+
+private:
+    const bool m_unique;
+    std::mutex m_mutex;
+    std::condition_variable_any m_closedChanged;
+    bool m_closed = false; // guarded by m_mutex
+};
+
+// Shared message for a closed queue, so callers and tests can recognise it.
+Status queueClosedStatus(const QString &name);
+
+} // namespace Switchyard

@@ -1,0 +1,414 @@
+#include "redisqueue.h"
+
+#include "channelqueue.h"
+#include "queuelogging.h"
+
+namespace Switchyard {
+
+namespace {
+
+const RedisScript &pushScript()
+{
+    // KEYS: list, set. ARGV: item, capacity, unique. Returns 1 pushed, 0 already queued, -1 full.
+    static const RedisScript script(R"lua(
+if redis.call('LLEN', KEYS[1]) >= tonumber(ARGV[2]) then return -1 end
+if ARGV[3] == '1' and redis.call('SADD', KEYS[2], ARGV[1]) == 0 then return 0 end
+redis.call('RPUSH', KEYS[1], ARGV[1])
+return 1
+)lua");
+    return script;
+}
+
+const RedisScript &popScript()
+{
+    // KEYS: list, set, in-flight. ARGV: max, unique. Moves up to max items into the in-flight list.
+    static const RedisScript script(R"lua(
+local out = {}
+for i = 1, tonumber(ARGV[1]) do
+  local v = redis.call('LMOVE', KEYS[1], KEYS[3], 'LEFT', 'RIGHT')
+  if not v then break end
+  if ARGV[2] == '1' then redis.call('SREM', KEYS[2], v) end
+  out[#out + 1] = v
+end
+return out
+)lua");
+    return script;
+}
+
+const RedisScript &ackScript()
+{
+    // KEYS: in-flight. ARGV: items.
+    static const RedisScript script(R"lua(
+for i = 1, #ARGV do redis.call('LREM', KEYS[1], 1, ARGV[i]) end
+return #ARGV
+)lua");
+    return script;
+}
+
+const RedisScript &releaseScript()
+{
+    // KEYS: list, set, in-flight. ARGV: unique, items... Puts the items back at the front, in order.
+    static const RedisScript script(R"lua(
+for i = #ARGV, 2, -1 do
+  local v = ARGV[i]
+  redis.call('LREM', KEYS[3], 1, v)
+  if ARGV[1] ~= '1' or redis.call('SADD', KEYS[2], v) == 1 then redis.call('LPUSH', KEYS[1], v) end
+end
+return #ARGV - 1
+)lua");
+    return script;
+}
+
+const RedisScript &reclaimScript()
+{
+    // KEYS: list, set, instances. ARGV: in-flight prefix, heartbeat prefix, unique, own id.
+    static const RedisScript script(R"lua(
+local moved = 0
+for _, id in ipairs(redis.call('SMEMBERS', KEYS[3])) do
+  if id ~= ARGV[4] and redis.call('EXISTS', ARGV[2] .. id) == 0 then
+    local key = ARGV[1] .. id
+    local items = redis.call('LRANGE', key, 0, -1)
+    for i = #items, 1, -1 do
+      local v = items[i]
+      if ARGV[3] ~= '1' or redis.call('SADD', KEYS[2], v) == 1 then
+        redis.call('LPUSH', KEYS[1], v)
+        moved = moved + 1
+      end
+    end
+    redis.call('DEL', key)
+    redis.call('SREM', KEYS[3], id)
+  end
+end
+return moved
+)lua");
+    return script;
+}
+
+const RedisScript &leaveScript()
+{
+    // KEYS: in-flight, heartbeat, instances. ARGV: own id. Unregisters when nothing is in flight.
+    static const RedisScript script(R"lua(
+if redis.call('LLEN', KEYS[1]) > 0 then return 0 end
+redis.call('DEL', KEYS[2])
+redis.call('SREM', KEYS[3], ARGV[1])
+return 1
+)lua");
+    return script;
+}
+
+bool retryable(const Status &status)
+{
+    return status.code() == Status::Code::Unavailable;
+}
+
+} // namespace
+
+RedisQueue::RedisQueue(QString name, RedisAddress address, Keys keys, int capacity, bool unique, QString instanceId,
+                       QueueTiming timing)
+    : m_name(std::move(name)), m_address(std::move(address)), m_keys(std::move(keys)), m_capacity(std::max(1, capacity)),
+      m_unique(unique), m_instanceId(std::move(instanceId)), m_timing(timing)
+{
+}
+
+Result<std::unique_ptr<RedisQueue>> RedisQueue::open(const CancelToken &cancel, QString name, const RedisAddress &address,
+                                                     const QString &queueFullName, const QString &setFullName,
+                                                     int capacity, bool unique, QString instanceId, QueueTiming timing)
+{
+    Keys keys;
+    keys.list = queueFullName.toUtf8();
+    keys.set = setFullName.toUtf8();
+    keys.inFlightPrefix = keys.list + ":inflight:";
+    keys.heartbeatPrefix = keys.list + ":heartbeat:";
+    keys.instances = keys.list + ":instances";
+    std::unique_ptr<RedisQueue> queue(
+        new RedisQueue(std::move(name), address, std::move(keys), capacity, unique, std::move(instanceId), timing));
+
+    auto connection = std::make_unique<RedisConnection>(address);
+    if (Status ping = pingWithRetries(cancel, *connection, timing.connectAttempts, timing.connectInterval); !ping)
+        return Status::unavailable(QStringLiteral("queue %1: %2").arg(queue->m_name, ping.message()));
+    queue->giveBack(std::move(connection));
+    if (Status registered = queue->heartbeat(cancel); !registered)
+        return registered;
+    if (Result<qint64> reclaimed = queue->reclaimDeadInstances(cancel); !reclaimed)
+        return reclaimed.status();
+    queue->m_heartbeat = std::thread([raw = queue.get()] { raw->heartbeatLoop(); });
+    return queue;
+}
+
+RedisQueue::~RedisQueue()
+{
+    close();
+}
+
+QByteArray RedisQueue::inFlightKey() const
+{
+    return m_keys.inFlightPrefix + m_instanceId.toUtf8();
+}
+
+std::unique_ptr<RedisConnection> RedisQueue::acquire()
+{
+    {
+        std::lock_guard lock(m_poolMutex);
+        if (!m_idle.empty()) {
+            std::unique_ptr<RedisConnection> connection = std::move(m_idle.back());
+            m_idle.pop_back();
+            return connection;
+        }
+    }
+    return std::make_unique<RedisConnection>(m_address);
+}
+
+void RedisQueue::giveBack(std::unique_ptr<RedisConnection> connection)
+{
+    std::lock_guard lock(m_poolMutex);
+    m_idle.push_back(std::move(connection));
+}
+
+template<typename Fn>
+auto RedisQueue::withRetry(const CancelToken &cancel, std::optional<SteadyClock::time_point> giveUpAt, const char *what,
+                           Fn fn) -> decltype(fn(std::declval<RedisConnection &>()))
+{
+    auto delay = m_timing.backoffBegin;
+    bool logged = false;
+    while (true) {
+        std::unique_ptr<RedisConnection> connection = acquire();
+        auto result = fn(*connection);
+        giveBack(std::move(connection));
+        if (result || !retryable(result.status()))
+            return result;
+        if (cancel.isCancelled())
+            return cancel.cause();
+        {
+            std::lock_guard lock(m_mutex);
+            if (m_closed)
+                return queueClosedStatus(m_name);
+        }
+        auto sleep = delay;
+        if (giveUpAt) {
+            const auto now = SteadyClock::now();
+            if (now >= *giveUpAt)
+                return result;
+            sleep = std::min(sleep, std::chrono::duration_cast<std::chrono::milliseconds>(*giveUpAt - now) + std::chrono::milliseconds(1));
+        }
+        if (!logged) {
+            qCWarning(lcQueue).noquote() << "queue" << m_name << ":" << what << "failed, retrying:" << result.status().message();
+            logged = true;
+        }
+        CancelSource wait(cancel);
+        const CancelCallback stopWaiting = m_stop.token().onCancel([&wait] { wait.cancel(QStringLiteral("queue closed")); });
+        wait.token().sleepFor(sleep);
+        delay = std::min(delay * 2, m_timing.backoffUpper);
+    }
+}
+
+Status RedisQueue::pushItem(const CancelToken &cancel, const QByteArray &data)
+{
+    {
+        std::lock_guard lock(m_mutex);
+        if (m_closed)
+            return queueClosedStatus(m_name);
+    }
+    const auto giveUpAt = SteadyClock::now() + m_timing.pushBlockTime;
+    auto delay = m_timing.backoffBegin;
+    while (true) {
+        const Result<RedisValue> reply = withRetry(cancel, giveUpAt, "push", [&](RedisConnection &c) {
+            return c.eval(cancel, pushScript(), {m_keys.list, m_keys.set},
+                          {data, QByteArray::number(m_capacity), m_unique ? "1" : "0"});
+        });
+        if (!reply)
+            return reply.status();
+        if (reply->integer == 1) {
+            std::lock_guard lock(m_mutex);
+            ++m_pushCount;
+            m_pushed.notify_all();
+            return Status::ok();
+        }
+        if (reply->integer == 0)
+            return Status::alreadyExists(QStringLiteral("item already in queue %1").arg(m_name));
+        // Full: back off until the push block time is used up.
+        const auto now = SteadyClock::now();
+        if (now >= giveUpAt)
+            return Status::deadlineExceeded(QStringLiteral("queue %1 is full (LENGTH = %2) after waiting %3 ms; "
+                                                           "raise [queue.%1] LENGTH or add workers")
+                                                .arg(m_name).arg(m_capacity).arg(m_timing.pushBlockTime.count()));
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(giveUpAt - now) + std::chrono::milliseconds(1);
+        if (!cancel.sleepFor(std::min(delay, left)))
+            return cancel.cause();
+        delay = std::min(delay * 2, m_timing.backoffUpper);
+    }
+}
+
+Result<std::vector<PoppedItem>> RedisQueue::popItems(const CancelToken &cancel, int max,
+                                                     std::optional<SteadyClock::time_point> until)
+{
+    auto delay = m_timing.backoffBegin;
+    while (true) {
+        quint64 pushesBefore = 0;
+        {
+            std::lock_guard lock(m_mutex);
+            if (m_closed)
+                return queueClosedStatus(m_name);
+            pushesBefore = m_pushCount;
+        }
+        const Result<RedisValue> reply = withRetry(cancel, until, "pop", [&](RedisConnection &c) {
+            return c.eval(cancel, popScript(), {m_keys.list, m_keys.set, inFlightKey()},
+                          {QByteArray::number(std::max(1, max)), m_unique ? "1" : "0"});
+        });
+        if (!reply) {
+            if (until && SteadyClock::now() >= *until && retryable(reply.status()))
+                return std::vector<PoppedItem>();
+            return reply.status();
+        }
+        if (!reply->elements.empty()) {
+            std::vector<PoppedItem> popped;
+            popped.reserve(reply->elements.size());
+            for (const RedisValue &value : reply->elements)
+                popped.push_back(PoppedItem{value.string, 0});
+            return popped;
+        }
+        // Empty: wait for a local push, or poll again after the backoff (pushes of other instances).
+        std::unique_lock lock(m_mutex);
+        auto wakeAt = SteadyClock::now() + delay;
+        if (until && *until < wakeAt)
+            wakeAt = *until;
+        const bool pushed = cancel.waitUntil(m_pushed, lock, wakeAt, [&] { return m_closed || m_pushCount != pushesBefore; });
+        if (m_closed)
+            return queueClosedStatus(m_name);
+        if (cancel.isCancelled())
+            return cancel.cause();
+        if (until && SteadyClock::now() >= *until && !pushed)
+            return std::vector<PoppedItem>();
+        delay = pushed ? m_timing.backoffBegin : std::min(delay * 2, m_timing.backoffUpper);
+    }
+}
+
+Status RedisQueue::ack(const std::vector<PoppedItem> &items)
+{
+    if (items.empty())
+        return Status::ok();
+    QList<QByteArray> args;
+    args.reserve(qsizetype(items.size()));
+    for (const PoppedItem &item : items)
+        args.append(item.data);
+    // Acks must not be lost to a brief outage, but also never hang a worker: shutdown timeout.
+    const CancelToken none;
+    const auto giveUpAt = SteadyClock::now() + m_timing.shutdownTimeout + m_timing.pushBlockTime;
+    return withRetry(none, giveUpAt, "ack", [&](RedisConnection &c) {
+               return c.eval(none, ackScript(), {inFlightKey()}, args);
+           }).status();
+}
+
+Status RedisQueue::release(const std::vector<PoppedItem> &items)
+{
+    if (items.empty())
+        return Status::ok();
+    QList<QByteArray> args{m_unique ? "1" : "0"};
+    for (const PoppedItem &item : items)
+        args.append(item.data);
+    const CancelToken none;
+    const auto giveUpAt = SteadyClock::now() + m_timing.shutdownTimeout;
+    const Result<RedisValue> reply = withRetry(none, giveUpAt, "release", [&](RedisConnection &c) {
+        return c.eval(none, releaseScript(), {m_keys.list, m_keys.set, inFlightKey()}, args);
+    });
+    if (reply) {
+        std::lock_guard lock(m_mutex);
+        ++m_pushCount;
+        m_pushed.notify_all();
+    }
+    return reply.status();
+}
+
+Result<bool> RedisQueue::hasItem(const CancelToken &cancel, const QByteArray &data)
+{
+    if (!m_unique)
+        return false;
+    const Result<RedisValue> reply = withRetry(cancel, SteadyClock::now() + m_timing.pushBlockTime, "hasItem",
+                                               [&](RedisConnection &c) { return c.command(cancel, {"SISMEMBER", m_keys.set, data}); });
+    if (!reply)
+        return reply.status();
+    return reply->integer == 1;
+}
+
+Result<qint64> RedisQueue::len(const CancelToken &cancel)
+{
+    const Result<RedisValue> reply = withRetry(cancel, SteadyClock::now() + m_timing.pushBlockTime, "len",
+                                               [&](RedisConnection &c) { return c.command(cancel, {"LLEN", m_keys.list}); });
+    if (!reply)
+        return reply.status();
+    return reply->integer;
+}
+
+Result<qint64> RedisQueue::removeAll(const CancelToken &cancel)
+{
+    // The list before the set: a crash in between leaves duplicates possible, never losses.
+    const Result<std::vector<RedisValue>> replies = withRetry(
+        cancel, SteadyClock::now() + m_timing.pushBlockTime, "removeAll", [&](RedisConnection &c) {
+            return c.pipeline(cancel, {{"LLEN", m_keys.list}, {"DEL", m_keys.list}, {"DEL", m_keys.set}});
+        });
+    if (!replies)
+        return replies.status();
+    return replies->front().integer;
+}
+
+Status RedisQueue::heartbeat(const CancelToken &cancel)
+{
+    const QByteArray id = m_instanceId.toUtf8();
+    const Result<std::vector<RedisValue>> replies = withRetry(cancel, SteadyClock::now() + m_timing.pushBlockTime, "heartbeat",
+                                                             [&](RedisConnection &c) {
+        return c.pipeline(cancel, {{"SET", m_keys.heartbeatPrefix + id, "1", "PX", QByteArray::number(qint64(m_timing.heartbeatTtl.count()))},
+                                   {"SADD", m_keys.instances, id}});
+    });
+    return replies.status();
+}
+
+Result<qint64> RedisQueue::reclaimDeadInstances(const CancelToken &cancel)
+{
+    const Result<RedisValue> reply = withRetry(cancel, SteadyClock::now() + m_timing.pushBlockTime, "reclaim", [&](RedisConnection &c) {
+        return c.eval(cancel, reclaimScript(), {m_keys.list, m_keys.set, m_keys.instances},
+                      {m_keys.inFlightPrefix, m_keys.heartbeatPrefix, m_unique ? "1" : "0", m_instanceId.toUtf8()});
+    });
+    if (!reply)
+        return reply.status();
+    if (reply->integer > 0) {
+        qCInfo(lcQueue).noquote() << "queue" << m_name << ":" << reply->integer << "in-flight item(s) of dead instances put back";
+        std::lock_guard lock(m_mutex);
+        ++m_pushCount;
+        m_pushed.notify_all();
+    }
+    return reply->integer;
+}
+
+void RedisQueue::heartbeatLoop()
+{
+    const CancelToken stop = m_stop.token();
+    while (stop.sleepFor(m_timing.heartbeatInterval)) {
+        if (Status beat = heartbeat(stop); !beat && !stop.isCancelled())
+            qCWarning(lcQueue).noquote() << "queue" << m_name << ": heartbeat failed:" << beat.message();
+        if (Result<qint64> reclaimed = reclaimDeadInstances(stop); !reclaimed && !stop.isCancelled())
+            qCWarning(lcQueue).noquote() << "queue" << m_name << ": reclaim failed:" << reclaimed.status().message();
+    }
+}
+
+void RedisQueue::close()
+{
+    {
+        std::lock_guard lock(m_mutex);
+        if (m_closed)
+            return;
+        m_closed = true;
+        m_pushed.notify_all();
+    }
+    m_stop.cancel(QStringLiteral("queue closed"));
+    if (m_heartbeat.joinable())
+        m_heartbeat.join();
+    // Unregister when nothing is left in flight; otherwise the heartbeat expires and another
+    // instance (or our next start) puts the items back.
+    CancelSource shortly = CancelSource::withTimeout(CancelToken(), std::chrono::seconds(1));
+    std::unique_ptr<RedisConnection> connection = acquire();
+    const QByteArray id = m_instanceId.toUtf8();
+    connection->eval(shortly.token(), leaveScript(), {inFlightKey(), m_keys.heartbeatPrefix + id, m_keys.instances}, {id});
+    std::lock_guard lock(m_poolMutex);
+    m_idle.clear();
+}
+
+} // namespace Switchyard

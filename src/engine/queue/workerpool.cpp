@@ -1,0 +1,487 @@
+#include "workerpool.h"
+
+#include "queuelogging.h"
+
+#include <exception>
+
+namespace Switchyard {
+
+WorkerPool::WorkerPool(QString name, std::unique_ptr<BaseQueue> base, RawBatchHandler handler, int batchLength,
+                       int maxWorkers, int capacity, QueueTiming timing)
+    : m_name(std::move(name)), m_base(std::move(base)), m_handler(std::move(handler)),
+      m_batchLength(std::max(1, batchLength)), m_capacity(capacity), m_timing(timing),
+      m_immediate(m_base->type() == QLatin1String("dummy")), m_maxWorkers(maxWorkers)
+{
+}
+
+WorkerPool::~WorkerPool()
+{
+    std::list<Worker> workers;
+    {
+        std::lock_guard lock(m_mutex);
+        m_stopping = true;
+        m_changed.notify_all();
+        workers = std::move(m_workers); // std::list: the workers' Worker* stay valid
+    }
+    for (Worker &worker : workers) {
+        if (worker.thread.joinable())
+            worker.thread.join();
+    }
+    m_base->close();
+}
+
+bool WorkerPool::canStartWorker() const
+{
+    return m_maxWorkers <= 0 || m_workerCount < m_maxWorkers;
+}
+
+void WorkerPool::startWorker()
+{
+    ++m_workerCount;
+    ++m_idleWorkers; // idle from the start, so the dispatcher does not start another for nothing
+    m_workers.push_back(Worker{});
+    Worker *worker = &m_workers.back();
+    worker->thread = std::thread([this, worker] { workerLoop(worker); });
+}
+
+void WorkerPool::wakeDispatcher()
+{
+    m_wake.cancel(QStringLiteral("wake"));
+    m_changed.notify_all();
+}
+
+void WorkerPool::reapWorkers(std::unique_lock<std::mutex> &lock)
+{
+    std::vector<std::thread> finished;
+    for (auto it = m_workers.begin(); it != m_workers.end();) {
+        if (it->finished) {
+            finished.push_back(std::move(it->thread));
+            it = m_workers.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    if (finished.empty())
+        return;
+    lock.unlock();
+    for (std::thread &thread : finished)
+        thread.join(); // already past their last access to the pool
+    lock.lock();
+}
+
+void WorkerPool::run(const CancelToken &cancel)
+{
+    std::unique_lock lock(m_mutex);
+    if (m_running) {
+        qCWarning(lcQueue).noquote() << "queue" << m_name << "is already running";
+        return;
+    }
+    m_running = true;
+    m_stopping = false;
+    m_runToken = cancel;
+    m_wake = CancelSource(cancel);
+
+    std::vector<PoppedItem> buffer;
+    std::optional<SteadyClock::time_point> debounceAt;
+    bool loggedError = false;
+    while (!cancel.isCancelled()) {
+        if (!m_flushRequests.empty()) {
+            const std::shared_ptr<FlushRequest> request = m_flushRequests.front();
+            m_flushRequests.erase(m_flushRequests.begin());
+            if (!buffer.empty()) {
+                std::vector<PoppedItem> batch = std::move(buffer);
+                buffer.clear();
+                debounceAt.reset();
+                lock.unlock();
+                if (request->discard) {
+                    if (Status acked = m_base->ack(batch); !acked)
+                        qCWarning(lcQueue).noquote() << "queue" << m_name << ": discard:" << acked.message();
+                } else {
+                    m_flushing = true;
+                    handleBatch(std::move(batch));
+                }
+                lock.lock();
+            }
+            serveFlush(lock, request);
+            continue;
+        }
+        if (m_paused) {
+            cancel.wait(m_changed, lock, [this] { return !m_paused || !m_flushRequests.empty(); });
+            continue;
+        }
+        if (m_wake.isCancelled())
+            m_wake = CancelSource(cancel);
+        const CancelToken wake = m_wake.token();
+        const int room = m_batchLength - int(buffer.size());
+        lock.unlock();
+        Result<std::vector<PoppedItem>> popped = m_base->popItems(wake, room, debounceAt);
+        lock.lock();
+        if (!popped) {
+            if (cancel.isCancelled())
+                break;
+            if (wake.isCancelled())
+                continue; // flush, pause or resume
+            if (popped.status().code() == Status::Code::Cancelled) {
+                qCWarning(lcQueue).noquote() << "queue" << m_name << ":" << popped.status().message();
+                break; // closed underneath us
+            }
+            if (!loggedError)
+                qCWarning(lcQueue).noquote() << "queue" << m_name << ": pop failed, retrying:" << popped.status().message();
+            loggedError = true;
+            lock.unlock();
+            cancel.sleepFor(m_timing.backoffUpper);
+            lock.lock();
+            continue;
+        }
+        loggedError = false;
+        if (!popped->empty()) {
+            if (buffer.empty())
+                debounceAt = SteadyClock::now() + m_timing.batchDebounce; // not reset by later items
+            for (PoppedItem &item : *popped)
+                buffer.push_back(std::move(item));
+        }
+        const bool full = int(buffer.size()) >= m_batchLength;
+        const bool due = debounceAt && SteadyClock::now() >= *debounceAt;
+        if (!buffer.empty() && (full || due) && !m_paused) {
+            debounceAt.reset();
+            std::vector<PoppedItem> batch = std::move(buffer);
+            buffer.clear();
+            dispatch(lock, std::move(batch));
+            if (m_hasPending && cancel.isCancelled())
+                break;
+        }
+        reapWorkers(lock);
+    }
+
+    // Shutdown: nothing in hand may vanish.
+    std::vector<PoppedItem> leftovers = std::move(buffer);
+    if (m_hasPending) {
+        for (PoppedItem &item : m_pending)
+            leftovers.push_back(std::move(item));
+        m_pending.clear();
+        m_hasPending = false;
+    }
+    for (const std::shared_ptr<FlushRequest> &request : m_flushRequests) {
+        request->done = true;
+        request->result = Status::cancelled(QStringLiteral("queue %1 is shutting down").arg(m_name));
+    }
+    m_flushRequests.clear();
+    m_stopping = true;
+    m_changed.notify_all();
+    lock.unlock();
+
+    if (m_timing.shutdownTimeout.count() != 0) {
+        if (!leftovers.empty()) {
+            if (Status released = m_base->release(leftovers); !released)
+                qCCritical(lcQueue).noquote() << "queue" << m_name << ": could not put back" << leftovers.size()
+                                              << "item(s) at shutdown:" << released.message();
+        }
+        lock.lock();
+        const bool finished = CancelToken().waitUntil(m_changed, lock, SteadyClock::now() + m_timing.shutdownTimeout,
+                                                      [this] { return m_workerCount == 0; });
+        if (!finished)
+            qCCritical(lcQueue).noquote() << "queue" << m_name << ":" << m_activeWorkers
+                                          << "worker(s) still running" << m_timing.shutdownTimeout.count()
+                                          << "ms after shutdown; their items stay in flight";
+    } else {
+        if (!leftovers.empty()) {
+            std::vector<QByteArray> data;
+            for (const PoppedItem &item : leftovers)
+                data.push_back(item.data);
+            const RawBatchResult result = callHandler(data).value_or(RawBatchResult());
+            if (!result.unhandled.empty())
+                qCCritical(lcQueue).noquote() << "queue" << m_name << ": shutdown without timeout dropped"
+                                              << result.unhandled.size() << "unhandled item(s)";
+            m_base->ack(leftovers);
+        }
+        lock.lock();
+    }
+    reapWorkers(lock);
+    m_running = false;
+    m_changed.notify_all();
+}
+
+void WorkerPool::dispatch(std::unique_lock<std::mutex> &lock, std::vector<PoppedItem> batch)
+{
+    m_pending = std::move(batch);
+    m_hasPending = true;
+    if (m_idleWorkers == 0 && canStartWorker())
+        startWorker();
+    m_changed.notify_all();
+    while (m_hasPending) {
+        m_runToken.wait(m_changed, lock, [this] {
+            return !m_hasPending || !m_flushRequests.empty() || (m_idleWorkers == 0 && canStartWorker());
+        });
+        if (!m_hasPending || m_runToken.isCancelled())
+            return; // on cancellation, shutdown collects the pending batch
+        if (!m_flushRequests.empty()) {
+            std::vector<PoppedItem> mine = std::move(m_pending);
+            m_pending.clear();
+            m_hasPending = false;
+            lock.unlock();
+            handleBatch(std::move(mine));
+            lock.lock();
+            return;
+        }
+        if (m_idleWorkers == 0 && canStartWorker()) // max workers raised while we waited
+            startWorker();
+    }
+}
+
+void WorkerPool::workerLoop(Worker *self)
+{
+    std::unique_lock lock(m_mutex);
+    while (true) {
+        const auto idleUntil = SteadyClock::now() + m_timing.workerIdle;
+        m_changed.wait_until(lock, idleUntil, [this] { return m_hasPending || m_stopping; });
+        if (m_hasPending) {
+            std::vector<PoppedItem> batch = std::move(m_pending);
+            m_pending.clear();
+            m_hasPending = false;
+            --m_idleWorkers;
+            ++m_activeWorkers;
+            m_changed.notify_all();
+            lock.unlock();
+            handleBatch(std::move(batch));
+            lock.lock();
+            --m_activeWorkers;
+            ++m_idleWorkers;
+            m_changed.notify_all();
+            continue; // the idle time starts again
+        }
+        if (m_stopping)
+            break;
+        if (SteadyClock::now() >= idleUntil && m_workerCount > 1)
+            break; // idle: exit, but the last worker stays
+    }
+    --m_idleWorkers;
+    --m_workerCount;
+    self->finished = true;
+    m_changed.notify_all();
+}
+
+std::optional<RawBatchResult> WorkerPool::callHandler(std::vector<QByteArray> &data)
+{
+    const qsizetype count = qsizetype(data.size());
+    try {
+        return m_handler(data);
+    } catch (const std::exception &e) {
+        qCCritical(lcQueue).noquote() << "queue" << m_name << ": handler threw on a batch of" << count
+                                      << "item(s):" << e.what();
+    } catch (...) {
+        qCCritical(lcQueue).noquote() << "queue" << m_name << ": handler threw on a batch of" << count << "item(s)";
+    }
+    m_failed += count;
+    return std::nullopt; // not retried: a poison batch would loop forever
+}
+
+void WorkerPool::handleBatch(std::vector<PoppedItem> batch)
+{
+    std::vector<QByteArray> data;
+    data.reserve(batch.size());
+    for (const PoppedItem &item : batch)
+        data.push_back(item.data);
+    const std::optional<RawBatchResult> outcome = callHandler(data);
+    const RawBatchResult result = outcome.value_or(RawBatchResult());
+    m_corrupt += result.corrupt;
+    if (outcome) {
+        m_handled += std::max<qint64>(0, qint64(batch.size()) - qint64(result.unhandled.size()) - result.corrupt);
+        m_failed += qint64(result.unhandled.size());
+    }
+
+    if (!result.unhandled.empty() && result.unhandled.size() == batch.size() && !m_flushing
+        && m_timing.unhandledBackoff.count() > 0) {
+        qCWarning(lcQueue).noquote() << "queue" << m_name << ": a batch of" << batch.size()
+                                     << "item(s) came back unhandled; backing off" << m_timing.unhandledBackoff.count() << "ms";
+        CancelToken run;
+        {
+            std::lock_guard lock(m_mutex);
+            run = m_runToken;
+        }
+        run.sleepFor(m_timing.unhandledBackoff);
+    }
+
+    std::vector<PoppedItem> done = std::move(batch);
+    for (const QByteArray &item : result.unhandled) {
+        // A fresh deadline: at shutdown the run token is already cancelled (seed 000 §10.3.5).
+        CancelSource limit = CancelSource::withTimeout(CancelToken(), m_timing.pushBlockTime);
+        const Status pushed = m_base->pushItem(limit.token(), item);
+        if (pushed || isAlreadyInQueue(pushed))
+            continue;
+        // Keep the original in flight instead: it comes back after a restart.
+        const auto original = std::find_if(done.begin(), done.end(), [&](const PoppedItem &p) { return p.data == item; });
+        if (original != done.end())
+            done.erase(original);
+        qCCritical(lcQueue).noquote() << "queue" << m_name << ": could not push an unhandled item back:" << pushed.message();
+    }
+    if (Status acked = m_base->ack(done); !acked)
+        qCWarning(lcQueue).noquote() << "queue" << m_name << ": ack failed (the items may be delivered again):" << acked.message();
+}
+
+void WorkerPool::serveFlush(std::unique_lock<std::mutex> &lock, const std::shared_ptr<FlushRequest> &request)
+{
+    if (request->discard) {
+        if (m_hasPending) {
+            std::vector<PoppedItem> pending = std::move(m_pending);
+            m_pending.clear();
+            m_hasPending = false;
+            m_base->ack(pending);
+        }
+        lock.unlock();
+        const Result<qint64> removed = m_base->removeAll(m_runToken);
+        lock.lock();
+        request->result = removed.status();
+        request->done = true;
+        m_changed.notify_all();
+        return;
+    }
+
+    m_flushing = true;
+    if (m_hasPending) {
+        std::vector<PoppedItem> pending = std::move(m_pending);
+        m_pending.clear();
+        m_hasPending = false;
+        lock.unlock();
+        handleBatch(std::move(pending));
+        lock.lock();
+    }
+    int emptyPolls = 0;
+    Status result;
+    while (!request->abandoned && !m_runToken.isCancelled()) {
+        const CancelToken run = m_runToken;
+        lock.unlock();
+        Result<std::vector<PoppedItem>> popped = m_base->popItems(run, m_batchLength, SteadyClock::now() + m_timing.flushPoll);
+        if (popped && !popped->empty()) {
+            handleBatch(std::move(popped).value());
+            lock.lock();
+            emptyPolls = 0;
+            continue;
+        }
+        if (!popped) {
+            lock.lock();
+            result = popped.status();
+            break;
+        }
+        const Result<qint64> length = m_base->len(run);
+        lock.lock();
+        // Drained = two consecutive empty polls with nothing queued and no worker busy.
+        if (length && *length == 0 && m_activeWorkers == 0 && !m_hasPending)
+            ++emptyPolls;
+        else
+            emptyPolls = 0;
+        if (emptyPolls >= 2)
+            break;
+    }
+    m_flushing = false;
+    request->result = result;
+    request->done = true;
+    m_changed.notify_all();
+}
+
+Status WorkerPool::push(const CancelToken &cancel, const QByteArray &data)
+{
+    if (m_immediate) {
+        std::vector<QByteArray> batch{data};
+        m_pushed += 1;
+        const std::optional<RawBatchResult> result = callHandler(batch);
+        if (result) {
+            m_corrupt += result->corrupt;
+            m_handled += std::max<qint64>(0, 1 - qint64(result->unhandled.size()) - result->corrupt);
+            m_failed += qint64(result->unhandled.size());
+        }
+        return Status::ok();
+    }
+    Status pushed = m_base->pushItem(cancel, data);
+    if (pushed)
+        ++m_pushed;
+    return pushed;
+}
+
+Result<bool> WorkerPool::has(const CancelToken &cancel, const QByteArray &data)
+{
+    return m_base->hasItem(cancel, data);
+}
+
+Status WorkerPool::flush(const CancelToken &cancel, std::chrono::milliseconds timeout)
+{
+    auto request = std::make_shared<FlushRequest>();
+    request->discard = timeout.count() < 0;
+    std::unique_lock lock(m_mutex);
+    if (!m_running)
+        return Status::unavailable(QStringLiteral("queue %1 is not running").arg(m_name));
+    m_flushRequests.push_back(request);
+    wakeDispatcher();
+    CancelSource limit = request->discard ? CancelSource(cancel) : CancelSource(cancel, SteadyClock::now() + timeout);
+    limit.token().wait(m_changed, lock, [&] { return request->done; });
+    if (request->done)
+        return request->result;
+    request->abandoned = true;
+    if (cancel.isCancelled())
+        return cancel.cause();
+    return Status::deadlineExceeded(QStringLiteral("flushing queue %1 did not finish within %2 ms").arg(m_name).arg(timeout.count()));
+}
+
+Result<qint64> WorkerPool::removeAll(const CancelToken &cancel)
+{
+    return m_base->removeAll(cancel);
+}
+
+void WorkerPool::setMaxWorkers(int maxWorkers)
+{
+    std::lock_guard lock(m_mutex);
+    m_maxWorkers = maxWorkers;
+    m_changed.notify_all();
+}
+
+void WorkerPool::pause()
+{
+    std::lock_guard lock(m_mutex);
+    m_paused = true;
+    wakeDispatcher();
+}
+
+void WorkerPool::resume()
+{
+    std::lock_guard lock(m_mutex);
+    m_paused = false;
+    wakeDispatcher();
+}
+
+bool WorkerPool::isPaused() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_paused;
+}
+
+bool WorkerPool::isRunning() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_running;
+}
+
+QueueStats WorkerPool::stats() const
+{
+    QueueStats stats;
+    stats.name = m_name;
+    stats.type = m_base->type();
+    stats.unique = m_base->isUnique();
+    stats.batchLength = m_batchLength;
+    stats.capacity = m_capacity;
+    {
+        std::lock_guard lock(m_mutex);
+        stats.workers = m_workerCount;
+        stats.activeWorkers = m_activeWorkers;
+        stats.maxWorkers = m_maxWorkers;
+        stats.paused = m_paused;
+    }
+    stats.pushedTotal = m_pushed.load();
+    stats.handledTotal = m_handled.load();
+    stats.failedTotal = m_failed.load();
+    stats.corruptTotal = m_corrupt.load();
+    CancelSource limit = CancelSource::withTimeout(CancelToken(), std::chrono::seconds(1));
+    const Result<qint64> length = m_base->len(limit.token());
+    stats.length = length ? *length : -1;
+    return stats;
+}
+
+} // namespace Switchyard

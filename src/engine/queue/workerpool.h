@@ -1,0 +1,160 @@
+#pragma once
+
+#include "basequeue.h"
+
+#include "engine/core/cancellation.h"
+
+#include <QString>
+
+#include <atomic>
+#include <condition_variable>
+#include <functional>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
+
+namespace Switchyard {
+
+// What a batch handler returns: the items it could not handle (pushed again) and how many input
+// items were undecodable (skipped, counted).
+struct RawBatchResult
+{
+    std::vector<QByteArray> unhandled;
+    qint64 corrupt = 0;
+};
+using RawBatchHandler = std::function<RawBatchResult(std::vector<QByteArray> &batch)>;
+
+// One row of the Queues page and of GET /queues.
+struct QueueStats
+{
+    qint64 qid = 0;
+    QString name;
+    QString type;
+    bool unique = false;
+    qint64 length = 0; // waiting in the base queue; -1 when the backend cannot say right now
+    int batchLength = 0;
+    int workers = 0;
+    int activeWorkers = 0;
+    int maxWorkers = 0; // ≤ 0: unbounded
+    int capacity = 0;   // LENGTH
+    bool paused = false;
+    qint64 pushedTotal = 0;
+    qint64 handledTotal = 0;
+    qint64 failedTotal = 0;  // returned unhandled, or in a batch whose handler threw
+    qint64 corruptTotal = 0; // undecodable stored items, skipped
+};
+
+// The worker pool over a base queue (Gitea's WorkerPoolQueue, seed 000 §10.3), on bytes; the
+// typed WorkerPoolQueue<T> wraps it. Rules:
+// - items are batched up to batchLength; a partial batch is dispatched batchDebounce after its
+//   first item (the timer is not reset by later items);
+// - a batch goes to an idle worker; with none idle and fewer than maxWorkers (≤ 0: unbounded), a
+//   worker is started; a worker idle for workerIdle exits, except the last one;
+// - the handler returns the unhandled items, which are pushed again; when a whole batch comes back
+//   unhandled the worker first waits unhandledBackoff (not while flushing); handler exceptions are
+//   caught and logged and the batch counts as handled (no retry loop on a poison item);
+// - items are acknowledged to the base queue only after the handler returned, so a crash
+//   redelivers them (at-least-once; duplicates ≤ workers × batchLength + batchLength prefetched);
+// - shutdown (run()'s token cancelled): undispatched items go back to the front of the base queue,
+//   workers get shutdownTimeout to finish; with shutdownTimeout 0 the handler runs once on the
+//   leftovers instead. Nothing is dropped silently.
+// Thread-safety: all public methods may be called from any thread. Threads: run() is the
+// dispatcher (on a thread its caller owns); workers are owned by the pool and joined by run() or
+// the destructor.
+class WorkerPool
+{
+public:
+    WorkerPool(QString name, std::unique_ptr<BaseQueue> base, RawBatchHandler handler, int batchLength,
+               int maxWorkers, int capacity, QueueTiming timing);
+    ~WorkerPool(); // joins workers still running, then closes the base queue
+
+    WorkerPool(const WorkerPool &) = delete;
+    WorkerPool &operator=(const WorkerPool &) = delete;
+
+    const QString &name() const { return m_name; }
+    BaseQueue &base() { return *m_base; }
+
+    // The dispatcher loop; returns after `cancel` is cancelled and shutdown is complete.
+    void run(const CancelToken &cancel);
+
+    // Pushes to the base queue (errors of BaseQueue::pushItem). A dummy queue runs the handler here.
+    Status push(const CancelToken &cancel, const QByteArray &data);
+    Result<bool> has(const CancelToken &cancel, const QByteArray &data);
+
+    // Drains every queued item through the handler before returning. A negative timeout discards
+    // every queued item instead. DeadlineExceeded when not drained within `timeout`; Unavailable
+    // when the pool is not running.
+    Status flush(const CancelToken &cancel, std::chrono::milliseconds timeout);
+    Result<qint64> removeAll(const CancelToken &cancel);
+
+    // Live: fewer workers take effect as workers go idle; more at the next dispatch.
+    void setMaxWorkers(int maxWorkers);
+    // A paused queue keeps accepting pushes and hands nothing to workers.
+    void pause();
+    void resume();
+    bool isPaused() const;
+    bool isRunning() const;
+
+    QueueStats stats() const;
+
+private:
+    struct Worker
+    {
+        std::thread thread;
+        bool finished = false;
+    };
+    struct FlushRequest
+    {
+        bool discard = false;
+        bool done = false;
+        bool abandoned = false;
+        Status result;
+    };
+
+    void dispatch(std::unique_lock<std::mutex> &lock, std::vector<PoppedItem> batch);
+    void startWorker(); // requires m_mutex
+    void workerLoop(Worker *self);
+    void handleBatch(std::vector<PoppedItem> batch);
+    // nullopt when the handler threw (logged, counted as failed).
+    std::optional<RawBatchResult> callHandler(std::vector<QByteArray> &data);
+    void serveFlush(std::unique_lock<std::mutex> &lock, const std::shared_ptr<FlushRequest> &request);
+    void reapWorkers(std::unique_lock<std::mutex> &lock);
+    void shutdown(std::unique_lock<std::mutex> &lock);
+    void wakeDispatcher(); // requires m_mutex
+    bool canStartWorker() const; // requires m_mutex
+
+    const QString m_name;
+    const std::unique_ptr<BaseQueue> m_base;
+    const RawBatchHandler m_handler;
+    const int m_batchLength;
+    const int m_capacity;
+    const QueueTiming m_timing;
+    const bool m_immediate; // dummy base queue: push runs the handler
+
+    std::atomic<qint64> m_pushed = 0;
+    std::atomic<qint64> m_handled = 0;
+    std::atomic<qint64> m_failed = 0;
+    std::atomic<qint64> m_corrupt = 0;
+    std::atomic<bool> m_flushing = false;
+
+    mutable std::mutex m_mutex;
+    std::condition_variable_any m_changed; // any state below changed
+    CancelToken m_runToken;                // guarded by m_mutex; valid while running
+    CancelSource m_wake;                   // guarded by m_mutex; interrupts the dispatcher's pop
+    bool m_running = false;                // guarded by m_mutex
+    bool m_stopping = false;               // guarded by m_mutex; workers exit when idle
+    bool m_paused = false;                 // guarded by m_mutex
+    int m_maxWorkers;                      // guarded by m_mutex
+    int m_workerCount = 0;                 // guarded by m_mutex
+    int m_idleWorkers = 0;                 // guarded by m_mutex
+    int m_activeWorkers = 0;               // guarded by m_mutex
+    std::vector<PoppedItem> m_pending;     // guarded by m_mutex; a batch waiting for a worker
+    bool m_hasPending = false;             // guarded by m_mutex
+    std::list<Worker> m_workers;           // guarded by m_mutex
+    std::vector<std::shared_ptr<FlushRequest>> m_flushRequests; // guarded by m_mutex
+};
+
+} // namespace Switchyard
