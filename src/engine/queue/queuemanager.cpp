@@ -55,6 +55,7 @@ Result<std::shared_ptr<WorkerPool>> QueueManager::createPool(const CancelToken &
         m_pools.erase(qid);
         return started;
     }
+    pool->waitUntilRunning(cancel); // so that flush and the admin actions find it running
     qCInfo(lcQueue).noquote() << "queue" << name << "started:" << settings->type << (unique ? "unique" : "simple")
                               << "batch" << settings->batchLength << "max workers" << settings->maxWorkers;
     return pool;

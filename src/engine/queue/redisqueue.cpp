@@ -209,14 +209,25 @@ Status RedisQueue::pushItem(const CancelToken &cancel, const QByteArray &data)
             return queueClosedStatus(m_name);
     }
     const auto giveUpAt = SteadyClock::now() + m_timing.pushBlockTime;
+    // Bounds each command too: a hung server must not hold the caller past the push block time.
+    const CancelSource bounded(cancel, giveUpAt);
     auto delay = m_timing.backoffBegin;
+    bool full = false;
     while (true) {
+        if (full && SteadyClock::now() >= giveUpAt)
+            return Status::deadlineExceeded(QStringLiteral("queue %1 is full (LENGTH = %2) after waiting %3 ms; "
+                                                           "raise [queue.%1] LENGTH or add workers")
+                                                .arg(m_name).arg(m_capacity).arg(m_timing.pushBlockTime.count()));
         const Result<RedisValue> reply = withRetry(cancel, giveUpAt, "push", [&](RedisConnection &c) {
-            return c.eval(cancel, pushScript(), {m_keys.list, m_keys.set},
+            return c.eval(bounded.token(), pushScript(), {m_keys.list, m_keys.set},
                           {data, QByteArray::number(m_capacity), m_unique ? "1" : "0"});
         });
-        if (!reply)
+        if (!reply) {
+            if (reply.status().code() == Status::Code::DeadlineExceeded && !cancel.isCancelled())
+                return Status::unavailable(QStringLiteral("queue %1: Redis at %2 did not answer within %3 ms")
+                                               .arg(m_name, m_address.display()).arg(m_timing.pushBlockTime.count()));
             return reply.status();
+        }
         if (reply->integer == 1) {
             std::lock_guard lock(m_mutex);
             ++m_pushCount;
@@ -226,16 +237,55 @@ Status RedisQueue::pushItem(const CancelToken &cancel, const QByteArray &data)
         if (reply->integer == 0)
             return Status::alreadyExists(QStringLiteral("item already in queue %1").arg(m_name));
         // Full: back off until the push block time is used up.
+        full = true;
         const auto now = SteadyClock::now();
-        if (now >= giveUpAt)
-            return Status::deadlineExceeded(QStringLiteral("queue %1 is full (LENGTH = %2) after waiting %3 ms; "
-                                                           "raise [queue.%1] LENGTH or add workers")
-                                                .arg(m_name).arg(m_capacity).arg(m_timing.pushBlockTime.count()));
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(giveUpAt - now) + std::chrono::milliseconds(1);
-        if (!cancel.sleepFor(std::min(delay, left)))
+        if (now < giveUpAt && !cancel.sleepFor(std::min<SteadyClock::duration>(delay, giveUpAt - now)))
             return cancel.cause();
         delay = std::min(delay * 2, m_timing.backoffUpper);
     }
+}
+
+void RedisQueue::forgetHeld(const std::vector<PoppedItem> &items)
+{
+    std::lock_guard lock(m_mutex);
+    for (const PoppedItem &item : items) {
+        auto it = m_held.find(item.data);
+        if (it != m_held.end() && --it.value() <= 0)
+            m_held.erase(it);
+    }
+}
+
+Status RedisQueue::reconcileInFlight(const CancelToken &cancel)
+{
+    std::unique_ptr<RedisConnection> connection = acquire();
+    const Result<RedisValue> listed = connection->command(cancel, {"LRANGE", inFlightKey(), "0", "-1"});
+    giveBack(std::move(connection));
+    if (!listed)
+        return listed.status();
+    QList<QByteArray> orphans{m_unique ? "1" : "0"};
+    {
+        std::lock_guard lock(m_mutex);
+        QHash<QByteArray, int> held = m_held;
+        for (const RedisValue &value : listed->elements) {
+            auto it = held.find(value.string);
+            if (it != held.end() && it.value() > 0)
+                --it.value();
+            else
+                orphans.append(value.string);
+        }
+    }
+    if (orphans.size() > 1) {
+        connection = acquire();
+        const Result<RedisValue> released = connection->eval(cancel, releaseScript(), {m_keys.list, m_keys.set, inFlightKey()}, orphans);
+        giveBack(std::move(connection));
+        if (!released)
+            return released.status();
+        qCInfo(lcQueue).noquote() << "queue" << m_name << ":" << (orphans.size() - 1)
+                                  << "item(s) moved by a pop whose reply was lost are back in the queue";
+    }
+    std::lock_guard lock(m_mutex);
+    m_reconcile = false;
+    return Status::ok();
 }
 
 Result<std::vector<PoppedItem>> RedisQueue::popItems(const CancelToken &cancel, int max,
@@ -243,18 +293,34 @@ Result<std::vector<PoppedItem>> RedisQueue::popItems(const CancelToken &cancel, 
 {
     auto delay = m_timing.backoffBegin;
     while (true) {
+        std::unique_lock popLock(m_popMutex); // not held while waiting for items
         quint64 pushesBefore = 0;
+        bool reconcile = false;
         {
             std::lock_guard lock(m_mutex);
             if (m_closed)
                 return queueClosedStatus(m_name);
             pushesBefore = m_pushCount;
+            reconcile = m_reconcile;
         }
+        if (reconcile) {
+            if (Status reconciled = reconcileInFlight(cancel); !reconciled && !retryable(reconciled))
+                return reconciled;
+        }
+        int attempts = 0;
         const Result<RedisValue> reply = withRetry(cancel, until, "pop", [&](RedisConnection &c) {
+            if (attempts++ > 0) {
+                std::lock_guard lock(m_mutex);
+                m_reconcile = true; // the failed attempt may have moved items
+            }
             return c.eval(cancel, popScript(), {m_keys.list, m_keys.set, inFlightKey()},
                           {QByteArray::number(std::max(1, max)), m_unique ? "1" : "0"});
         });
         if (!reply) {
+            if (retryable(reply.status()) || reply.status().code() == Status::Code::Cancelled) {
+                std::lock_guard lock(m_mutex);
+                m_reconcile = true;
+            }
             if (until && SteadyClock::now() >= *until && retryable(reply.status()))
                 return std::vector<PoppedItem>();
             return reply.status();
@@ -262,11 +328,20 @@ Result<std::vector<PoppedItem>> RedisQueue::popItems(const CancelToken &cancel, 
         if (!reply->elements.empty()) {
             std::vector<PoppedItem> popped;
             popped.reserve(reply->elements.size());
-            for (const RedisValue &value : reply->elements)
-                popped.push_back(PoppedItem{value.string, 0});
+            {
+                std::lock_guard lock(m_mutex);
+                for (const RedisValue &value : reply->elements) {
+                    popped.push_back(PoppedItem{value.string, 0});
+                    ++m_held[value.string];
+                }
+                reconcile = m_reconcile;
+            }
+            if (reconcile)
+                reconcileInFlight(cancel); // best effort now; retried on the next pop otherwise
             return popped;
         }
         // Empty: wait for a local push, or poll again after the backoff (pushes of other instances).
+        popLock.unlock();
         std::unique_lock lock(m_mutex);
         auto wakeAt = SteadyClock::now() + delay;
         if (until && *until < wakeAt)
@@ -286,6 +361,7 @@ Status RedisQueue::ack(const std::vector<PoppedItem> &items)
 {
     if (items.empty())
         return Status::ok();
+    forgetHeld(items);
     QList<QByteArray> args;
     args.reserve(qsizetype(items.size()));
     for (const PoppedItem &item : items)
@@ -302,6 +378,7 @@ Status RedisQueue::release(const std::vector<PoppedItem> &items)
 {
     if (items.empty())
         return Status::ok();
+    forgetHeld(items);
     QList<QByteArray> args{m_unique ? "1" : "0"};
     for (const PoppedItem &item : items)
         args.append(item.data);

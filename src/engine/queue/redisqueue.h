@@ -4,6 +4,8 @@
 
 #include "engine/redis/redisconnection.h"
 
+#include <QHash>
+
 #include <condition_variable>
 #include <memory>
 #include <mutex>
@@ -62,6 +64,10 @@ private:
     std::unique_ptr<RedisConnection> acquire();
     void giveBack(std::unique_ptr<RedisConnection> connection);
     Status heartbeat(const CancelToken &cancel);
+    // After a pop whose reply was lost, the script may have moved items into our in-flight list
+    // that nobody holds: put every in-flight item that is not held back in front of the queue.
+    Status reconcileInFlight(const CancelToken &cancel);
+    void forgetHeld(const std::vector<PoppedItem> &items);
     void heartbeatLoop();
     QByteArray inFlightKey() const;
     // Runs `fn(connection)` until it succeeds, the token is cancelled or `giveUpAt` passes, backing
@@ -85,6 +91,10 @@ private:
     std::condition_variable_any m_pushed; // local pushes wake local pollers
     quint64 m_pushCount = 0;              // guarded by m_mutex
     bool m_closed = false;                // guarded by m_mutex
+    QHash<QByteArray, int> m_held;        // guarded by m_mutex; popped, not yet acked or released
+    bool m_reconcile = false;             // guarded by m_mutex; a pop's outcome is unknown
+
+    std::mutex m_popMutex; // pops and reconciliation run one at a time
 
     CancelSource m_stop;      // cancelled by close(): stops the heartbeat and blocked calls
     std::thread m_heartbeat;  // joined by close()/destructor

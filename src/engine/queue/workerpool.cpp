@@ -80,6 +80,7 @@ void WorkerPool::run(const CancelToken &cancel)
     m_stopping = false;
     m_runToken = cancel;
     m_wake = CancelSource(cancel);
+    m_changed.notify_all();
 
     std::vector<PoppedItem> buffer;
     std::optional<SteadyClock::time_point> debounceAt;
@@ -106,6 +107,18 @@ void WorkerPool::run(const CancelToken &cancel)
             continue;
         }
         if (m_paused) {
+            if (!buffer.empty()) {
+                // Paused: what was already taken goes back, so the queue length stays truthful.
+                std::vector<PoppedItem> back = std::move(buffer);
+                buffer.clear();
+                debounceAt.reset();
+                lock.unlock();
+                if (Status released = m_base->release(back); !released)
+                    qCWarning(lcQueue).noquote() << "queue" << m_name << ": pause: could not put back" << back.size()
+                                                 << "item(s):" << released.message();
+                lock.lock();
+                continue;
+            }
             cancel.wait(m_changed, lock, [this] { return !m_paused || !m_flushRequests.empty(); });
             continue;
         }
@@ -263,6 +276,8 @@ void WorkerPool::workerLoop(Worker *self)
 std::optional<RawBatchResult> WorkerPool::callHandler(std::vector<QByteArray> &data)
 {
     const qsizetype count = qsizetype(data.size());
+    if (!m_handler)
+        return RawBatchResult(); // a queue nobody consumes (Gitea: dummy for a nil handler)
     try {
         return m_handler(data);
     } catch (const std::exception &e) {
@@ -451,6 +466,12 @@ bool WorkerPool::isPaused() const
 {
     std::lock_guard lock(m_mutex);
     return m_paused;
+}
+
+bool WorkerPool::waitUntilRunning(const CancelToken &cancel)
+{
+    std::unique_lock lock(m_mutex);
+    return cancel.wait(m_changed, lock, [this] { return m_running; });
 }
 
 bool WorkerPool::isRunning() const

@@ -97,6 +97,8 @@ public:
     void resume();
     bool isPaused() const;
     bool isRunning() const;
+    // Blocks until run() has started; false when `cancel` fired first.
+    bool waitUntilRunning(const CancelToken &cancel);
 
     QueueStats stats() const;
 

@@ -1,0 +1,199 @@
+// Redis-specific queue behaviour against a private redis-server: Gitea's key layout, the atomic
+// unique push, reclaiming a dead instance's in-flight items, and surviving a Redis restart.
+#include "engine/queue/queue.h"
+#include "engine/queue/redisqueue.h"
+
+#include "support/redisserver.h"
+#include "support/wait.h"
+
+#include <QScopeGuard>
+#include <QSet>
+#include <QTest>
+
+#include <mutex>
+#include <thread>
+
+using namespace Switchyard;
+using namespace std::chrono_literals;
+
+namespace {
+
+QueueTiming testTiming()
+{
+    QueueTiming timing;
+    timing.pushBlockTime = 300ms;
+    timing.backoffBegin = 5ms;
+    timing.backoffUpper = 50ms;
+    timing.connectAttempts = 3;
+    timing.connectInterval = 50ms;
+    timing.heartbeatTtl = 500ms;
+    timing.heartbeatInterval = 50ms;
+    timing.batchDebounce = 5ms;
+    timing.flushPoll = 5ms;
+    return timing;
+}
+
+} // namespace
+
+class TestRedisQueue : public QObject
+{
+    Q_OBJECT
+
+    Test::RedisServer m_redis;
+
+    std::unique_ptr<RedisQueue> open(const QString &name, bool unique, int capacity = 1000,
+                                     const QString &instance = QStringLiteral("a"), QueueTiming timing = testTiming())
+    {
+        auto queue = RedisQueue::open(CancelToken(), name, *RedisAddress::parse(m_redis.url()), name + QStringLiteral("_queue"),
+                                      name + QStringLiteral("_queue_unique"), capacity, unique, instance, timing);
+        if (!queue)
+            qFatal("%s", qPrintable(queue.status().message()));
+        return std::move(queue).value();
+    }
+    QByteArray redis(const QStringList &args) { return m_redis.command(args).valueOr("<error>"); }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        Test::RedisServer::Options options;
+        options.appendOnly = true;
+        const Status started = m_redis.start(options);
+        QVERIFY2(started, qPrintable(started.message()));
+    }
+
+    void keysFollowGiteasLayout()
+    {
+        auto queue = open(QStringLiteral("webhook_sender"), true);
+        QVERIFY(queue->pushItem(CancelToken(), "42"));
+        QCOMPARE(redis({QStringLiteral("TYPE"), QStringLiteral("webhook_sender_queue")}), QByteArray("list"));
+        QCOMPARE(redis({QStringLiteral("TYPE"), QStringLiteral("webhook_sender_queue_unique")}), QByteArray("set"));
+        QCOMPARE(redis({QStringLiteral("LINDEX"), QStringLiteral("webhook_sender_queue"), QStringLiteral("0")}), QByteArray("42"));
+    }
+
+    void aFullUniquePushLeavesNoPhantomMember()
+    {
+        auto queue = open(QStringLiteral("phantom"), true, 1);
+        QVERIFY(queue->pushItem(CancelToken(), "a"));
+        QVERIFY(isQueueFull(queue->pushItem(CancelToken(), "b")));
+        QCOMPARE(redis({QStringLiteral("SISMEMBER"), QStringLiteral("phantom_queue_unique"), QStringLiteral("b")}), QByteArray("0"));
+        // Once there is room, b goes in: nothing blocks it.
+        QCOMPARE(queue->popItems(CancelToken(), 1, std::nullopt)->size(), size_t(1));
+        QVERIFY(queue->pushItem(CancelToken(), "b"));
+    }
+
+    void removeAllDeletesListAndSet()
+    {
+        auto queue = open(QStringLiteral("wipe"), true);
+        QVERIFY(queue->pushItem(CancelToken(), "x"));
+        QCOMPARE(*queue->removeAll(CancelToken()), qint64(1));
+        QCOMPARE(redis({QStringLiteral("EXISTS"), QStringLiteral("wipe_queue"), QStringLiteral("wipe_queue_unique")}), QByteArray("0"));
+    }
+
+    void inFlightItemsOfADeadInstanceComeBack()
+    {
+        {
+            auto crashed = open(QStringLiteral("reclaim"), true, 1000, QStringLiteral("dead"));
+            for (int i = 0; i < 5; ++i)
+                QVERIFY(crashed->pushItem(CancelToken(), QByteArray::number(i)));
+            QCOMPARE(crashed->popItems(CancelToken(), 3, std::nullopt)->size(), size_t(3));
+            QCOMPARE(redis({QStringLiteral("LLEN"), QStringLiteral("reclaim_queue:inflight:dead")}), QByteArray("3"));
+            // It dies: its heartbeat stops (the key expires).
+            redis({QStringLiteral("DEL"), QStringLiteral("reclaim_queue:heartbeat:dead")});
+        }
+        auto survivor = open(QStringLiteral("reclaim"), true, 1000, QStringLiteral("alive"));
+        QCOMPARE(*survivor->len(CancelToken()), qint64(5)); // reclaimed at open, in front
+        QVERIFY(*survivor->hasItem(CancelToken(), "0"));
+        auto popped = survivor->popItems(CancelToken(), 5, std::nullopt);
+        QCOMPARE(popped->front().data, QByteArray("0"));
+        QCOMPARE(redis({QStringLiteral("EXISTS"), QStringLiteral("reclaim_queue:inflight:dead")}), QByteArray("0"));
+        QCOMPARE(redis({QStringLiteral("SISMEMBER"), QStringLiteral("reclaim_queue:instances"), QStringLiteral("dead")}), QByteArray("0"));
+    }
+
+    void aLiveInstanceKeepsItsInFlightItems()
+    {
+        auto first = open(QStringLiteral("live"), false, 1000, QStringLiteral("one"));
+        QVERIFY(first->pushItem(CancelToken(), "a"));
+        QCOMPARE(first->popItems(CancelToken(), 1, std::nullopt)->size(), size_t(1));
+        auto second = open(QStringLiteral("live"), false, 1000, QStringLiteral("two"));
+        QCOMPARE(*second->reclaimDeadInstances(CancelToken()), qint64(0));
+        QCOMPARE(*second->len(CancelToken()), qint64(0));
+    }
+
+    void pushDuringAnOutageFailsWithinThePushBlockTime()
+    {
+        auto queue = open(QStringLiteral("outage"), false);
+        m_redis.stop();
+        const auto started = SteadyClock::now();
+        const Status pushed = queue->pushItem(CancelToken(), "x");
+        const auto took = SteadyClock::now() - started;
+        QCOMPARE(pushed.code(), Status::Code::Unavailable);
+        QVERIFY(took < testTiming().pushBlockTime + 1s);
+        QVERIFY(m_redis.restart());
+        QVERIFY(queue->pushItem(CancelToken(), "y")); // reconnected
+    }
+
+    void aHungServerDoesNotHoldAPushPastTheBlockTime()
+    {
+        auto queue = open(QStringLiteral("hung"), false);
+        m_redis.pause();
+        const auto started = SteadyClock::now();
+        const Status pushed = queue->pushItem(CancelToken(), "x");
+        const auto took = SteadyClock::now() - started;
+        m_redis.resume();
+        QVERIFY(!pushed);
+        QVERIFY2(took < testTiming().pushBlockTime + 1s, qPrintable(pushed.toString()));
+    }
+
+    void itemsSurviveARestartAndTheQueueReconnects()
+    {
+        auto queue = open(QStringLiteral("restart"), false);
+        for (int i = 0; i < 50; ++i)
+            QVERIFY(queue->pushItem(CancelToken(), QByteArray::number(i)));
+        QVERIFY(m_redis.restart());
+        QueueTiming patient = testTiming();
+        for (int i = 50; i < 100; ++i)
+            QVERIFY(queue->pushItem(CancelToken(), QByteArray::number(i)));
+        QCOMPARE(*queue->len(CancelToken()), qint64(100));
+    }
+
+    void noAcknowledgedPushIsLostAcrossARestartMidStream()
+    {
+        QueueTiming timing = testTiming();
+        timing.pushBlockTime = 5s; // producers ride out the restart
+        auto base = open(QStringLiteral("midstream"), false, 100000, QStringLiteral("pool"), timing);
+        std::mutex mutex;
+        QSet<qint64> handled;
+        auto pool = std::make_shared<WorkerPool>(QStringLiteral("midstream"), std::move(base),
+                                                 WorkerPoolQueue<qint64>::rawHandler(QStringLiteral("midstream"), [&](std::vector<qint64> items) {
+                                                     std::lock_guard lock(mutex);
+                                                     for (qint64 i : items)
+                                                         handled.insert(i);
+                                                     return std::vector<qint64>();
+                                                 }),
+                                                 20, 2, 100000, timing);
+        WorkerPoolQueue<qint64> queue(pool);
+        CancelSource stop;
+        std::jthread dispatcher([&] { pool->run(stop.token()); });
+        auto stopDispatcher = qScopeGuard([&] { stop.cancel(); });
+
+        constexpr qint64 kItems = 3000;
+        QSet<qint64> acknowledged;
+        std::jthread producer([&] {
+            for (qint64 i = 0; i < kItems; ++i) {
+                if (queue.push(CancelToken(), i))
+                    acknowledged.insert(i);
+            }
+        });
+        QVERIFY(Test::eventually([&] { std::lock_guard lock(mutex); return handled.size() > 500; }));
+        QVERIFY(m_redis.restart()); // appendfsync always: every acknowledged push is on disk
+        producer.join();
+        QVERIFY(acknowledged.size() > kItems / 2);
+        QVERIFY(Test::eventually([&] {
+            std::lock_guard lock(mutex);
+            return handled.contains(acknowledged);
+        }, 30s));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRedisQueue)
+#include "tst_redisqueue.moc"
