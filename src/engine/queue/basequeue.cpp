@@ -13,6 +13,16 @@ Q_LOGGING_CATEGORY(lcQueue, "switchyard.queue", QtInfoMsg)
 
 namespace Switchyard {
 
+Status BaseQueue::pushItems(const CancelToken &cancel, const std::vector<QByteArray> &items)
+{
+    for (size_t i = 0; i < items.size(); ++i) {
+        const Status pushed = pushItem(cancel, items[i]);
+        if (!pushed && !isAlreadyInQueue(pushed))
+            return Status(pushed.code(), QStringLiteral("%1 (%2 of %3 item(s) accepted)").arg(pushed.message()).arg(i).arg(items.size()));
+    }
+    return Status::ok();
+}
+
 Result<std::unique_ptr<BaseQueue>> createBaseQueue(const CancelToken &cancel, const QueueSettings &settings, bool unique,
                                                    const BaseQueueOptions &options)
 {

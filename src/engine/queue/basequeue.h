@@ -72,6 +72,10 @@ public:
     virtual bool isUnique() const = 0;
 
     virtual Status pushItem(const CancelToken &cancel, const QByteArray &data) = 0;
+    // Pushes several items in one go (Redis: one round trip). Items a unique queue already holds
+    // are skipped, as callers swallow AlreadyInQueue anyway. On failure the items before the
+    // failing one may be queued; the message says how many were accepted.
+    virtual Status pushItems(const CancelToken &cancel, const std::vector<QByteArray> &items);
     // Takes 1..max items, moving them to the in-flight area. Blocks while the queue is empty, until
     // `until` (returns an empty vector), cancellation (the token's cause) or close() (Cancelled,
     // "queue closed").

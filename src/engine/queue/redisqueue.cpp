@@ -288,6 +288,66 @@ Status RedisQueue::reconcileInFlight(const CancelToken &cancel)
     return Status::ok();
 }
 
+Status RedisQueue::pushItems(const CancelToken &cancel, const std::vector<QByteArray> &items)
+{
+    {
+        std::lock_guard lock(m_mutex);
+        if (m_closed)
+            return queueClosedStatus(m_name);
+    }
+    const auto giveUpAt = SteadyClock::now() + m_timing.pushBlockTime;
+    const CancelSource bounded(cancel, giveUpAt);
+    std::vector<QByteArray> left = items;
+    auto delay = m_timing.backoffBegin;
+    while (!left.empty()) {
+        QList<QList<QByteArray>> commands;
+        commands.reserve(qsizetype(left.size()) + 1);
+        commands.append({"SCRIPT", "LOAD", pushScript().source()}); // so EVALSHA cannot miss
+        for (const QByteArray &item : left)
+            commands.append({"EVALSHA", pushScript().sha1(), "2", m_keys.list, m_keys.set, item,
+                             QByteArray::number(m_capacity), m_unique ? "1" : "0"});
+        const Result<std::vector<RedisValue>> replies = withRetry(cancel, giveUpAt, "push", [&](RedisConnection &c) {
+            return c.pipeline(bounded.token(), commands);
+        });
+        const qsizetype accepted = qsizetype(items.size() - left.size());
+        if (!replies)
+            return Status(replies.status().code() == Status::Code::DeadlineExceeded && !cancel.isCancelled()
+                              ? Status::Code::Unavailable : replies.status().code(),
+                          QStringLiteral("queue %1: %2 (%3 of %4 item(s) accepted)")
+                              .arg(m_name, replies.status().message()).arg(accepted).arg(items.size()));
+        std::vector<QByteArray> notYet;
+        for (size_t i = 0; i < left.size(); ++i) {
+            const RedisValue &reply = (*replies)[i + 1];
+            if (reply.isError())
+                return Status::internal(QStringLiteral("queue %1: push script failed: %2").arg(m_name, QString::fromUtf8(reply.string)));
+            if (reply.integer == -1)
+                notYet.push_back(left[i]);
+        }
+        if (notYet.size() != left.size()) {
+            std::lock_guard lock(m_mutex);
+            ++m_pushCount;
+            m_pushed.notify_all();
+        }
+        left = std::move(notYet);
+        if (left.empty())
+            break;
+        auto full = [&] {
+            return Status::deadlineExceeded(QStringLiteral("queue %1 is full (LENGTH = %2) after waiting %3 ms; %4 of %5 item(s) accepted")
+                                                .arg(m_name).arg(m_capacity).arg(m_timing.pushBlockTime.count())
+                                                .arg(items.size() - left.size()).arg(items.size()));
+        };
+        const auto now = SteadyClock::now();
+        if (now >= giveUpAt)
+            return full();
+        if (!cancel.sleepFor(std::min<SteadyClock::duration>(delay, giveUpAt - now)))
+            return cancel.cause();
+        if (SteadyClock::now() >= giveUpAt)
+            return full();
+        delay = std::min(delay * 2, m_timing.backoffUpper);
+    }
+    return Status::ok();
+}
+
 Result<std::vector<PoppedItem>> RedisQueue::popItems(const CancelToken &cancel, int max,
                                                      std::optional<SteadyClock::time_point> until)
 {

@@ -43,6 +43,8 @@ public:
     QString type() const override { return QStringLiteral("redis"); }
     bool isUnique() const override { return m_unique; }
     Status pushItem(const CancelToken &cancel, const QByteArray &data) override;
+    // One pipelined round trip for the whole batch (each item still its own atomic script).
+    Status pushItems(const CancelToken &cancel, const std::vector<QByteArray> &items) override;
     Result<std::vector<PoppedItem>> popItems(const CancelToken &cancel, int max,
                                              std::optional<SteadyClock::time_point> until) override;
     Status ack(const std::vector<PoppedItem> &items) override;

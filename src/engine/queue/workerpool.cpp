@@ -21,6 +21,7 @@ WorkerPool::~WorkerPool()
         std::lock_guard lock(m_mutex);
         m_stopping = true;
         m_changed.notify_all();
+        m_work.notify_all();
         workers = std::move(m_workers); // std::list: the workers' Worker* stay valid
     }
     for (Worker &worker : workers) {
@@ -181,6 +182,7 @@ void WorkerPool::run(const CancelToken &cancel)
     m_flushRequests.clear();
     m_stopping = true;
     m_changed.notify_all();
+    m_work.notify_all();
     lock.unlock();
 
     if (m_timing.shutdownTimeout.count() != 0) {
@@ -220,7 +222,7 @@ void WorkerPool::dispatch(std::unique_lock<std::mutex> &lock, std::vector<Popped
     m_hasPending = true;
     if (m_idleWorkers == 0 && canStartWorker())
         startWorker();
-    m_changed.notify_all();
+    m_work.notify_one();
     while (m_hasPending) {
         m_runToken.wait(m_changed, lock, [this] {
             return !m_hasPending || !m_flushRequests.empty() || (m_idleWorkers == 0 && canStartWorker());
@@ -236,8 +238,10 @@ void WorkerPool::dispatch(std::unique_lock<std::mutex> &lock, std::vector<Popped
             lock.lock();
             return;
         }
-        if (m_idleWorkers == 0 && canStartWorker()) // max workers raised while we waited
+        if (m_idleWorkers == 0 && canStartWorker()) { // max workers raised while we waited
             startWorker();
+            m_work.notify_one();
+        }
     }
 }
 
@@ -246,7 +250,7 @@ void WorkerPool::workerLoop(Worker *self)
     std::unique_lock lock(m_mutex);
     while (true) {
         const auto idleUntil = SteadyClock::now() + m_timing.workerIdle;
-        m_changed.wait_until(lock, idleUntil, [this] { return m_hasPending || m_stopping; });
+        m_work.wait_until(lock, idleUntil, [this] { return m_hasPending || m_stopping; });
         if (m_hasPending) {
             std::vector<PoppedItem> batch = std::move(m_pending);
             m_pending.clear();
@@ -409,6 +413,19 @@ Status WorkerPool::push(const CancelToken &cancel, const QByteArray &data)
     Status pushed = m_base->pushItem(cancel, data);
     if (pushed)
         ++m_pushed;
+    return pushed;
+}
+
+Status WorkerPool::pushMany(const CancelToken &cancel, const std::vector<QByteArray> &items)
+{
+    if (m_immediate) {
+        for (const QByteArray &item : items)
+            push(cancel, item);
+        return Status::ok();
+    }
+    Status pushed = m_base->pushItems(cancel, items);
+    if (pushed)
+        m_pushed += qint64(items.size());
     return pushed;
 }
 

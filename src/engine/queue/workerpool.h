@@ -82,6 +82,8 @@ public:
 
     // Pushes to the base queue (errors of BaseQueue::pushItem). A dummy queue runs the handler here.
     Status push(const CancelToken &cancel, const QByteArray &data);
+    // Several items in one go (BaseQueue::pushItems): for producers with many items at once.
+    Status pushMany(const CancelToken &cancel, const std::vector<QByteArray> &items);
     Result<bool> has(const CancelToken &cancel, const QByteArray &data);
 
     // Drains every queued item through the handler before returning. A negative timeout discards
@@ -143,7 +145,8 @@ private:
     std::atomic<bool> m_flushing = false;
 
     mutable std::mutex m_mutex;
-    std::condition_variable_any m_changed; // any state below changed
+    std::condition_variable_any m_changed; // state below changed (dispatcher, flush, shutdown wait here)
+    std::condition_variable_any m_work;    // a batch is pending, or stopping (idle workers wait here)
     CancelToken m_runToken;                // guarded by m_mutex; valid while running
     CancelSource m_wake;                   // guarded by m_mutex; interrupts the dispatcher's pop
     bool m_running = false;                // guarded by m_mutex

@@ -297,6 +297,26 @@ private Q_SLOTS:
         QCOMPARE(dataOf(popNow(*reopened, 10)), QList<QByteArray>{item(9)});
     }
 
+    void pushItemsInOneGo()
+    {
+        if (!stores())
+            QSKIP("dummy stores nothing");
+        auto queue = open(true);
+        QVERIFY(queue->pushItem(CancelToken(), item(2)));
+        std::vector<QByteArray> batch;
+        for (int i = 0; i < 5; ++i)
+            batch.push_back(item(i));
+        QVERIFY(queue->pushItems(CancelToken(), batch)); // item(2) is skipped: already queued
+        QCOMPARE(dataOf(popNow(*queue, 10)), (QList<QByteArray>{item(2), item(0), item(1), item(3), item(4)}));
+
+        init();
+        auto small = open(false, 3);
+        const Status full = small->pushItems(CancelToken(), batch);
+        QVERIFY(isQueueFull(full));
+        QVERIFY2(full.message().contains(QLatin1String("3 of 5")), qPrintable(full.message()));
+        QCOMPARE(*small->len(CancelToken()), qint64(3));
+    }
+
     void binarySafeItems()
     {
         if (!stores())

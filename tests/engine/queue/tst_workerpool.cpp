@@ -255,6 +255,7 @@ private Q_SLOTS:
         }, 10, 1);
         p.pushAll(0, 10);
         QVERIFY(done.waitForItems(10));
+        QVERIFY(p.queue->flush(CancelToken(), 10s)); // the counters are final once the workers are idle
         std::lock_guard lock(mutex);
         QCOMPARE(attempts[4], 2);
         QCOMPARE(attempts[3], 0);
@@ -420,8 +421,8 @@ private Q_SLOTS:
             p.pushAll(0, 5);
             QVERIFY(gate.waitForWaiting(1)); // item 0 in the handler, item 1 waiting for the worker
             std::thread opener([&] {
-                // Open the gate once the dispatcher has stopped: the worker finishes item 0.
-                Test::eventually([&] { return p.source.isCancelled(); });
+                // Open the gate once the dispatcher has put item 1 back: the worker finishes item 0.
+                Test::eventually([&] { return p.source.isCancelled() && *p.pool->base().len(CancelToken()) == 4; });
                 gate.open();
             });
             p.stop();

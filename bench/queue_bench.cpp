@@ -1,0 +1,134 @@
+// Queue throughput and push latency, end to end (push → handler → ack), per backend.
+//
+//   queue_bench [--items N] [--backends channel,level,redis]
+//
+// For each backend and worker count (1, 4), batch 20: one producer pushes N items as fast as it
+// can while the pool handles them; items/s is N over the time from the first push until the last
+// item was handled; push latency p50/p99 is measured on every push call. Redis runs on a private
+// redis-server (no persistence) started here.
+#include "engine/queue/channelqueue.h"
+#include "engine/queue/levelqueue.h"
+#include "engine/queue/queue.h"
+#include "engine/queue/redisqueue.h"
+
+#include "support/redisserver.h"
+
+#include <QCoreApplication>
+#include <QTemporaryDir>
+
+#include <algorithm>
+#include <cstdio>
+#include <mutex>
+#include <thread>
+
+using namespace Switchyard;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+struct Figures
+{
+    double itemsPerSecond = 0;
+    double p50us = 0;
+    double p99us = 0;
+};
+
+Figures run(std::unique_ptr<BaseQueue> base, int workers, int items, int pushBatch)
+{
+    QueueTiming timing;
+    std::mutex mutex;
+    std::condition_variable done;
+    qint64 handled = 0;
+    auto pool = std::make_shared<WorkerPool>(
+        QStringLiteral("bench"), std::move(base),
+        [&](std::vector<QByteArray> &batch) {
+            std::lock_guard lock(mutex);
+            handled += qint64(batch.size());
+            if (handled >= items)
+                done.notify_all();
+            return RawBatchResult();
+        },
+        20, workers, items + 1, timing);
+    CancelSource stop;
+    std::thread dispatcher([&] { pool->run(stop.token()); });
+    pool->waitUntilRunning(CancelToken());
+
+    std::vector<double> latencies;
+    latencies.reserve(size_t(items));
+    const auto started = Clock::now();
+    std::vector<QByteArray> chunk;
+    for (int i = 0; i < items; i += pushBatch) {
+        chunk.clear();
+        for (int j = i; j < std::min(items, i + pushBatch); ++j)
+            chunk.push_back("{\"id\":" + QByteArray::number(j) + ",\"payload\":\"0123456789abcdef\"}");
+        const auto before = Clock::now();
+        if (pushBatch == 1) {
+            if (Status pushed = pool->push(CancelToken(), chunk.front()); !pushed)
+                qFatal("push: %s", qPrintable(pushed.message()));
+        } else if (Status pushed = pool->pushMany(CancelToken(), chunk); !pushed) {
+            qFatal("push: %s", qPrintable(pushed.message()));
+        }
+        latencies.push_back(std::chrono::duration<double, std::micro>(Clock::now() - before).count());
+    }
+    {
+        std::unique_lock lock(mutex);
+        done.wait(lock, [&] { return handled >= items; });
+    }
+    const double seconds = std::chrono::duration<double>(Clock::now() - started).count();
+    stop.cancel();
+    dispatcher.join();
+
+    std::sort(latencies.begin(), latencies.end());
+    Figures figures;
+    figures.itemsPerSecond = items / seconds;
+    figures.p50us = latencies[latencies.size() / 2];
+    figures.p99us = latencies[std::min(latencies.size() - 1, latencies.size() * 99 / 100)];
+    return figures;
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QCoreApplication app(argc, argv);
+    const QStringList args = app.arguments();
+    int items = 200000;
+    QStringList backends{QStringLiteral("channel"), QStringLiteral("level"), QStringLiteral("redis")};
+    if (const qsizetype at = args.indexOf(QStringLiteral("--items")); at >= 0 && at + 1 < args.size())
+        items = args.at(at + 1).toInt();
+    if (const qsizetype at = args.indexOf(QStringLiteral("--backends")); at >= 0 && at + 1 < args.size())
+        backends = args.at(at + 1).split(QLatin1Char(','));
+
+    Test::RedisServer redis;
+    if (backends.contains(QStringLiteral("redis"))) {
+        if (Status started = redis.start(); !started)
+            qFatal("%s", qPrintable(started.message()));
+    }
+
+    std::printf("%-8s %-7s %-10s %14s %12s %12s\n", "backend", "workers", "push", "items/s", "push p50 us", "push p99 us");
+    int round = 0;
+    for (const QString &backend : backends) {
+        for (int workers : {1, 4}) {
+            for (int pushBatch : {1, 100}) {
+                QTemporaryDir dir;
+                std::unique_ptr<BaseQueue> base;
+                const QString name = QStringLiteral("bench%1").arg(++round);
+                if (backend == QLatin1String("channel")) {
+                    base = std::make_unique<ChannelQueue>(name, items + 1, false, QueueTiming());
+                } else if (backend == QLatin1String("level")) {
+                    base = std::move(LevelQueue::open(CancelToken(), name, dir.filePath(name), items + 1, false, false, QueueTiming()).value());
+                } else {
+                    base = std::move(RedisQueue::open(CancelToken(), name, *RedisAddress::parse(redis.url()), name + QStringLiteral("_queue"),
+                                                      name + QStringLiteral("_queue_unique"), items + 1, false, QStringLiteral("bench"),
+                                                      QueueTiming())
+                                         .value());
+                }
+                const Figures f = run(std::move(base), workers, items, pushBatch);
+                std::printf("%-8s %-7d %-10s %14.0f %12.1f %12.1f\n", qPrintable(backend), workers,
+                            pushBatch == 1 ? "single" : "batch 100", f.itemsPerSecond, f.p50us, f.p99us);
+                std::fflush(stdout);
+            }
+        }
+    }
+    return 0;
+}
