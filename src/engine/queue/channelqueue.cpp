@@ -7,7 +7,7 @@ Status queueClosedStatus(const QString &name)
     return Status::cancelled(QStringLiteral("queue %1 is closed").arg(name));
 }
 
-static Status queueFull(const QString &name, qsizetype capacity, std::chrono::milliseconds waited)
+Status queueFullStatus(const QString &name, qint64 capacity, std::chrono::milliseconds waited)
 {
     return Status::deadlineExceeded(QStringLiteral("queue %1 is full (LENGTH = %2) after waiting %3 ms; "
                                                    "raise [queue.%1] LENGTH or add workers")
@@ -35,7 +35,7 @@ Status ChannelQueue::pushItem(const CancelToken &cancel, const QByteArray &data)
         if (m_closed)
             return queueClosedStatus(m_name);
         if (!space)
-            return cancel.isCancelled() ? cancel.cause() : queueFull(m_name, m_capacity, m_timing.pushBlockTime);
+            return cancel.isCancelled() ? cancel.cause() : queueFullStatus(m_name, m_capacity, m_timing.pushBlockTime);
         if (m_unique && m_set.contains(data)) // pushed by someone else while we waited
             return Status::alreadyExists(QStringLiteral("item already in queue %1").arg(m_name));
     }

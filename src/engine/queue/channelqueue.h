@@ -71,7 +71,8 @@ private:
     bool m_closed = false; // guarded by m_mutex
 };
 
-// Shared message for a closed queue, so callers and tests can recognise it.
+// Shared statuses, so every backend says the same thing.
 Status queueClosedStatus(const QString &name);
+Status queueFullStatus(const QString &name, qint64 capacity, std::chrono::milliseconds waited);
 
 } // namespace Switchyard

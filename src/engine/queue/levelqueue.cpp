@@ -173,9 +173,7 @@ Status LevelQueue::pushItem(const CancelToken &cancel, const QByteArray &data)
         if (!space) {
             if (cancel.isCancelled())
                 return cancel.cause();
-            return Status::deadlineExceeded(QStringLiteral("queue %1 is full (LENGTH = %2) after waiting %3 ms; "
-                                                           "raise [queue.%1] LENGTH or add workers")
-                                                .arg(m_name).arg(m_capacity).arg(m_timing.pushBlockTime.count()));
+            return queueFullStatus(m_name, m_capacity, m_timing.pushBlockTime);
         }
         if (alreadyQueued())
             return Status::alreadyExists(QStringLiteral("item already in queue %1").arg(m_name));

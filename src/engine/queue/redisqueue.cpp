@@ -215,9 +215,7 @@ Status RedisQueue::pushItem(const CancelToken &cancel, const QByteArray &data)
     bool full = false;
     while (true) {
         if (full && SteadyClock::now() >= giveUpAt)
-            return Status::deadlineExceeded(QStringLiteral("queue %1 is full (LENGTH = %2) after waiting %3 ms; "
-                                                           "raise [queue.%1] LENGTH or add workers")
-                                                .arg(m_name).arg(m_capacity).arg(m_timing.pushBlockTime.count()));
+            return queueFullStatus(m_name, m_capacity, m_timing.pushBlockTime);
         const Result<RedisValue> reply = withRetry(cancel, giveUpAt, "push", [&](RedisConnection &c) {
             return c.eval(bounded.token(), pushScript(), {m_keys.list, m_keys.set},
                           {data, QByteArray::number(m_capacity), m_unique ? "1" : "0"});
@@ -332,9 +330,8 @@ Status RedisQueue::pushItems(const CancelToken &cancel, const std::vector<QByteA
         if (left.empty())
             break;
         auto full = [&] {
-            return Status::deadlineExceeded(QStringLiteral("queue %1 is full (LENGTH = %2) after waiting %3 ms; %4 of %5 item(s) accepted")
-                                                .arg(m_name).arg(m_capacity).arg(m_timing.pushBlockTime.count())
-                                                .arg(items.size() - left.size()).arg(items.size()));
+            return Status::deadlineExceeded(queueFullStatus(m_name, m_capacity, m_timing.pushBlockTime).message()
+                                            + QStringLiteral(" (%1 of %2 item(s) accepted)").arg(items.size() - left.size()).arg(items.size()));
         };
         const auto now = SteadyClock::now();
         if (now >= giveUpAt)
