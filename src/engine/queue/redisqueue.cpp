@@ -105,8 +105,8 @@ bool retryable(const Status &status)
 
 RedisQueue::RedisQueue(QString name, RedisAddress address, Keys keys, int capacity, bool unique, QString instanceId,
                        QueueTiming timing)
-    : m_name(std::move(name)), m_address(std::move(address)), m_keys(std::move(keys)), m_capacity(std::max(1, capacity)),
-      m_unique(unique), m_instanceId(std::move(instanceId)), m_timing(timing)
+    : m_name(std::move(name)), m_keys(std::move(keys)), m_capacity(std::max(1, capacity)),
+      m_unique(unique), m_instanceId(std::move(instanceId)), m_timing(timing), m_pool(std::move(address))
 {
 }
 
@@ -126,7 +126,7 @@ Result<std::unique_ptr<RedisQueue>> RedisQueue::open(const CancelToken &cancel, 
     auto connection = std::make_unique<RedisConnection>(address);
     if (Status ping = pingWithRetries(cancel, *connection, timing.connectAttempts, timing.connectInterval); !ping)
         return Status::unavailable(QStringLiteral("queue %1: %2").arg(queue->m_name, ping.message()));
-    queue->giveBack(std::move(connection));
+    queue->m_pool.giveBack(std::move(connection));
     if (Status registered = queue->heartbeat(cancel); !registered)
         return registered;
     if (Result<qint64> reclaimed = queue->reclaimDeadInstances(cancel); !reclaimed)
@@ -145,25 +145,6 @@ QByteArray RedisQueue::inFlightKey() const
     return m_keys.inFlightPrefix + m_instanceId.toUtf8();
 }
 
-std::unique_ptr<RedisConnection> RedisQueue::acquire()
-{
-    {
-        std::lock_guard lock(m_poolMutex);
-        if (!m_idle.empty()) {
-            std::unique_ptr<RedisConnection> connection = std::move(m_idle.back());
-            m_idle.pop_back();
-            return connection;
-        }
-    }
-    return std::make_unique<RedisConnection>(m_address);
-}
-
-void RedisQueue::giveBack(std::unique_ptr<RedisConnection> connection)
-{
-    std::lock_guard lock(m_poolMutex);
-    m_idle.push_back(std::move(connection));
-}
-
 template<typename Fn>
 auto RedisQueue::withRetry(const CancelToken &cancel, std::optional<SteadyClock::time_point> giveUpAt, const char *what,
                            Fn fn) -> decltype(fn(std::declval<RedisConnection &>()))
@@ -171,9 +152,7 @@ auto RedisQueue::withRetry(const CancelToken &cancel, std::optional<SteadyClock:
     auto delay = m_timing.backoffBegin;
     bool logged = false;
     while (true) {
-        std::unique_ptr<RedisConnection> connection = acquire();
-        auto result = fn(*connection);
-        giveBack(std::move(connection));
+        auto result = m_pool.with(fn);
         if (result || !retryable(result.status()))
             return result;
         if (cancel.isCancelled())
@@ -223,7 +202,7 @@ Status RedisQueue::pushItem(const CancelToken &cancel, const QByteArray &data)
         if (!reply) {
             if (reply.status().code() == Status::Code::DeadlineExceeded && !cancel.isCancelled())
                 return Status::unavailable(QStringLiteral("queue %1: Redis at %2 did not answer within %3 ms")
-                                               .arg(m_name, m_address.display()).arg(m_timing.pushBlockTime.count()));
+                                               .arg(m_name, m_pool.address().display()).arg(m_timing.pushBlockTime.count()));
             return reply.status();
         }
         if (reply->integer == 1) {
@@ -255,9 +234,9 @@ void RedisQueue::forgetHeld(const std::vector<PoppedItem> &items)
 
 Status RedisQueue::reconcileInFlight(const CancelToken &cancel)
 {
-    std::unique_ptr<RedisConnection> connection = acquire();
-    const Result<RedisValue> listed = connection->command(cancel, {"LRANGE", inFlightKey(), "0", "-1"});
-    giveBack(std::move(connection));
+    const Result<RedisValue> listed = m_pool.with([&](RedisConnection &c) {
+        return c.command(cancel, {"LRANGE", inFlightKey(), "0", "-1"});
+    });
     if (!listed)
         return listed.status();
     QList<QByteArray> orphans{m_unique ? "1" : "0"};
@@ -273,9 +252,9 @@ Status RedisQueue::reconcileInFlight(const CancelToken &cancel)
         }
     }
     if (orphans.size() > 1) {
-        connection = acquire();
-        const Result<RedisValue> released = connection->eval(cancel, releaseScript(), {m_keys.list, m_keys.set, inFlightKey()}, orphans);
-        giveBack(std::move(connection));
+        const Result<RedisValue> released = m_pool.with([&](RedisConnection &c) {
+            return c.eval(cancel, releaseScript(), {m_keys.list, m_keys.set, inFlightKey()}, orphans);
+        });
         if (!released)
             return released.status();
         qCInfo(lcQueue).noquote() << "queue" << m_name << ":" << (orphans.size() - 1)
@@ -538,11 +517,11 @@ void RedisQueue::close()
     // Unregister when nothing is left in flight; otherwise the heartbeat expires and another
     // instance (or our next start) puts the items back.
     CancelSource shortly = CancelSource::withTimeout(CancelToken(), std::chrono::seconds(1));
-    std::unique_ptr<RedisConnection> connection = acquire();
     const QByteArray id = m_instanceId.toUtf8();
-    connection->eval(shortly.token(), leaveScript(), {inFlightKey(), m_keys.heartbeatPrefix + id, m_keys.instances}, {id});
-    std::lock_guard lock(m_poolMutex);
-    m_idle.clear();
+    m_pool.with([&](RedisConnection &c) {
+        return c.eval(shortly.token(), leaveScript(), {inFlightKey(), m_keys.heartbeatPrefix + id, m_keys.instances}, {id});
+    });
+    m_pool.clear();
 }
 
 } // namespace Switchyard

@@ -62,9 +62,6 @@ private:
     RedisQueue(QString name, RedisAddress address, Keys keys, int capacity, bool unique, QString instanceId,
                QueueTiming timing);
 
-    class Lease;
-    std::unique_ptr<RedisConnection> acquire();
-    void giveBack(std::unique_ptr<RedisConnection> connection);
     Status heartbeat(const CancelToken &cancel);
     // After a pop whose reply was lost, the script may have moved items into our in-flight list
     // that nobody holds: put every in-flight item that is not held back in front of the queue.
@@ -79,15 +76,13 @@ private:
         -> decltype(fn(std::declval<RedisConnection &>()));
 
     const QString m_name;
-    const RedisAddress m_address;
     const Keys m_keys;
     const qint64 m_capacity;
     const bool m_unique;
     const QString m_instanceId;
     const QueueTiming m_timing;
 
-    std::mutex m_poolMutex;
-    std::vector<std::unique_ptr<RedisConnection>> m_idle; // guarded by m_poolMutex
+    RedisPool m_pool;
 
     std::mutex m_mutex;
     std::condition_variable_any m_pushed; // local pushes wake local pollers

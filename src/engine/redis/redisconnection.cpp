@@ -275,6 +275,36 @@ Result<RedisValue> RedisConnection::eval(const CancelToken &cancel, const RedisS
     return this->command(cancel, command);
 }
 
+RedisPool::RedisPool(RedisAddress address, RedisConnection::Options options)
+    : m_address(std::move(address)), m_options(options)
+{
+}
+
+std::unique_ptr<RedisConnection> RedisPool::acquire()
+{
+    {
+        std::lock_guard lock(m_mutex);
+        if (!m_idle.empty()) {
+            std::unique_ptr<RedisConnection> connection = std::move(m_idle.back());
+            m_idle.pop_back();
+            return connection;
+        }
+    }
+    return std::make_unique<RedisConnection>(m_address, m_options);
+}
+
+void RedisPool::giveBack(std::unique_ptr<RedisConnection> connection)
+{
+    std::lock_guard lock(m_mutex);
+    m_idle.push_back(std::move(connection));
+}
+
+void RedisPool::clear()
+{
+    std::lock_guard lock(m_mutex);
+    m_idle.clear();
+}
+
 Status pingWithRetries(const CancelToken &cancel, RedisConnection &connection, int attempts,
                        std::chrono::milliseconds interval)
 {

@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 struct redisContext;
@@ -104,6 +105,35 @@ private:
     RedisAddress m_address;
     Options m_options;
     redisContext *m_context = nullptr; // Owned.
+};
+
+// Connections to one server for callers on many threads: each call borrows a connection and gives
+// it back. Thread-safe. A broken connection reconnects on its next use.
+class RedisPool
+{
+public:
+    explicit RedisPool(RedisAddress address, RedisConnection::Options options = {});
+    const RedisAddress &address() const { return m_address; }
+
+    std::unique_ptr<RedisConnection> acquire();
+    void giveBack(std::unique_ptr<RedisConnection> connection);
+    void clear();
+
+    // Borrows a connection for `fn(connection)`.
+    template<typename Fn>
+    auto with(Fn &&fn) -> decltype(fn(std::declval<RedisConnection &>()))
+    {
+        std::unique_ptr<RedisConnection> connection = acquire();
+        auto result = fn(*connection);
+        giveBack(std::move(connection));
+        return result;
+    }
+
+private:
+    const RedisAddress m_address;
+    const RedisConnection::Options m_options;
+    std::mutex m_mutex;
+    std::vector<std::unique_ptr<RedisConnection>> m_idle; // guarded by m_mutex
 };
 
 // Connects to `address`, retrying PING `attempts` times with `interval` between tries (Gitea: 10 ×

@@ -43,7 +43,9 @@ const QHash<QString, QStringList> &knownKeys()
         {QStringLiteral("redis"), {QStringLiteral("CONN_STR")}},
         {QStringLiteral("cache"),
          {QStringLiteral("ADAPTER"), QStringLiteral("HOST"), QStringLiteral("INTERVAL"), QStringLiteral("ITEM_TTL")}},
-        {QStringLiteral("global_lock"), {QStringLiteral("SERVICE_TYPE"), QStringLiteral("SERVICE_CONN_STR")}},
+        {QStringLiteral("global_lock"),
+         {QStringLiteral("SERVICE_TYPE"), QStringLiteral("SERVICE_CONN_STR"), QStringLiteral("KEY_PREFIX"),
+          QStringLiteral("MAX_HOLD_TIME")}},
         {QStringLiteral("webhook"),
          {QStringLiteral("DELIVER_TIMEOUT"), QStringLiteral("ALLOWED_HOST_LIST"), QStringLiteral("SKIP_TLS_VERIFY"),
           QStringLiteral("PAGING_NUM")}},
@@ -187,6 +189,10 @@ Result<EngineConfig> EngineConfig::load(Settings settings, const QString &dataPa
     gl.serviceConnStr = c.take(s.string(lock, QStringLiteral("SERVICE_CONN_STR"), QString()), QString());
     if (gl.serviceConnStr.isEmpty())
         gl.serviceConnStr = config.redis.connStr;
+    gl.keyPrefix = c.take(s.string(lock, QStringLiteral("KEY_PREFIX"), gl.keyPrefix), gl.keyPrefix);
+    gl.maxHoldTime = c.take(s.duration(lock, QStringLiteral("MAX_HOLD_TIME"), gl.maxHoldTime), gl.maxHoldTime);
+    if (gl.maxHoldTime.count() < 0)
+        c.fail(QStringLiteral("%1 must not be negative (0: no limit)").arg(s.location(lock, QStringLiteral("MAX_HOLD_TIME"))));
 
     const QStringList webhook{QStringLiteral("webhook")};
     WebhookSettings &wh = config.webhook;

@@ -51,7 +51,9 @@ struct CacheSettings
 struct GlobalLockSettings
 {
     QString serviceType = QStringLiteral("memory"); // memory | redis
-    QString serviceConnStr;                          // falls back to [redis] CONN_STR
+    QString serviceConnStr;                          // falls back to [redis] CONN_STR; several (comma-separated): Redlock
+    QString keyPrefix = QStringLiteral("gitea:globallock:");
+    std::chrono::nanoseconds maxHoldTime{0};         // 0: a holder may extend its lease as long as it runs
 };
 
 struct WebhookSettings

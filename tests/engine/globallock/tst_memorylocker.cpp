@@ -1,0 +1,206 @@
+// The memory locker and the Locker contract every backend shares.
+#include "engine/globallock/globallock.h"
+
+#include "support/wait.h"
+
+#include <QTest>
+
+#include <atomic>
+#include <thread>
+
+using namespace Switchyard;
+using namespace std::chrono_literals;
+
+class TestMemoryLocker : public QObject
+{
+    Q_OBJECT
+
+    std::unique_ptr<Locker> makeLocker()
+    {
+        LockerOptions options;
+        options.instanceId = QStringLiteral("test-instance");
+        return createMemoryLocker(options);
+    }
+
+private Q_SLOTS:
+    void tryLockReportsHeldWithoutError()
+    {
+        auto locker = makeLocker();
+        Result<LockGuard> first = locker->tryLock(CancelToken(), QStringLiteral("cron_task:cleanup"));
+        QVERIFY(first);
+        QVERIFY(first->acquired());
+        QVERIFY(first->isHeld());
+        QCOMPARE(first->key(), QStringLiteral("cron_task:cleanup"));
+        Result<LockGuard> second = locker->tryLock(CancelToken(), QStringLiteral("cron_task:cleanup"));
+        QVERIFY(second); // no error...
+        QVERIFY(!second->acquired()); // ...just not acquired
+        second->release();            // safe on a guard that acquired nothing
+        QVERIFY(locker->tryLock(CancelToken(), QStringLiteral("other"))->acquired());
+        first->release();
+        QVERIFY(locker->tryLock(CancelToken(), QStringLiteral("cron_task:cleanup"))->acquired());
+    }
+
+    void releaseIsIdempotentAndDestructionReleases()
+    {
+        auto locker = makeLocker();
+        {
+            Result<LockGuard> guard = locker->lock(CancelToken(), QStringLiteral("k"));
+            QVERIFY(guard);
+            const CancelToken token = guard->token();
+            guard->release();
+            QVERIFY(token.isCancelled());
+            QVERIFY(!guard->isHeld());
+            Result<LockGuard> other = locker->tryLock(CancelToken(), QStringLiteral("k"));
+            QVERIFY(other->acquired());
+            guard->release(); // twice: must not release the new holder's lock
+            QVERIFY(!locker->tryLock(CancelToken(), QStringLiteral("k"))->acquired());
+        } // `other` released here
+        QVERIFY(locker->tryLock(CancelToken(), QStringLiteral("k"))->acquired());
+        LockGuard empty;
+        empty.release();
+        QCOMPARE(empty.fencingToken(), qint64(0));
+    }
+
+    void lockWaitsForTheReleaseWithoutPolling()
+    {
+        auto locker = makeLocker();
+        Result<LockGuard> holder = locker->lock(CancelToken(), QStringLiteral("k"));
+        std::atomic<bool> acquired = false;
+        std::thread waiter([&] {
+            Result<LockGuard> guard = locker->lock(CancelToken(), QStringLiteral("k"));
+            acquired = guard && guard->acquired();
+        });
+        QVERIFY(Test::eventually([&] { return !locker->list(CancelToken())->empty() && locker->list(CancelToken())->front().waiters == 1; }));
+        QVERIFY(!acquired);
+        holder->release();
+        waiter.join();
+        QVERIFY(acquired);
+    }
+
+    void cancellationWakesABlockedLock()
+    {
+        auto locker = makeLocker();
+        Result<LockGuard> holder = locker->lock(CancelToken(), QStringLiteral("k"));
+        CancelSource source;
+        Status result;
+        std::thread waiter([&] { result = locker->lock(source.token(), QStringLiteral("k")).status(); });
+        QVERIFY(Test::eventually([&] { return locker->list(CancelToken())->front().waiters == 1; }));
+        source.cancel(QStringLiteral("operator gave up"));
+        waiter.join();
+        QCOMPARE(result.code(), Status::Code::Cancelled);
+        QCOMPARE(result.message(), QStringLiteral("operator gave up"));
+        QCOMPARE(locker->list(CancelToken())->front().waiters, 0);
+    }
+
+    void threadsNeverOverlapInTheCriticalSection()
+    {
+        auto locker = makeLocker();
+        std::atomic<int> inside = 0;
+        std::atomic<bool> overlap = false;
+        int counter = 0; // protected by the lock only
+        std::vector<std::thread> threads;
+        for (int t = 0; t < 8; ++t) {
+            threads.emplace_back([&] {
+                for (int i = 0; i < 500; ++i) {
+                    Result<LockGuard> guard = locker->lock(CancelToken(), QStringLiteral("shared"));
+                    if (++inside != 1)
+                        overlap = true;
+                    ++counter;
+                    --inside;
+                }
+            });
+        }
+        for (std::thread &t : threads)
+            t.join();
+        QVERIFY(!overlap);
+        QCOMPARE(counter, 8 * 500);
+        QVERIFY(locker->list(CancelToken())->empty());
+    }
+
+    void fencingTokensStrictlyIncrease()
+    {
+        auto locker = makeLocker();
+        qint64 last = 0;
+        for (int i = 0; i < 100; ++i) {
+            Result<LockGuard> guard = locker->lock(CancelToken(), QStringLiteral("k%1").arg(i % 3));
+            QVERIFY(guard->fencingToken() > last);
+            last = guard->fencingToken();
+        }
+    }
+
+    void listShowsHeldLocks()
+    {
+        auto locker = makeLocker();
+        const QDateTime before = QDateTime::currentDateTimeUtc();
+        Result<LockGuard> guard = locker->lock(CancelToken(), QStringLiteral("cron_task:gc"));
+        const std::vector<LockInfo> infos = *locker->list(CancelToken());
+        QCOMPARE(infos.size(), size_t(1));
+        QCOMPARE(infos[0].key, QStringLiteral("cron_task:gc"));
+        QCOMPARE(infos[0].backend, QStringLiteral("memory"));
+        QCOMPARE(infos[0].owner, QStringLiteral("test-instance"));
+        QCOMPARE(infos[0].tokenPrefix.size(), 8);
+        QVERIFY(infos[0].acquiredAt >= before.addSecs(-1));
+        QCOMPARE(infos[0].ttlMs, qint64(-1));
+        QCOMPARE(infos[0].fencingToken, guard->fencingToken());
+    }
+
+    void forceReleaseTellsTheHolderAndTheObserver()
+    {
+        auto locker = makeLocker();
+        QString observed;
+        locker->setForceReleaseObserver([&](const LockInfo &info, const QString &actor) { observed = info.key + QLatin1Char('/') + actor; });
+        Result<LockGuard> guard = locker->lock(CancelToken(), QStringLiteral("stuck"));
+        QVERIFY(locker->forceRelease(CancelToken(), QStringLiteral("stuck"), QStringLiteral("admin")));
+        QVERIFY(guard->token().isCancelled());
+        QVERIFY(guard->token().cause().message().contains(QLatin1String("force-released by admin")));
+        QVERIFY(!guard->isHeld());
+        QCOMPARE(observed, QStringLiteral("stuck/admin"));
+        Result<LockGuard> next = locker->tryLock(CancelToken(), QStringLiteral("stuck"));
+        QVERIFY(next->acquired());
+        guard->release(); // the old holder's release must not free the new holder
+        QVERIFY(!locker->tryLock(CancelToken(), QStringLiteral("stuck"))->acquired());
+        QCOMPARE(locker->forceRelease(CancelToken(), QStringLiteral("nothing"), QStringLiteral("admin")).code(), Status::Code::NotFound);
+    }
+
+    void lockAndDoHelpers()
+    {
+        auto locker = makeLocker();
+        qint64 seenFence = 0;
+        QVERIFY(lockAndDo(*locker, CancelToken(), QStringLiteral("k"), [&](const CancelToken &token, qint64 fence) {
+            seenFence = fence;
+            return token.isCancelled() ? Status::internal(QStringLiteral("cancelled")) : Status::ok();
+        }));
+        QVERIFY(seenFence > 0);
+        QVERIFY(locker->list(CancelToken())->empty());
+
+        Result<LockGuard> holder = locker->lock(CancelToken(), QStringLiteral("k"));
+        bool ran = false;
+        Result<bool> skipped = tryLockAndDo(*locker, CancelToken(), QStringLiteral("k"), [&](const CancelToken &, qint64) {
+            ran = true;
+            return Status::ok();
+        });
+        QVERIFY(skipped);
+        QVERIFY(!*skipped);
+        QVERIFY(!ran);
+        holder->release();
+        const Result<bool> failed = tryLockAndDo(*locker, CancelToken(), QStringLiteral("k"), [](const CancelToken &, qint64) {
+            return Status::internal(QStringLiteral("task failed"));
+        });
+        QCOMPARE(failed.status().message(), QStringLiteral("task failed"));
+        QVERIFY(locker->list(CancelToken())->empty()); // released despite the failure
+    }
+
+    void aGuardMayOutliveItsLocker()
+    {
+        LockGuard guard;
+        {
+            auto locker = makeLocker();
+            guard = std::move(locker->lock(CancelToken(), QStringLiteral("k")).value());
+        }
+        guard.release(); // no crash, nothing to do
+        QVERIFY(!guard.isHeld());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMemoryLocker)
+#include "tst_memorylocker.moc"
