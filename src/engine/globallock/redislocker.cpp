@@ -91,11 +91,14 @@ public:
         QString backend;
 
         std::mutex mutex;
-        std::condition_variable_any changed;
+        std::condition_variable_any extenderWake; // a lease needs attention sooner than planned
+        std::condition_variable_any released;     // a lock of this process was released
         std::map<quint64, Lease> leases; // guarded by mutex
         quint64 nextLeaseId = 0;         // guarded by mutex
-        quint64 releases = 0;            // guarded by mutex; wakes local lock() waiters
-        quint64 generation = 0;          // guarded by mutex; a lease was added: wakes the extender
+        quint64 releases = 0;            // guarded by mutex
+        int localWaiters = 0;            // guarded by mutex; lock() calls waiting for a release
+        quint64 generation = 0;          // guarded by mutex; bumped when the extender must re-plan
+        SteadyClock::time_point extenderWakeAt = SteadyClock::time_point::max(); // guarded by mutex
         CancelSource stop;
 
         QByteArray lockKey(const QString &key) const { return (options.keyPrefix + key).toUtf8(); }
@@ -143,7 +146,8 @@ public:
             unlockEverywhere(key, token, where);
             std::lock_guard lock(mutex);
             ++releases;
-            changed.notify_all();
+            if (localWaiters > 0)
+                released.notify_all();
         }
     };
 
@@ -154,11 +158,7 @@ public:
 
     ~RedisLocker() override
     {
-        m_state->stop.cancel(QStringLiteral("locker closed"));
-        {
-            std::lock_guard lock(m_state->mutex);
-            m_state->changed.notify_all();
-        }
+        m_state->stop.cancel(QStringLiteral("locker closed")); // wakes the extender
         m_extender.join();
     }
 
@@ -193,8 +193,10 @@ public:
             const auto jitter = std::chrono::milliseconds(
                 QRandomGenerator::global()->bounded(qint64(m_state->options.retryMin.count()), qint64(delay.count()) + 1));
             std::unique_lock lock(m_state->mutex);
-            cancel.waitUntil(m_state->changed, lock, SteadyClock::now() + jitter,
+            ++m_state->localWaiters;
+            cancel.waitUntil(m_state->released, lock, SteadyClock::now() + jitter,
                              [&] { return m_state->releases != releasesBefore; });
+            --m_state->localWaiters;
             if (cancel.isCancelled())
                 return cancel.cause();
             delay = std::min(delay * 2, m_state->options.retryMax);
@@ -369,9 +371,12 @@ private:
             lease.holder = held;
             {
                 std::lock_guard lock(state.mutex);
+                const auto attention = std::min(lease.nextExtendAt, lease.validUntil);
                 state.leases.emplace(leaseId, std::move(lease));
-                ++state.generation;
-                state.changed.notify_all();
+                if (attention < state.extenderWakeAt) { // otherwise the extender wakes early enough
+                    ++state.generation;
+                    state.extenderWake.notify_all();
+                }
             }
             return std::optional<LockGuard>(LockGuard(std::move(held)));
         }
@@ -401,7 +406,9 @@ private:
             }
             if (!due) {
                 const quint64 generation = state->generation;
-                stop.waitUntil(state->changed, lock, wakeAt, [&] { return state->generation != generation; });
+                state->extenderWakeAt = wakeAt;
+                stop.waitUntil(state->extenderWake, lock, wakeAt, [&] { return state->generation != generation; });
+                state->extenderWakeAt = SteadyClock::time_point::min(); // awake: new leases need no wake-up
                 continue;
             }
             const quint64 id = due->first;

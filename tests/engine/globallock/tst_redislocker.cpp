@@ -258,6 +258,32 @@ private Q_SLOTS:
         QVERIFY(local->token().isCancelled());
     }
 
+    void manyThreadsOnTwoLockersNeverOverlap()
+    {
+        auto a = locker(QStringLiteral("a"));
+        auto b = locker(QStringLiteral("b"));
+        std::atomic<int> inside = 0;
+        std::atomic<bool> overlap = false;
+        int counter = 0; // protected by the lock only
+        std::vector<std::thread> threads;
+        for (int t = 0; t < 6; ++t) {
+            threads.emplace_back([&, t] {
+                Locker &which = t % 2 ? *a : *b;
+                for (int i = 0; i < 60; ++i) {
+                    Result<LockGuard> guard = which.lock(CancelToken(), QStringLiteral("counter"));
+                    if (!guard || ++inside != 1)
+                        overlap = true;
+                    ++counter;
+                    --inside;
+                }
+            });
+        }
+        for (std::thread &t : threads)
+            t.join();
+        QVERIFY(!overlap);
+        QCOMPARE(counter, 6 * 60);
+    }
+
     void twoProcessesNeverOverlap() { runExclusiveChildren(QStringLiteral("exclusive")); }
 
     void aCrashedHoldersLockExpiresWithinItsLease()
