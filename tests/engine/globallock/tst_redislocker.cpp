@@ -1,10 +1,12 @@
 // The Redis locker against private redis-servers: single node and Redlock over 3 and 5 nodes,
 // other processes as competitors and as crashing holders.
 #include "engine/globallock/globallock.h"
+#include "engine/settings/config.h"
 
 #include "support/redisserver.h"
 #include "support/wait.h"
 
+#include <QDir>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -353,6 +355,23 @@ private Q_SLOTS:
             last = guard->fencingToken();
         }
         runExclusiveChildren(QStringLiteral("five-exclusive"));
+    }
+
+    void createdFromGlobalLockSettings()
+    {
+        const QByteArray ini = "[redis]\nCONN_STR = " + m_servers[0]->url().toUtf8()
+                               + "\n[global_lock]\nSERVICE_TYPE = redis\nKEY_PREFIX = sy:lock:\nMAX_HOLD_TIME = 1h\n";
+        Result<EngineConfig> config = EngineConfig::load(Settings(*IniFile::parse(QStringLiteral("app.ini"), ini)), QDir::tempPath(), QString());
+        QVERIFY2(config, qPrintable(config.status().message()));
+        QCOMPARE(config->globalLock.serviceConnStr, m_servers[0]->url()); // fell back to [redis]
+        auto created = createLocker(CancelToken(), *config, fastOptions(QStringLiteral("a")));
+        QVERIFY(created);
+        QCOMPARE((*created)->backend(), QStringLiteral("redis"));
+        Result<LockGuard> guard = (*created)->lock(CancelToken(), QStringLiteral("k"));
+        QCOMPARE(redis({QStringLiteral("EXISTS"), QStringLiteral("sy:lock:k")}), QByteArray("1"));
+
+        Result<EngineConfig> memory = EngineConfig::load(Settings(), QDir::tempPath(), QString());
+        QCOMPARE((*createLocker(CancelToken(), *memory, fastOptions(QStringLiteral("a"))))->backend(), QStringLiteral("memory"));
     }
 
     void unreachableRedisFailsCreation()
