@@ -1,0 +1,173 @@
+#pragma once
+
+// The cache subsystem's public header (SPEC §3, seed 000 §10.8).
+
+#include "engine/core/cancellation.h"
+#include "engine/core/status.h"
+
+#include <QHash>
+#include <QJsonValue>
+#include <QString>
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+
+namespace Switchyard {
+
+class EngineConfig;
+
+// Latency histogram with logarithmic buckets (1 µs … ~17 s), lock-free to record.
+class LatencyHistogram
+{
+public:
+    void record(std::chrono::nanoseconds elapsed);
+    // The q-quantile (0..1) in milliseconds, as the upper edge of its bucket; 0 when empty.
+    double quantileMs(double q) const;
+    qint64 count() const;
+
+private:
+    static constexpr int kBuckets = 48; // 2^0 .. 2^47 ns, in half-powers of two from 1 µs
+    std::atomic<qint64> m_buckets[kBuckets] = {};
+};
+
+struct TwoQueueOccupancy
+{
+    qint64 recent = 0;   // seen once (A1in)
+    qint64 frequent = 0; // seen again (Am)
+    qint64 ghost = 0;    // keys recently evicted from recent (A1out)
+    qint64 capacity = 0;
+};
+
+// GET /cache/stats.
+struct CacheStats
+{
+    QString adapter;
+    qint64 hits = 0;
+    qint64 misses = 0;
+    qint64 evictions = 0; // removed to make room or by expiry
+    qint64 errors = 0;    // backend failures (counted as misses for readers)
+    double latencyP50Ms = 0;
+    double latencyP99Ms = 0;
+    qint64 items = -1; // -1: the backend cannot count cheaply
+    std::optional<TwoQueueOccupancy> twoQueue;
+};
+
+// Gitea's StringCache: a key-value cache of strings with per-item TTL (0 or less: no expiry).
+//
+// Readers never see backend errors: a failing get is a miss (logged, counted in errors). Writers
+// get a Status. Thread-safe: every adapter may be used from any thread.
+class StringCache
+{
+public:
+    virtual ~StringCache() = default;
+    virtual QString adapter() const = 0;
+
+    virtual Status ping(const CancelToken &cancel) = 0;
+    std::optional<QString> get(const QString &key);
+    Status put(const QString &key, const QString &value, std::chrono::seconds ttl);
+    // Stores only when the key is absent (atomic per adapter): true when stored.
+    Result<bool> putIfAbsent(const QString &key, const QString &value, std::chrono::seconds ttl);
+    Status remove(const QString &key);
+    bool isExist(const QString &key);
+
+    // JSON values; an error is stored as "<CACHED-ERROR>:" + message and comes back from getJSON
+    // as that error (Internal, with the message) — "negative caching" of stable failures.
+    Status putJSON(const QString &key, const QJsonValue &value, std::chrono::seconds ttl);
+    Status putError(const QString &key, const QString &message, std::chrono::seconds ttl);
+    // nullopt: miss. A stored value that is not valid JSON counts as a miss, with a warning.
+    Result<std::optional<QJsonValue>> getJSON(const QString &key);
+
+    CacheStats stats() const;
+
+protected:
+    // Adapters implement these; the public methods add counters and timing.
+    virtual Result<std::optional<QString>> doGet(const QString &key) = 0;
+    virtual Status doPut(const QString &key, const QString &value, std::chrono::seconds ttl) = 0;
+    virtual Result<bool> doPutIfAbsent(const QString &key, const QString &value, std::chrono::seconds ttl) = 0;
+    virtual Status doRemove(const QString &key) = 0;
+    virtual qint64 itemCount() const { return -1; }
+    virtual std::optional<TwoQueueOccupancy> occupancy() const { return std::nullopt; }
+    void countEvictions(qint64 n) { m_evictions += n; }
+
+private:
+    std::atomic<qint64> m_hits = 0;
+    std::atomic<qint64> m_misses = 0;
+    std::atomic<qint64> m_evictions = 0;
+    std::atomic<qint64> m_errors = 0;
+    LatencyHistogram m_latency;
+};
+
+inline constexpr char kCachedErrorPrefix[] = "<CACHED-ERROR>:";
+
+struct CacheOptions
+{
+    // Init: PING this often before giving up (Gitea: 10 × 1 s).
+    int pingAttempts = 10;
+    std::chrono::milliseconds pingInterval{1000};
+};
+
+// The memory adapter; expired items are collected every `gcInterval` by a thread the cache owns.
+std::unique_ptr<StringCache> createMemoryCache(std::chrono::seconds gcInterval);
+// The 2Q adapter (recent 25 %, ghost 50 % of the capacity, as hashicorp's golang-lru).
+std::unique_ptr<StringCache> createTwoQueueCache(int capacity);
+// The redis adapter: plain keys with PX TTLs under `prefix`.
+Result<std::unique_ptr<StringCache>> createRedisCache(const QString &connStr, const QString &prefix);
+
+// From [cache]: ADAPTER, HOST (redis: connection, falling back to [redis]; twoqueue: capacity,
+// default 50000), INTERVAL. PINGs pingAttempts × pingInterval and refuses (Unavailable) when the
+// adapter never answers: start-up must not silently run uncached.
+Result<std::unique_ptr<StringCache>> createCache(const CancelToken &cancel, const EngineConfig &config,
+                                                 const CacheOptions &options = {});
+
+// Read-through helpers (Gitea's cache.GetString / GetInt64): a miss calls `fetch` and stores its
+// result for `ttl`; a failed store is ignored (the value is there). ttl == 0 disables caching in
+// these helpers only, as [cache] ITEM_TTL = 0 does in Gitea.
+Result<QString> getString(StringCache &cache, const QString &key, std::chrono::seconds ttl,
+                          const std::function<Result<QString>()> &fetch);
+Result<qint64> getInt64(StringCache &cache, const QString &key, std::chrono::seconds ttl,
+                        const std::function<Result<qint64>()> &fetch);
+
+// A key that is safe for every backend (memcached's printable-ASCII, 250-byte rule): "prefix:s-input"
+// when the input is printable ASCII and short enough, else "prefix:h-<sha256 hex of input>" —
+// which also keeps e-mail addresses and the like out of the backend in clear.
+QString safeCacheKey(const QString &prefix, const QString &input, int limit = 230);
+
+// Delete → Put → Get of 500 bytes under "DefaultCache.TestKey", timed (SPEC §3).
+struct CacheCheckResult
+{
+    bool ok = false;
+    std::chrono::nanoseconds elapsed{0};
+    bool slow = false; // over kSlowCacheThreshold
+    QString error;
+};
+inline constexpr std::chrono::milliseconds kSlowCacheThreshold{30}; // gitea#33190
+CacheCheckResult selfCheck(StringCache &cache);
+
+// Per-request cache (Gitea's EphemeralCache): values computed once per request. It lives 5 minutes;
+// used later it warns — a cache that outlives its request means something kept the request's
+// context alive (a leak) — and starts over. Not thread-safe: one request, one thread.
+class EphemeralCache
+{
+public:
+    static constexpr std::chrono::minutes kLifetime{5};
+    using Clock = std::function<SteadyClock::time_point()>;
+
+    explicit EphemeralCache(Clock clock = [] { return SteadyClock::now(); });
+
+    // The value for (group, key): computed by `fetch` on first use within the lifetime.
+    Result<QString> get(const QString &group, const QString &key, const std::function<Result<QString>()> &fetch);
+    bool expired() const;
+    int warnings() const { return m_warnings; }
+
+private:
+    Clock m_clock;
+    SteadyClock::time_point m_created;
+    QHash<QString, QString> m_values;
+    int m_warnings = 0;
+};
+
+} // namespace Switchyard
