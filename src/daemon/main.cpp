@@ -3,11 +3,9 @@
 
 #include "unixsignals.h"
 
-#include "engine/core/lifecycle.h"
 #include "engine/core/logging.h"
-#include "engine/core/processregistry.h"
 #include "engine/core/version.h"
-#include "engine/settings/config.h"
+#include "engine/engine.h"
 #include "engine/settings/duration.h"
 
 #include <QCommandLineParser>
@@ -132,10 +130,16 @@ int main(int argc, char *argv[])
         return ExitRuntimeError;
     }
 
-    ProcessRegistry processes;
-    LifecycleOptions options;
-    options.hammerTimeout = std::chrono::duration_cast<std::chrono::milliseconds>(config.server.gracefulHammerTime);
-    Lifecycle lifecycle(processes, options);
+    // Start-up connects what the settings name (Redis for cache or locks is PINGed 10 × 1 s) and
+    // refuses to run half-configured.
+    CancelSource startup;
+    Result<std::unique_ptr<Engine>> started = Engine::start(startup.token(), config);
+    if (!started) {
+        printError(QStringLiteral("cannot start: ") + started.status().message());
+        return ExitRuntimeError;
+    }
+    std::unique_ptr<Engine> engine = std::move(started).value();
+    Lifecycle &lifecycle = engine->lifecycle();
 
     int signalsReceived = 0;
     UnixSignals signalHandler({SIGINT, SIGTERM});
@@ -153,10 +157,10 @@ int main(int argc, char *argv[])
     });
     lifecycle.onTerminated([&app] { QMetaObject::invokeMethod(&app, [] { QCoreApplication::quit(); }, Qt::QueuedConnection); });
 
-    qCInfo(lcCore).noquote() << QStringLiteral("switchyardd %1 ready (pid %2, config: %3, data: %4)")
+    qCInfo(lcCore).noquote() << QStringLiteral("switchyardd %1 ready (pid %2, instance %3, config: %4, data: %5)")
                                     .arg(QStringLiteral(SWITCHYARD_VERSION))
                                     .arg(QCoreApplication::applicationPid())
-                                    .arg(configLabel, config.dataPath());
+                                    .arg(engine->instanceId(), configLabel, config.dataPath());
     app.exec();
 
     const ShutdownReport report = lifecycle.waitForTerminated();
@@ -165,6 +169,7 @@ int main(int argc, char *argv[])
         std::fflush(stderr);
         std::_Exit(ExitRuntimeError);
     }
+    engine.reset();
     qCInfo(lcCore) << "shutdown complete";
     return ExitOk;
 }

@@ -1,4 +1,5 @@
 // The daemon as an operator runs it: a real switchyardd process, real signals.
+#include "support/redisserver.h"
 #include "support/testutil.h"
 
 #include <QDeadlineTimer>
@@ -148,6 +149,25 @@ private Q_SLOTS:
         QVERIFY(check.output.contains("graceful_hammer_time: 5s"));
         QVERIFY(check.output.contains("queue mail: channel, length 100000, batch 3"));
         QVERIFY(check.output.contains("settings ok"));
+    }
+
+    void startsWithRedisForCacheAndLocks()
+    {
+        Test::RedisServer redis;
+        QVERIFY(redis.start());
+        QTemporaryDir dir;
+        const QString config = Test::writeFile(dir.path(), QStringLiteral("app.ini"),
+                                               "[redis]\nCONN_STR = " + redis.url().toUtf8()
+                                                   + "\n[cache]\nADAPTER = redis\n[global_lock]\nSERVICE_TYPE = redis\n");
+        QProcess daemon;
+        daemon.setProcessChannelMode(QProcess::MergedChannels);
+        daemon.start(kDaemon, {QStringLiteral("--config"), config, QStringLiteral("--data-dir"), dir.path()});
+        QByteArray output;
+        QVERIFY2(waitForOutput(daemon, output, "ready"), output.constData());
+        QVERIFY2(output.contains("cache redis , locks redis"), output.constData());
+        daemon.terminate();
+        QVERIFY(daemon.waitForFinished(20000));
+        QCOMPARE(daemon.exitCode(), 0);
     }
 
     void badSettingsRefuseToStart_data()

@@ -1,11 +1,9 @@
 #include "queue.h"
 
 #include "engine/core/lifecycle.h"
+#include "engine/engine.h"
 #include "engine/settings/config.h"
 
-#include <QCoreApplication>
-#include <QHostInfo>
-#include <QRandomGenerator>
 
 namespace Switchyard {
 
@@ -13,10 +11,7 @@ QueueManager::QueueManager(const EngineConfig &config, Lifecycle &lifecycle, Que
     : m_config(config), m_lifecycle(lifecycle), m_options(std::move(options))
 {
     if (m_options.instanceId.isEmpty())
-        m_options.instanceId = QStringLiteral("%1-%2-%3")
-                                   .arg(QHostInfo::localHostName())
-                                   .arg(QCoreApplication::applicationPid())
-                                   .arg(QRandomGenerator::system()->generate(), 8, 16, QLatin1Char('0'));
+        m_options.instanceId = generateInstanceId();
 }
 
 QueueManager::~QueueManager() = default;
