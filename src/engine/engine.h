@@ -5,7 +5,9 @@
 
 #include "engine/cache/cache.h"
 #include "engine/core/lifecycle.h"
+#include "engine/core/notices.h"
 #include "engine/core/processregistry.h"
+#include "engine/cron/cron.h"
 #include "engine/globallock/globallock.h"
 #include "engine/qos/qos.h"
 #include "engine/queue/queue.h"
@@ -23,12 +25,13 @@ struct EngineOptions
     QueueTiming queueTiming;
     LockerOptions lockerOptions;  // instance id, prefix and hold cap are filled in from the config
     CacheOptions cacheOptions;
+    CronOptions cronOptions;      // instance id filled in
     QString instanceId;           // generated when empty: host-pid-random
 };
 
 // Start-up order: cache (PINGed; an unreachable adapter refuses start-up), global locker (Redis
-// PINGed likewise), queue manager, QoS. Subsystems that come later (cron, store, webhooks) are
-// started after the queues, cron last. Destruction shuts the lifecycle down and joins everything.
+// PINGed likewise), queue manager, QoS, and cron last (built-in and user-defined tasks registered,
+// RUN_AT_START tasks started). Subsystems that come later (store, webhooks) go before cron. Destruction shuts the lifecycle down and joins everything.
 // Thread-safety: the accessors may be used from any thread once start() returned.
 class Engine
 {
@@ -47,6 +50,8 @@ public:
     QueueManager &queues() { return *m_queues; }
     // Null when [qos] ENABLED = false.
     AdmissionController *qos() { return m_qos.get(); }
+    NoticeBoard &notices() { return m_notices; }
+    CronService &cron() { return *m_cron; }
 
 private:
     explicit Engine(EngineConfig config);
@@ -55,11 +60,14 @@ private:
     QString m_instanceId;
     QDateTime m_startedAt;
     ProcessRegistry m_processes;
+    NoticeBoard m_notices;
     std::unique_ptr<Lifecycle> m_lifecycle;
     std::unique_ptr<StringCache> m_cache;
     std::unique_ptr<Locker> m_locker;
     std::unique_ptr<QueueManager> m_queues;
     std::unique_ptr<AdmissionController> m_qos;
+    std::unique_ptr<CronCoordinator> m_cronCoordinator;
+    std::unique_ptr<CronService> m_cron;
 };
 
 // host-pid-random: identifies this process among instances sharing Redis.

@@ -1,0 +1,46 @@
+#pragma once
+
+#include <QDateTime>
+#include <QString>
+
+#include <chrono>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <vector>
+
+namespace Switchyard {
+
+// A system notice (Gitea's system_model.Notice): something an operator should see on the console
+// — a failed cron run, a forced lock release. Kept in memory until the store exists (it will
+// persist them); bounded so a flood cannot exhaust memory.
+struct SystemNotice
+{
+    qint64 id = 0;
+    QString type; // "cron", "lock", ...
+    QString description;
+    QDateTime createdAt; // UTC
+};
+
+// Thread-safe. Listeners run on the adding thread; they must be quick.
+class NoticeBoard
+{
+public:
+    explicit NoticeBoard(std::size_t capacity = 10000) : m_capacity(capacity) {}
+
+    qint64 add(const QString &type, const QString &description);
+    std::vector<SystemNotice> list() const; // newest first
+    bool remove(qint64 id);
+    // Deletes notices older than `age`; returns how many.
+    qint64 removeOlderThan(std::chrono::seconds age, const QDateTime &now = QDateTime::currentDateTimeUtc());
+    void onAdded(std::function<void(const SystemNotice &)> listener);
+
+private:
+    const std::size_t m_capacity;
+    mutable std::mutex m_mutex;
+    std::deque<SystemNotice> m_notices; // guarded by m_mutex; oldest first
+    qint64 m_nextId = 0;                // guarded by m_mutex
+    std::vector<std::function<void(const SystemNotice &)>> m_listeners; // guarded by m_mutex
+};
+
+} // namespace Switchyard

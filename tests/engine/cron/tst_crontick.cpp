@@ -1,0 +1,84 @@
+// Each scheduled tick runs at most once across instances (SPEC §4): three engine processes on one
+// Redis, with wall clocks up to 700 ms apart, run a per-second task; one is killed (SIGKILL) and
+// restarted. No tick may appear twice in the shared log.
+#include "support/redisserver.h"
+#include "support/wait.h"
+
+#include <QFile>
+#include <QHash>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+
+using namespace Switchyard;
+using namespace std::chrono_literals;
+
+class TestCronTick : public QObject
+{
+    Q_OBJECT
+
+    static qint64 lines(const QString &path)
+    {
+        QFile file(path);
+        return file.open(QIODevice::ReadOnly) ? file.readAll().count('\n') : 0;
+    }
+
+    std::unique_ptr<QProcess> startChild(const QString &redis, const QString &log, int skewMs)
+    {
+        auto child = std::make_unique<QProcess>();
+        child->setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        child->start(QStringLiteral(CRONCHILD_PATH), {QStringLiteral("--redis"), redis, QStringLiteral("--log"), log,
+                                                      QStringLiteral("--skew-ms"), QString::number(skewMs)});
+        if (!child->waitForReadyRead(20000))
+            qFatal("cronchild did not start");
+        return child;
+    }
+
+private Q_SLOTS:
+    void everyTickRunsOnceAcrossInstances()
+    {
+        Test::RedisServer redis;
+        QVERIFY(redis.start());
+        QTemporaryDir dir;
+        const QString log = dir.filePath(QStringLiteral("ticks.log"));
+        std::vector<std::unique_ptr<QProcess>> children;
+        children.push_back(startChild(redis.url(), log, 0));
+        children.push_back(startChild(redis.url(), log, 350));
+        children.push_back(startChild(redis.url(), log, -350));
+        QVERIFY(Test::eventually([&] { return lines(log) >= 3; }, 20s));
+
+        ::kill(pid_t(children[1]->processId()), SIGKILL); // crash one instance
+        QVERIFY(children[1]->waitForFinished());
+        const qint64 afterKill = lines(log);
+        QVERIFY(Test::eventually([&] { return lines(log) >= afterKill + 2; }, 20s));
+        children[1] = startChild(redis.url(), log, 700); // back, with a clock further off
+        const qint64 afterRestart = lines(log);
+        QVERIFY(Test::eventually([&] { return lines(log) >= afterRestart + 3; }, 20s));
+
+        for (auto &child : children) {
+            child->terminate();
+            QVERIFY(child->waitForFinished(20000));
+        }
+        QFile file(log);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QHash<QByteArray, QByteArray> byTick;
+        int duplicates = 0;
+        for (const QByteArray &line : file.readAll().split('\n')) {
+            if (line.isEmpty())
+                continue;
+            const QByteArray tick = line.split(' ').value(0);
+            if (byTick.contains(tick)) {
+                ++duplicates;
+                qWarning("tick %s ran twice: %s and %s", tick.constData(), byTick.value(tick).constData(), line.constData());
+            }
+            byTick.insert(tick, line);
+        }
+        QCOMPARE(duplicates, 0);
+        QVERIFY(byTick.size() >= 7);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCronTick)
+#include "tst_crontick.moc"

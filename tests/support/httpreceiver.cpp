@@ -1,0 +1,115 @@
+#include "httpreceiver.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace Switchyard::Test {
+
+QByteArray HttpReceiver::Request::header(const QByteArray &name) const
+{
+    for (const auto &[key, value] : headers) {
+        if (key.compare(name, Qt::CaseInsensitive) == 0)
+            return value;
+    }
+    return QByteArray();
+}
+
+HttpReceiver::HttpReceiver()
+{
+    m_listener = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    address.sin_port = 0;
+    if (::bind(m_listener, reinterpret_cast<sockaddr *>(&address), sizeof(address)) != 0 || ::listen(m_listener, 16) != 0)
+        qFatal("HttpReceiver: cannot listen on loopback");
+    socklen_t length = sizeof(address);
+    ::getsockname(m_listener, reinterpret_cast<sockaddr *>(&address), &length);
+    m_port = ntohs(address.sin_port);
+    m_thread = std::thread([this] { serve(); });
+}
+
+HttpReceiver::~HttpReceiver()
+{
+    m_stop = true;
+    m_thread.join();
+    ::close(m_listener);
+}
+
+QByteArray HttpReceiver::url(const QByteArray &path) const
+{
+    return "http://127.0.0.1:" + QByteArray::number(m_port) + path;
+}
+
+void HttpReceiver::respond(int status, QByteArray body)
+{
+    std::lock_guard lock(m_mutex);
+    m_status = status;
+    m_body = std::move(body);
+}
+
+QList<HttpReceiver::Request> HttpReceiver::requests() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_requests;
+}
+
+void HttpReceiver::serve()
+{
+    while (!m_stop) {
+        pollfd listening{m_listener, POLLIN, 0};
+        if (::poll(&listening, 1, 20) <= 0)
+            continue; // re-check m_stop
+        const int client = ::accept4(m_listener, nullptr, nullptr, SOCK_CLOEXEC);
+        if (client < 0)
+            continue;
+        QByteArray data;
+        qsizetype headerEnd = -1;
+        qsizetype contentLength = 0;
+        char buffer[4096];
+        while (true) {
+            pollfd readable{client, POLLIN, 0};
+            if (::poll(&readable, 1, 5000) <= 0)
+                break;
+            const ssize_t n = ::read(client, buffer, sizeof(buffer));
+            if (n <= 0)
+                break;
+            data.append(buffer, n);
+            if (headerEnd < 0 && (headerEnd = data.indexOf("\r\n\r\n")) >= 0) {
+                for (const QByteArray &line : data.left(headerEnd).split('\n')) {
+                    if (line.toLower().startsWith("content-length:"))
+                        contentLength = line.mid(15).trimmed().toLongLong();
+                }
+            }
+            if (headerEnd >= 0 && data.size() >= headerEnd + 4 + contentLength)
+                break;
+        }
+        Request request;
+        const QList<QByteArray> lines = data.left(std::max<qsizetype>(0, headerEnd)).split('\n');
+        if (!lines.isEmpty()) {
+            const QList<QByteArray> first = lines.first().trimmed().split(' ');
+            request.method = first.value(0);
+            request.path = first.value(1);
+            for (qsizetype i = 1; i < lines.size(); ++i) {
+                const qsizetype colon = lines[i].indexOf(':');
+                if (colon > 0)
+                    request.headers.append({lines[i].left(colon).trimmed(), lines[i].mid(colon + 1).trimmed()});
+            }
+        }
+        request.body = data.mid(headerEnd + 4, contentLength);
+        QByteArray response;
+        {
+            std::lock_guard lock(m_mutex);
+            m_requests.append(request);
+            response = "HTTP/1.1 " + QByteArray::number(m_status) + " Status\r\nContent-Type: text/plain\r\nContent-Length: "
+                       + QByteArray::number(m_body.size()) + "\r\nConnection: close\r\n\r\n" + m_body;
+        }
+        [[maybe_unused]] const ssize_t written = ::write(client, response.constData(), size_t(response.size()));
+        ::close(client);
+    }
+}
+
+} // namespace Switchyard::Test
