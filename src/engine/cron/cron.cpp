@@ -354,7 +354,10 @@ void CronService::execute(Task &task, const QString &trigger, const QString &doe
         const QString by = doer == QLatin1String("system") ? QStringLiteral("by the scheduler") : QStringLiteral("by %1").arg(doer);
         m_notices.add(QStringLiteral("cron"), QStringLiteral("Cron task %1 (%2) %3: %4").arg(name, by, status, message));
     }
-    qCInfo(lcCron).noquote() << "task" << name << status << "in" << durationMs << "ms:" << message;
+    if (status == QLatin1String("finished"))
+        qCDebug(lcCron).noquote() << "task" << name << status << "in" << durationMs << "ms:" << message;
+    else
+        qCWarning(lcCron).noquote() << "task" << name << status << "in" << durationMs << "ms:" << message;
 }
 
 void CronService::schedulerLoop(const CancelToken &cancel)

@@ -109,7 +109,7 @@ public:
     explicit LocalCoordinator(QString stateFile) : m_stateFile(std::move(stateFile))
     {
         QFile file(m_stateFile);
-        if (file.open(QIODevice::ReadOnly)) {
+        if (!m_stateFile.isEmpty() && file.exists() && file.open(QIODevice::ReadOnly)) {
             for (const QJsonValue &name : QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("paused")).toArray())
                 m_paused.insert(name.toString());
         }
