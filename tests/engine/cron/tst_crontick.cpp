@@ -1,9 +1,16 @@
 // Each scheduled tick runs at most once across instances (SPEC §4): three engine processes on one
 // Redis, with wall clocks up to 700 ms apart, run a per-second task; one is killed (SIGKILL) and
 // restarted. No tick may appear twice in the shared log.
+#include "engine/core/lifecycle.h"
+#include "engine/core/notices.h"
+#include "engine/cron/cron.h"
+#include "engine/globallock/globallock.h"
+#include "engine/settings/config.h"
+
 #include "support/redisserver.h"
 #include "support/wait.h"
 
+#include <QDir>
 #include <QFile>
 #include <QHash>
 #include <QProcess>
@@ -77,6 +84,57 @@ private Q_SLOTS:
         }
         QCOMPARE(duplicates, 0);
         QVERIFY(byTick.size() >= 7);
+    }
+
+    void whenRedisIsDownScheduledRunsAreSkippedAndManualRunsProceed()
+    {
+        Test::RedisServer redis;
+        QVERIFY(redis.start());
+        const EngineConfig config = EngineConfig::load(Settings(), QDir::tempPath(), QString()).value();
+        LockerOptions lockOptions;
+        lockOptions.instanceId = QStringLiteral("solo");
+        lockOptions.connectAttempts = 1;
+        auto locker = createRedisLocker(CancelToken(), {redis.url()}, lockOptions);
+        auto coordinator = createRedisCronCoordinator(redis.url(), QStringLiteral("t:"));
+        QVERIFY(locker && coordinator);
+        NoticeBoard notices;
+        ProcessRegistry processes;
+        Lifecycle lifecycle(processes);
+        CronOptions options;
+        options.instanceId = QStringLiteral("solo");
+        options.maxSleep = std::chrono::milliseconds(50);
+        CronService cron(config, **locker, **coordinator, notices, processes, options);
+        std::atomic<int> runs = 0;
+        CronTaskDefinition task;
+        task.name = QStringLiteral("tick");
+        task.title = QStringLiteral("Tick");
+        task.defaults.schedule = QStringLiteral("* * * * * *");
+        task.run = [&](const CronRunContext &) -> Result<QString> {
+            ++runs;
+            return QString();
+        };
+        QVERIFY(cron.registerTask(task));
+        QVERIFY(cron.start(lifecycle));
+        QVERIFY(Test::eventually([&] { return runs >= 1; }, 10s));
+
+        redis.stop();
+        QVERIFY(Test::eventually([&] {
+            const auto history = *cron.history(QStringLiteral("tick"));
+            return history.front().status == QLatin1String("skipped") && history.front().message == QLatin1String("redis_down");
+        }, 20s));
+        const int before = runs;
+        QCOMPARE(*cron.runNow(QStringLiteral("tick"), QStringLiteral("operator")), CronService::Trigger::Started);
+        QVERIFY(Test::eventually([&] { return runs > before; }, 20s));
+        cron.waitIdle();
+        QVERIFY(Test::eventually([&] {
+            const auto history = *cron.history(QStringLiteral("tick"));
+            return std::any_of(history.begin(), history.end(), [](const CronRunRecord &r) {
+                return r.trigger == QLatin1String("manual") && r.status == QLatin1String("finished")
+                       && r.message.contains(QLatin1String("local lock only"));
+            });
+        }));
+        lifecycle.shutdown();
+        lifecycle.waitForTerminated();
     }
 };
 
