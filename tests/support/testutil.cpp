@@ -6,6 +6,12 @@
 
 namespace Switchyard::Test {
 
+QString argumentValue(const QStringList &arguments, const char *name)
+{
+    const qsizetype at = arguments.indexOf(QLatin1String(name));
+    return at >= 0 && at + 1 < arguments.size() ? arguments.at(at + 1) : QString();
+}
+
 QString writeFile(const QString &dir, const QString &name, const QByteArray &content)
 {
     const QString path = QDir(dir).filePath(name);

@@ -295,12 +295,8 @@ protected:
 
 private:
     QByteArray fullKey(const QString &key) const { return (m_prefix + key).toUtf8(); }
-    Result<RedisValue> call(const QList<QByteArray> &args)
-    {
-        // A cache must answer fast or not at all: no retries, a short deadline.
-        const CancelSource bounded = CancelSource::withTimeout(CancelToken(), std::chrono::seconds(2));
-        return m_pool.with([&](RedisConnection &c) { return c.command(bounded.token(), args); });
-    }
+    // A cache must answer fast or not at all: no retries, a short deadline.
+    Result<RedisValue> call(const QList<QByteArray> &args) { return m_pool.commandWithin(std::chrono::seconds(2), args); }
 
     RedisPool m_pool;
     const QString m_prefix;

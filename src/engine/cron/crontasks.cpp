@@ -178,11 +178,7 @@ public:
 
 private:
     QByteArray pausedKey() const { return (m_prefix + QStringLiteral("cron:paused")).toUtf8(); }
-    Result<RedisValue> call(const QList<QByteArray> &args)
-    {
-        const CancelSource bounded = CancelSource::withTimeout(CancelToken(), std::chrono::seconds(2));
-        return m_pool.with([&](RedisConnection &c) { return c.command(bounded.token(), args); });
-    }
+    Result<RedisValue> call(const QList<QByteArray> &args) { return m_pool.commandWithin(std::chrono::seconds(2), args); }
 
     RedisPool m_pool;
     const QString m_prefix;

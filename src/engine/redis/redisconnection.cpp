@@ -299,6 +299,12 @@ void RedisPool::giveBack(std::unique_ptr<RedisConnection> connection)
     m_idle.push_back(std::move(connection));
 }
 
+Result<RedisValue> RedisPool::commandWithin(std::chrono::milliseconds timeout, const QList<QByteArray> &args)
+{
+    const CancelSource bounded = CancelSource::withTimeout(CancelToken(), timeout);
+    return with([&](RedisConnection &c) { return c.command(bounded.token(), args); });
+}
+
 void RedisPool::clear()
 {
     std::lock_guard lock(m_mutex);

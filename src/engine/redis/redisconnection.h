@@ -119,6 +119,10 @@ public:
     void giveBack(std::unique_ptr<RedisConnection> connection);
     void clear();
 
+    // One command on a borrowed connection within `timeout`, no retries: for callers that must
+    // answer fast or not at all (caches, coordination keys).
+    Result<RedisValue> commandWithin(std::chrono::milliseconds timeout, const QList<QByteArray> &args);
+
     // Borrows a connection for `fn(connection)`.
     template<typename Fn>
     auto with(Fn &&fn) -> decltype(fn(std::declval<RedisConnection &>()))

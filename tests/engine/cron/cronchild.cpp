@@ -8,6 +8,8 @@
 #include "engine/globallock/globallock.h"
 #include "engine/settings/config.h"
 
+#include "support/testutil.h"
+
 #include <QCoreApplication>
 #include <QDir>
 
@@ -28,10 +30,7 @@ int main(int argc, char *argv[])
 {
     QCoreApplication app(argc, argv);
     const QStringList args = app.arguments();
-    auto value = [&](const char *name) {
-        const qsizetype at = args.indexOf(QLatin1String(name));
-        return at >= 0 && at + 1 < args.size() ? args.at(at + 1) : QString();
-    };
+    auto value = [&](const char *name) { return Test::argumentValue(args, name); };
     const QString redis = value("--redis");
     const qint64 skew = value("--skew-ms").toLongLong();
     const QByteArray logPath = value("--log").toLocal8Bit();

@@ -4,6 +4,8 @@
 // lockchild --urls URL[,URL...] --key KEY --hold --ttl MS               take the lock, print "locked", wait
 #include "engine/globallock/globallock.h"
 
+#include "support/testutil.h"
+
 #include <QCoreApplication>
 
 #include <cstdio>
@@ -18,10 +20,7 @@ int main(int argc, char *argv[])
 {
     QCoreApplication app(argc, argv);
     const QStringList args = app.arguments();
-    auto value = [&](const char *name) {
-        const qsizetype at = args.indexOf(QLatin1String(name));
-        return at >= 0 && at + 1 < args.size() ? args.at(at + 1) : QString();
-    };
+    auto value = [&](const char *name) { return Test::argumentValue(args, name); };
     LockerOptions options;
     options.instanceId = QStringLiteral("child-%1").arg(QCoreApplication::applicationPid());
     options.retryMin = 1ms;

@@ -6,6 +6,8 @@
 #include "engine/queue/queue.h"
 #include "engine/queue/redisqueue.h"
 
+#include "support/testutil.h"
+
 #include <QCoreApplication>
 #include <QRandomGenerator>
 
@@ -26,10 +28,7 @@ int main(int argc, char *argv[])
 {
     QCoreApplication app(argc, argv);
     const QStringList args = app.arguments();
-    auto value = [&](const char *name) {
-        const qsizetype at = args.indexOf(QLatin1String(name));
-        return at >= 0 && at + 1 < args.size() ? args.at(at + 1) : QString();
-    };
+    auto value = [&](const char *name) { return Test::argumentValue(args, name); };
     const QString backend = value("--backend");
     const QString target = value("--target");
     const QString logPath = value("--log");
