@@ -7,12 +7,21 @@
 #include "engine/settings/config.h"
 #include "engine/settings/duration.h"
 
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLoggingCategory>
 #include <QUuid>
 
 #include <deque>
 
 Q_LOGGING_CATEGORY(lcCron, "switchyard.cron", QtInfoMsg)
+
+// resources/engine.qrc lives in a static library: its initializer must be referenced explicitly.
+static void initEngineResources()
+{
+    Q_INIT_RESOURCE(engine);
+}
 
 namespace Switchyard {
 
@@ -31,17 +40,16 @@ qint64 CronTaskConfig::integer(const QString &key, qint64 fallback) const
 
 QString CronService::builtInTitle(const QString &name)
 {
-    // The en-US catalogue of admin.dashboard.<name> (Gitea: options/locale/locale_en-US.json).
-    static const QHash<QString, QString> titles{
-        {QStringLiteral("cache_self_check"), QStringLiteral("Check that the cache answers, and how fast")},
-        {QStringLiteral("queue_health_check"), QStringLiteral("Check the health of every queue")},
-        {QStringLiteral("delete_old_system_notices"), QStringLiteral("Delete all old system notices from the database")},
-        {QStringLiteral("cleanup_hook_task_table"), QStringLiteral("Cleanup hook_task table")},
-        {QStringLiteral("delete_old_notifications"), QStringLiteral("Delete old notifications")},
-        {QStringLiteral("vacuum_database"), QStringLiteral("Vacuum the database")},
-        {QStringLiteral("resync_undelivered_hook_tasks"), QStringLiteral("Re-enqueue undelivered webhook deliveries")},
-    };
-    return titles.value(name);
+    // The en-US catalogue (Gitea: options/locale/locale_en-US.json), compiled in from
+    // translations/en-US.json: a built-in task without an entry cannot register.
+    static const QJsonObject catalogue = [] {
+        initEngineResources();
+        QFile file(QStringLiteral(":/switchyard/translations/en-US.json"));
+        if (!file.open(QIODevice::ReadOnly))
+            qCCritical(lcCron) << "the en-US message catalogue is missing from the build";
+        return QJsonDocument::fromJson(file.readAll()).object();
+    }();
+    return catalogue.value(QStringLiteral("admin.dashboard.") + name).toString();
 }
 
 struct CronService::Task

@@ -9,6 +9,9 @@
 #include "support/httpreceiver.h"
 #include "support/wait.h"
 
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -144,6 +147,25 @@ private Q_SLOTS:
         QCOMPARE(list[1].name, QStringLiteral("off"));
         QVERIFY(!list[1].enabled);
         QVERIFY(!list[1].next.isValid()); // listed, not scheduled
+    }
+
+    void everyCatalogueTranslatesEveryBuiltInTask()
+    {
+        QVERIFY(!CronService::builtInTitle(QStringLiteral("cache_self_check")).isEmpty()); // loads the resources
+        auto keys = [](const QString &path) {
+            QFile file(path);
+            if (!file.open(QIODevice::ReadOnly))
+                return QStringList();
+            QStringList list = QJsonDocument::fromJson(file.readAll()).object().keys();
+            list.sort();
+            return list;
+        };
+        const QStringList english = keys(QStringLiteral(":/switchyard/translations/en-US.json"));
+        QVERIFY(english.size() >= 7);
+        QCOMPARE(keys(QStringLiteral(":/switchyard/translations/zh-CN.json")), english);
+        for (const QString &name : {QStringLiteral("cache_self_check"), QStringLiteral("queue_health_check"),
+                                    QStringLiteral("delete_old_system_notices"), QStringLiteral("cleanup_hook_task_table")})
+            QVERIFY(english.contains(QStringLiteral("admin.dashboard.") + name));
     }
 
     void badTaskSettingsAreRejectedWithTheirLocation()
