@@ -94,6 +94,10 @@ int main(int argc, char *argv[])
     const QString configLabel = config.configPath().isEmpty() ? QStringLiteral("embedded defaults") : config.configPath();
 
     if (parser.isSet(checkOption)) {
+        if (Status cron = validateCronSettings(config); !cron) {
+            printError(QStringLiteral("fix these settings:\n") + cron.message());
+            return ExitConfigError;
+        }
         QTextStream out(stdout);
         out << "config: " << configLabel << '\n'
             << "data: " << config.dataPath() << '\n'

@@ -170,6 +170,19 @@ private Q_SLOTS:
         QCOMPARE(daemon.exitCode(), 0);
     }
 
+    void checkConfigValidatesCronSections()
+    {
+        QTemporaryDir dir;
+        const QString config = Test::writeFile(dir.path(), QStringLiteral("app.ini"),
+                                               "[cron.cache_self_check]\nSCHEDULE = 61 0 * * *\n"
+                                               "[cron.backup]\nCOMMAND = /bin/true\n");
+        const Run run = runToEnd({QStringLiteral("--config"), config, QStringLiteral("--check-config")});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.output.contains("app.ini:2: [cron.cache_self_check] SCHEDULE: invalid schedule \"61 0 * * *\": minute: 61 is out of range 0-59"),
+                 run.output.constData());
+        QVERIFY(run.output.contains("[cron.backup]: SCHEDULE is required"));
+    }
+
     void badSettingsRefuseToStart_data()
     {
         QTest::addColumn<QByteArray>("text");

@@ -213,4 +213,8 @@ private:
 class Engine;
 Status registerBuiltInCronTasks(CronService &cron, Engine &engine, NoticeBoard &notices);
 
+// Checks every [cron.<name>] section as start-up would (built-in overrides and user-defined
+// tasks), without running anything: for `switchyardd --check-config`.
+Status validateCronSettings(const EngineConfig &config);
+
 } // namespace Switchyard

@@ -5,6 +5,7 @@
 #include "engine/cache/cache.h"
 #include "engine/core/notices.h"
 #include "engine/engine.h"
+#include "engine/globallock/globallock.h"
 #include "engine/redis/redisconnection.h"
 #include "engine/settings/config.h"
 #include "engine/settings/duration.h"
@@ -250,29 +251,29 @@ Status CronService::registerUserTasks()
     return Status::ok();
 }
 
-Status registerBuiltInCronTasks(CronService &cron, Engine &engine, NoticeBoard &notices)
+static std::vector<CronTaskDefinition> builtInDefinitions(Engine *engine, NoticeBoard *notices)
 {
     CronTaskDefinition cache;
     cache.name = QStringLiteral("cache_self_check");
     cache.defaults.enabled = true;
     cache.defaults.schedule = QStringLiteral("@every 10m");
-    cache.run = [&engine](const CronRunContext &) -> Result<QString> {
-        const CacheCheckResult check = selfCheck(engine.cache());
+    cache.run = [engine](const CronRunContext &) -> Result<QString> {
+        const CacheCheckResult check = selfCheck(engine->cache());
         const QString took = QStringLiteral("%1 ms").arg(double(check.elapsed.count()) / 1e6, 0, 'f', 2);
         if (!check.ok)
-            return Status::unavailable(QStringLiteral("%1 cache failed its self-check after %2: %3").arg(engine.cache().adapter(), took, check.error));
+            return Status::unavailable(QStringLiteral("%1 cache failed its self-check after %2: %3").arg(engine->cache().adapter(), took, check.error));
         if (check.slow)
-            return QStringLiteral("%1 cache is slow: %2 (threshold %3 ms)").arg(engine.cache().adapter(), took).arg(kSlowCacheThreshold.count());
-        return QStringLiteral("%1 cache ok in %2").arg(engine.cache().adapter(), took);
+            return QStringLiteral("%1 cache is slow: %2 (threshold %3 ms)").arg(engine->cache().adapter(), took).arg(kSlowCacheThreshold.count());
+        return QStringLiteral("%1 cache ok in %2").arg(engine->cache().adapter(), took);
     };
 
     CronTaskDefinition queues;
     queues.name = QStringLiteral("queue_health_check");
     queues.defaults.enabled = true;
     queues.defaults.schedule = QStringLiteral("@every 5m");
-    queues.run = [&engine](const CronRunContext &) -> Result<QString> {
+    queues.run = [engine](const CronRunContext &) -> Result<QString> {
         QStringList problems;
-        const std::vector<QueueStats> list = engine.queues().list();
+        const std::vector<QueueStats> list = engine->queues().list();
         for (const QueueStats &q : list) {
             if (q.length < 0)
                 problems.append(QStringLiteral("%1: backend unreachable").arg(q.name));
@@ -293,16 +294,42 @@ Status registerBuiltInCronTasks(CronService &cron, Engine &engine, NoticeBoard &
     notices_.defaults.enabled = false; // as in Gitea: deleting history is opt-in
     notices_.defaults.schedule = QStringLiteral("@every 168h");
     notices_.defaults.extra = {{QStringLiteral("OLDER_THAN"), QStringLiteral("168h")}};
-    notices_.run = [&notices](const CronRunContext &context) -> Result<QString> {
+    notices_.run = [notices](const CronRunContext &context) -> Result<QString> {
         const auto age = std::chrono::duration_cast<std::chrono::seconds>(
             context.config->duration(QStringLiteral("OLDER_THAN"), std::chrono::hours(168)));
-        return QStringLiteral("removed %1 notice(s) older than %2").arg(notices.removeOlderThan(age)).arg(formatDuration(age));
+        return QStringLiteral("removed %1 notice(s) older than %2").arg(notices->removeOlderThan(age)).arg(formatDuration(age));
     };
 
-    for (CronTaskDefinition *definition : {&cache, &queues, &notices_}) {
-        if (Status registered = cron.registerTask(std::move(*definition)); !registered)
+    return {std::move(cache), std::move(queues), std::move(notices_)};
+}
+
+Status registerBuiltInCronTasks(CronService &cron, Engine &engine, NoticeBoard &notices)
+{
+    for (CronTaskDefinition &definition : builtInDefinitions(&engine, &notices)) {
+        if (Status registered = cron.registerTask(std::move(definition)); !registered)
             return registered;
     }
+    return Status::ok();
+}
+
+Status validateCronSettings(const EngineConfig &config)
+{
+    // A throwaway service: nothing is started, no task function is called.
+    LockerOptions lockOptions;
+    const std::unique_ptr<Locker> locker = createMemoryLocker(lockOptions);
+    const std::unique_ptr<CronCoordinator> coordinator = createLocalCronCoordinator(QString());
+    NoticeBoard notices;
+    ProcessRegistry processes;
+    CronService cron(config, *locker, *coordinator, notices, processes, CronOptions());
+    QStringList errors;
+    for (CronTaskDefinition &definition : builtInDefinitions(nullptr, nullptr)) {
+        if (Status registered = cron.registerTask(std::move(definition)); !registered)
+            errors.append(registered.message());
+    }
+    if (Status registered = cron.registerUserTasks(); !registered)
+        errors.append(registered.message());
+    if (!errors.isEmpty())
+        return Status::invalidArgument(errors.join(QLatin1Char('\n')));
     return Status::ok();
 }
 
