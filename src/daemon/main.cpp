@@ -1,5 +1,5 @@
 // switchyardd: the engine as a headless daemon. Loads app.ini, holds the data directory, runs the
-// lifecycle and shuts down on SIGINT/SIGTERM (a second signal hammers, a third exits at once).
+// engine and shuts down on SIGINT/SIGTERM (a second signal hammers, a third exits at once).
 
 #include "unixsignals.h"
 
@@ -43,6 +43,8 @@ QString signalName(int signalNumber)
 
 int main(int argc, char *argv[])
 {
+    // Before any thread exists, so every thread inherits the mask; UnixSignals reads them.
+    UnixSignals::blockSignals({SIGINT, SIGTERM});
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("switchyard"));
     QCoreApplication::setApplicationVersion(QStringLiteral(SWITCHYARD_VERSION));

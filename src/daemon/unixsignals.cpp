@@ -4,49 +4,52 @@
 
 #include <csignal>
 #include <cstdio>
-#include <sys/socket.h>
+#include <sys/signalfd.h>
 #include <unistd.h>
 
 namespace {
 
-int g_pipe[2] = {-1, -1};
-
-extern "C" void writeSignalNumber(int signalNumber)
+sigset_t setOf(std::initializer_list<int> signalNumbers)
 {
-    const unsigned char byte = static_cast<unsigned char>(signalNumber);
-    [[maybe_unused]] const ssize_t written = ::write(g_pipe[1], &byte, 1);
+    sigset_t set;
+    sigemptyset(&set);
+    for (int signalNumber : signalNumbers)
+        sigaddset(&set, signalNumber);
+    return set;
 }
 
 } // namespace
 
+void UnixSignals::blockSignals(std::initializer_list<int> signalNumbers)
+{
+    const sigset_t set = setOf(signalNumbers);
+    pthread_sigmask(SIG_BLOCK, &set, nullptr);
+}
+
 UnixSignals::UnixSignals(std::initializer_list<int> signalNumbers, QObject *parent) : QObject(parent)
 {
-    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0, g_pipe) != 0) {
-        std::perror("switchyardd: socketpair");
+    const sigset_t set = setOf(signalNumbers);
+    pthread_sigmask(SIG_BLOCK, &set, nullptr); // in case blockSignals() was not called
+    m_fd = ::signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+    if (m_fd < 0) {
+        std::perror("switchyardd: signalfd");
         return;
     }
-    m_notifier = new QSocketNotifier(g_pipe[0], QSocketNotifier::Read, this);
+    m_notifier = new QSocketNotifier(m_fd, QSocketNotifier::Read, this);
     connect(m_notifier, &QSocketNotifier::activated, this, &UnixSignals::readPending);
-
-    struct sigaction action = {};
-    action.sa_handler = writeSignalNumber;
-    sigemptyset(&action.sa_mask);
-    action.sa_flags = SA_RESTART;
-    for (int signalNumber : signalNumbers)
-        ::sigaction(signalNumber, &action, nullptr);
 }
 
 UnixSignals::~UnixSignals()
 {
-    // Leave the handlers installed: a late signal then writes into a closed socket (EBADF), which
-    // is harmless, instead of killing the process halfway through its clean exit.
     delete m_notifier;
     m_notifier = nullptr;
+    if (m_fd >= 0)
+        ::close(m_fd); // the signals stay blocked: a late one cannot kill the clean exit
 }
 
 void UnixSignals::readPending()
 {
-    unsigned char byte = 0;
-    if (::read(g_pipe[0], &byte, 1) == 1)
-        Q_EMIT received(byte);
+    signalfd_siginfo info{};
+    while (::read(m_fd, &info, sizeof(info)) == ssize_t(sizeof(info)))
+        Q_EMIT received(int(info.ssi_signo));
 }

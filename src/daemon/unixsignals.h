@@ -6,13 +6,17 @@
 
 class QSocketNotifier;
 
-// Turns SIGINT/SIGTERM into a Qt signal on the main thread (the self-pipe pattern: the async-
-// signal-safe handler only writes the signal number to a socket pair). One instance per process.
+// Turns SIGINT/SIGTERM into a Qt signal on the main thread, without an asynchronous signal
+// handler: the signals are blocked in every thread (blockSignals() must run first in main(), before
+// any thread exists, so that threads inherit the mask) and read from a signalfd. A signal sent
+// before the notifier exists stays pending and is delivered then. Linux only. One per process.
 class UnixSignals : public QObject
 {
     Q_OBJECT
 
 public:
+    static void blockSignals(std::initializer_list<int> signalNumbers);
+
     explicit UnixSignals(std::initializer_list<int> signalNumbers, QObject *parent = nullptr);
     ~UnixSignals() override;
 
@@ -22,5 +26,6 @@ Q_SIGNALS:
 private:
     void readPending();
 
+    int m_fd = -1;
     QSocketNotifier *m_notifier = nullptr; // Owned (Qt parent).
 };

@@ -109,8 +109,9 @@ private Q_SLOTS:
         QVERIFY2(waitForOutput(daemon, output, "ready"), output.constData());
         ::kill(pid_t(daemon.processId()), SIGTERM);
         ::kill(pid_t(daemon.processId()), SIGTERM);
-        QVERIFY(daemon.waitForFinished(20000));
+        const bool finished = daemon.waitForFinished(20000);
         output += daemon.readAll();
+        QVERIFY2(finished, output.constData());
         QCOMPARE(daemon.exitStatus(), QProcess::NormalExit);
         QCOMPARE(daemon.exitCode(), 0);
     }

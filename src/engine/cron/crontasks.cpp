@@ -22,6 +22,8 @@
 #include <QSet>
 #include <QTimer>
 
+#include <csignal>
+
 namespace Switchyard {
 
 namespace {
@@ -43,6 +45,13 @@ Result<QString> runCommand(const CronRunContext &context)
     const auto timeout = context.config->duration(QStringLiteral("TIMEOUT"), std::chrono::minutes(10));
     QProcess process;
     process.setProcessChannelMode(QProcess::MergedChannels);
+    // The daemon blocks SIGINT/SIGTERM in every thread (it reads them from a signalfd); a command
+    // must start with the default mask, or it could not be stopped the usual way.
+    process.setChildProcessModifier([] {
+        sigset_t none;
+        sigemptyset(&none);
+        pthread_sigmask(SIG_SETMASK, &none, nullptr);
+    });
     process.start(argv.first(), argv.mid(1));
     if (!process.waitForStarted(10000))
         return Status::unavailable(QStringLiteral("cannot start %1: %2").arg(argv.first(), process.errorString()));

@@ -16,6 +16,7 @@
 #include <QTest>
 
 #include <atomic>
+#include <csignal>
 #include <mutex>
 
 using namespace Switchyard;
@@ -370,6 +371,22 @@ private Q_SLOTS:
         QCOMPARE(f.cron->task(QStringLiteral("fails"))->message, QStringLiteral("exit code 3: broken"));
         QCOMPARE(f.cron->task(QStringLiteral("hangs"))->status, QStringLiteral("error"));
         QVERIFY(f.cron->task(QStringLiteral("hangs"))->message.startsWith(QLatin1String("timed out after 200ms")));
+    }
+
+    void commandsStartWithTheDefaultSignalMask()
+    {
+        // The daemon blocks SIGINT/SIGTERM in all its threads; its commands must not inherit that.
+        sigset_t blocked;
+        sigemptyset(&blocked);
+        sigaddset(&blocked, SIGTERM);
+        sigaddset(&blocked, SIGINT);
+        pthread_sigmask(SIG_BLOCK, &blocked, nullptr);
+        Fixture f("[cron.mask]\nCOMMAND = /bin/grep SigBlk /proc/self/status\nSCHEDULE = @yearly\n");
+        QVERIFY(f.cron->registerUserTasks());
+        f.cron->runNow(QStringLiteral("mask"), QStringLiteral("system"));
+        f.cron->waitIdle();
+        pthread_sigmask(SIG_UNBLOCK, &blocked, nullptr);
+        QCOMPARE(f.cron->task(QStringLiteral("mask"))->message.simplified(), QStringLiteral("SigBlk: 0000000000000000"));
     }
 
     void userDefinedUrlTasks()
