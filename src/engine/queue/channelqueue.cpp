@@ -14,6 +14,62 @@ Status queueFullStatus(const QString &name, qint64 capacity, std::chrono::millis
                                         .arg(name).arg(capacity).arg(waited.count()));
 }
 
+Status QueueWaits::waitForRoom(std::unique_lock<std::mutex> &lock, const CancelToken &cancel, const QString &name,
+                               qint64 capacity, std::chrono::milliseconds pushBlockTime, const std::function<bool()> &hasRoom)
+{
+    if (m_closed)
+        return queueClosedStatus(name);
+    if (hasRoom())
+        return Status::ok();
+    ++m_waitingPushers;
+    const bool room = cancel.waitUntil(m_notFull, lock, SteadyClock::now() + pushBlockTime, [&] { return m_closed || hasRoom(); });
+    --m_waitingPushers;
+    if (m_closed)
+        return queueClosedStatus(name);
+    if (!room)
+        return cancel.isCancelled() ? cancel.cause() : queueFullStatus(name, capacity, pushBlockTime);
+    return Status::ok();
+}
+
+void QueueWaits::waitForItems(std::unique_lock<std::mutex> &lock, const CancelToken &cancel,
+                              std::optional<SteadyClock::time_point> until, const std::function<bool()> &hasItems)
+{
+    if (m_closed || hasItems())
+        return;
+    ++m_waitingPoppers;
+    auto ready = [&] { return m_closed || hasItems(); };
+    if (until)
+        cancel.waitUntil(m_notEmpty, lock, *until, ready);
+    else
+        cancel.wait(m_notEmpty, lock, ready);
+    --m_waitingPoppers;
+}
+
+void QueueWaits::itemAdded()
+{
+    if (m_waitingPoppers > 0)
+        m_notEmpty.notify_one();
+}
+
+void QueueWaits::itemsReturned()
+{
+    if (m_waitingPoppers > 0)
+        m_notEmpty.notify_all();
+}
+
+void QueueWaits::roomMade()
+{
+    if (m_waitingPushers > 0)
+        m_notFull.notify_all();
+}
+
+void QueueWaits::close()
+{
+    m_closed = true;
+    m_notEmpty.notify_all();
+    m_notFull.notify_all();
+}
+
 ChannelQueue::ChannelQueue(QString name, int capacity, bool unique, QueueTiming timing)
     : m_name(std::move(name)), m_capacity(std::max(1, capacity)), m_unique(unique), m_timing(timing)
 {
@@ -22,28 +78,19 @@ ChannelQueue::ChannelQueue(QString name, int capacity, bool unique, QueueTiming 
 Status ChannelQueue::pushItem(const CancelToken &cancel, const QByteArray &data)
 {
     std::unique_lock lock(m_mutex);
-    if (m_closed)
-        return queueClosedStatus(m_name);
-    if (m_unique && m_set.contains(data))
+    auto queued = [&] { return m_unique && m_set.contains(data); };
+    if (!m_waits.closed() && queued())
         return Status::alreadyExists(QStringLiteral("item already in queue %1").arg(m_name));
-    if (qsizetype(m_items.size()) >= m_capacity) {
-        ++m_waitingPushers;
-        const bool space = cancel.waitUntil(m_notFull, lock, SteadyClock::now() + m_timing.pushBlockTime, [&] {
-            return m_closed || qsizetype(m_items.size()) < m_capacity;
-        });
-        --m_waitingPushers;
-        if (m_closed)
-            return queueClosedStatus(m_name);
-        if (!space)
-            return cancel.isCancelled() ? cancel.cause() : queueFullStatus(m_name, m_capacity, m_timing.pushBlockTime);
-        if (m_unique && m_set.contains(data)) // pushed by someone else while we waited
-            return Status::alreadyExists(QStringLiteral("item already in queue %1").arg(m_name));
-    }
+    if (Status room = m_waits.waitForRoom(lock, cancel, m_name, m_capacity, m_timing.pushBlockTime,
+                                          [&] { return qsizetype(m_items.size()) < m_capacity; });
+        !room)
+        return room;
+    if (queued()) // pushed by someone else while we waited
+        return Status::alreadyExists(QStringLiteral("item already in queue %1").arg(m_name));
     m_items.push_back(data);
     if (m_unique)
         m_set.insert(data);
-    if (m_waitingPoppers > 0)
-        m_notEmpty.notify_one();
+    m_waits.itemAdded();
     return Status::ok();
 }
 
@@ -51,16 +98,8 @@ Result<std::vector<PoppedItem>> ChannelQueue::popItems(const CancelToken &cancel
                                                        std::optional<SteadyClock::time_point> until)
 {
     std::unique_lock lock(m_mutex);
-    if (m_items.empty() && !m_closed) {
-        ++m_waitingPoppers;
-        auto ready = [&] { return m_closed || !m_items.empty(); };
-        if (until)
-            cancel.waitUntil(m_notEmpty, lock, *until, ready);
-        else
-            cancel.wait(m_notEmpty, lock, ready);
-        --m_waitingPoppers;
-    }
-    if (m_closed)
+    m_waits.waitForItems(lock, cancel, until, [&] { return !m_items.empty(); });
+    if (m_waits.closed())
         return queueClosedStatus(m_name);
     if (m_items.empty())
         return cancel.isCancelled() ? Result<std::vector<PoppedItem>>(cancel.cause()) : std::vector<PoppedItem>();
@@ -74,10 +113,9 @@ Result<std::vector<PoppedItem>> ChannelQueue::popItems(const CancelToken &cancel
         if (m_unique)
             m_set.remove(popped.back().data);
     }
-    if (m_waitingPushers > 0)
-        m_notFull.notify_all();
-    if (!m_items.empty() && m_waitingPoppers > 0)
-        m_notEmpty.notify_one();
+    m_waits.roomMade();
+    if (!m_items.empty())
+        m_waits.itemAdded(); // another popper may take the rest
     return popped;
 }
 
@@ -98,8 +136,7 @@ Status ChannelQueue::release(const std::vector<PoppedItem> &items)
         }
         m_items.push_front(it->data);
     }
-    if (m_waitingPoppers > 0)
-        m_notEmpty.notify_all();
+    m_waits.itemsReturned();
     return Status::ok();
 }
 
@@ -121,16 +158,14 @@ Result<qint64> ChannelQueue::removeAll(const CancelToken &)
     const qint64 removed = qint64(m_items.size());
     m_items.clear();
     m_set.clear();
-    m_notFull.notify_all();
+    m_waits.roomMade();
     return removed;
 }
 
 void ChannelQueue::close()
 {
     std::lock_guard lock(m_mutex);
-    m_closed = true;
-    m_notEmpty.notify_all();
-    m_notFull.notify_all();
+    m_waits.close();
 }
 
 Status DummyQueue::pushItem(const CancelToken &cancel, const QByteArray &)

@@ -156,28 +156,16 @@ Status LevelQueue::recover()
 Status LevelQueue::pushItem(const CancelToken &cancel, const QByteArray &data)
 {
     std::unique_lock lock(m_mutex);
-    if (m_closed)
-        return queueClosedStatus(m_name);
     std::string ignored;
-    auto alreadyQueued = [&] { return m_unique && m_db->Get(leveldb::ReadOptions(), memberKey(data), &ignored).ok(); };
-    if (alreadyQueued())
+    auto queued = [&] { return m_unique && m_db->Get(leveldb::ReadOptions(), memberKey(data), &ignored).ok(); };
+    if (!m_waits.closed() && queued())
         return Status::alreadyExists(QStringLiteral("item already in queue %1").arg(m_name));
-    if (qsizetype(m_tail - m_head) >= m_capacity) {
-        ++m_waitingPushers;
-        const bool space = cancel.waitUntil(m_notFull, lock, SteadyClock::now() + m_timing.pushBlockTime, [&] {
-            return m_closed || qsizetype(m_tail - m_head) < m_capacity;
-        });
-        --m_waitingPushers;
-        if (m_closed)
-            return queueClosedStatus(m_name);
-        if (!space) {
-            if (cancel.isCancelled())
-                return cancel.cause();
-            return queueFullStatus(m_name, m_capacity, m_timing.pushBlockTime);
-        }
-        if (alreadyQueued())
-            return Status::alreadyExists(QStringLiteral("item already in queue %1").arg(m_name));
-    }
+    if (Status room = m_waits.waitForRoom(lock, cancel, m_name, m_capacity, m_timing.pushBlockTime,
+                                          [&] { return qsizetype(m_tail - m_head) < m_capacity; });
+        !room)
+        return room;
+    if (queued()) // pushed by someone else while we waited
+        return Status::alreadyExists(QStringLiteral("item already in queue %1").arg(m_name));
     leveldb::WriteBatch batch;
     batch.Put(seqKey(kQueued, m_tail), slice(data));
     if (m_unique)
@@ -185,8 +173,7 @@ Status LevelQueue::pushItem(const CancelToken &cancel, const QByteArray &data)
     if (Status written = write(&batch, m_sync); !written)
         return written;
     ++m_tail;
-    if (m_waitingPoppers > 0)
-        m_notEmpty.notify_one();
+    m_waits.itemAdded();
     return Status::ok();
 }
 
@@ -194,16 +181,8 @@ Result<std::vector<PoppedItem>> LevelQueue::popItems(const CancelToken &cancel, 
                                                      std::optional<SteadyClock::time_point> until)
 {
     std::unique_lock lock(m_mutex);
-    if (m_head == m_tail && !m_closed) {
-        ++m_waitingPoppers;
-        auto ready = [&] { return m_closed || m_head != m_tail; };
-        if (until)
-            cancel.waitUntil(m_notEmpty, lock, *until, ready);
-        else
-            cancel.wait(m_notEmpty, lock, ready);
-        --m_waitingPoppers;
-    }
-    if (m_closed)
+    m_waits.waitForItems(lock, cancel, until, [&] { return m_head != m_tail; });
+    if (m_waits.closed())
         return queueClosedStatus(m_name);
     if (m_head == m_tail)
         return cancel.isCancelled() ? Result<std::vector<PoppedItem>>(cancel.cause()) : std::vector<PoppedItem>();
@@ -239,10 +218,9 @@ Result<std::vector<PoppedItem>> LevelQueue::popItems(const CancelToken &cancel, 
         return written;
     m_head = head;
     m_nextInFlight = nextInFlight;
-    if (m_waitingPushers > 0)
-        m_notFull.notify_all();
-    if (m_head != m_tail && m_waitingPoppers > 0)
-        m_notEmpty.notify_one();
+    m_waits.roomMade();
+    if (m_head != m_tail)
+        m_waits.itemAdded(); // another popper may take the rest
     return popped;
 }
 
@@ -274,8 +252,7 @@ Status LevelQueue::release(const std::vector<PoppedItem> &items)
     if (Status written = write(&batch, true); !written)
         return written;
     m_head = head;
-    if (m_waitingPoppers > 0)
-        m_notEmpty.notify_all();
+    m_waits.itemsReturned();
     return Status::ok();
 }
 
@@ -311,16 +288,14 @@ Result<qint64> LevelQueue::removeAll(const CancelToken &)
         return written;
     const qint64 removed = qint64(m_tail - m_head);
     m_head = m_tail;
-    m_notFull.notify_all();
+    m_waits.roomMade();
     return removed;
 }
 
 void LevelQueue::close()
 {
     std::lock_guard lock(m_mutex);
-    m_closed = true;
-    m_notEmpty.notify_all();
-    m_notFull.notify_all();
+    m_waits.close();
 }
 
 qint64 LevelQueue::corruptDropped() const

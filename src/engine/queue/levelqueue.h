@@ -1,6 +1,7 @@
 #pragma once
 
 #include "basequeue.h"
+#include "channelqueue.h"
 
 #include <condition_variable>
 #include <memory>
@@ -60,15 +61,11 @@ private:
     qint64 m_recovered = 0;
 
     mutable std::mutex m_mutex;
-    std::condition_variable_any m_notEmpty;
-    std::condition_variable_any m_notFull;
+    QueueWaits m_waits;         // guarded by m_mutex
     quint64 m_head = 0;         // guarded by m_mutex
     quint64 m_tail = 0;         // guarded by m_mutex
     quint64 m_nextInFlight = 1; // guarded by m_mutex
     qint64 m_corrupt = 0;       // guarded by m_mutex
-    int m_waitingPoppers = 0;   // guarded by m_mutex
-    int m_waitingPushers = 0;   // guarded by m_mutex
-    bool m_closed = false;      // guarded by m_mutex
 };
 
 } // namespace Switchyard
