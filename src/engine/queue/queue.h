@@ -4,20 +4,17 @@
 
 #include "basequeue.h"
 #include "queuecodec.h"
+#include "queuelogging.h"
 #include "workerpool.h"
 
 #include "engine/core/cancellation.h"
 #include "engine/core/status.h"
-
-#include <QLoggingCategory>
 
 #include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <vector>
-
-Q_DECLARE_LOGGING_CATEGORY(lcQueue)
 
 namespace Switchyard {
 

@@ -169,10 +169,15 @@ private Q_SLOTS:
         QCOMPARE(stats.twoQueue->ghost, qint64(4));
         QCOMPARE(stats.items, qint64(8));
         QVERIFY(stats.evictions >= 20);
-        // A ghost key coming back goes straight to "frequent".
-        QVERIFY(cache->put(QStringLiteral("k119"), QStringLiteral("v"), 0s)); // still recent
-        QVERIFY(cache->put(QStringLiteral("k117"), QStringLiteral("again"), 0s));
-        QVERIFY(cache->stats().twoQueue->frequent >= 4);
+        // Recent now holds the four newest keys (k116..k119); the four before them are ghosts.
+        // A ghost key coming back goes straight to "frequent", where a later scan cannot reach it.
+        QVERIFY(!cache->isExist(QStringLiteral("k113")));
+        QVERIFY(cache->put(QStringLiteral("k113"), QStringLiteral("again"), 0s));
+        QCOMPARE(cache->stats().twoQueue->frequent, qint64(5));
+        for (int i = 200; i < 220; ++i)
+            QVERIFY(cache->put(QStringLiteral("k%1").arg(i), QStringLiteral("v"), 0s));
+        QCOMPARE(*cache->get(QStringLiteral("k113")), QStringLiteral("again"));
+        QVERIFY(!cache->isExist(QStringLiteral("k119"))); // only ever recent: scanned out
     }
 
     void memoryGcCollectsExpiredItems()
