@@ -105,10 +105,10 @@ Status Lifecycle::runWithCancel(const QString &name, std::function<void(const Ca
         return Status::cancelled(QStringLiteral("cannot start %1: the engine is %2")
                                      .arg(name, phaseName(m_phase)));
 
+    // The shutdown hook cancels `source`; an administrator cancels the registry's child of it.
     auto source = std::make_shared<CancelSource>(m_components.token());
-    auto process = std::make_shared<ProcessRegistry::Handle>(m_processes.add(
-        ProcessType::System, name, 0,
-        [source] { source->cancel(QStringLiteral("cancelled by an administrator")); }));
+    auto process = std::make_shared<ProcessRegistry::Handle>(
+        m_processes.addCancellable(source->token(), ProcessType::System, name));
     m_componentThreads.push_back(Component{name, {}, false});
     Component *component = &m_componentThreads.back(); // std::list: stable address
 
@@ -120,7 +120,7 @@ Status Lifecycle::runWithCancel(const QString &name, std::function<void(const Ca
 
     // The thread cannot observe `finished` before this function releases m_mutex.
     component->thread = std::thread([this, name, source, process, component, run = std::move(run)] {
-        runGuarded(QStringLiteral("component \"%1\"").arg(name), [&] { run(source->token()); });
+        runGuarded(QStringLiteral("component \"%1\"").arg(name), [&] { run(process->token()); });
         process->reset();
         std::lock_guard doneLock(m_mutex);
         component->finished = true;

@@ -13,7 +13,8 @@ QString processTypeName(ProcessType type)
 }
 
 ProcessRegistry::Handle::Handle(Handle &&other) noexcept
-    : m_registry(std::exchange(other.m_registry, nullptr)), m_pid(std::exchange(other.m_pid, 0))
+    : m_registry(std::exchange(other.m_registry, nullptr)), m_pid(std::exchange(other.m_pid, 0)),
+      m_cancel(std::move(other.m_cancel))
 {
 }
 
@@ -23,6 +24,7 @@ ProcessRegistry::Handle &ProcessRegistry::Handle::operator=(Handle &&other) noex
         reset();
         m_registry = std::exchange(other.m_registry, nullptr);
         m_pid = std::exchange(other.m_pid, 0);
+        m_cancel = std::move(other.m_cancel);
     }
     return *this;
 }
@@ -33,10 +35,22 @@ void ProcessRegistry::Handle::reset()
         m_registry->remove(m_pid);
     m_registry = nullptr;
     m_pid = 0;
+    m_cancel.reset(); // the last owner's destructor cancels the token: the process has ended
 }
 
-ProcessRegistry::Handle ProcessRegistry::add(ProcessType type, const QString &description,
-                                             qint64 parentPid, std::function<void()> cancel)
+ProcessRegistry::Handle ProcessRegistry::add(ProcessType type, const QString &description, qint64 parentPid)
+{
+    return insert(type, description, parentPid, nullptr);
+}
+
+ProcessRegistry::Handle ProcessRegistry::addCancellable(const CancelToken &parent, ProcessType type,
+                                                        const QString &description, qint64 parentPid)
+{
+    return insert(type, description, parentPid, std::make_shared<CancelSource>(parent));
+}
+
+ProcessRegistry::Handle ProcessRegistry::insert(ProcessType type, const QString &description, qint64 parentPid,
+                                                std::shared_ptr<CancelSource> cancel)
 {
     std::lock_guard lock(m_mutex);
     const qint64 pid = ++m_nextPid;
@@ -46,10 +60,10 @@ ProcessRegistry::Handle ProcessRegistry::add(ProcessType type, const QString &de
     entry.info.type = type;
     entry.info.description = description;
     entry.info.startedAt = QDateTime::currentDateTimeUtc();
-    entry.info.cancellable = static_cast<bool>(cancel);
-    entry.cancel = std::move(cancel);
+    entry.info.cancellable = cancel != nullptr;
+    entry.cancel = cancel;
     m_processes.emplace(pid, std::move(entry));
-    return Handle(this, pid);
+    return Handle(this, pid, std::move(cancel));
 }
 
 std::vector<ProcessInfo> ProcessRegistry::list() const
@@ -68,9 +82,9 @@ std::size_t ProcessRegistry::size() const
     return m_processes.size();
 }
 
-Status ProcessRegistry::cancelProcess(qint64 pid)
+Status ProcessRegistry::cancelProcess(qint64 pid, const QString &reason)
 {
-    std::function<void()> cancel;
+    std::shared_ptr<CancelSource> cancel;
     {
         std::lock_guard lock(m_mutex);
         const auto it = m_processes.find(pid);
@@ -82,7 +96,9 @@ Status ProcessRegistry::cancelProcess(qint64 pid)
                                                .arg(it->second.info.description));
         cancel = it->second.cancel;
     }
-    cancel(); // outside the lock: it may end the process, which removes its entry
+    // Outside the lock: the token's callbacks may end the process, which removes its entry. The
+    // shared source stays alive for this call whatever the process does meanwhile.
+    cancel->cancel(reason);
     return Status::ok();
 }
 

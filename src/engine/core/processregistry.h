@@ -1,11 +1,12 @@
 #pragma once
 
+#include "cancellation.h"
 #include "status.h"
 
 #include <QDateTime>
 #include <QString>
 
-#include <functional>
+#include <memory>
 #include <map>
 #include <mutex>
 #include <vector>
@@ -33,6 +34,10 @@ struct ProcessInfo
 
 // Lists what the instance is doing right now, for the console's Processes page and the admin API.
 // Thread-safe. The registry must outlive every Handle it hands out.
+//
+// A cancellable process runs on a token the registry hands out: the registry owns the matching
+// CancelSource (shared with the Handle), so cancelProcess() never calls into code that may have
+// returned meanwhile — there is no caller-supplied callback to outlive its stack frame.
 class ProcessRegistry
 {
 public:
@@ -48,33 +53,46 @@ public:
         ~Handle() { reset(); }
 
         qint64 pid() const { return m_pid; }
+        // The process's token: cancelled by cancelProcess(), by its parent token, or when the
+        // handle is reset. Never cancelled for a process registered with add().
+        CancelToken token() const { return m_cancel ? m_cancel->token() : CancelToken(); }
         void reset();
 
     private:
         friend class ProcessRegistry;
-        Handle(ProcessRegistry *registry, qint64 pid) : m_registry(registry), m_pid(pid) {}
+        Handle(ProcessRegistry *registry, qint64 pid, std::shared_ptr<CancelSource> cancel)
+            : m_registry(registry), m_pid(pid), m_cancel(std::move(cancel))
+        {
+        }
 
         ProcessRegistry *m_registry = nullptr; // Not owned.
         qint64 m_pid = 0;
+        std::shared_ptr<CancelSource> m_cancel; // shared with the registry entry; null when not cancellable
     };
 
-    // Registers a process. `cancel`, when given, is what cancelProcess() calls; it must not block.
-    [[nodiscard]] Handle add(ProcessType type, const QString &description, qint64 parentPid = 0,
-                             std::function<void()> cancel = {});
+    // Registers a process that cannot be cancelled from the registry.
+    [[nodiscard]] Handle add(ProcessType type, const QString &description, qint64 parentPid = 0);
+    // Registers a cancellable process: its token (Handle::token()) is a child of `parent`, and
+    // cancelProcess() cancels it.
+    [[nodiscard]] Handle addCancellable(const CancelToken &parent, ProcessType type, const QString &description,
+                                        qint64 parentPid = 0);
 
     // Every live process, ordered by pid (so parents come before their children).
     std::vector<ProcessInfo> list() const;
     std::size_t size() const;
 
     // NotFound for an unknown pid, InvalidArgument for a process that cannot be cancelled.
-    Status cancelProcess(qint64 pid);
+    // Returns at once; the process sees its token cancelled with `reason`.
+    Status cancelProcess(qint64 pid, const QString &reason = QStringLiteral("cancelled by an administrator"));
 
 private:
     struct Entry
     {
         ProcessInfo info;
-        std::function<void()> cancel;
+        std::shared_ptr<CancelSource> cancel;
     };
+
+    Handle insert(ProcessType type, const QString &description, qint64 parentPid, std::shared_ptr<CancelSource> cancel);
 
     void remove(qint64 pid);
 

@@ -302,15 +302,18 @@ void CronService::execute(Task &task, const QString &trigger, const QString &doe
         if (scheduled)
             task.lastScheduledRun = started;
     }
-    CancelSource runCancel(m_stop.token());
+    // The run's token follows stop(), a lost lock and the process list's Cancel. The lock-lost
+    // callback is unregistered (waiting for it if it runs) before `lockScope` goes away.
+    CancelSource lockScope(m_stop.token());
     const CancelToken lockToken = guard->token();
     const CancelCallback lockLost = guard->acquired()
-                                        ? lockToken.onCancel([&runCancel, lockToken] { runCancel.cancel(lockToken.cause()); })
+                                        ? lockToken.onCancel([&lockScope, lockToken] { lockScope.cancel(lockToken.cause()); })
                                         : CancelCallback();
-    ProcessRegistry::Handle process = m_processes.add(ProcessType::Normal, QStringLiteral("cron: %1").arg(name), 0,
-                                                      [&runCancel] { runCancel.cancel(QStringLiteral("cancelled by an administrator")); });
+    ProcessRegistry::Handle process =
+        m_processes.addCancellable(lockScope.token(), ProcessType::Normal, QStringLiteral("cron: %1").arg(name));
+    const CancelToken runToken = process.token();
     CronRunContext context;
-    context.cancel = runCancel.token();
+    context.cancel = runToken;
     context.taskName = name;
     context.trigger = trigger;
     context.doer = doer;
@@ -325,7 +328,7 @@ void CronService::execute(Task &task, const QString &trigger, const QString &doe
         if (result) {
             status = QStringLiteral("finished");
             message = *result;
-        } else if (result.status().code() == Status::Code::Cancelled || runCancel.isCancelled()) {
+        } else if (result.status().code() == Status::Code::Cancelled || runToken.isCancelled()) {
             status = QStringLiteral("cancelled");
             message = result.status().message();
         } else {

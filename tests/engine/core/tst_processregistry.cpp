@@ -2,6 +2,7 @@
 
 #include <QTest>
 
+#include <atomic>
 #include <thread>
 #include <vector>
 
@@ -56,29 +57,73 @@ private Q_SLOTS:
         QVERIFY(second > first);
     }
 
-    void cancelCallsTheProcessCancelFunction()
+    void cancelCancelsTheProcessToken()
     {
         ProcessRegistry registry;
-        int cancelled = 0;
-        ProcessRegistry::Handle job = registry.add(ProcessType::Normal, QStringLiteral("flush"), 0, [&] { ++cancelled; });
+        CancelSource parent;
+        ProcessRegistry::Handle job = registry.addCancellable(parent.token(), ProcessType::Normal, QStringLiteral("flush"));
         ProcessRegistry::Handle fixed = registry.add(ProcessType::Normal, QStringLiteral("delivery"));
         QVERIFY(registry.list()[0].cancellable);
         QVERIFY(!registry.list()[1].cancellable);
+        QVERIFY(!job.token().isCancelled());
 
-        QVERIFY(registry.cancelProcess(job.pid()));
-        QCOMPARE(cancelled, 1);
+        QVERIFY(registry.cancelProcess(job.pid(), QStringLiteral("stop it")));
+        QVERIFY(job.token().isCancelled());
+        QCOMPARE(job.token().cause().message(), QStringLiteral("stop it"));
+        QVERIFY(!parent.isCancelled());
+        QVERIFY(!fixed.token().isCancelled());
         const Status notCancellable = registry.cancelProcess(fixed.pid());
         QCOMPARE(notCancellable.code(), Status::Code::InvalidArgument);
         QVERIFY(notCancellable.message().contains(QLatin1String("delivery")));
         QCOMPARE(registry.cancelProcess(9999).code(), Status::Code::NotFound);
     }
 
-    void cancelMayEndTheProcessFromInsideTheCallback()
+    void theParentTokenCancelsTheProcess()
     {
         ProcessRegistry registry;
-        ProcessRegistry::Handle job;
-        job = registry.add(ProcessType::Normal, QStringLiteral("self-ending"), 0, [&] { job.reset(); });
+        CancelSource parent;
+        ProcessRegistry::Handle job = registry.addCancellable(parent.token(), ProcessType::Normal, QStringLiteral("run"));
+        parent.cancel(QStringLiteral("shutdown"));
+        QVERIFY(job.token().isCancelled());
+        QCOMPARE(job.token().cause().message(), QStringLiteral("shutdown"));
+    }
+
+    void cancelMayEndTheProcessFromItsTokenCallback()
+    {
+        ProcessRegistry registry;
+        ProcessRegistry::Handle job = registry.addCancellable(CancelToken(), ProcessType::Normal, QStringLiteral("self-ending"));
+        const CancelCallback ends = job.token().onCancel([&] { job.reset(); });
         QVERIFY(registry.cancelProcess(job.pid()));
+        QCOMPARE(registry.size(), std::size_t(0));
+    }
+
+    // Processes end on their own threads while an administrator cancels them: the registry never
+    // calls into a process that has gone (ASan would report the stack frame a callback captured).
+    void cancellingProcessesWhileTheyEndIsSafe()
+    {
+        ProcessRegistry registry;
+        std::atomic<bool> done = false;
+        std::vector<std::thread> runners;
+        for (int t = 0; t < 2; ++t) {
+            runners.emplace_back([&] {
+                for (int i = 0; i < 2000; ++i) {
+                    ProcessRegistry::Handle run = registry.addCancellable(CancelToken(), ProcessType::Normal, QStringLiteral("run"));
+                    int onStack = 0;
+                    const CancelCallback seen = run.token().onCancel([&onStack] { ++onStack; });
+                    std::this_thread::yield();
+                }
+            });
+        }
+        std::thread canceller([&] {
+            while (!done) {
+                for (const ProcessInfo &info : registry.list())
+                    registry.cancelProcess(info.pid);
+            }
+        });
+        for (std::thread &runner : runners)
+            runner.join();
+        done = true;
+        canceller.join();
         QCOMPARE(registry.size(), std::size_t(0));
     }
 

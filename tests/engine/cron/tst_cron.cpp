@@ -18,6 +18,7 @@
 #include <atomic>
 #include <csignal>
 #include <mutex>
+#include <thread>
 
 using namespace Switchyard;
 using namespace std::chrono_literals;
@@ -252,6 +253,55 @@ private Q_SLOTS:
         QVERIFY(Test::eventually([&] { return inside.load(); }));
         f.cron->stop();
         QCOMPARE(f.cron->task(QStringLiteral("long"))->status, QStringLiteral("cancelled"));
+    }
+
+    void anAdministratorCancelsARunFromTheProcessList()
+    {
+        Fixture f;
+        std::atomic<bool> inside = false;
+        QVERIFY(f.cron->registerTask(Fixture::task(QStringLiteral("long"), QStringLiteral("@yearly"), [&](const CronRunContext &c) -> Result<QString> {
+            inside = true;
+            c.cancel.sleepFor(1h);
+            return c.cancel.cause();
+        })));
+        f.cron->runNow(QStringLiteral("long"), QStringLiteral("alice"));
+        QVERIFY(Test::eventually([&] { return inside.load(); }));
+        const std::vector<ProcessInfo> processes = f.processes.list();
+        const auto run = std::find_if(processes.begin(), processes.end(),
+                                      [](const ProcessInfo &p) { return p.description == QLatin1String("cron: long"); });
+        QVERIFY(run != processes.end() && run->cancellable);
+        QVERIFY(f.processes.cancelProcess(run->pid));
+        f.cron->waitIdle();
+        QCOMPARE(f.cron->task(QStringLiteral("long"))->status, QStringLiteral("cancelled"));
+        QVERIFY(f.cron->task(QStringLiteral("long"))->message.contains(QLatin1String("administrator")));
+    }
+
+    // Runs end on their own while the process list cancels them: run under ASan, a cancel that
+    // reached a finished run's stack frame would be reported (issue: use-after-free).
+    void cancellingRunsWhileTheyFinishIsSafe()
+    {
+        Fixture f;
+        std::atomic<int> runs = 0;
+        QVERIFY(f.cron->registerTask(Fixture::task(QStringLiteral("quick"), QStringLiteral("@yearly"), [&](const CronRunContext &) -> Result<QString> {
+            ++runs;
+            return QStringLiteral("done");
+        })));
+        std::atomic<bool> done = false;
+        std::thread canceller([&] {
+            while (!done) {
+                for (const ProcessInfo &info : f.processes.list())
+                    f.processes.cancelProcess(info.pid);
+                std::this_thread::yield();
+            }
+        });
+        for (int i = 0; i < 300; ++i) {
+            f.cron->runNow(QStringLiteral("quick"), QStringLiteral("system"));
+            f.cron->waitIdle();
+        }
+        done = true;
+        canceller.join();
+        QCOMPARE(runs.load(), 300);
+        QCOMPARE(f.cron->history(QStringLiteral("quick"))->size(), size_t(50)); // the history keeps the last 50
     }
 
     void aRunWhoseLockIsHeldElsewhereIsSkipped()
