@@ -293,12 +293,20 @@ Status RedisQueue::pushItems(const CancelToken &cancel, const std::vector<QByteA
                           QStringLiteral("queue %1: %2 (%3 of %4 item(s) accepted)")
                               .arg(m_name, replies.status().message()).arg(accepted).arg(items.size()));
         std::vector<QByteArray> notYet;
+        Status transient; // a "not now" reply (LOADING, BUSY, …): retried like a full queue
         for (size_t i = 0; i < left.size(); ++i) {
             const RedisValue &reply = (*replies)[i + 1];
-            if (reply.isError())
-                return Status::internal(QStringLiteral("queue %1: push script failed: %2").arg(m_name, QString::fromUtf8(reply.string)));
-            if (reply.integer == -1)
+            if (reply.isError()) {
+                const Status error = redisErrorStatus(reply.string);
+                if (!retryable(error))
+                    return Status(error.code(), QStringLiteral("queue %1: push script failed: %2 (%3 of %4 item(s) accepted)")
+                                                    .arg(m_name, error.message()).arg(items.size() - left.size() + i - notYet.size())
+                                                    .arg(items.size()));
+                transient = error;
                 notYet.push_back(left[i]);
+            } else if (reply.integer == -1) {
+                notYet.push_back(left[i]);
+            }
         }
         if (notYet.size() != left.size()) {
             std::lock_guard lock(m_mutex);
@@ -309,8 +317,12 @@ Status RedisQueue::pushItems(const CancelToken &cancel, const std::vector<QByteA
         if (left.empty())
             break;
         auto full = [&] {
-            return Status::deadlineExceeded(queueFullStatus(m_name, m_capacity, m_timing.pushBlockTime).message()
-                                            + QStringLiteral(" (%1 of %2 item(s) accepted)").arg(items.size() - left.size()).arg(items.size()));
+            const QString accepted = QStringLiteral(" (%1 of %2 item(s) accepted)").arg(items.size() - left.size()).arg(items.size());
+            if (!transient.isOk())
+                return Status::unavailable(QStringLiteral("queue %1: Redis kept answering \"%2\" for %3 ms")
+                                               .arg(m_name, transient.message()).arg(m_timing.pushBlockTime.count())
+                                           + accepted);
+            return Status::deadlineExceeded(queueFullStatus(m_name, m_capacity, m_timing.pushBlockTime).message() + accepted);
         };
         const auto now = SteadyClock::now();
         if (now >= giveUpAt)

@@ -5,6 +5,7 @@
 
 #include <hiredis/hiredis.h>
 
+#include <atomic>
 #include <csignal>
 #include <mutex>
 #include <sys/socket.h>
@@ -91,15 +92,27 @@ timeval toTimeval(std::chrono::milliseconds ms)
 }
 
 // Shuts the socket down when the token is cancelled, so a blocked hiredis read returns at once.
+// fired() tells afterwards whether it did: the socket is then unusable even if a reply arrived.
 class SocketInterrupt
 {
 public:
     SocketInterrupt(const CancelToken &cancel, int fd)
-        : m_callback(cancel.onCancel([fd] { ::shutdown(fd, SHUT_RDWR); }))
+        : m_fired(std::make_shared<std::atomic<bool>>(false)),
+          m_callback(cancel.onCancel([fd, fired = m_fired] {
+              fired->store(true);
+              ::shutdown(fd, SHUT_RDWR);
+          }))
     {
+    }
+    // Unregisters the callback (waiting for it if it runs now), so fired() is final.
+    bool finish()
+    {
+        m_callback = CancelCallback();
+        return m_fired->load();
     }
 
 private:
+    std::shared_ptr<std::atomic<bool>> m_fired;
     CancelCallback m_callback;
 };
 
@@ -216,16 +229,21 @@ Result<RedisValue> RedisConnection::command(const CancelToken &cancel, const QLi
         return timeout;
     ArgvBuffer buffer(args);
     void *raw = nullptr;
-    {
-        SocketInterrupt interrupt(cancel, m_context->fd); // gone before a failure closes the socket
-        raw = redisCommandArgv(m_context, int(buffer.argv.size()), buffer.argv.data(), buffer.lengths.data());
-    }
+    SocketInterrupt interrupt(cancel, m_context->fd);
+    raw = redisCommandArgv(m_context, int(buffer.argv.size()), buffer.argv.data(), buffer.lengths.data());
+    const bool interrupted = interrupt.finish(); // before a failure closes the socket
     if (!raw)
         return ioFailure(cancel, "command");
     std::unique_ptr<redisReply, decltype(&freeReplyObject)> reply(static_cast<redisReply *>(raw), &freeReplyObject);
+    if (interrupted)
+        disconnect(); // the reply made it, the socket did not
     RedisValue value = convert(reply.get());
-    if (value.isError())
-        return Status::internal(QString::fromUtf8(value.string));
+    if (value.isError()) {
+        Status error = redisErrorStatus(value.string);
+        if (value.string.startsWith("READONLY") || value.string.startsWith("MASTERDOWN"))
+            disconnect(); // a new connection may reach the new master
+        return error;
+    }
     return value;
 }
 
@@ -244,20 +262,21 @@ Result<std::vector<RedisValue>> RedisConnection::pipeline(const CancelToken &can
     std::vector<RedisValue> replies;
     replies.reserve(size_t(commands.size()));
     bool failed = false;
-    {
-        SocketInterrupt interrupt(cancel, m_context->fd); // gone before a failure closes the socket
-        for (qsizetype i = 0; i < commands.size() && !failed; ++i) {
-            void *raw = nullptr;
-            if (redisGetReply(m_context, &raw) != REDIS_OK || !raw) {
-                failed = true;
-                break;
-            }
-            std::unique_ptr<redisReply, decltype(&freeReplyObject)> reply(static_cast<redisReply *>(raw), &freeReplyObject);
-            replies.push_back(convert(reply.get()));
+    SocketInterrupt interrupt(cancel, m_context->fd);
+    for (qsizetype i = 0; i < commands.size() && !failed; ++i) {
+        void *raw = nullptr;
+        if (redisGetReply(m_context, &raw) != REDIS_OK || !raw) {
+            failed = true;
+            break;
         }
+        std::unique_ptr<redisReply, decltype(&freeReplyObject)> reply(static_cast<redisReply *>(raw), &freeReplyObject);
+        replies.push_back(convert(reply.get()));
     }
+    const bool interrupted = interrupt.finish(); // before a failure closes the socket
     if (failed)
         return ioFailure(cancel, "pipeline");
+    if (interrupted)
+        disconnect();
     return replies;
 }
 
@@ -273,6 +292,16 @@ Result<RedisValue> RedisConnection::eval(const CancelToken &cancel, const RedisS
     command[0] = "EVAL";
     command[1] = script.source();
     return this->command(cancel, command);
+}
+
+Status redisErrorStatus(const QByteArray &reply)
+{
+    static const QByteArrayList transient{"LOADING", "BUSY", "READONLY", "MASTERDOWN", "TRYAGAIN", "CLUSTERDOWN",
+                                          "NOREPLICAS"};
+    const qsizetype space = reply.indexOf(' ');
+    const QByteArray word = space < 0 ? reply : reply.left(space);
+    const QString message = QString::fromUtf8(reply);
+    return transient.contains(word) ? Status::unavailable(message) : Status::internal(message);
 }
 
 RedisPool::RedisPool(RedisAddress address, RedisConnection::Options options)

@@ -82,9 +82,11 @@ public:
 
     const RedisAddress &address() const { return m_address; }
 
-    // Runs one command. An error reply becomes an Internal status whose message starts with the
-    // server's text ("NOSCRIPT ...", "WRONGTYPE ..."); I/O failures are Unavailable; a cancelled
-    // token gives its cause.
+    // Runs one command. An error reply becomes a status whose message starts with the server's
+    // text (redisErrorStatus: transient replies such as LOADING are Unavailable, so callers retry;
+    // "NOSCRIPT ...", "WRONGTYPE ..." are Internal); I/O failures are Unavailable; a cancelled
+    // token gives its cause. A call interrupted by its token drops the connection even when the
+    // reply had arrived: the socket is shut down and must not be reused.
     Result<RedisValue> command(const CancelToken &cancel, const QList<QByteArray> &args);
     // Sends every command, then reads every reply (one round trip). Error replies stay values.
     Result<std::vector<RedisValue>> pipeline(const CancelToken &cancel, const QList<QList<QByteArray>> &commands);
@@ -106,6 +108,12 @@ private:
     Options m_options;
     redisContext *m_context = nullptr; // Owned.
 };
+
+// The status of a Redis error reply. Replies that say "not now" are Unavailable, so that callers
+// back off and retry: LOADING (dataset loading after a restart), BUSY (a script or module is
+// running), READONLY (we reached a replica, e.g. after a failover), MASTERDOWN, TRYAGAIN,
+// CLUSTERDOWN, NOREPLICAS. Everything else (WRONGTYPE, NOSCRIPT, ERR …) is Internal.
+Status redisErrorStatus(const QByteArray &reply);
 
 // Connections to one server for callers on many threads: each call borrows a connection and gives
 // it back. Thread-safe. A broken connection reconnects on its next use.
