@@ -23,7 +23,9 @@ namespace Detail {
 struct HeldLock;
 }
 
-// One acquisition. Move-only; destroying it releases the lock.
+// One acquisition. Move-only; destroying it releases the lock. Releasing (release() or the
+// destructor) blocks for at most LockerOptions::releaseTimeout (2 s) on a Redis locker — it never
+// waits on the acquirer's token — and not at all on the memory locker.
 //
 // release() is idempotent: safe on a guard that never acquired anything, safe twice, releases once
 // (Gitea's ReleaseFunc contract). token() is cancelled when the lock is released or lost — its
@@ -63,7 +65,7 @@ struct LockInfo
     qint64 ttlMs = -1;    // remaining lease; -1 for memory locks (no lease)
     int extensions = 0;
     qint64 fencingToken = 0;
-    int waiters = 0; // memory locks: threads blocked in lock()
+    int waiters = 0; // lock() calls of this process waiting for the key (other instances' are not known)
 };
 
 // Called when an administrator force-releases a lock, so the store can record a system notice.

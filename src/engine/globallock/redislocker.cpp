@@ -12,12 +12,15 @@ namespace Switchyard {
 
 namespace {
 
-// KEYS: lock, meta, fencing counter. ARGV: token, ttl ms, owner, now (ms since epoch).
-// Returns the new fencing token, or 0 when the key is held.
+// KEYS: lock, meta, fencing counter. ARGV: token, ttl ms, owner, now (ms since epoch), counter
+// floor. Returns the new fencing token, or 0 when the key is held. A missing counter (first use,
+// or a Redis that restarted without persistence) starts at the floor — the current time in
+// microseconds — so tokens keep increasing across such a restart.
 const RedisScript &acquireScript()
 {
     static const RedisScript script(R"lua(
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  if redis.call('EXISTS', KEYS[3]) == 0 then redis.call('SET', KEYS[3], ARGV[5]) end
   local fence = redis.call('INCR', KEYS[3])
   redis.call('HSET', KEYS[2], 'owner', ARGV[3], 'acquired_at', ARGV[4], 'fencing', fence, 'extensions', 0)
   redis.call('PEXPIRE', KEYS[2], ARGV[2])
@@ -75,7 +78,6 @@ public:
         QString key;
         QByteArray token;
         qint64 fencing = 0;
-        std::vector<size_t> nodes; // where we hold it
         SteadyClock::time_point acquiredAt;
         SteadyClock::time_point validUntil;
         SteadyClock::time_point nextExtendAt;
@@ -97,6 +99,7 @@ public:
         quint64 nextLeaseId = 0;         // guarded by mutex
         quint64 releases = 0;            // guarded by mutex
         int localWaiters = 0;            // guarded by mutex; lock() calls waiting for a release
+        std::map<QString, int> waitersByKey; // guarded by mutex; lock() calls of this process per key
         quint64 generation = 0;          // guarded by mutex; bumped when the extender must re-plan
         SteadyClock::time_point extenderWakeAt = SteadyClock::time_point::max(); // guarded by mutex
         CancelSource stop;
@@ -123,27 +126,30 @@ public:
             return nodes[node]->with([&](RedisConnection &c) { return c.eval(bounded.token(), script, keys, args); });
         }
 
-        // Compare-and-delete on every node, with its own deadline (never the caller's token).
-        void unlockEverywhere(const QString &key, const QByteArray &token, const std::vector<size_t> &where)
+        // Compare-and-delete on every node — also those whose acquire reply was lost or timed out
+        // after they applied SET NX — within releaseTimeout in total, never on the caller's token.
+        void unlockEverywhere(const QString &key, const QByteArray &token)
         {
+            // Each node gets its share, so one hung node cannot starve the others.
             const CancelSource bounded = CancelSource::withTimeout(CancelToken(), options.releaseTimeout);
-            for (size_t node : where) {
+            for (size_t node = 0; node < nodes.size(); ++node) {
+                const CancelSource perNode(bounded.token(), SteadyClock::now() + nodeTimeout());
                 const Result<RedisValue> done = nodes[node]->with([&](RedisConnection &c) {
-                    return c.eval(bounded.token(), unlockScript(), {lockKey(key), metaKey(key)}, {token});
+                    return c.eval(perNode.token(), unlockScript(), {lockKey(key), metaKey(key)}, {token});
                 });
                 if (!done)
-                    qCWarning(lcLock).noquote() << "lock" << key << ": release on" << nodes[node]->address().display()
-                                                << "failed (the lease expires by itself):" << done.status().message();
+                    qCDebug(lcLock).noquote() << "lock" << key << ": release on" << nodes[node]->address().display()
+                                              << "failed (the lease expires by itself):" << done.status().message();
             }
         }
 
-        void release(quint64 leaseId, const QString &key, const QByteArray &token, const std::vector<size_t> &where)
+        void release(quint64 leaseId, const QString &key, const QByteArray &token)
         {
             {
                 std::lock_guard lock(mutex);
                 leases.erase(leaseId);
             }
-            unlockEverywhere(key, token, where);
+            unlockEverywhere(key, token);
             std::lock_guard lock(mutex);
             ++releases;
             if (localWaiters > 0)
@@ -177,6 +183,21 @@ public:
     Result<LockGuard> lock(const CancelToken &cancel, const QString &key) override
     {
         auto delay = m_state->options.retryMin;
+        bool waiting = false; // counted in waitersByKey (the Locks page's "waiters")
+        struct Uncount
+        {
+            State &state;
+            const QString &key;
+            bool &waiting;
+            ~Uncount()
+            {
+                if (!waiting)
+                    return;
+                std::lock_guard lock(state.mutex);
+                if (--state.waitersByKey[key] <= 0)
+                    state.waitersByKey.erase(key);
+            }
+        } uncount{*m_state, key, waiting};
         while (true) {
             quint64 releasesBefore = 0;
             {
@@ -193,6 +214,10 @@ public:
             const auto jitter = std::chrono::milliseconds(
                 QRandomGenerator::global()->bounded(qint64(m_state->options.retryMin.count()), qint64(delay.count()) + 1));
             std::unique_lock lock(m_state->mutex);
+            if (!waiting) {
+                waiting = true;
+                ++m_state->waitersByKey[key];
+            }
             ++m_state->localWaiters;
             cancel.waitUntil(m_state->released, lock, SteadyClock::now() + jitter,
                              [&] { return m_state->releases != releasesBefore; });
@@ -208,9 +233,16 @@ public:
         Status last;
         for (const std::unique_ptr<RedisPool> &node : m_state->nodes) {
             Result<std::vector<LockInfo>> infos = node->with([&](RedisConnection &c) { return listOn(cancel, c); });
-            if (infos)
-                return infos;
-            last = infos.status();
+            if (!infos) {
+                last = infos.status();
+                continue;
+            }
+            std::lock_guard lock(m_state->mutex); // waiters: the ones this process knows of
+            for (LockInfo &info : *infos) {
+                const auto it = m_state->waitersByKey.find(info.key);
+                info.waiters = it == m_state->waitersByKey.end() ? 0 : it->second;
+            }
+            return infos;
         }
         return last;
     }
@@ -320,7 +352,9 @@ private:
         const QByteArray token = Detail::randomLockToken().toLatin1();
         const QByteArray ttl = QByteArray::number(qint64(state.options.ttl.count()));
         const QByteArray owner = state.options.instanceId.toUtf8();
-        const QByteArray now = QByteArray::number(QDateTime::currentMSecsSinceEpoch());
+        const qint64 nowMs = QDateTime::currentMSecsSinceEpoch();
+        const QByteArray now = QByteArray::number(nowMs);
+        const QByteArray floor = QByteArray::number(nowMs * 1000);
         const auto started = SteadyClock::now();
 
         std::vector<size_t> acquired;
@@ -330,9 +364,9 @@ private:
         for (size_t node = 0; node < state.nodes.size(); ++node) {
             const Result<RedisValue> reply = state.onNode(node, cancel, acquireScript(),
                                                           {state.lockKey(key), state.metaKey(key), state.fenceKey()},
-                                                          {token, ttl, owner, now});
+                                                          {token, ttl, owner, now, floor});
             if (cancel.isCancelled()) {
-                state.unlockEverywhere(key, token, acquired);
+                state.unlockEverywhere(key, token);
                 return cancel.cause();
             }
             if (!reply) {
@@ -347,14 +381,35 @@ private:
         const auto validUntil = started + state.options.ttl - state.drift();
         if (acquired.size() >= state.quorum && SteadyClock::now() < validUntil) {
             if (state.nodes.size() > 1) {
-                for (size_t node : acquired)
-                    state.onNode(node, cancel, raiseFenceScript(), {state.fenceKey()}, {QByteArray::number(fencing)});
+                // Every later majority overlaps this one, so raising the counter on a majority
+                // to our token keeps tokens strictly increasing when the majority changes. Not on
+                // the caller's token: a cancel now must not leave a half-raised counter behind.
+                const CancelSource raiseWithin(CancelToken(), validUntil);
+                size_t raised = 0;
+                QStringList raiseErrors;
+                for (size_t node : acquired) {
+                    const Result<RedisValue> reply = state.onNode(node, raiseWithin.token(), raiseFenceScript(),
+                                                                  {state.fenceKey()}, {QByteArray::number(fencing)});
+                    if (reply)
+                        ++raised;
+                    else
+                        raiseErrors.append(state.nodes[node]->address().display() + QStringLiteral(": ") + reply.status().message());
+                }
+                if (raised < state.quorum || SteadyClock::now() >= validUntil) {
+                    state.unlockEverywhere(key, token);
+                    return Status::unavailable(QStringLiteral("lock %1: the fencing token was recorded on %2 of %3 Redis node(s), %4 needed: %5")
+                                                   .arg(key).arg(raised).arg(state.nodes.size()).arg(state.quorum)
+                                                   .arg(raiseErrors.join(QStringLiteral("; "))));
+                }
+                if (cancel.isCancelled()) {
+                    state.unlockEverywhere(key, token);
+                    return cancel.cause();
+                }
             }
             Lease lease;
             lease.key = key;
             lease.token = token;
             lease.fencing = fencing;
-            lease.nodes = acquired;
             lease.acquiredAt = started;
             lease.validUntil = validUntil;
             lease.nextExtendAt = started + state.options.extendInterval;
@@ -364,9 +419,9 @@ private:
                 std::lock_guard lock(state.mutex);
                 leaseId = ++state.nextLeaseId;
             }
-            auto held = std::make_shared<Detail::HeldLock>(key, fencing, [weakState, leaseId, key, token, acquired] {
+            auto held = std::make_shared<Detail::HeldLock>(key, fencing, [weakState, leaseId, key, token] {
                 if (auto alive = weakState.lock())
-                    alive->release(leaseId, key, token, acquired);
+                    alive->release(leaseId, key, token);
             });
             lease.holder = held;
             {
@@ -380,7 +435,7 @@ private:
             }
             return std::optional<LockGuard>(LockGuard(std::move(held)));
         }
-        state.unlockEverywhere(key, token, acquired);
+        state.unlockEverywhere(key, token);
         if (acquired.size() + heldElsewhere < state.quorum)
             return Status::unavailable(QStringLiteral("lock %1: reached %2 of %3 Redis node(s), %4 needed: %5")
                                            .arg(key).arg(acquired.size() + heldElsewhere).arg(state.nodes.size())
@@ -428,7 +483,7 @@ private:
                 const CancelSource bounded(stop, lease.validUntil);
                 size_t extended = 0;
                 size_t refused = 0;
-                for (size_t node : lease.nodes) {
+                for (size_t node = 0; node < state->nodes.size(); ++node) { // compare-and-pexpire: harmless where not ours
                     const Result<RedisValue> reply = state->onNode(node, bounded.token(), extendScript(),
                                                                    {state->lockKey(lease.key), state->metaKey(lease.key)},
                                                                    {lease.token, QByteArray::number(qint64(state->options.ttl.count()))});

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <csignal>
 #include <mutex>
+#include <poll.h>
 #include <sys/socket.h>
 
 namespace Switchyard {
@@ -154,6 +155,16 @@ void RedisConnection::disconnect()
     if (m_context)
         redisFree(m_context);
     m_context = nullptr;
+}
+
+void RedisConnection::dropIfClosedByPeer()
+{
+    if (!m_context)
+        return;
+    // An idle connection has nothing to read: readable means end of stream or an error.
+    pollfd fd{m_context->fd, POLLIN | POLLRDHUP, 0};
+    if (::poll(&fd, 1, 0) != 0)
+        disconnect();
 }
 
 Status RedisConnection::setTimeoutFor(const CancelToken &cancel)
@@ -316,6 +327,7 @@ std::unique_ptr<RedisConnection> RedisPool::acquire()
         if (!m_idle.empty()) {
             std::unique_ptr<RedisConnection> connection = std::move(m_idle.back());
             m_idle.pop_back();
+            connection->dropIfClosedByPeer(); // it reconnects on first use
             return connection;
         }
     }

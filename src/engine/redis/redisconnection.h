@@ -98,6 +98,9 @@ public:
     Status ensureConnected(const CancelToken &cancel);
     void disconnect();
     bool isConnected() const { return m_context != nullptr; }
+    // Drops the connection when the server closed it while it sat idle (a restart): one poll(2)
+    // with no wait, so a pooled connection is never handed out already dead.
+    void dropIfClosedByPeer();
 
 private:
     Status connectOnce(const CancelToken &cancel);
@@ -116,7 +119,8 @@ private:
 Status redisErrorStatus(const QByteArray &reply);
 
 // Connections to one server for callers on many threads: each call borrows a connection and gives
-// it back. Thread-safe. A broken connection reconnects on its next use.
+// it back. Thread-safe. A broken connection reconnects on its next use; one the server closed
+// while idle (e.g. it restarted) is reconnected before it is lent.
 class RedisPool
 {
 public:

@@ -208,6 +208,11 @@ private Q_SLOTS:
         CancelSource source;
         Status result;
         std::thread waiter([&] { result = b->lock(source.token(), QStringLiteral("k")).status(); });
+        // Cancel only once the waiter is really waiting (it found the key held).
+        QVERIFY(Test::eventually([&] {
+            const Result<std::vector<LockInfo>> infos = b->list(CancelToken());
+            return infos && infos->size() == 1 && infos->front().waiters == 1;
+        }));
         source.cancel(QStringLiteral("stop waiting"));
         waiter.join();
         QCOMPARE(result.message(), QStringLiteral("stop waiting"));
@@ -222,7 +227,10 @@ private Q_SLOTS:
         Result<LockGuard> held = a->lock(CancelToken(), QStringLiteral("k"));
         std::atomic<bool> got = false;
         std::thread waiter([&] { got = a->lock(CancelToken(), QStringLiteral("k"))->acquired(); });
-        std::this_thread::sleep_for(50ms); // the waiter's first attempt finds it held
+        QVERIFY(Test::eventually([&] { // the waiter's first attempt found it held
+            const Result<std::vector<LockInfo>> infos = a->list(CancelToken());
+            return infos && infos->size() == 1 && infos->front().waiters == 1;
+        }));
         const auto released = SteadyClock::now();
         held->release();
         waiter.join();
@@ -325,6 +333,67 @@ private Q_SLOTS:
         const Result<LockGuard> noQuorum = a->tryLock(CancelToken(), QStringLiteral("r2"));
         QCOMPARE(noQuorum.status().code(), Status::Code::Unavailable);
         QVERIFY(noQuorum.status().message().contains(QLatin1String("2 needed")));
+    }
+
+    // A node that applied SET NX after its reply timed out still gets the release: the key must
+    // not linger there for a whole lease.
+    void redlockReleasesEveryNodeEvenWhereTheAcquireReplyWasLost()
+    {
+        QVERIFY(startServers(3));
+        auto a = locker(QStringLiteral("a"));
+        QVERIFY(a->lock(CancelToken(), QStringLiteral("warm"))); // scripts loaded everywhere (EVALSHA only below)
+        const QStringList exists{QStringLiteral("EXISTS"), QStringLiteral("gitea:globallock:late")};
+        m_servers[2]->pause();
+        Result<LockGuard> guard = a->lock(CancelToken(), QStringLiteral("late"));
+        QVERIFY2(guard && guard->acquired(), qPrintable(guard.status().message()));
+        m_servers[2]->resume(); // it now runs the acquire it had in its socket buffer
+        QVERIFY(Test::eventually([&] { return redis(exists, 2) == "1"; }));
+        guard->release();
+        for (int node = 0; node < 3; ++node)
+            QCOMPARE(redis(exists, node), QByteArray("0"));
+    }
+
+    // Every majority overlaps the previous one; the counter raised on the majority keeps tokens
+    // increasing even though the counters of the nodes differ.
+    void fencingTokensIncreaseWhileTheMajorityRotates()
+    {
+        m_servers.clear();
+        for (int i = 0; i < 3; ++i) {
+            m_servers.push_back(std::make_unique<Test::RedisServer>());
+            QVERIFY(m_servers.back()->start({true, {}})); // survives its restart
+        }
+        const QString counter = QStringLiteral("gitea:globallock:{fencing}");
+        QVERIFY(m_servers[0]->command({QStringLiteral("SET"), counter, QStringLiteral("100")}));
+        QVERIFY(m_servers[1]->command({QStringLiteral("SET"), counter, QStringLiteral("1")}));
+        QVERIFY(m_servers[2]->command({QStringLiteral("SET"), counter, QStringLiteral("1")}));
+        LockerOptions options = fastOptions(QStringLiteral("a"));
+        options.ttl = 10s; // each node gets ttl / 20: room for an fsync on every write
+        auto a = locker(QStringLiteral("a"), options);
+        qint64 last = 0;
+        for (int round = 0; round < 6; ++round) {
+            const int down = (2 + round) % 3;
+            m_servers[size_t(down)]->stop();
+            Result<LockGuard> guard = a->lock(CancelToken(), QStringLiteral("rotating"));
+            QVERIFY2(guard && guard->acquired(), qPrintable(guard.status().message()));
+            QVERIFY2(guard->fencingToken() > last, qPrintable(QStringLiteral("round %1: %2 after %3").arg(round).arg(guard->fencingToken()).arg(last)));
+            last = guard->fencingToken();
+            guard->release();
+            QVERIFY(m_servers[size_t(down)]->restart());
+        }
+    }
+
+    // A Redis without persistence forgets the counter when it restarts; it starts again from the
+    // current time in microseconds, above every token handed out before.
+    void tokensKeepIncreasingAcrossARestartWithoutPersistence()
+    {
+        auto a = locker(QStringLiteral("a"));
+        const qint64 before = a->lock(CancelToken(), QStringLiteral("k"))->fencingToken();
+        m_servers[0]->stop();
+        QVERIFY(m_servers[0]->restart());
+        QCOMPARE(redis({QStringLiteral("EXISTS"), QStringLiteral("gitea:globallock:{fencing}")}), QByteArray("0"));
+        const Result<LockGuard> after = a->lock(CancelToken(), QStringLiteral("k"));
+        QVERIFY2(after, qPrintable(after.status().message()));
+        QVERIFY(after->fencingToken() > before);
     }
 
     void redlockKeepsTheLockWhenOneNodeHangs()

@@ -1,6 +1,9 @@
-// The memory locker and the Locker contract every backend shares.
+// The Locker contract every backend shares: one suite, run on the memory locker, a single Redis
+// and Redlock over three nodes (SWITCHYARD_LOCKER = memory | redis | redlock), as the queue
+// conformance suite does for the queue backends.
 #include "engine/globallock/globallock.h"
 
+#include "support/redisserver.h"
 #include "support/wait.h"
 
 #include <QTest>
@@ -11,18 +14,54 @@
 using namespace Switchyard;
 using namespace std::chrono_literals;
 
-class TestMemoryLocker : public QObject
+class TestLocker : public QObject
 {
     Q_OBJECT
+
+    QString m_backend = qEnvironmentVariable("SWITCHYARD_LOCKER", QStringLiteral("memory"));
+    std::vector<std::unique_ptr<Test::RedisServer>> m_servers;
+
+    bool isMemory() const { return m_backend == QLatin1String("memory"); }
+    // Loops shrink on Redis: each cycle is two round trips.
+    int scaled(int memoryCount) const { return isMemory() ? memoryCount : std::max(1, memoryCount / 10); }
 
     std::unique_ptr<Locker> makeLocker()
     {
         LockerOptions options;
         options.instanceId = QStringLiteral("test-instance");
-        return createMemoryLocker(options);
+        if (isMemory())
+            return createMemoryLocker(options);
+        options.ttl = 2000ms;
+        options.extendInterval = 500ms;
+        options.retryMin = 2ms;
+        options.retryMax = 20ms;
+        options.connectAttempts = 2;
+        options.connectInterval = 20ms;
+        options.releaseTimeout = 500ms;
+        QStringList urls;
+        for (const auto &server : m_servers)
+            urls.append(server->url());
+        Result<std::unique_ptr<Locker>> created = createRedisLocker(CancelToken(), urls, options);
+        if (!created)
+            qFatal("%s", qPrintable(created.status().message()));
+        return std::move(created).value();
     }
 
 private Q_SLOTS:
+    void init()
+    {
+        QVERIFY2(m_backend == QLatin1String("memory") || m_backend == QLatin1String("redis") || m_backend == QLatin1String("redlock"),
+                 qPrintable(m_backend));
+        m_servers.clear();
+        const int nodes = isMemory() ? 0 : m_backend == QLatin1String("redis") ? 1 : 3;
+        for (int i = 0; i < nodes; ++i) {
+            m_servers.push_back(std::make_unique<Test::RedisServer>());
+            const Status started = m_servers.back()->start();
+            QVERIFY2(started, qPrintable(started.message()));
+        }
+    }
+    void cleanup() { m_servers.clear(); }
+
     void tryLockReportsHeldWithoutError()
     {
         auto locker = makeLocker();
@@ -99,9 +138,10 @@ private Q_SLOTS:
         std::atomic<bool> overlap = false;
         int counter = 0; // protected by the lock only
         std::vector<std::thread> threads;
+        const int rounds = scaled(500);
         for (int t = 0; t < 8; ++t) {
             threads.emplace_back([&] {
-                for (int i = 0; i < 500; ++i) {
+                for (int i = 0; i < rounds; ++i) {
                     Result<LockGuard> guard = locker->lock(CancelToken(), QStringLiteral("shared"));
                     if (++inside != 1)
                         overlap = true;
@@ -113,7 +153,7 @@ private Q_SLOTS:
         for (std::thread &t : threads)
             t.join();
         QVERIFY(!overlap);
-        QCOMPARE(counter, 8 * 500);
+        QCOMPARE(counter, 8 * rounds);
         QVERIFY(locker->list(CancelToken())->empty());
     }
 
@@ -121,7 +161,7 @@ private Q_SLOTS:
     {
         auto locker = makeLocker();
         qint64 last = 0;
-        for (int i = 0; i < 100; ++i) {
+        for (int i = 0; i < scaled(100); ++i) {
             Result<LockGuard> guard = locker->lock(CancelToken(), QStringLiteral("k%1").arg(i % 3));
             QVERIFY(guard->fencingToken() > last);
             last = guard->fencingToken();
@@ -136,11 +176,14 @@ private Q_SLOTS:
         const std::vector<LockInfo> infos = *locker->list(CancelToken());
         QCOMPARE(infos.size(), size_t(1));
         QCOMPARE(infos[0].key, QStringLiteral("cron_task:gc"));
-        QCOMPARE(infos[0].backend, QStringLiteral("memory"));
+        QCOMPARE(infos[0].backend, m_backend);
         QCOMPARE(infos[0].owner, QStringLiteral("test-instance"));
         QCOMPARE(infos[0].tokenPrefix.size(), 8);
         QVERIFY(infos[0].acquiredAt >= before.addSecs(-1));
-        QCOMPARE(infos[0].ttlMs, qint64(-1));
+        if (isMemory())
+            QCOMPARE(infos[0].ttlMs, qint64(-1)); // no lease
+        else
+            QVERIFY(infos[0].ttlMs > 0 && infos[0].ttlMs <= 2000);
         QCOMPARE(infos[0].fencingToken, guard->fencingToken());
     }
 
@@ -202,5 +245,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestMemoryLocker)
-#include "tst_memorylocker.moc"
+QTEST_GUILESS_MAIN(TestLocker)
+#include "tst_locker.moc"
