@@ -42,6 +42,9 @@ struct QueueTiming
     std::chrono::milliseconds unhandledBackoff{1000}; // pause after a batch that was wholly unhandled
     std::chrono::milliseconds shutdownTimeout{2000};  // shutdown must finish in predictable time
     std::chrono::milliseconds flushPoll{20};          // flush: two empty polls this far apart = drained
+    // Statistics: a remote backend's length is read this often in the background (one sampler
+    // thread for all queues), so listing queues never waits on Redis.
+    std::chrono::milliseconds statsInterval{1000};
 };
 
 // An item taken from a base queue. Until it is acknowledged it sits in the backend's in-flight
@@ -81,11 +84,14 @@ public:
     // "queue closed").
     virtual Result<std::vector<PoppedItem>> popItems(const CancelToken &cancel, int max,
                                                      std::optional<SteadyClock::time_point> until) = 0;
-    // The handler is done with these items: remove them from the in-flight area.
-    virtual Status ack(const std::vector<PoppedItem> &items) = 0;
-    // Puts in-flight items back at the front of the queue (shutdown with items not yet handled).
-    // A unique queue drops a released item when an equal one was queued meanwhile.
-    virtual Status release(const std::vector<PoppedItem> &items) = 0;
+    // The handler is done with these items: remove them from the in-flight area. Redis retries a
+    // failure until `cancel` fires; callers bound it (the worker pool: pushBlockTime). An item
+    // whose ack failed stays in flight and is retried by the backend, never re-queued while this
+    // instance lives; a crash redelivers it (at-least-once).
+    virtual Status ack(const CancelToken &cancel, const std::vector<PoppedItem> &items) = 0;
+    // Puts in-flight items back at the front of the queue (pause, shutdown). A unique queue drops
+    // a released item when an equal one was queued meanwhile. Bounded like ack().
+    virtual Status release(const CancelToken &cancel, const std::vector<PoppedItem> &items) = 0;
 
     // Unique queues: whether an equal item is queued. Simple queues: always false.
     virtual Result<bool> hasItem(const CancelToken &cancel, const QByteArray &data) = 0;
@@ -95,6 +101,12 @@ public:
     virtual Result<qint64> removeAll(const CancelToken &cancel) = 0;
     // Wakes blocked pops; later pops and pushes fail. Data stays in persistent backends.
     virtual void close() = 0;
+
+    // Whether len() answers from this process without waiting on a network (channel, level,
+    // dummy). A remote backend's length is sampled in the background for statistics instead.
+    virtual bool hasLocalLength() const { return true; }
+    // Stored items the backend found unreadable and dropped (LevelDB: lost to a damaged log).
+    virtual qint64 corruptDropped() const { return 0; }
 };
 
 struct BaseQueueOptions

@@ -119,12 +119,12 @@ Result<std::vector<PoppedItem>> ChannelQueue::popItems(const CancelToken &cancel
     return popped;
 }
 
-Status ChannelQueue::ack(const std::vector<PoppedItem> &)
+Status ChannelQueue::ack(const CancelToken &, const std::vector<PoppedItem> &)
 {
     return Status::ok(); // nothing is kept for in-flight items in memory
 }
 
-Status ChannelQueue::release(const std::vector<PoppedItem> &items)
+Status ChannelQueue::release(const CancelToken &, const std::vector<PoppedItem> &items)
 {
     std::lock_guard lock(m_mutex);
     // May exceed the capacity: giving items back must never fail or lose one.

@@ -53,8 +53,8 @@ public:
     Status pushItem(const CancelToken &cancel, const QByteArray &data) override;
     Result<std::vector<PoppedItem>> popItems(const CancelToken &cancel, int max,
                                              std::optional<SteadyClock::time_point> until) override;
-    Status ack(const std::vector<PoppedItem> &items) override;
-    Status release(const std::vector<PoppedItem> &items) override;
+    Status ack(const CancelToken &cancel, const std::vector<PoppedItem> &items) override;
+    Status release(const CancelToken &cancel, const std::vector<PoppedItem> &items) override;
     Result<bool> hasItem(const CancelToken &cancel, const QByteArray &data) override;
     Result<qint64> len(const CancelToken &cancel) override;
     Result<qint64> removeAll(const CancelToken &cancel) override;
@@ -84,8 +84,8 @@ public:
     Status pushItem(const CancelToken &cancel, const QByteArray &data) override;
     Result<std::vector<PoppedItem>> popItems(const CancelToken &cancel, int max,
                                              std::optional<SteadyClock::time_point> until) override;
-    Status ack(const std::vector<PoppedItem> &) override { return Status::ok(); }
-    Status release(const std::vector<PoppedItem> &) override { return Status::ok(); }
+    Status ack(const CancelToken &, const std::vector<PoppedItem> &) override { return Status::ok(); }
+    Status release(const CancelToken &, const std::vector<PoppedItem> &) override { return Status::ok(); }
     Result<bool> hasItem(const CancelToken &, const QByteArray &) override { return false; }
     Result<qint64> len(const CancelToken &) override { return qint64(0); }
     Result<qint64> removeAll(const CancelToken &) override { return qint64(0); }

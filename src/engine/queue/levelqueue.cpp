@@ -224,7 +224,7 @@ Result<std::vector<PoppedItem>> LevelQueue::popItems(const CancelToken &cancel, 
     return popped;
 }
 
-Status LevelQueue::ack(const std::vector<PoppedItem> &items)
+Status LevelQueue::ack(const CancelToken &, const std::vector<PoppedItem> &items)
 {
     if (items.empty())
         return Status::ok();
@@ -234,7 +234,7 @@ Status LevelQueue::ack(const std::vector<PoppedItem> &items)
     return write(&batch, m_sync);
 }
 
-Status LevelQueue::release(const std::vector<PoppedItem> &items)
+Status LevelQueue::release(const CancelToken &, const std::vector<PoppedItem> &items)
 {
     std::lock_guard lock(m_mutex);
     leveldb::WriteBatch batch;

@@ -35,8 +35,8 @@ public:
     Status pushItem(const CancelToken &cancel, const QByteArray &data) override;
     Result<std::vector<PoppedItem>> popItems(const CancelToken &cancel, int max,
                                              std::optional<SteadyClock::time_point> until) override;
-    Status ack(const std::vector<PoppedItem> &items) override;
-    Status release(const std::vector<PoppedItem> &items) override;
+    Status ack(const CancelToken &cancel, const std::vector<PoppedItem> &items) override;
+    Status release(const CancelToken &cancel, const std::vector<PoppedItem> &items) override;
     Result<bool> hasItem(const CancelToken &cancel, const QByteArray &data) override;
     Result<qint64> len(const CancelToken &cancel) override;
     Result<qint64> removeAll(const CancelToken &cancel) override;
@@ -45,7 +45,7 @@ public:
     // Items that were in flight when the queue was opened and went back to the queue.
     qint64 recoveredAtOpen() const { return m_recovered; }
     // Stored entries that could not be read and were dropped (counted, logged).
-    qint64 corruptDropped() const;
+    qint64 corruptDropped() const override;
 
 private:
     LevelQueue(QString name, std::unique_ptr<leveldb::DB> db, int capacity, bool unique, bool sync, QueueTiming timing);

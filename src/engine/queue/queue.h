@@ -78,7 +78,9 @@ struct QueueManagerOptions
 // Every queue of the process with an increasing qid (Gitea's queue manager, SPEC §2.5). Creates
 // queues from [queue] / [queue.<name>] (SPEC §2.6) and runs each under the lifecycle, so queues
 // created first stop last. Thread-safe. Must outlive no one: pools stay alive while their
-// dispatcher thread runs.
+// dispatcher thread runs. Threads: the lifecycle runs one "queue statistics" sampler that reads
+// remote backends' lengths every QueueTiming::statsInterval (list() and stats() never touch the
+// network).
 class QueueManager
 {
 public:
@@ -114,10 +116,12 @@ public:
     Status flushAll(const CancelToken &cancel, std::chrono::milliseconds timeout);
     Result<qint64> removeAll(const CancelToken &cancel, qint64 qid);
     Status setMaxWorkers(qint64 qid, int maxWorkers);
-    Status pause(qint64 qid);
+    // Returns once the queue holds nothing back (WorkerPool::pause).
+    Status pause(const CancelToken &cancel, qint64 qid);
     Status resume(qint64 qid);
 
 private:
+    void sampleLengths(const CancelToken &cancel); // the statistics sampler's loop
     template<typename T>
     Result<std::shared_ptr<WorkerPoolQueue<T>>> create(const CancelToken &cancel, const QString &name, bool unique,
                                                        typename WorkerPoolQueue<T>::Handler handler)

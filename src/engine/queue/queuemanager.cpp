@@ -12,6 +12,26 @@ QueueManager::QueueManager(const EngineConfig &config, Lifecycle &lifecycle, Que
 {
     if (m_options.instanceId.isEmpty())
         m_options.instanceId = generateInstanceId();
+    if (Status started = m_lifecycle.runWithCancel(QStringLiteral("queue statistics"),
+                                                   [this](const CancelToken &cancel) { sampleLengths(cancel); });
+        !started)
+        qCWarning(lcQueue).noquote() << "queue statistics are not sampled:" << started.message();
+}
+
+void QueueManager::sampleLengths(const CancelToken &cancel)
+{
+    while (cancel.sleepFor(m_options.timing.statsInterval)) {
+        std::vector<std::shared_ptr<WorkerPool>> pools;
+        {
+            std::lock_guard lock(m_mutex);
+            for (const auto &[qid, pool] : m_pools)
+                pools.push_back(pool);
+        }
+        for (const std::shared_ptr<WorkerPool> &pool : pools) {
+            const CancelSource bounded(cancel, SteadyClock::now() + m_options.timing.statsInterval);
+            pool->sampleLength(bounded.token());
+        }
+    }
 }
 
 QueueManager::~QueueManager() = default;
@@ -51,6 +71,7 @@ Result<std::shared_ptr<WorkerPool>> QueueManager::createPool(const CancelToken &
         return started;
     }
     pool->waitUntilRunning(cancel); // so that flush and the admin actions find it running
+    pool->sampleLength(cancel);     // the first listing shows a length
     qCInfo(lcQueue).noquote() << "queue" << name << "started:" << settings->type << (unique ? "unique" : "simple")
                               << "batch" << settings->batchLength << "max workers" << settings->maxWorkers;
     return pool;
@@ -152,13 +173,12 @@ Status QueueManager::setMaxWorkers(qint64 qid, int maxWorkers)
     return Status::ok();
 }
 
-Status QueueManager::pause(qint64 qid)
+Status QueueManager::pause(const CancelToken &cancel, qint64 qid)
 {
     const std::shared_ptr<WorkerPool> pool = find(qid);
     if (!pool)
         return unknownQueue(qid);
-    pool->pause();
-    return Status::ok();
+    return pool->pause(cancel);
 }
 
 Status QueueManager::resume(qint64 qid)

@@ -224,7 +224,6 @@ Status RedisQueue::pushItem(const CancelToken &cancel, const QByteArray &data)
 
 void RedisQueue::forgetHeld(const std::vector<PoppedItem> &items)
 {
-    std::lock_guard lock(m_mutex);
     for (const PoppedItem &item : items) {
         auto it = m_held.find(item.data);
         if (it != m_held.end() && --it.value() <= 0)
@@ -232,8 +231,34 @@ void RedisQueue::forgetHeld(const std::vector<PoppedItem> &items)
     }
 }
 
+Status RedisQueue::retryUnacked(const CancelToken &cancel)
+{
+    QList<QByteArray> items;
+    {
+        std::lock_guard lock(m_mutex);
+        items = m_unacked;
+    }
+    if (items.isEmpty())
+        return Status::ok();
+    const Result<RedisValue> acked = m_pool.with([&](RedisConnection &c) { return c.eval(cancel, ackScript(), {inFlightKey()}, items); });
+    if (!acked)
+        return acked.status();
+    std::lock_guard lock(m_mutex);
+    for (const QByteArray &item : items) {
+        m_unacked.removeOne(item);
+        auto it = m_held.find(item);
+        if (it != m_held.end() && --it.value() <= 0)
+            m_held.erase(it);
+    }
+    qCInfo(lcQueue).noquote() << "queue" << m_name << ":" << items.size() << "late acknowledgement(s) went through";
+    return Status::ok();
+}
+
 Status RedisQueue::reconcileInFlight(const CancelToken &cancel)
 {
+    // Handled items whose ack failed are held until their ack lands: never re-queued from here.
+    if (Status retried = retryUnacked(cancel); !retried)
+        return retried;
     const Result<RedisValue> listed = m_pool.with([&](RedisConnection &c) {
         return c.command(cancel, {"LRANGE", inFlightKey(), "0", "-1"});
     });
@@ -405,42 +430,48 @@ Result<std::vector<PoppedItem>> RedisQueue::popItems(const CancelToken &cancel, 
     }
 }
 
-Status RedisQueue::ack(const std::vector<PoppedItem> &items)
+Status RedisQueue::ack(const CancelToken &cancel, const std::vector<PoppedItem> &items)
 {
     if (items.empty())
         return Status::ok();
-    forgetHeld(items);
     QList<QByteArray> args;
     args.reserve(qsizetype(items.size()));
     for (const PoppedItem &item : items)
         args.append(item.data);
-    // Acks must not be lost to a brief outage, but also never hang a worker: shutdown timeout.
-    const CancelToken none;
-    const auto giveUpAt = SteadyClock::now() + m_timing.shutdownTimeout + m_timing.pushBlockTime;
-    return withRetry(none, giveUpAt, "ack", [&](RedisConnection &c) {
-               return c.eval(none, ackScript(), {inFlightKey()}, args);
-           }).status();
+    const Result<RedisValue> reply = withRetry(cancel, std::nullopt, "ack", [&](RedisConnection &c) {
+        return c.eval(cancel, ackScript(), {inFlightKey()}, args);
+    });
+    std::lock_guard lock(m_mutex);
+    if (!reply) {
+        // Still held: a reconciliation must not mistake them for items of a lost pop. The next
+        // pop retries the ack.
+        m_unacked.append(args);
+        m_reconcile = true;
+        return reply.status();
+    }
+    forgetHeld(items); // only now: until the LREM landed they are in our in-flight list
+    return Status::ok();
 }
 
-Status RedisQueue::release(const std::vector<PoppedItem> &items)
+Status RedisQueue::release(const CancelToken &cancel, const std::vector<PoppedItem> &items)
 {
     if (items.empty())
         return Status::ok();
-    forgetHeld(items);
     QList<QByteArray> args{m_unique ? "1" : "0"};
     for (const PoppedItem &item : items)
         args.append(item.data);
-    const CancelToken none;
-    const auto giveUpAt = SteadyClock::now() + m_timing.shutdownTimeout;
-    const Result<RedisValue> reply = withRetry(none, giveUpAt, "release", [&](RedisConnection &c) {
-        return c.eval(none, releaseScript(), {m_keys.list, m_keys.set, inFlightKey()}, args);
+    const Result<RedisValue> reply = withRetry(cancel, std::nullopt, "release", [&](RedisConnection &c) {
+        return c.eval(cancel, releaseScript(), {m_keys.list, m_keys.set, inFlightKey()}, args);
     });
-    if (reply) {
-        std::lock_guard lock(m_mutex);
-        ++m_pushCount;
-        m_pushed.notify_all();
+    std::lock_guard lock(m_mutex);
+    forgetHeld(items);
+    if (!reply) {
+        m_reconcile = true; // not held any more: the next pop puts them back from the in-flight list
+        return reply.status();
     }
-    return reply.status();
+    ++m_pushCount;
+    m_pushed.notify_all();
+    return Status::ok();
 }
 
 Result<bool> RedisQueue::hasItem(const CancelToken &cancel, const QByteArray &data)

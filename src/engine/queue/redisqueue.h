@@ -47,12 +47,13 @@ public:
     Status pushItems(const CancelToken &cancel, const std::vector<QByteArray> &items) override;
     Result<std::vector<PoppedItem>> popItems(const CancelToken &cancel, int max,
                                              std::optional<SteadyClock::time_point> until) override;
-    Status ack(const std::vector<PoppedItem> &items) override;
-    Status release(const std::vector<PoppedItem> &items) override;
+    Status ack(const CancelToken &cancel, const std::vector<PoppedItem> &items) override;
+    Status release(const CancelToken &cancel, const std::vector<PoppedItem> &items) override;
     Result<bool> hasItem(const CancelToken &cancel, const QByteArray &data) override;
     Result<qint64> len(const CancelToken &cancel) override;
     Result<qint64> removeAll(const CancelToken &cancel) override;
     void close() override;
+    bool hasLocalLength() const override { return false; }
 
     const Keys &keys() const { return m_keys; }
     // Returns dead instances' in-flight items to the queue now; how many were moved.
@@ -66,7 +67,9 @@ private:
     // After a pop whose reply was lost, the script may have moved items into our in-flight list
     // that nobody holds: put every in-flight item that is not held back in front of the queue.
     Status reconcileInFlight(const CancelToken &cancel);
-    void forgetHeld(const std::vector<PoppedItem> &items);
+    void forgetHeld(const std::vector<PoppedItem> &items); // requires m_mutex
+    // Acks that failed earlier, retried before the next reconciliation trusts the in-flight list.
+    Status retryUnacked(const CancelToken &cancel);
     void heartbeatLoop();
     QByteArray inFlightKey() const;
     // Runs `fn(connection)` until it succeeds, the token is cancelled or `giveUpAt` passes, backing
@@ -89,6 +92,7 @@ private:
     quint64 m_pushCount = 0;              // guarded by m_mutex
     bool m_closed = false;                // guarded by m_mutex
     QHash<QByteArray, int> m_held;        // guarded by m_mutex; popped, not yet acked or released
+    QList<QByteArray> m_unacked;          // guarded by m_mutex; handled, but their ack failed (still held)
     bool m_reconcile = false;             // guarded by m_mutex; a pop's outcome is unknown
 
     std::mutex m_popMutex; // pops and reconciliation run one at a time

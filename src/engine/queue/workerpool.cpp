@@ -96,8 +96,7 @@ void WorkerPool::run(const CancelToken &cancel)
                 debounceAt.reset();
                 lock.unlock();
                 if (request->discard) {
-                    if (Status acked = m_base->ack(batch); !acked)
-                        qCWarning(lcQueue).noquote() << "queue" << m_name << ": discard:" << acked.message();
+                    ackBounded(batch, "discard");
                 } else {
                     m_flushing = true;
                     handleBatch(std::move(batch));
@@ -114,11 +113,16 @@ void WorkerPool::run(const CancelToken &cancel)
                 buffer.clear();
                 debounceAt.reset();
                 lock.unlock();
-                if (Status released = m_base->release(back); !released)
+                const CancelSource bounded = CancelSource::withTimeout(cancel, m_timing.pushBlockTime);
+                if (Status released = m_base->release(bounded.token(), back); !released)
                     qCWarning(lcQueue).noquote() << "queue" << m_name << ": pause: could not put back" << back.size()
-                                                 << "item(s):" << released.message();
+                                                 << "item(s) (they stay in flight and come back later):" << released.message();
                 lock.lock();
                 continue;
+            }
+            if (!m_pauseApplied) {
+                m_pauseApplied = true; // pause() returns now: nothing is held
+                m_changed.notify_all();
             }
             cancel.wait(m_changed, lock, [this] { return !m_paused || !m_flushRequests.empty(); });
             continue;
@@ -187,7 +191,8 @@ void WorkerPool::run(const CancelToken &cancel)
 
     if (m_timing.shutdownTimeout.count() != 0) {
         if (!leftovers.empty()) {
-            if (Status released = m_base->release(leftovers); !released)
+            const CancelSource bounded = CancelSource::withTimeout(CancelToken(), m_timing.shutdownTimeout);
+            if (Status released = m_base->release(bounded.token(), leftovers); !released)
                 qCCritical(lcQueue).noquote() << "queue" << m_name << ": could not put back" << leftovers.size()
                                               << "item(s) at shutdown:" << released.message();
         }
@@ -207,7 +212,7 @@ void WorkerPool::run(const CancelToken &cancel)
             if (!result.unhandled.empty())
                 qCCritical(lcQueue).noquote() << "queue" << m_name << ": shutdown without timeout dropped"
                                               << result.unhandled.size() << "unhandled item(s)";
-            m_base->ack(leftovers);
+            ackBounded(leftovers, "shutdown");
         }
         lock.lock();
     }
@@ -225,10 +230,23 @@ void WorkerPool::dispatch(std::unique_lock<std::mutex> &lock, std::vector<Popped
     m_work.notify_one();
     while (m_hasPending) {
         m_runToken.wait(m_changed, lock, [this] {
-            return !m_hasPending || !m_flushRequests.empty() || (m_idleWorkers == 0 && canStartWorker());
+            return !m_hasPending || !m_flushRequests.empty() || m_paused || (m_idleWorkers == 0 && canStartWorker());
         });
         if (!m_hasPending || m_runToken.isCancelled())
             return; // on cancellation, shutdown collects the pending batch
+        if (m_paused && m_flushRequests.empty()) {
+            // Not taken by a worker yet: it goes back with the rest.
+            std::vector<PoppedItem> back = std::move(m_pending);
+            m_pending.clear();
+            m_hasPending = false;
+            lock.unlock();
+            const CancelSource bounded = CancelSource::withTimeout(m_runToken, m_timing.pushBlockTime);
+            if (Status released = m_base->release(bounded.token(), back); !released)
+                qCWarning(lcQueue).noquote() << "queue" << m_name << ": pause: could not put back" << back.size()
+                                             << "item(s) (they stay in flight and come back later):" << released.message();
+            lock.lock();
+            return;
+        }
         if (!m_flushRequests.empty()) {
             std::vector<PoppedItem> mine = std::move(m_pending);
             m_pending.clear();
@@ -277,21 +295,36 @@ void WorkerPool::workerLoop(Worker *self)
     m_changed.notify_all();
 }
 
-std::optional<RawBatchResult> WorkerPool::callHandler(std::vector<QByteArray> &data)
+std::optional<RawBatchResult> WorkerPool::callHandler(std::vector<QByteArray> &data, QString *error)
 {
     const qsizetype count = qsizetype(data.size());
     if (!m_handler)
         return RawBatchResult(); // a queue nobody consumes (Gitea: dummy for a nil handler)
+    QString what;
     try {
         return m_handler(data);
     } catch (const std::exception &e) {
-        qCCritical(lcQueue).noquote() << "queue" << m_name << ": handler threw on a batch of" << count
-                                      << "item(s):" << e.what();
+        what = QString::fromUtf8(e.what());
     } catch (...) {
-        qCCritical(lcQueue).noquote() << "queue" << m_name << ": handler threw on a batch of" << count << "item(s)";
+        what = QStringLiteral("an unknown exception");
     }
+    qCCritical(lcQueue).noquote() << "queue" << m_name << ": handler threw on a batch of" << count << "item(s):" << what;
+    if (error)
+        *error = what;
     m_failed += count;
     return std::nullopt; // not retried: a poison batch would loop forever
+}
+
+void WorkerPool::ackBounded(const std::vector<PoppedItem> &items, const char *when)
+{
+    if (items.empty())
+        return;
+    const CancelSource bounded = CancelSource::withTimeout(CancelToken(), m_timing.pushBlockTime);
+    if (Status acked = m_base->ack(bounded.token(), items); !acked) {
+        m_ackFailed += qint64(items.size());
+        qCWarning(lcQueue).noquote() << "queue" << m_name << ":" << when << ": acknowledging" << items.size()
+                                     << "item(s) failed (they may be delivered again):" << acked.message();
+    }
 }
 
 void WorkerPool::handleBatch(std::vector<PoppedItem> batch)
@@ -321,9 +354,10 @@ void WorkerPool::handleBatch(std::vector<PoppedItem> batch)
     }
 
     std::vector<PoppedItem> done = std::move(batch);
+    // One deadline for all of them, not the run token: at shutdown it is already cancelled
+    // (seed 000 §10.3.5). So a batch returns within pushBlockTime however many came back.
+    const CancelSource limit = CancelSource::withTimeout(CancelToken(), m_timing.pushBlockTime);
     for (const QByteArray &item : result.unhandled) {
-        // A fresh deadline: at shutdown the run token is already cancelled (seed 000 §10.3.5).
-        CancelSource limit = CancelSource::withTimeout(CancelToken(), m_timing.pushBlockTime);
         const Status pushed = m_base->pushItem(limit.token(), item);
         if (pushed || isAlreadyInQueue(pushed))
             continue;
@@ -333,20 +367,20 @@ void WorkerPool::handleBatch(std::vector<PoppedItem> batch)
             done.erase(original);
         qCCritical(lcQueue).noquote() << "queue" << m_name << ": could not push an unhandled item back:" << pushed.message();
     }
-    if (Status acked = m_base->ack(done); !acked)
-        qCWarning(lcQueue).noquote() << "queue" << m_name << ": ack failed (the items may be delivered again):" << acked.message();
+    ackBounded(done, "after handling");
 }
 
 void WorkerPool::serveFlush(std::unique_lock<std::mutex> &lock, const std::shared_ptr<FlushRequest> &request)
 {
     if (request->discard) {
+        std::vector<PoppedItem> pending;
         if (m_hasPending) {
-            std::vector<PoppedItem> pending = std::move(m_pending);
+            pending = std::move(m_pending);
             m_pending.clear();
             m_hasPending = false;
-            m_base->ack(pending);
         }
-        lock.unlock();
+        lock.unlock(); // the ack may wait on the network
+        ackBounded(pending, "discard");
         const Result<qint64> removed = m_base->removeAll(m_runToken);
         lock.lock();
         request->result = removed.status();
@@ -402,12 +436,17 @@ Status WorkerPool::push(const CancelToken &cancel, const QByteArray &data)
     if (m_immediate) {
         std::vector<QByteArray> batch{data};
         m_pushed += 1;
-        const std::optional<RawBatchResult> result = callHandler(batch);
-        if (result) {
-            m_corrupt += result->corrupt;
-            m_handled += std::max<qint64>(0, 1 - qint64(result->unhandled.size()) - result->corrupt);
-            m_failed += qint64(result->unhandled.size());
-        }
+        QString thrown;
+        const std::optional<RawBatchResult> result = callHandler(batch, &thrown);
+        if (!result)
+            return Status::internal(QStringLiteral("queue %1: the handler threw: %2").arg(m_name, thrown));
+        m_corrupt += result->corrupt;
+        m_handled += std::max<qint64>(0, 1 - qint64(result->unhandled.size()) - result->corrupt);
+        m_failed += qint64(result->unhandled.size());
+        if (!result->unhandled.empty())
+            return Status::unavailable(QStringLiteral("queue %1: the handler returned the item unhandled").arg(m_name));
+        if (result->corrupt > 0)
+            return Status::invalidArgument(QStringLiteral("queue %1: the item could not be decoded").arg(m_name));
         return Status::ok();
     }
     Status pushed = m_base->pushItem(cancel, data);
@@ -419,8 +458,12 @@ Status WorkerPool::push(const CancelToken &cancel, const QByteArray &data)
 Status WorkerPool::pushMany(const CancelToken &cancel, const std::vector<QByteArray> &items)
 {
     if (m_immediate) {
-        for (const QByteArray &item : items)
-            push(cancel, item);
+        qsizetype handled = 0;
+        for (const QByteArray &item : items) {
+            if (Status pushed = push(cancel, item); !pushed)
+                return Status(pushed.code(), pushed.message() + QStringLiteral(" (%1 of %2 item(s) handled)").arg(handled).arg(items.size()));
+            ++handled;
+        }
         return Status::ok();
     }
     Status pushed = m_base->pushItems(cancel, items);
@@ -455,7 +498,10 @@ Status WorkerPool::flush(const CancelToken &cancel, std::chrono::milliseconds ti
 
 Result<qint64> WorkerPool::removeAll(const CancelToken &cancel)
 {
-    return m_base->removeAll(cancel);
+    Result<qint64> removed = m_base->removeAll(cancel);
+    if (removed)
+        sampleLength(cancel);
+    return removed;
 }
 
 void WorkerPool::setMaxWorkers(int maxWorkers)
@@ -465,17 +511,22 @@ void WorkerPool::setMaxWorkers(int maxWorkers)
     m_changed.notify_all();
 }
 
-void WorkerPool::pause()
+Status WorkerPool::pause(const CancelToken &cancel)
 {
-    std::lock_guard lock(m_mutex);
+    std::unique_lock lock(m_mutex);
     m_paused = true;
     wakeDispatcher();
+    if (!cancel.wait(m_changed, lock, [this] { return m_pauseApplied || !m_running || !m_paused; }))
+        return Status(cancel.cause().code(), QStringLiteral("queue %1 is pausing; it had not put back what it held yet: %2")
+                                                 .arg(m_name, cancel.cause().message()));
+    return Status::ok();
 }
 
 void WorkerPool::resume()
 {
     std::lock_guard lock(m_mutex);
     m_paused = false;
+    m_pauseApplied = false;
     wakeDispatcher();
 }
 
@@ -515,11 +566,28 @@ QueueStats WorkerPool::stats() const
     stats.pushedTotal = m_pushed.load();
     stats.handledTotal = m_handled.load();
     stats.failedTotal = m_failed.load();
-    stats.corruptTotal = m_corrupt.load();
-    CancelSource limit = CancelSource::withTimeout(CancelToken(), std::chrono::seconds(1));
-    const Result<qint64> length = m_base->len(limit.token());
-    stats.length = length ? *length : -1;
+    stats.corruptTotal = m_corrupt.load() + m_base->corruptDropped();
+    stats.ackFailedTotal = m_ackFailed.load();
+    if (m_base->hasLocalLength()) {
+        const Result<qint64> length = m_base->len(CancelToken()); // a mutex, no network
+        stats.length = length ? *length : -1;
+        stats.lengthSampledAt = QDateTime::currentDateTimeUtc();
+    } else {
+        stats.length = m_sampledLength.load();
+        const qint64 at = m_sampledAtMs.load();
+        if (at > 0)
+            stats.lengthSampledAt = QDateTime::fromMSecsSinceEpoch(at, Qt::UTC);
+    }
     return stats;
+}
+
+void WorkerPool::sampleLength(const CancelToken &cancel)
+{
+    if (m_base->hasLocalLength())
+        return;
+    const Result<qint64> length = m_base->len(cancel);
+    m_sampledLength = length ? *length : -1;
+    m_sampledAtMs = QDateTime::currentMSecsSinceEpoch();
 }
 
 } // namespace Switchyard

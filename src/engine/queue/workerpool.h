@@ -4,6 +4,7 @@
 
 #include "engine/core/cancellation.h"
 
+#include <QDateTime>
 #include <QString>
 
 #include <atomic>
@@ -34,7 +35,10 @@ struct QueueStats
     QString name;
     QString type;
     bool unique = false;
-    qint64 length = 0; // waiting in the base queue; -1 when the backend cannot say right now
+    qint64 length = 0; // waiting in the base queue; -1 when the backend could not say
+    // When `length` was read: now for local backends; Redis lengths come from a background
+    // sampler (QueueTiming::statsInterval), so listing never waits on the network.
+    QDateTime lengthSampledAt;
     int batchLength = 0;
     int workers = 0;
     int activeWorkers = 0;
@@ -44,7 +48,8 @@ struct QueueStats
     qint64 pushedTotal = 0;
     qint64 handledTotal = 0;
     qint64 failedTotal = 0;  // returned unhandled, or in a batch whose handler threw
-    qint64 corruptTotal = 0; // undecodable stored items, skipped
+    qint64 corruptTotal = 0; // undecodable stored items, skipped, and items the backend lost to damage
+    qint64 ackFailedTotal = 0; // handled items whose acknowledgement failed: they may be delivered again
 };
 
 // The worker pool over a base queue (Gitea's WorkerPoolQueue, seed 000 §10.3), on bytes; the
@@ -80,7 +85,9 @@ public:
     // The dispatcher loop; returns after `cancel` is cancelled and shutdown is complete.
     void run(const CancelToken &cancel);
 
-    // Pushes to the base queue (errors of BaseQueue::pushItem). A dummy queue runs the handler here.
+    // Pushes to the base queue (errors of BaseQueue::pushItem). A dummy ("immediate") queue runs
+    // the handler here and fails when it throws (Internal) or returns the item unhandled
+    // (Unavailable), so the caller knows the item was not handled.
     Status push(const CancelToken &cancel, const QByteArray &data);
     // Several items in one go (BaseQueue::pushItems): for producers with many items at once.
     Status pushMany(const CancelToken &cancel, const std::vector<QByteArray> &items);
@@ -90,19 +97,27 @@ public:
     // every queued item instead. DeadlineExceeded when not drained within `timeout`; Unavailable
     // when the pool is not running.
     Status flush(const CancelToken &cancel, std::chrono::milliseconds timeout);
+    // Deletes every waiting item; returns how many. On a paused queue the count is exact (pause()
+    // has put back whatever the dispatcher held); on a running one, batches already taken for
+    // handling are not counted and are handled.
     Result<qint64> removeAll(const CancelToken &cancel);
 
     // Live: fewer workers take effect as workers go idle; more at the next dispatch.
     void setMaxWorkers(int maxWorkers);
-    // A paused queue keeps accepting pushes and hands nothing to workers.
-    void pause();
+    // A paused queue keeps accepting pushes and hands nothing to workers. Returns once the
+    // dispatcher has put back the items it held (at once when idle; a flush in progress finishes
+    // first) or when `cancel` fires; batches already with workers finish.
+    Status pause(const CancelToken &cancel);
     void resume();
     bool isPaused() const;
     bool isRunning() const;
     // Blocks until run() has started; false when `cancel` fired first.
     bool waitUntilRunning(const CancelToken &cancel);
 
+    // Never waits on the network: see QueueStats::lengthSampledAt.
     QueueStats stats() const;
+    // Reads the base queue's length for stats() (the sampler calls it for remote backends).
+    void sampleLength(const CancelToken &cancel);
 
 private:
     struct Worker
@@ -122,8 +137,10 @@ private:
     void startWorker(); // requires m_mutex
     void workerLoop(Worker *self);
     void handleBatch(std::vector<PoppedItem> batch);
-    // nullopt when the handler threw (logged, counted as failed).
-    std::optional<RawBatchResult> callHandler(std::vector<QByteArray> &data);
+    // nullopt when the handler threw (logged, counted as failed; `error` says what it threw).
+    std::optional<RawBatchResult> callHandler(std::vector<QByteArray> &data, QString *error = nullptr);
+    // Acknowledges within pushBlockTime; a failure is counted and logged.
+    void ackBounded(const std::vector<PoppedItem> &items, const char *when);
     void serveFlush(std::unique_lock<std::mutex> &lock, const std::shared_ptr<FlushRequest> &request);
     void reapWorkers(std::unique_lock<std::mutex> &lock);
     void shutdown(std::unique_lock<std::mutex> &lock);
@@ -142,7 +159,10 @@ private:
     std::atomic<qint64> m_handled = 0;
     std::atomic<qint64> m_failed = 0;
     std::atomic<qint64> m_corrupt = 0;
+    std::atomic<qint64> m_ackFailed = 0;
     std::atomic<bool> m_flushing = false;
+    std::atomic<qint64> m_sampledLength = -1;
+    std::atomic<qint64> m_sampledAtMs = 0; // ms since the epoch; 0: never sampled
 
     mutable std::mutex m_mutex;
     std::condition_variable_any m_changed; // state below changed (dispatcher, flush, shutdown wait here)
@@ -152,6 +172,7 @@ private:
     bool m_running = false;                // guarded by m_mutex
     bool m_stopping = false;               // guarded by m_mutex; workers exit when idle
     bool m_paused = false;                 // guarded by m_mutex
+    bool m_pauseApplied = false;           // guarded by m_mutex; paused and holding nothing
     int m_maxWorkers;                      // guarded by m_mutex
     int m_workerCount = 0;                 // guarded by m_mutex
     int m_idleWorkers = 0;                 // guarded by m_mutex

@@ -164,7 +164,7 @@ private Q_SLOTS:
             QVERIFY(queue->pushItem(CancelToken(), item(i)));
         const std::vector<PoppedItem> inFlight = popNow(*queue, 2);
         QCOMPARE(*queue->len(CancelToken()), qint64(3));
-        QVERIFY(queue->ack(inFlight));
+        QVERIFY(queue->ack(CancelToken(), inFlight));
         QCOMPARE(*queue->len(CancelToken()), qint64(3));
     }
 
@@ -257,7 +257,7 @@ private Q_SLOTS:
             QVERIFY(queue->pushItem(CancelToken(), item(i)));
         std::vector<PoppedItem> taken = popNow(*queue, 3);
         QVERIFY(queue->pushItem(CancelToken(), item(1))); // popped, so it may be queued again
-        QVERIFY(queue->release(taken));
+        QVERIFY(queue->release(CancelToken(), taken));
         // item(1) is queued already, so the released copy is dropped.
         QCOMPARE(dataOf(popNow(*queue, 10)), (QList<QByteArray>{item(0), item(2), item(3), item(4), item(1)}));
     }
@@ -272,7 +272,7 @@ private Q_SLOTS:
                 QVERIFY(queue->pushItem(CancelToken(), item(i)));
             std::vector<PoppedItem> taken = popNow(*queue, 3); // 0, 1, 2 in flight
             std::vector<PoppedItem> done{taken[1]};
-            QVERIFY(queue->ack(done)); // 1 handled
+            QVERIFY(queue->ack(CancelToken(), done)); // 1 handled
             // "crash": dropped without giving 0 and 2 back
         }
         auto reopened = open(true, 1000, QStringLiteral("instance-b"));
@@ -290,7 +290,7 @@ private Q_SLOTS:
             auto queue = open(false);
             for (int i = 0; i < 3; ++i)
                 QVERIFY(queue->pushItem(CancelToken(), item(i)));
-            QVERIFY(queue->ack(popNow(*queue, 3)));
+            QVERIFY(queue->ack(CancelToken(), popNow(*queue, 3)));
         }
         auto reopened = open(false, 1000, QStringLiteral("instance-c"));
         QVERIFY(reopened->pushItem(CancelToken(), item(9)));
@@ -346,7 +346,7 @@ private Q_SLOTS:
                     if (!popped)
                         return;
                     consumed += int(popped->size());
-                    queue->ack(*popped);
+                    queue->ack(CancelToken(), *popped);
                 }
             });
         }

@@ -77,9 +77,10 @@ private Q_SLOTS:
         QCOMPARE(list[1].capacity, 77);
         QCOMPARE(list[1].batchLength, 3); // from [queue]
         QVERIFY(QFileInfo::exists(dir.filePath(QStringLiteral("queues/common/mail_queue"))));
-        // The lifecycle lists each queue as a running component.
-        QCOMPARE(processes.list().size(), size_t(2));
-        QCOMPARE(processes.list()[0].description, QStringLiteral("queue task"));
+        // The lifecycle lists the statistics sampler and each queue as running components.
+        QCOMPARE(processes.list().size(), size_t(3));
+        QCOMPARE(processes.list()[0].description, QStringLiteral("queue statistics"));
+        QCOMPARE(processes.list()[1].description, QStringLiteral("queue task"));
     }
 
     void duplicateNamesAreRefused()
@@ -120,7 +121,7 @@ private Q_SLOTS:
             return std::vector<qint64>();
         });
         QVERIFY(queue);
-        QVERIFY(manager.pause(1));
+        QVERIFY(manager.pause(CancelToken(), 1));
         QVERIFY(manager.list()[0].paused);
         for (int i = 0; i < 10; ++i)
             QVERIFY((*queue)->push(CancelToken(), i));
@@ -133,7 +134,7 @@ private Q_SLOTS:
         QVERIFY(manager.setMaxWorkers(1, 7));
         QCOMPARE(manager.stats(1)->maxWorkers, 7);
 
-        QCOMPARE(manager.pause(99).code(), Status::Code::NotFound);
+        QCOMPARE(manager.pause(CancelToken(), 99).code(), Status::Code::NotFound);
         QCOMPARE(manager.setMaxWorkers(99, 1).code(), Status::Code::NotFound);
         QCOMPARE(manager.removeAll(CancelToken(), 99).status().code(), Status::Code::NotFound);
         QVERIFY(manager.stats(99).status().message().contains(QLatin1String("99")));
@@ -149,7 +150,7 @@ private Q_SLOTS:
             QueueManager manager(config, lifecycle, fastOptions());
             auto queue = manager.createSimpleQueue<qint64>(CancelToken(), QStringLiteral("task"), handleAll);
             QVERIFY(queue);
-            manager.pause(1);
+            manager.pause(CancelToken(), 1);
             for (int i = 0; i < 3; ++i)
                 QVERIFY((*queue)->push(CancelToken(), i));
             lifecycle.shutdown();

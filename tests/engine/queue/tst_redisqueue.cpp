@@ -6,6 +6,7 @@
 #include "support/redisserver.h"
 #include "support/wait.h"
 
+#include <QElapsedTimer>
 #include <QScopeGuard>
 #include <QSet>
 #include <QTest>
@@ -59,6 +60,48 @@ private Q_SLOTS:
         options.appendOnly = true;
         const Status started = m_redis.start(options);
         QVERIFY2(started, qPrintable(started.message()));
+    }
+
+    // A handled batch whose ack fails during an outage is still ours: once Redis is back it must
+    // not be mistaken for items a lost pop moved (which go back to the queue) — no duplicates.
+    void anAckLostToAnOutageIsRetriedNotRedelivered()
+    {
+        auto queue = open(QStringLiteral("outage"), false);
+        for (const QByteArray item : {"1", "2", "3"})
+            QVERIFY(queue->pushItem(CancelToken(), item));
+        const Result<std::vector<PoppedItem>> popped = queue->popItems(CancelToken(), 10, std::nullopt);
+        QCOMPARE(popped->size(), size_t(3));
+        m_redis.stop();
+        const CancelSource shortly = CancelSource::withTimeout(CancelToken(), 200ms);
+        QVERIFY(!queue->ack(shortly.token(), *popped));
+        QVERIFY(m_redis.restart());
+        // The next pop reconciles: the three are neither delivered again nor left in flight.
+        const Result<std::vector<PoppedItem>> again = queue->popItems(CancelToken(), 10, SteadyClock::now() + 300ms);
+        QVERIFY2(again, qPrintable(again.status().message()));
+        QCOMPARE(again->size(), size_t(0));
+        QCOMPARE(redis({QStringLiteral("LLEN"), QStringLiteral("outage_queue:inflight:a")}), QByteArray("0"));
+        QCOMPARE(redis({QStringLiteral("LLEN"), QStringLiteral("outage_queue")}), QByteArray("0"));
+    }
+
+    // Listing statistics never waits for Redis: the length comes from the sampler.
+    void statisticsDoNotWaitForAHungRedis()
+    {
+        auto base = open(QStringLiteral("hung"), false);
+        QVERIFY(base->pushItem(CancelToken(), "x"));
+        WorkerPool pool(QStringLiteral("hung"), std::move(base), {}, 10, 1, 1000, testTiming());
+        pool.sampleLength(CancelToken());
+        QCOMPARE(pool.stats().length, qint64(1));
+        const QDateTime sampledAt = pool.stats().lengthSampledAt;
+        QVERIFY(sampledAt.isValid());
+        m_redis.pause();
+        QElapsedTimer timer;
+        timer.start();
+        const QueueStats stats = pool.stats(); // would wait for the LLEN reply before
+        const qint64 elapsed = timer.elapsed();
+        m_redis.resume();
+        QVERIFY2(elapsed < 500, qPrintable(QString::number(elapsed)));
+        QCOMPARE(stats.length, qint64(1));
+        QCOMPARE(stats.lengthSampledAt, sampledAt);
     }
 
     void keysFollowGiteasLayout()

@@ -333,7 +333,7 @@ private Q_SLOTS:
             handled += int(items.size());
             return std::vector<qint64>();
         }, 7, 2);
-        p.pool->pause(); // nothing moves until the flush
+        p.pool->pause(CancelToken()); // nothing moves until the flush
         p.pushAll(0, 50);
         QCOMPARE(handled.load(), 0);
         QVERIFY(p.queue->flush(CancelToken(), 10s));
@@ -348,7 +348,7 @@ private Q_SLOTS:
             handled += int(items.size());
             return std::vector<qint64>();
         }, 5, 1);
-        p.pool->pause();
+        p.pool->pause(CancelToken());
         p.pushAll(0, 20);
         QVERIFY(p.queue->flush(CancelToken(), -1ms));
         QCOMPARE(p.pool->stats().length, qint64(0));
@@ -380,16 +380,54 @@ private Q_SLOTS:
     {
         Recorder seen;
         RunningPool p([&](std::vector<qint64> items) { seen.record(items); return std::vector<qint64>(); }, 2, 1);
-        p.pool->pause();
+        QVERIFY(p.pool->pause(CancelToken())); // returns once the dispatcher holds nothing: it waits for resume()
         QVERIFY(p.pool->stats().paused);
         p.pushAll(0, 6);
         QCOMPARE(p.pool->stats().pushedTotal, qint64(6));
-        // Several debounce periods pass with nothing handed out.
-        std::this_thread::sleep_for(fastTiming().batchDebounce * 5);
         QCOMPARE(seen.itemCount(), size_t(0));
         QCOMPARE(p.pool->stats().length, qint64(6));
         p.pool->resume();
         QVERIFY(seen.waitForItems(6));
+    }
+
+    // The dispatcher has taken items and waits for the batch to fill when the queue is paused:
+    // pause() returns only once they are back, so Remove all counts every one of them.
+    void pauseReturnsWhatTheDispatcherHeldSoRemoveAllIsExact()
+    {
+        Recorder seen;
+        QueueTiming timing = fastTiming();
+        timing.batchDebounce = 1h; // a partial batch stays with the dispatcher
+        RunningPool p([&](std::vector<qint64> items) { seen.record(items); return std::vector<qint64>(); }, 100, 1, timing);
+        p.pushAll(0, 10);
+        QVERIFY(Test::eventually([&] { return p.pool->stats().length == 0; })); // all ten in the dispatcher's hands
+        QVERIFY(p.pool->pause(CancelToken()));
+        QCOMPARE(p.pool->stats().length, qint64(10));
+        QCOMPARE(*p.pool->removeAll(CancelToken()), qint64(10));
+        QCOMPARE(seen.itemCount(), size_t(0));
+    }
+
+    void anImmediateQueueReportsItemsItCouldNotHandle()
+    {
+        std::atomic<int> calls = 0;
+        auto pool = std::make_shared<WorkerPool>(QStringLiteral("immediate"), std::make_unique<DummyQueue>(false),
+                                                 WorkerPoolQueue<qint64>::rawHandler(QStringLiteral("immediate"),
+                                                                                     [&](std::vector<qint64> items) {
+                                                                                         if (calls++ == 0)
+                                                                                             throw std::runtime_error("disk on fire");
+                                                                                         return items; // not now
+                                                                                     }),
+                                                 20, 1, 100, fastTiming());
+        WorkerPoolQueue<qint64> queue(pool);
+        const Status thrown = queue.push(CancelToken(), 1);
+        QCOMPARE(thrown.code(), Status::Code::Internal);
+        QVERIFY(thrown.message().contains(QLatin1String("disk on fire")));
+        const Status unhandled = queue.push(CancelToken(), 2);
+        QCOMPARE(unhandled.code(), Status::Code::Unavailable);
+        QVERIFY(unhandled.message().contains(QLatin1String("unhandled")));
+        QCOMPARE(pool->stats().failedTotal, qint64(2));
+        QCOMPARE(pool->stats().handledTotal, qint64(0));
+        const Status many = pool->pushMany(CancelToken(), {"3", "4"});
+        QVERIFY(many.message().contains(QLatin1String("0 of 2")));
     }
 
     void corruptItemsAreSkippedAndCounted()
