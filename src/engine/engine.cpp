@@ -56,6 +56,9 @@ Result<std::unique_ptr<Engine>> Engine::start(const CancelToken &cancel, EngineC
     QueueManagerOptions queueOptions;
     queueOptions.timing = options.queueTiming;
     queueOptions.instanceId = engine->m_instanceId;
+    queueOptions.reportDamage = [notices = &engine->m_notices](const QString &message) {
+        notices->add(QStringLiteral("queue"), message);
+    };
     engine->m_queues = std::make_unique<QueueManager>(cfg, *engine->m_lifecycle, queueOptions);
 
     if (cfg.qos.enabled) {

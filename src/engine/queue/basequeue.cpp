@@ -34,7 +34,8 @@ Result<std::unique_ptr<BaseQueue>> createBaseQueue(const CancelToken &cancel, co
     if (type == QLatin1String("level")) {
         const QString directory = QDir(settings.dataDir).filePath(settings.queueFullName());
         Result<std::unique_ptr<LevelQueue>> queue = LevelQueue::open(cancel, settings.name, directory, settings.length,
-                                                                     unique, settings.sync, options.timing);
+                                                                     unique, settings.sync, options.timing,
+                                                                     options.reportDamage);
         if (!queue)
             return queue.status();
         return std::unique_ptr<BaseQueue>(std::move(queue).value());

@@ -7,6 +7,7 @@
 #include <QString>
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -109,11 +110,17 @@ public:
     virtual qint64 corruptDropped() const { return 0; }
 };
 
+// Where a backend reports damage an operator must see (the engine: a system notice).
+using QueueDamageReporter = std::function<void(const QString &message)>;
+
 struct BaseQueueOptions
 {
     QueueTiming timing;
     // Identifies this process among instances sharing a Redis (in-flight list ownership).
     QString instanceId;
+    // Called when stored items were lost to damage (LevelDB recovering a damaged log). Logged
+    // as critical whether or not it is set.
+    QueueDamageReporter reportDamage;
 };
 
 // Creates the backend named by `settings.type` ("dummy"/"immediate" → dummy). Redis: connects

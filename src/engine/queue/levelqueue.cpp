@@ -5,7 +5,11 @@
 
 #include <QDir>
 
+#include <cstdarg>
+#include <cstdio>
+
 #include <leveldb/db.h>
+#include <leveldb/env.h>
 #include <leveldb/write_batch.h>
 
 namespace Switchyard {
@@ -57,28 +61,73 @@ Status fromLevel(const leveldb::Status &status, const QString &what)
 
 } // namespace
 
-LevelQueue::LevelQueue(QString name, std::unique_ptr<leveldb::DB> db, int capacity, bool unique, bool sync,
-                       QueueTiming timing)
-    : m_name(std::move(name)), m_db(std::move(db)), m_capacity(std::max(1, capacity)), m_unique(unique),
-      m_sync(sync), m_timing(timing)
+// LevelDB's informational log, kept in memory instead of a LOG file: recovery reports what it
+// dropped from a damaged write-ahead log here ("… dropping N bytes; Corruption: …").
+class LevelQueue::RecoveryLog final : public leveldb::Logger
+{
+public:
+    void Logv(const char *format, va_list ap) override
+    {
+        char buffer[1024];
+        std::vsnprintf(buffer, sizeof buffer, format, ap);
+        const QString line = QString::fromUtf8(buffer).trimmed();
+        qCDebug(lcQueue).noquote() << "leveldb:" << line;
+        if (line.contains(QLatin1String("dropping"))) {
+            std::lock_guard lock(m_mutex);
+            m_drops.append(line);
+        }
+    }
+    QStringList drops() const
+    {
+        std::lock_guard lock(m_mutex);
+        return m_drops;
+    }
+
+private:
+    mutable std::mutex m_mutex;
+    QStringList m_drops; // guarded by m_mutex
+};
+
+LevelQueue::LevelQueue(QString name, std::unique_ptr<RecoveryLog> log, std::unique_ptr<leveldb::DB> db, int capacity,
+                       bool unique, bool sync, QueueTiming timing)
+    : m_name(std::move(name)), m_log(std::move(log)), m_db(std::move(db)), m_capacity(std::max(1, capacity)),
+      m_unique(unique), m_sync(sync), m_timing(timing)
 {
 }
 
-LevelQueue::~LevelQueue() = default;
+LevelQueue::~LevelQueue()
+{
+    m_db.reset(); // before the log it writes to
+}
+
+namespace {
+
+// Another process (or another open in this one) holds the directory: worth waiting for.
+bool heldByAnotherOpener(const leveldb::Status &status)
+{
+    const std::string text = status.ToString();
+    return status.IsIOError() && text.find("lock ") != std::string::npos && text.find("LOCK") != std::string::npos
+           && (text.find("temporarily unavailable") != std::string::npos || text.find("already held") != std::string::npos);
+}
+
+} // namespace
 
 Result<std::unique_ptr<LevelQueue>> LevelQueue::open(const CancelToken &cancel, QString name, const QString &directory,
-                                                     int capacity, bool unique, bool sync, QueueTiming timing)
+                                                     int capacity, bool unique, bool sync, QueueTiming timing,
+                                                     QueueDamageReporter reportDamage)
 {
     if (!QDir().mkpath(directory))
         return Status::unavailable(QStringLiteral("cannot create the queue directory %1").arg(directory));
+    auto log = std::make_unique<RecoveryLog>();
     leveldb::Options options;
     options.create_if_missing = true;
+    options.info_log = log.get();
     leveldb::Status status;
     leveldb::DB *raw = nullptr;
     for (int attempt = 1; attempt <= std::max(1, timing.levelOpenAttempts); ++attempt) {
         status = leveldb::DB::Open(options, QDir::toNativeSeparators(directory).toStdString(), &raw);
-        if (status.ok())
-            break;
+        if (status.ok() || !heldByAnotherOpener(status))
+            break; // only a lock held elsewhere is worth waiting for
         qCWarning(lcQueue).noquote() << "queue" << name << ": cannot open" << directory << "(attempt" << attempt
                                      << "):" << QString::fromStdString(status.ToString());
         if (attempt < timing.levelOpenAttempts && !cancel.sleepFor(timing.levelOpenInterval))
@@ -88,9 +137,23 @@ Result<std::unique_ptr<LevelQueue>> LevelQueue::open(const CancelToken &cancel, 
         return fromLevel(status, QStringLiteral("cannot open LevelDB queue %1 at %2").arg(name, directory));
 
     std::unique_ptr<LevelQueue> queue(
-        new LevelQueue(std::move(name), std::unique_ptr<leveldb::DB>(raw), capacity, unique, sync, timing));
-    if (Status recovered = queue->recover(); !recovered)
-        return recovered;
+        new LevelQueue(name, std::move(log), std::unique_ptr<leveldb::DB>(raw), capacity, unique, sync, timing));
+    const Result<qint64> lost = queue->recover();
+    if (!lost)
+        return lost.status();
+    const QStringList drops = queue->m_log->drops();
+    if (*lost > 0 || !drops.isEmpty()) {
+        const QString message =
+            *lost > 0 ? QStringLiteral("Queue %1: %2 stored item(s) were lost to a damaged LevelDB log at %3 and skipped; "
+                                       "they will not be delivered. LevelDB reported: %4")
+                            .arg(name).arg(*lost).arg(directory, drops.join(QStringLiteral("; ")))
+                      : QStringLiteral("Queue %1: LevelDB dropped part of a damaged log at %2 while opening it; items in "
+                                       "that part may be lost or delivered again. LevelDB reported: %3")
+                            .arg(name, directory, drops.join(QStringLiteral("; ")));
+        qCCritical(lcQueue).noquote() << message;
+        if (reportDamage)
+            reportDamage(message);
+    }
     return queue;
 }
 
@@ -102,25 +165,47 @@ Status LevelQueue::write(const void *batch, bool sync)
                      QStringLiteral("queue %1 write").arg(m_name));
 }
 
-Status LevelQueue::recover()
+Result<qint64> LevelQueue::recover()
 {
     std::lock_guard lock(m_mutex);
     std::unique_ptr<leveldb::Iterator> it(m_db->NewIterator(leveldb::ReadOptions()));
 
-    // Waiting items: head = first key, tail = last key + 1, from the keys themselves.
-    it->Seek(seqKey(kQueued, 0));
-    if (it->Valid() && it->key()[0] == kQueued) {
-        m_head = seqOf(it->key());
-        it->Seek(seqKey(kQueued, ~quint64(0)));
-        if (it->Valid())
-            it->Prev();
-        else
-            it->SeekToLast();
-        while (it->Valid() && it->key()[0] != kQueued)
-            it->Prev();
-        m_tail = seqOf(it->key()) + 1;
-    } else {
+    // Waiting items: head = first key, tail = last key + 1, from the keys themselves. Keys are
+    // contiguous unless a damaged log lost some: count the gaps and close them up.
+    quint64 stored = 0;
+    quint64 first = 0;
+    quint64 last = 0;
+    for (it->Seek(seqKey(kQueued, 0)); it->Valid() && it->key()[0] == kQueued; it->Next()) {
+        if (stored++ == 0)
+            first = seqOf(it->key());
+        last = seqOf(it->key());
+    }
+    if (!it->status().ok())
+        return fromLevel(it->status(), QStringLiteral("queue %1 scan").arg(m_name));
+    qint64 lost = 0;
+    if (stored == 0) {
         m_head = m_tail = kMiddle;
+    } else {
+        m_head = first;
+        m_tail = last + 1;
+        lost = qint64(m_tail - m_head - stored);
+    }
+    if (lost > 0) {
+        leveldb::WriteBatch batch;
+        quint64 seq = m_head;
+        for (it->Seek(seqKey(kQueued, 0)); it->Valid() && it->key()[0] == kQueued; it->Next()) {
+            const quint64 at = seqOf(it->key());
+            if (at != seq) {
+                batch.Delete(it->key());
+                batch.Put(seqKey(kQueued, seq), it->value());
+            }
+            ++seq;
+        }
+        if (Status written = write(&batch, true); !written)
+            return written;
+        m_tail = seq;
+        m_corrupt += lost;
+        it.reset(m_db->NewIterator(leveldb::ReadOptions()));
     }
 
     // In-flight items of the previous run go back to the front, oldest first.
@@ -130,7 +215,7 @@ Status LevelQueue::recover()
     if (!it->status().ok())
         return fromLevel(it->status(), QStringLiteral("queue %1 scan").arg(m_name));
     if (inFlight.empty())
-        return Status::ok();
+        return lost;
 
     leveldb::WriteBatch batch;
     quint64 head = m_head;
@@ -150,7 +235,7 @@ Status LevelQueue::recover()
         return written;
     m_head = head;
     qCInfo(lcQueue).noquote() << "queue" << m_name << ":" << m_recovered << "in-flight item(s) of the previous run put back";
-    return Status::ok();
+    return lost;
 }
 
 Status LevelQueue::pushItem(const CancelToken &cancel, const QByteArray &data)
@@ -194,13 +279,13 @@ Result<std::vector<PoppedItem>> LevelQueue::popItems(const CancelToken &cancel, 
     const quint64 wanted = std::min<quint64>(m_tail - m_head, quint64(std::max(1, max)));
     std::unique_ptr<leveldb::Iterator> it(m_db->NewIterator(leveldb::ReadOptions()));
     it->Seek(seqKey(kQueued, head));
+    qint64 missing = 0;
     while (popped.size() < wanted && head < m_tail) {
         const std::string key = seqKey(kQueued, head);
         ++head;
         if (!it->Valid() || it->key().ToString() != key) {
             // A gap in the stored sequence: the entry is unreadable; drop the slot, count it.
-            ++m_corrupt;
-            qCWarning(lcQueue).noquote() << "queue" << m_name << ": stored item" << (head - 1) << "is missing; skipped";
+            ++missing;
             batch.Delete(key);
             it->Seek(seqKey(kQueued, head));
             continue;
@@ -216,6 +301,10 @@ Result<std::vector<PoppedItem>> LevelQueue::popItems(const CancelToken &cancel, 
     }
     if (Status written = write(&batch, false); !written)
         return written;
+    if (missing > 0) {
+        m_corrupt += missing;
+        qCCritical(lcQueue).noquote() << "queue" << m_name << ":" << missing << "stored item(s) could not be read; skipped";
+    }
     m_head = head;
     m_nextInFlight = nextInFlight;
     m_waits.roomMade();

@@ -24,10 +24,13 @@ namespace Switchyard {
 class LevelQueue final : public BaseQueue
 {
 public:
-    // Opens (creating) `directory`, retrying levelOpenAttempts × levelOpenInterval while another
-    // process holds it.
+    // Opens (creating) `directory`, retrying levelOpenAttempts × levelOpenInterval only while
+    // another process holds its lock; any other failure (permissions, corruption) fails at once.
+    // Items LevelDB lost while recovering a damaged log are counted (corruptDropped()), the
+    // sequence is closed up, and `reportDamage` is told once.
     static Result<std::unique_ptr<LevelQueue>> open(const CancelToken &cancel, QString name, const QString &directory,
-                                                    int capacity, bool unique, bool sync, QueueTiming timing);
+                                                    int capacity, bool unique, bool sync, QueueTiming timing,
+                                                    QueueDamageReporter reportDamage = {});
     ~LevelQueue() override;
 
     QString type() const override { return QStringLiteral("level"); }
@@ -47,12 +50,18 @@ public:
     // Stored entries that could not be read and were dropped (counted, logged).
     qint64 corruptDropped() const override;
 
+    class RecoveryLog; // LevelDB's info log, read for what recovery dropped
+
 private:
-    LevelQueue(QString name, std::unique_ptr<leveldb::DB> db, int capacity, bool unique, bool sync, QueueTiming timing);
-    Status recover();
+    LevelQueue(QString name, std::unique_ptr<RecoveryLog> log, std::unique_ptr<leveldb::DB> db, int capacity, bool unique,
+               bool sync, QueueTiming timing);
+    // Puts in-flight items back, and closes gaps left by items a damaged log lost (counted).
+    // Returns the number of lost items found.
+    Result<qint64> recover();
     Status write(const void *batch, bool sync);
 
     const QString m_name;
+    std::unique_ptr<RecoveryLog> m_log; // outlives m_db, which writes to it
     std::unique_ptr<leveldb::DB> m_db;
     const qsizetype m_capacity;
     const bool m_unique;

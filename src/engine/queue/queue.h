@@ -73,6 +73,7 @@ struct QueueManagerOptions
 {
     QueueTiming timing;
     QString instanceId; // this process among instances sharing Redis; generated when empty
+    QueueDamageReporter reportDamage; // the engine: a system notice
 };
 
 // Every queue of the process with an increasing qid (Gitea's queue manager, SPEC §2.5). Creates

@@ -51,6 +51,7 @@ Result<std::shared_ptr<WorkerPool>> QueueManager::createPool(const CancelToken &
     BaseQueueOptions options;
     options.timing = m_options.timing;
     options.instanceId = m_options.instanceId;
+    options.reportDamage = m_options.reportDamage;
     Result<std::unique_ptr<BaseQueue>> base = createBaseQueue(cancel, *settings, unique, options);
     if (!base)
         return base.status();
