@@ -21,7 +21,7 @@ Result<RedisAddress> RedisAddress::parse(const QString &input)
         return Status::invalidArgument(QStringLiteral("empty Redis address"));
     QUrl url(text.contains(QLatin1String("://")) ? text : QStringLiteral("redis://") + text, QUrl::StrictMode);
     if (!url.isValid() || url.host().isEmpty())
-        return Status::invalidArgument(QStringLiteral("invalid Redis address \"%1\": expected redis://host:port/db").arg(input));
+        return Status::invalidArgument(QStringLiteral("invalid Redis address \"%1\": expected redis://[[user]:password@]host[:port][/db]").arg(input));
     if (url.scheme() != QLatin1String("redis"))
         return Status::invalidArgument(QStringLiteral("unsupported Redis scheme \"%1\" in \"%2\"; valid: redis")
                                            .arg(url.scheme(), url.toDisplayString(QUrl::RemoveUserInfo)));

@@ -1,5 +1,7 @@
 #include "config.h"
 
+#include "engine/redis/redisconnection.h"
+
 #include <QDir>
 #include <QThread>
 
@@ -85,6 +87,40 @@ int clampToInt(qint64 value)
     return int(std::clamp<qint64>(value, std::numeric_limits<int>::min(), std::numeric_limits<int>::max()));
 }
 
+// A Redis connection string is parsed where it is read, so --check-config refuses what start-up
+// would refuse. `value` may hold several, comma-separated (Redlock).
+void checkRedisAddresses(Collector &c, const Settings &s, const QStringList &sections, const QString &key,
+                         const QString &value, bool several = false)
+{
+    if (value.trimmed().isEmpty())
+        return;
+    const QStringList parts = several ? value.split(QLatin1Char(','), Qt::SkipEmptyParts) : QStringList{value};
+    for (const QString &part : parts) {
+        if (const Result<RedisAddress> parsed = RedisAddress::parse(part); !parsed)
+            c.fail(QStringLiteral("%1 = \"%2\" is not valid: %3")
+                       .arg(s.location(sections, key), part.trimmed(), parsed.status().message()));
+    }
+}
+
+// A positive count read as an int: above int's range is refused, ≤ 0 falls back to `fallback`
+// with a warning (as MAX_WORKERS does, after Gitea).
+int positiveCount(Collector &c, QStringList *warnings, const Settings &s, const QStringList &sections, const QString &key,
+                  int fallback, const QString &why)
+{
+    const qint64 raw = c.take(s.integer(sections, key, fallback), qint64(fallback));
+    if (raw > std::numeric_limits<int>::max()) {
+        c.fail(QStringLiteral("%1 = %2 is not valid; expected a number from 1 to %3")
+                   .arg(s.location(sections, key)).arg(raw).arg(std::numeric_limits<int>::max()));
+        return fallback;
+    }
+    if (raw <= 0) {
+        if (warnings)
+            warnings->append(QStringLiteral("%1 = %2 falls back to the default %3%4").arg(s.location(sections, key)).arg(raw).arg(fallback).arg(why));
+        return fallback;
+    }
+    return int(raw);
+}
+
 } // namespace
 
 QString QueueSettings::setFullName() const
@@ -162,6 +198,7 @@ Result<EngineConfig> EngineConfig::load(Settings settings, const QString &dataPa
         c.fail(QStringLiteral("%1 must not be negative").arg(s.location(server, QStringLiteral("GRACEFUL_HAMMER_TIME"))));
 
     config.redis.connStr = c.take(s.string({QStringLiteral("redis")}, QStringLiteral("CONN_STR"), QString()), QString());
+    checkRedisAddresses(c, s, {QStringLiteral("redis")}, QStringLiteral("CONN_STR"), config.redis.connStr);
 
     const QStringList cache{QStringLiteral("cache")};
     CacheSettings &cs = config.cache;
@@ -169,8 +206,11 @@ Result<EngineConfig> EngineConfig::load(Settings settings, const QString &dataPa
                                  {QStringLiteral("memory"), QStringLiteral("redis"), QStringLiteral("twoqueue")}),
                         cs.adapter);
     cs.host = c.take(s.string(cache, QStringLiteral("HOST"), QString()), QString());
-    if (cs.adapter == QLatin1String("redis") && cs.host.isEmpty())
-        cs.host = config.redis.connStr;
+    if (cs.adapter == QLatin1String("redis")) {
+        checkRedisAddresses(c, s, cache, QStringLiteral("HOST"), cs.host);
+        if (cs.host.isEmpty())
+            cs.host = config.redis.connStr;
+    }
     cs.intervalSeconds = clampToInt(c.take(s.integer(cache, QStringLiteral("INTERVAL"), cs.intervalSeconds),
                                            qint64(cs.intervalSeconds)));
     if (cs.intervalSeconds <= 0)
@@ -187,6 +227,8 @@ Result<EngineConfig> EngineConfig::load(Settings settings, const QString &dataPa
                                      {QStringLiteral("memory"), QStringLiteral("redis")}),
                             gl.serviceType);
     gl.serviceConnStr = c.take(s.string(lock, QStringLiteral("SERVICE_CONN_STR"), QString()), QString());
+    if (gl.serviceType == QLatin1String("redis"))
+        checkRedisAddresses(c, s, lock, QStringLiteral("SERVICE_CONN_STR"), gl.serviceConnStr, true);
     if (gl.serviceConnStr.isEmpty())
         gl.serviceConnStr = config.redis.connStr;
     gl.keyPrefix = c.take(s.string(lock, QStringLiteral("KEY_PREFIX"), gl.keyPrefix), gl.keyPrefix);
@@ -244,20 +286,17 @@ Result<EngineConfig> EngineConfig::load(Settings settings, const QString &dataPa
     if (queueNames.isEmpty())
         queueNames.append(QStringLiteral("common"));
     for (const QString &name : std::as_const(queueNames)) {
-        Result<QueueSettings> queue = config.queueSettings(name);
+        QStringList findings;
+        Result<QueueSettings> queue = config.readQueueSettings(name, &findings);
+        for (const QString &line : std::as_const(findings)) {
+            if (!config.m_warnings.contains(line)) // [queue] values repeat for every named queue
+                config.m_warnings.append(line);
+        }
         if (!queue) {
             for (const QString &line : queue.status().message().split(QLatin1Char('\n'))) {
                 if (!c.errors.contains(line))
                     c.errors.append(line);
             }
-        } else {
-            const QStringList sections{QStringLiteral("queue.") + name, QStringLiteral("queue")};
-            const Result<qint64> raw = s.integer(sections, QStringLiteral("MAX_WORKERS"), 1);
-            if (raw && *raw <= 0)
-                config.m_warnings.append(QStringLiteral("%1 = %2 falls back to the default %3 (as in Gitea); "
-                                                        "an unbounded pool can be set at run time")
-                                             .arg(s.location(sections, QStringLiteral("MAX_WORKERS")))
-                                             .arg(*raw).arg(queue->maxWorkers));
         }
     }
 
@@ -267,6 +306,11 @@ Result<EngineConfig> EngineConfig::load(Settings settings, const QString &dataPa
 }
 
 Result<QueueSettings> EngineConfig::queueSettings(const QString &name) const
+{
+    return readQueueSettings(name, nullptr);
+}
+
+Result<QueueSettings> EngineConfig::readQueueSettings(const QString &name, QStringList *warnings) const
 {
     const Settings &s = m_settings;
     const QStringList sections{QStringLiteral("queue.") + name.toLower(), QStringLiteral("queue")};
@@ -281,20 +325,18 @@ Result<QueueSettings> EngineConfig::queueSettings(const QString &name) const
     q.dataDir = resolvePath(c.take(s.string(sections, QStringLiteral("DATADIR"), QStringLiteral("queues/common")),
                                    QStringLiteral("queues/common")));
     q.connStr = c.take(s.string(sections, QStringLiteral("CONN_STR"), QString()), QString());
-    if (q.type == QLatin1String("redis") && q.connStr.isEmpty())
-        q.connStr = redis.connStr.isEmpty() ? QStringLiteral("redis://127.0.0.1:6379/0") : redis.connStr;
+    if (q.type == QLatin1String("redis")) {
+        checkRedisAddresses(c, s, sections, QStringLiteral("CONN_STR"), q.connStr);
+        if (q.connStr.isEmpty())
+            q.connStr = redis.connStr.isEmpty() ? QStringLiteral("redis://127.0.0.1:6379/0") : redis.connStr;
+    }
 
-    q.length = clampToInt(c.take(s.integer(sections, QStringLiteral("LENGTH"), 0), qint64(0)));
-    if (q.length <= 0)
-        q.length = 100000;
+    q.length = positiveCount(c, warnings, s, sections, QStringLiteral("LENGTH"), q.length, QString());
     q.queueName = c.take(s.string(sections, QStringLiteral("QUEUE_NAME"), q.queueName), q.queueName);
     q.setName = c.take(s.string(sections, QStringLiteral("SET_NAME"), q.setName), q.setName);
-    q.batchLength = clampToInt(c.take(s.integer(sections, QStringLiteral("BATCH_LENGTH"), 0), qint64(0)));
-    if (q.batchLength <= 0)
-        q.batchLength = 20;
-    q.maxWorkers = clampToInt(c.take(s.integer(sections, QStringLiteral("MAX_WORKERS"), 0), qint64(0)));
-    if (q.maxWorkers <= 0)
-        q.maxWorkers = defaultMaxWorkers();
+    q.batchLength = positiveCount(c, warnings, s, sections, QStringLiteral("BATCH_LENGTH"), q.batchLength, QString());
+    q.maxWorkers = positiveCount(c, warnings, s, sections, QStringLiteral("MAX_WORKERS"), defaultMaxWorkers(),
+                                 QStringLiteral(" (as in Gitea); an unbounded pool can be set at run time"));
     q.sync = c.take(s.boolean(sections, QStringLiteral("SYNC"), false), false);
 
     if (!c.errors.isEmpty())

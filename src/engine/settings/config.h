@@ -135,6 +135,8 @@ public:
 
 private:
     QString resolvePath(const QString &path) const;
+    // queueSettings(), also collecting non-fatal findings (values ≤ 0 that fall back) for load().
+    Result<QueueSettings> readQueueSettings(const QString &name, QStringList *warnings) const;
 
     Settings m_settings;
     QString m_dataPath;

@@ -186,7 +186,42 @@ private Q_SLOTS:
         QCOMPARE(q.length, 100000);
         QCOMPARE(q.batchLength, 20);
         QCOMPARE(q.maxWorkers, EngineConfig::defaultMaxWorkers());
-        QVERIFY(config->warnings().join(QLatin1Char('\n')).contains(QLatin1String("MAX_WORKERS = 0 falls back to the default")));
+        const QString warnings = config->warnings().join(QLatin1Char('\n'));
+        QVERIFY(warnings.contains(QLatin1String("app.ini:4: [queue] MAX_WORKERS = 0 falls back to the default")));
+        QVERIFY2(warnings.contains(QLatin1String("app.ini:2: [queue] LENGTH = 0 falls back to the default 100000")), qPrintable(warnings));
+        QVERIFY(warnings.contains(QLatin1String("app.ini:3: [queue] BATCH_LENGTH = -3 falls back to the default 20")));
+        QCOMPARE(config->warnings().count(QStringLiteral("app.ini:3: [queue] BATCH_LENGTH = -3 falls back to the default 20")), 1);
+    }
+
+    void queueNumbersBeyondRangeAreRefused()
+    {
+        const Result<EngineConfig> config = configFrom("[queue.mail]\nBATCH_LENGTH = 99999999999\nLENGTH = 3000000000\n");
+        QVERIFY(!config);
+        const QString message = config.status().message();
+        QVERIFY2(message.contains(QLatin1String("app.ini:2: [queue.mail] BATCH_LENGTH = 99999999999 is not valid; expected a number from 1 to 2147483647")),
+                 qPrintable(message));
+        QVERIFY(message.contains(QLatin1String("LENGTH = 3000000000 is not valid")));
+    }
+
+    void connectionStringsAreCheckedAtLoad()
+    {
+        const Result<EngineConfig> config = configFrom("[redis]\nCONN_STR = http://x\n"
+                                                       "[cache]\nADAPTER = redis\nHOST = redis://h:notaport/0\n"
+                                                       "[global_lock]\nSERVICE_TYPE = redis\nSERVICE_CONN_STR = redis://a:6379/0, ftp://b\n"
+                                                       "[queue.mail]\nTYPE = redis\nCONN_STR = redis://q:6379/x\n");
+        QVERIFY(!config);
+        const QStringList lines = config.status().message().split(QLatin1Char('\n'));
+        auto has = [&](const QString &start) {
+            return std::any_of(lines.begin(), lines.end(), [&](const QString &line) { return line.startsWith(start); });
+        };
+        QVERIFY2(has(QStringLiteral("app.ini:2: [redis] CONN_STR = \"http://x\" is not valid: unsupported Redis scheme \"http\"")),
+                 qPrintable(config.status().message()));
+        QVERIFY(has(QStringLiteral("app.ini:5: [cache] HOST = \"redis://h:notaport/0\" is not valid")));
+        QVERIFY(has(QStringLiteral("app.ini:8: [global_lock] SERVICE_CONN_STR = \"ftp://b\" is not valid")));
+        QVERIFY(has(QStringLiteral("app.ini:11: [queue.mail] CONN_STR = \"redis://q:6379/x\" is not valid")));
+        QVERIFY(config.status().message().contains(QLatin1String("expected redis://[[user]:password@]host[:port][/db]")));
+        // Unused connection strings are not judged (the cache is in memory here).
+        QVERIFY(configFrom("[cache]\nADAPTER = memory\nHOST = whatever://x\n"));
     }
 
     void invalidEnumValuesListTheValidOnes_data()
