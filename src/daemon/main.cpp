@@ -5,12 +5,14 @@
 
 #include "engine/core/logging.h"
 #include "engine/core/version.h"
+#include "engine/builtintasks.h"
 #include "engine/engine.h"
 #include "engine/settings/duration.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDir>
+#include <QEventLoop>
 #include <QLockFile>
 #include <QStandardPaths>
 #include <QTextStream>
@@ -18,6 +20,8 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
+#include <thread>
 
 using namespace Switchyard;
 
@@ -37,6 +41,25 @@ QString signalName(int signalNumber)
     case SIGTERM: return QStringLiteral("SIGTERM");
     default: return QStringLiteral("signal %1").arg(signalNumber);
     }
+}
+
+// Starts the engine on a thread of its own while the main thread keeps handling signals (the
+// event loop runs until start-up returns). Start-up connects what the settings name and refuses
+// to run half-configured.
+Status startEngine(const CancelToken &cancel, const EngineConfig &config, std::unique_ptr<Engine> &engine)
+{
+    std::optional<Result<std::unique_ptr<Engine>>> started;
+    QEventLoop waiting;
+    std::thread starter([&] {
+        started.emplace(Engine::start(cancel, config));
+        QMetaObject::invokeMethod(&waiting, &QEventLoop::quit, Qt::QueuedConnection);
+    });
+    waiting.exec();
+    starter.join();
+    if (!*started)
+        return started->status();
+    engine = std::move(*started).value();
+    return Status::ok();
 }
 
 } // namespace
@@ -136,32 +159,40 @@ int main(int argc, char *argv[])
         return ExitRuntimeError;
     }
 
-    // Start-up connects what the settings name (Redis for cache or locks is PINGed 10 × 1 s) and
-    // refuses to run half-configured.
-    CancelSource startup;
-    Result<std::unique_ptr<Engine>> started = Engine::start(startup.token(), config);
-    if (!started) {
-        printError(QStringLiteral("cannot start: ") + started.status().message());
-        return ExitRuntimeError;
-    }
-    std::unique_ptr<Engine> engine = std::move(started).value();
-    Lifecycle &lifecycle = engine->lifecycle();
-
+    // Signals are read from the start: one during start-up (while a configured Redis is PINGed
+    // 10 × 1 s, say) cancels it at once.
     int signalsReceived = 0;
+    CancelSource startup;
+    Lifecycle *lifecycle = nullptr; // set once the engine runs
     UnixSignals signalHandler({SIGINT, SIGTERM});
     QObject::connect(&signalHandler, &UnixSignals::received, &app, [&](int signalNumber) {
         ++signalsReceived;
         const QString name = signalName(signalNumber);
-        if (signalsReceived == 1) {
-            lifecycle.shutdown(QStringLiteral("received %1").arg(name));
-        } else if (signalsReceived == 2) {
-            lifecycle.hammer(QStringLiteral("received a second signal (%1)").arg(name));
-        } else {
+        if (signalsReceived >= 3) {
             qCCritical(lcCore).noquote() << "received a third signal (" << name << "); exiting at once";
             std::_Exit(ExitRuntimeError);
         }
+        if (!lifecycle)
+            startup.cancel(QStringLiteral("received %1 during start-up").arg(name));
+        else if (signalsReceived == 1)
+            lifecycle->shutdown(QStringLiteral("received %1").arg(name));
+        else
+            lifecycle->hammer(QStringLiteral("received a second signal (%1)").arg(name));
     });
-    lifecycle.onTerminated([&app] { QMetaObject::invokeMethod(&app, [] { QCoreApplication::quit(); }, Qt::QueuedConnection); });
+
+    std::unique_ptr<Engine> engine;
+    if (const Status started = startEngine(startup.token(), config, engine); !started) {
+        if (startup.isCancelled()) {
+            qCInfo(lcCore).noquote() << "start-up stopped:" << started.message();
+            return ExitOk;
+        }
+        printError(QStringLiteral("cannot start: ") + started.message());
+        return ExitRuntimeError;
+    }
+    lifecycle = &engine->lifecycle();
+    if (signalsReceived > 0) // arrived while start-up was finishing
+        lifecycle->shutdown(QStringLiteral("received a signal during start-up"));
+    lifecycle->onTerminated([&app] { QMetaObject::invokeMethod(&app, [] { QCoreApplication::quit(); }, Qt::QueuedConnection); });
 
     qCInfo(lcCore).noquote() << QStringLiteral("switchyardd %1 ready (pid %2, instance %3, config: %4, data: %5)")
                                     .arg(QStringLiteral(SWITCHYARD_VERSION))
@@ -169,7 +200,7 @@ int main(int argc, char *argv[])
                                     .arg(engine->instanceId(), configLabel, config.dataPath());
     app.exec();
 
-    const ShutdownReport report = lifecycle.waitForTerminated();
+    const ShutdownReport report = engine->shutdown();
     if (!report.clean()) {
         // Those threads cannot be joined; ending the process is the terminate phase's last step.
         std::fflush(stderr);

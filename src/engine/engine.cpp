@@ -1,77 +1,115 @@
 #include "engine.h"
 
+#include "engine/builtintasks.h"
+#include "engine/core/instanceid.h"
 #include "engine/core/logging.h"
 
-#include <QCoreApplication>
 #include <QDir>
-#include <QHostInfo>
-#include <QRandomGenerator>
 
 namespace Switchyard {
 
-QString generateInstanceId()
+Engine::Engine(EngineConfig config) : m_parts(std::make_unique<Parts>())
 {
-    return QStringLiteral("%1-%2-%3")
-        .arg(QHostInfo::localHostName())
-        .arg(QCoreApplication::applicationPid())
-        .arg(QRandomGenerator::system()->generate(), 8, 16, QLatin1Char('0'));
+    m_parts->config = std::make_unique<const EngineConfig>(std::move(config));
+    m_parts->processes = std::make_unique<ProcessRegistry>();
+    m_parts->notices = std::make_unique<NoticeBoard>();
 }
 
-Engine::Engine(EngineConfig config) : m_config(std::move(config)) {}
+Engine::Parts::~Parts()
+{
+    // Every component thread has finished: joining them is immediate. Then the subsystems go in
+    // reverse start-up order.
+    lifecycle.reset();
+    cron.reset();
+    cronCoordinator.reset();
+    qos.reset();
+    queues.reset();
+    locker.reset();
+    cache.reset();
+}
+
+ShutdownReport Engine::shutdown(const QString &reason)
+{
+    std::lock_guard lock(m_shutdownMutex);
+    if (m_report)
+        return *m_report;
+    ShutdownReport report;
+    if (m_parts->lifecycle) {
+        // Producers stop before consumers (LIFO hooks); bounded by hammer + terminate time.
+        m_parts->lifecycle->shutdown(reason);
+        report = m_parts->lifecycle->waitForTerminated();
+    }
+    m_report = report;
+    return report;
+}
 
 Engine::~Engine()
 {
-    // Producers stop before consumers (LIFO hooks), then the subsystems go in reverse order.
-    m_lifecycle->shutdown(QStringLiteral("engine closing"));
-    m_lifecycle->waitForTerminated();
-    m_lifecycle.reset(); // joins the queues' dispatchers and the cron scheduler
-    m_cron.reset();
-    m_cronCoordinator.reset();
-    m_qos.reset();
-    m_queues.reset();
-    m_locker.reset();
-    m_cache.reset();
+    const ShutdownReport report = shutdown(QStringLiteral("engine closing"));
+    if (!report.clean()) {
+        // Those threads cannot be joined and may still use the parts: leave them allocated.
+        qCCritical(lcCore).noquote() << "engine" << m_instanceId << "left running:" << report.unfinished.join(QStringLiteral(", "))
+                                     << "- its memory is not freed; end the process";
+        static std::mutex graveyardMutex;
+        static auto *graveyard = new std::vector<std::unique_ptr<Parts>>(); // reachable: not a leak report
+        std::lock_guard lock(graveyardMutex);
+        graveyard->push_back(std::move(m_parts));
+    }
 }
 
 Result<std::unique_ptr<Engine>> Engine::start(const CancelToken &cancel, EngineConfig config, EngineOptions options)
 {
     std::unique_ptr<Engine> engine(new Engine(std::move(config)));
-    const EngineConfig &cfg = engine->m_config;
     engine->m_instanceId = options.instanceId.isEmpty() ? generateInstanceId() : options.instanceId;
     engine->m_startedAt = QDateTime::currentDateTimeUtc();
+    if (Status started = engine->startParts(cancel, std::move(options)); !started)
+        return started; // `engine` shuts down what was started
+    if (cancel.isCancelled())
+        return cancel.cause();
+    Parts &p = *engine->m_parts;
+    qCInfo(lcCore).noquote() << "engine" << engine->m_instanceId << "started: cache" << p.cache->adapter() << ", locks"
+                             << p.locker->backend() << ", qos" << (p.qos ? "on" : "off");
+    return engine;
+}
+
+Status Engine::startParts(const CancelToken &cancel, EngineOptions options)
+{
+    Parts &p = *m_parts;
+    const EngineConfig &cfg = *p.config;
     options.lifecycle.hammerTimeout = std::chrono::duration_cast<std::chrono::milliseconds>(cfg.server.gracefulHammerTime);
-    engine->m_lifecycle = std::make_unique<Lifecycle>(engine->m_processes, options.lifecycle);
+    p.lifecycle = std::make_unique<Lifecycle>(*p.processes, options.lifecycle);
+    NoticeBoard *notices = p.notices.get();
 
     Result<std::unique_ptr<StringCache>> cache = createCache(cancel, cfg, options.cacheOptions);
     if (!cache)
         return cache.status();
-    engine->m_cache = std::move(cache).value();
+    p.cache = std::move(cache).value();
 
-    options.lockerOptions.instanceId = engine->m_instanceId;
+    options.lockerOptions.instanceId = m_instanceId;
     Result<std::unique_ptr<Locker>> locker = createLocker(cancel, cfg, options.lockerOptions);
     if (!locker)
         return locker.status();
-    engine->m_locker = std::move(locker).value();
+    p.locker = std::move(locker).value();
+    p.locker->setForceReleaseObserver([notices](const LockInfo &info, const QString &actor) {
+        notices->add(QStringLiteral("lock"), QStringLiteral("Lock %1 (held by %2, fencing token %3) was force-released by %4")
+                                                 .arg(info.key, info.owner).arg(info.fencingToken).arg(actor));
+    });
 
     QueueManagerOptions queueOptions;
     queueOptions.timing = options.queueTiming;
-    queueOptions.instanceId = engine->m_instanceId;
-    queueOptions.reportDamage = [notices = &engine->m_notices](const QString &message) {
-        notices->add(QStringLiteral("queue"), message);
-    };
-    engine->m_queues = std::make_unique<QueueManager>(cfg, *engine->m_lifecycle, queueOptions);
+    queueOptions.instanceId = m_instanceId;
+    queueOptions.reportDamage = [notices](const QString &message) { notices->add(QStringLiteral("queue"), message); };
+    p.queues = std::make_unique<QueueManager>(cfg, *p.lifecycle, queueOptions);
 
     if (cfg.qos.enabled) {
         QosOptions qos;
         qos.maxInflight = cfg.qos.maxInflight;
         qos.maxWaiting = cfg.qos.maxWaiting;
         qos.targetWaitTime = std::chrono::duration_cast<std::chrono::milliseconds>(cfg.qos.targetWaitTime);
-        engine->m_qos = std::make_unique<AdmissionController>(qos);
+        p.qos = std::make_unique<AdmissionController>(qos);
     }
-    engine->m_locker->setForceReleaseObserver([notices = &engine->m_notices](const LockInfo &info, const QString &actor) {
-        notices->add(QStringLiteral("lock"), QStringLiteral("Lock %1 (held by %2, fencing token %3) was force-released by %4")
-                                                 .arg(info.key, info.owner).arg(info.fencingToken).arg(actor));
-    });
+    if (cancel.isCancelled())
+        return cancel.cause();
 
     // Cron last: its tasks use everything above.
     if (cfg.globalLock.serviceType == QLatin1String("redis")) {
@@ -80,23 +118,20 @@ Result<std::unique_ptr<Engine>> Engine::start(const CancelToken &cancel, EngineC
             createRedisCronCoordinator(first.isEmpty() ? QStringLiteral("redis://127.0.0.1:6379/0") : first, cfg.globalLock.keyPrefix);
         if (!coordinator)
             return coordinator.status();
-        engine->m_cronCoordinator = std::move(coordinator).value();
+        p.cronCoordinator = std::move(coordinator).value();
     } else {
-        engine->m_cronCoordinator = createLocalCronCoordinator(QDir(cfg.dataPath()).filePath(QStringLiteral("cron-state.json")));
+        p.cronCoordinator = createLocalCronCoordinator(QDir(cfg.dataPath()).filePath(QStringLiteral("cron-state.json")),
+                                                       [notices](const QString &message) { notices->add(QStringLiteral("cron"), message); });
     }
-    options.cronOptions.instanceId = engine->m_instanceId;
-    engine->m_cron = std::make_unique<CronService>(cfg, *engine->m_locker, *engine->m_cronCoordinator, engine->m_notices,
-                                                   engine->m_processes, options.cronOptions);
-    if (Status registered = registerBuiltInCronTasks(*engine->m_cron, *engine, engine->m_notices); !registered)
+    options.cronOptions.instanceId = m_instanceId;
+    p.cron = std::make_unique<CronService>(cfg, *p.locker, *p.cronCoordinator, *notices, *p.processes, options.cronOptions);
+    if (Status registered = registerBuiltInCronTasks(*p.cron, {p.cache.get(), p.queues.get(), notices}); !registered)
         return registered;
-    if (Status registered = engine->m_cron->registerUserTasks(); !registered)
+    if (Status registered = p.cron->registerUserTasks(); !registered)
         return registered;
-    if (Status started = engine->m_cron->start(*engine->m_lifecycle); !started)
-        return started;
-
-    qCInfo(lcCore).noquote() << "engine" << engine->m_instanceId << "started: cache" << engine->m_cache->adapter() << ", locks"
-                             << engine->m_locker->backend() << ", qos" << (engine->m_qos ? "on" : "off");
-    return engine;
+    if (cancel.isCancelled())
+        return cancel.cause();
+    return p.cron->start(*p.lifecycle);
 }
 
 } // namespace Switchyard

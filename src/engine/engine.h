@@ -1,7 +1,7 @@
 #pragma once
 
 // The engine: every subsystem wired together in start-up order, owned in one place. The daemon
-// and (later) the desktop console's embedded mode create one Engine each.
+// and the desktop console's embedded mode create one Engine each.
 
 #include "engine/cache/cache.h"
 #include "engine/core/lifecycle.h"
@@ -31,46 +31,72 @@ struct EngineOptions
 
 // Start-up order: cache (PINGed; an unreachable adapter refuses start-up), global locker (Redis
 // PINGed likewise), queue manager, QoS, and cron last (built-in and user-defined tasks registered,
-// RUN_AT_START tasks started). Subsystems that come later (store, webhooks) go before cron. Destruction shuts the lifecycle down and joins everything.
-// Thread-safety: the accessors may be used from any thread once start() returned.
+// RUN_AT_START tasks started). Subsystems that come later (store, webhooks) go before cron.
+//
+// Start-up is interruptible: every wait in it (Redis PINGs, LevelDB opens) watches `cancel`, so
+// a cancelled start returns its cause within a few milliseconds and undoes what it started.
+//
+// Shutdown never hangs: shutdown() runs the lifecycle's phases (graceful, hammer after
+// [server] GRACEFUL_HAMMER_TIME, terminate after LifecycleOptions::terminateTimeout) and returns
+// the report. The destructor calls it when needed. A component that ignores even the terminate
+// phase cannot be joined; the engine's parts are then deliberately left allocated (logged as
+// critical) so that its thread never touches freed memory, and the destructor returns — the
+// owner should end the process soon after.
+// Thread-safety: the accessors may be used from any thread once start() returned, until
+// shutdown() returns.
 class Engine
 {
 public:
     static Result<std::unique_ptr<Engine>> start(const CancelToken &cancel, EngineConfig config, EngineOptions options = {});
     ~Engine();
 
-    const EngineConfig &config() const { return m_config; }
+    Engine(const Engine &) = delete;
+    Engine &operator=(const Engine &) = delete;
+
+    // Idempotent; later calls return the first report. Blocks for at most the hammer time plus
+    // the terminate timeout.
+    ShutdownReport shutdown(const QString &reason = QStringLiteral("engine closing"));
+
+    const EngineConfig &config() const { return *m_parts->config; }
     const QString &instanceId() const { return m_instanceId; }
     QDateTime startedAt() const { return m_startedAt; }
 
-    ProcessRegistry &processes() { return m_processes; }
-    Lifecycle &lifecycle() { return *m_lifecycle; }
-    StringCache &cache() { return *m_cache; }
-    Locker &locker() { return *m_locker; }
-    QueueManager &queues() { return *m_queues; }
+    ProcessRegistry &processes() { return *m_parts->processes; }
+    Lifecycle &lifecycle() { return *m_parts->lifecycle; }
+    StringCache &cache() { return *m_parts->cache; }
+    Locker &locker() { return *m_parts->locker; }
+    QueueManager &queues() { return *m_parts->queues; }
     // Null when [qos] ENABLED = false.
-    AdmissionController *qos() { return m_qos.get(); }
-    NoticeBoard &notices() { return m_notices; }
-    CronService &cron() { return *m_cron; }
+    AdmissionController *qos() { return m_parts->qos.get(); }
+    NoticeBoard &notices() { return *m_parts->notices; }
+    CronService &cron() { return *m_parts->cron; }
 
 private:
-    explicit Engine(EngineConfig config);
+    // Everything the engine's threads may touch, in start-up order; torn down in reverse once
+    // every thread has been joined.
+    struct Parts
+    {
+        ~Parts();
+        std::unique_ptr<const EngineConfig> config;
+        std::unique_ptr<ProcessRegistry> processes;
+        std::unique_ptr<NoticeBoard> notices;
+        std::unique_ptr<Lifecycle> lifecycle;
+        std::unique_ptr<StringCache> cache;
+        std::unique_ptr<Locker> locker;
+        std::unique_ptr<QueueManager> queues;
+        std::unique_ptr<AdmissionController> qos;
+        std::unique_ptr<CronCoordinator> cronCoordinator;
+        std::unique_ptr<CronService> cron;
+    };
 
-    const EngineConfig m_config;
+    explicit Engine(EngineConfig config);
+    Status startParts(const CancelToken &cancel, EngineOptions options);
+
+    std::unique_ptr<Parts> m_parts;
     QString m_instanceId;
     QDateTime m_startedAt;
-    ProcessRegistry m_processes;
-    NoticeBoard m_notices;
-    std::unique_ptr<Lifecycle> m_lifecycle;
-    std::unique_ptr<StringCache> m_cache;
-    std::unique_ptr<Locker> m_locker;
-    std::unique_ptr<QueueManager> m_queues;
-    std::unique_ptr<AdmissionController> m_qos;
-    std::unique_ptr<CronCoordinator> m_cronCoordinator;
-    std::unique_ptr<CronService> m_cron;
+    std::mutex m_shutdownMutex;
+    std::optional<ShutdownReport> m_report; // guarded by m_shutdownMutex
 };
-
-// host-pid-random: identifies this process among instances sharing Redis.
-QString generateInstanceId();
 
 } // namespace Switchyard

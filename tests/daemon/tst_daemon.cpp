@@ -3,6 +3,7 @@
 #include "support/testutil.h"
 
 #include <QDeadlineTimer>
+#include <QElapsedTimer>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -169,6 +170,33 @@ private Q_SLOTS:
         daemon.terminate();
         QVERIFY(daemon.waitForFinished(20000));
         QCOMPARE(daemon.exitCode(), 0);
+    }
+
+    // A configured Redis that does not answer is PINGed 10 × 1 s; SIGTERM meanwhile stops the
+    // daemon at once instead of after the attempts.
+    void aSignalDuringStartUpStopsItAtOnce()
+    {
+        Test::RedisServer redis;
+        QVERIFY(redis.start());
+        const QString url = redis.url();
+        redis.stop(); // nothing listens on its port now
+        QTemporaryDir dir;
+        const QString config = Test::writeFile(dir.path(), QStringLiteral("app.ini"),
+                                               "[cache]\nADAPTER = redis\nHOST = " + url.toUtf8() + "\n");
+        QProcess daemon;
+        daemon.setProcessChannelMode(QProcess::MergedChannels);
+        daemon.start(kDaemon, {QStringLiteral("--config"), config, QStringLiteral("--data-dir"), dir.path()});
+        QByteArray output;
+        QVERIFY2(waitForOutput(daemon, output, "retrying"), output.constData());
+        QElapsedTimer stopping;
+        stopping.start();
+        ::kill(pid_t(daemon.processId()), SIGTERM);
+        QVERIFY(daemon.waitForFinished(20000));
+        output += daemon.readAll();
+        QVERIFY2(stopping.elapsed() < 3000, qPrintable(QString::number(stopping.elapsed()))); // the attempts would take 9 s
+        QCOMPARE(daemon.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(daemon.exitCode(), 0);
+        QVERIFY2(output.contains("start-up stopped: received SIGTERM during start-up"), output.constData());
     }
 
     void checkConfigValidatesCronSections()

@@ -1,5 +1,7 @@
 #include "cache.h"
 
+#include "engine/core/logging.h"
+
 #include "engine/settings/config.h"
 
 #include <QCryptographicHash>
@@ -284,9 +286,14 @@ Result<std::unique_ptr<StringCache>> createCache(const CancelToken &cancel, cons
         ping = cache->ping(cancel);
         if (ping || cancel.isCancelled())
             break;
+        if (attempt == 1 && options.pingAttempts > 1)
+            qCWarning(lcCore).noquote() << "[cache] ADAPTER =" << settings.adapter << "does not answer yet; retrying"
+                                        << options.pingAttempts - 1 << "more time(s):" << ping.message();
         if (attempt < options.pingAttempts && !cancel.sleepFor(options.pingInterval))
             break;
     }
+    if (cancel.isCancelled())
+        return cancel.cause();
     if (!ping)
         return Status::unavailable(QStringLiteral("[cache] ADAPTER = %1 is configured but unreachable after %2 attempts "
                                                   "(refusing to run uncached): %3")

@@ -114,8 +114,12 @@ public:
     virtual Status setPaused(const QString &task, bool paused) = 0;
     virtual QString kind() const = 0;
 };
-// One instance: every tick is ours; pauses persist in a JSON file (the data directory).
-std::unique_ptr<CronCoordinator> createLocalCronCoordinator(const QString &stateFile);
+// Where cron reports a problem an operator must see (the engine: a system notice).
+using CronProblemReporter = std::function<void(const QString &message)>;
+// One instance: every tick is ours; pauses persist in a JSON file (the data directory). A file
+// that cannot be read is kept aside as <file>.corrupt-<time>, reported, and no task is paused.
+std::unique_ptr<CronCoordinator> createLocalCronCoordinator(const QString &stateFile,
+                                                            const CronProblemReporter &report = {});
 // Several instances on one Redis: keys cron_tick:<name>:<tick> and <prefix>cron:paused.
 Result<std::unique_ptr<CronCoordinator>> createRedisCronCoordinator(const QString &connStr, const QString &prefix);
 
@@ -206,15 +210,5 @@ private:
     bool m_started = false;    // guarded by m_mutex
     CancelSource m_stop;       // cancels runs on stop()
 };
-
-// The engine's built-in tasks that work on data that exists today (SPEC §4): cache_self_check,
-// queue_health_check, delete_old_system_notices. Tasks that need the store or webhooks register
-// with those subsystems.
-class Engine;
-Status registerBuiltInCronTasks(CronService &cron, Engine &engine, NoticeBoard &notices);
-
-// Checks every [cron.<name>] section as start-up would (built-in overrides and user-defined
-// tasks), without running anything: for `switchyardd --check-config`.
-Status validateCronSettings(const EngineConfig &config);
 
 } // namespace Switchyard

@@ -1,7 +1,7 @@
 #include "queue.h"
 
 #include "engine/core/lifecycle.h"
-#include "engine/engine.h"
+#include "engine/core/instanceid.h"
 #include "engine/settings/config.h"
 
 

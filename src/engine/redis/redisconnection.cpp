@@ -1,5 +1,7 @@
 #include "redisconnection.h"
 
+#include "engine/core/logging.h"
+
 #include <QCryptographicHash>
 #include <QUrl>
 
@@ -363,6 +365,9 @@ Status pingWithRetries(const CancelToken &cancel, RedisConnection &connection, i
         last = pong.status();
         if (cancel.isCancelled())
             return cancel.cause();
+        if (attempt == 1 && attempts > 1)
+            qCWarning(lcCore).noquote() << "Redis at" << connection.address().display() << "does not answer yet; retrying"
+                                        << attempts - 1 << "more time(s):" << last.message();
         if (attempt < attempts && !cancel.sleepFor(interval))
             return cancel.cause();
     }

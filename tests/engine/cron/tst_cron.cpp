@@ -9,6 +9,7 @@
 #include "support/httpreceiver.h"
 #include "support/wait.h"
 
+#include <QDir>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -302,6 +303,28 @@ private Q_SLOTS:
         canceller.join();
         QCOMPARE(runs.load(), 300);
         QCOMPARE(f.cron->history(QStringLiteral("quick"))->size(), size_t(50)); // the history keeps the last 50
+    }
+
+    void aDamagedStateFileIsKeptAsideAndReported()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("cron-state.json"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("{\"paused\": [\"cache_self_check\"");
+        file.close();
+        QStringList reports;
+        const auto coordinator = createLocalCronCoordinator(path, [&](const QString &message) { reports.append(message); });
+        QCOMPARE(reports.size(), 1);
+        QVERIFY2(reports.first().contains(QLatin1String("is not valid JSON")), qPrintable(reports.first()));
+        QVERIFY(!QFile::exists(path));
+        const QStringList kept = QDir(dir.path()).entryList({QStringLiteral("cron-state.json.corrupt-*")});
+        QCOMPARE(kept.size(), 1);
+        QVERIFY(reports.first().contains(kept.first()));
+        QCOMPARE(*coordinator->isPaused(QStringLiteral("cache_self_check")), false);
+        // A pause is written to a fresh file.
+        QVERIFY(coordinator->setPaused(QStringLiteral("x"), true));
+        QVERIFY(*createLocalCronCoordinator(path)->isPaused(QStringLiteral("x")));
     }
 
     void aRunWhoseLockIsHeldElsewhereIsSkipped()

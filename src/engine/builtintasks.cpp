@@ -1,0 +1,97 @@
+#include "builtintasks.h"
+
+#include "engine/cache/cache.h"
+#include "engine/core/notices.h"
+#include "engine/core/processregistry.h"
+#include "engine/globallock/globallock.h"
+#include "engine/queue/queue.h"
+#include "engine/settings/duration.h"
+
+namespace Switchyard {
+
+std::vector<CronTaskDefinition> builtInCronTasks(const BuiltInTaskServices &services)
+{
+    StringCache *cache_ = services.cache;
+    QueueManager *queues_ = services.queues;
+    NoticeBoard *notices = services.notices;
+    CronTaskDefinition cache;
+    cache.name = QStringLiteral("cache_self_check");
+    cache.defaults.enabled = true;
+    cache.defaults.schedule = QStringLiteral("@every 10m");
+    cache.run = [cache_](const CronRunContext &) -> Result<QString> {
+        const CacheCheckResult check = selfCheck(*cache_);
+        const QString took = QStringLiteral("%1 ms").arg(double(check.elapsed.count()) / 1e6, 0, 'f', 2);
+        if (!check.ok)
+            return Status::unavailable(QStringLiteral("%1 cache failed its self-check after %2: %3").arg(cache_->adapter(), took, check.error));
+        if (check.slow)
+            return QStringLiteral("%1 cache is slow: %2 (threshold %3 ms)").arg(cache_->adapter(), took).arg(kSlowCacheThreshold.count());
+        return QStringLiteral("%1 cache ok in %2").arg(cache_->adapter(), took);
+    };
+
+    CronTaskDefinition queues;
+    queues.name = QStringLiteral("queue_health_check");
+    queues.defaults.enabled = true;
+    queues.defaults.schedule = QStringLiteral("@every 5m");
+    queues.run = [queues_](const CronRunContext &) -> Result<QString> {
+        QStringList problems;
+        const std::vector<QueueStats> list = queues_->list();
+        for (const QueueStats &q : list) {
+            if (q.length < 0)
+                problems.append(QStringLiteral("%1: backend unreachable").arg(q.name));
+            else if (q.capacity > 0 && q.length * 10 >= qint64(q.capacity) * 9)
+                problems.append(QStringLiteral("%1: %2 of %3 slots used").arg(q.name).arg(q.length).arg(q.capacity));
+            if (q.paused && q.length > 0)
+                problems.append(QStringLiteral("%1: paused with %2 item(s) waiting").arg(q.name).arg(q.length));
+            if (q.corruptTotal > 0)
+                problems.append(QStringLiteral("%1: %2 corrupt item(s) skipped").arg(q.name).arg(q.corruptTotal));
+        }
+        if (!problems.isEmpty())
+            return Status::unavailable(problems.join(QStringLiteral("; ")));
+        return QStringLiteral("%1 queue(s) healthy").arg(list.size());
+    };
+
+    CronTaskDefinition notices_;
+    notices_.name = QStringLiteral("delete_old_system_notices");
+    notices_.defaults.enabled = false; // as in Gitea: deleting history is opt-in
+    notices_.defaults.schedule = QStringLiteral("@every 168h");
+    notices_.defaults.extra = {{QStringLiteral("OLDER_THAN"), QStringLiteral("168h")}};
+    notices_.run = [notices](const CronRunContext &context) -> Result<QString> {
+        const auto age = std::chrono::duration_cast<std::chrono::seconds>(
+            context.config->duration(QStringLiteral("OLDER_THAN"), std::chrono::hours(168)));
+        return QStringLiteral("removed %1 notice(s) older than %2").arg(notices->removeOlderThan(age)).arg(formatDuration(age));
+    };
+
+    return {std::move(cache), std::move(queues), std::move(notices_)};
+}
+
+Status registerBuiltInCronTasks(CronService &cron, const BuiltInTaskServices &services)
+{
+    for (CronTaskDefinition &definition : builtInCronTasks(services)) {
+        if (Status registered = cron.registerTask(std::move(definition)); !registered)
+            return registered;
+    }
+    return Status::ok();
+}
+
+Status validateCronSettings(const EngineConfig &config)
+{
+    // A throwaway service: nothing is started, no task function is called.
+    LockerOptions lockOptions;
+    const std::unique_ptr<Locker> locker = createMemoryLocker(lockOptions);
+    const std::unique_ptr<CronCoordinator> coordinator = createLocalCronCoordinator(QString(), {});
+    NoticeBoard notices;
+    ProcessRegistry processes;
+    CronService cron(config, *locker, *coordinator, notices, processes, CronOptions());
+    QStringList errors;
+    for (CronTaskDefinition &definition : builtInCronTasks(BuiltInTaskServices())) {
+        if (Status registered = cron.registerTask(std::move(definition)); !registered)
+            errors.append(registered.message());
+    }
+    if (Status registered = cron.registerUserTasks(); !registered)
+        errors.append(registered.message());
+    if (!errors.isEmpty())
+        return Status::invalidArgument(errors.join(QLatin1Char('\n')));
+    return Status::ok();
+}
+
+} // namespace Switchyard

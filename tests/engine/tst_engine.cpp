@@ -1,0 +1,93 @@
+// The engine as a whole: start-up that fails midway or is cancelled undoes what it started, and
+// shutdown returns its report and never hangs, even when a component ignores every phase.
+#include "engine/engine.h"
+
+#include "support/testutil.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <future>
+
+using namespace Switchyard;
+using namespace std::chrono_literals;
+
+namespace {
+
+EngineConfig configFrom(const QByteArray &ini, const QString &dataDir)
+{
+    Result<EngineConfig> loaded = EngineConfig::load(Settings(*IniFile::parse(QStringLiteral("app.ini"), ini)), dataDir, QString());
+    if (!loaded)
+        qFatal("%s", qPrintable(loaded.status().message()));
+    return std::move(loaded).value();
+}
+
+} // namespace
+
+class TestEngine : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void startsAndShutsDownCleanly()
+    {
+        QTemporaryDir dir;
+        Result<std::unique_ptr<Engine>> engine = Engine::start(CancelToken(), configFrom("", dir.path()));
+        QVERIFY2(engine, qPrintable(engine.status().message()));
+        QVERIFY(!(*engine)->cron().list().empty());
+        QVERIFY(!(*engine)->processes().list().empty());
+        const ShutdownReport report = (*engine)->shutdown();
+        QVERIFY(report.clean());
+        QVERIFY(!report.hammered);
+        QCOMPARE((*engine)->shutdown().clean(), true); // idempotent
+        QCOMPARE((*engine)->lifecycle().phase(), Lifecycle::Phase::Terminated);
+    }
+
+    // The user task's bad schedule is found after the cache, the locker, the queue manager and
+    // its sampler have started: they are all stopped again.
+    void aStartThatFailsMidwayUndoesWhatItStarted()
+    {
+        QTemporaryDir dir;
+        const EngineConfig config = configFrom("[cron.broken]\nCOMMAND = /bin/true\nSCHEDULE = every tuesday\n", dir.path());
+        const Result<std::unique_ptr<Engine>> failed = Engine::start(CancelToken(), config);
+        QVERIFY(!failed);
+        QCOMPARE(failed.status().code(), Status::Code::InvalidArgument);
+        QVERIFY2(failed.status().message().contains(QLatin1String("SCHEDULE")), qPrintable(failed.status().message()));
+        // The data directory is free again: a corrected start works.
+        Result<std::unique_ptr<Engine>> fixed = Engine::start(CancelToken(), configFrom("", dir.path()));
+        QVERIFY(fixed);
+    }
+
+    void aCancelledStartReturnsItsCause()
+    {
+        QTemporaryDir dir;
+        CancelSource cancel;
+        cancel.cancel(QStringLiteral("operator closed the window"));
+        const Result<std::unique_ptr<Engine>> started = Engine::start(cancel.token(), configFrom("", dir.path()));
+        QCOMPARE(started.status().code(), Status::Code::Cancelled);
+        QCOMPARE(started.status().message(), QStringLiteral("operator closed the window"));
+    }
+
+    // A component that ignores shutdown, hammer and terminate: shutdown() reports it after the
+    // hammer and terminate timeouts and the destructor returns instead of joining it.
+    void shutdownNeverHangsOnAStuckComponent()
+    {
+        QTemporaryDir dir;
+        EngineOptions options;
+        options.lifecycle.terminateTimeout = 100ms;
+        Result<std::unique_ptr<Engine>> engine =
+            Engine::start(CancelToken(), configFrom("[server]\nGRACEFUL_HAMMER_TIME = 100ms\n", dir.path()), options);
+        QVERIFY(engine);
+        std::promise<void> release;
+        std::shared_future<void> released = release.get_future().share();
+        QVERIFY((*engine)->lifecycle().runWithCancel(QStringLiteral("stuck component"), [released](const CancelToken &) { released.wait(); }));
+        const ShutdownReport report = (*engine)->shutdown();
+        QVERIFY(report.hammered);
+        QCOMPARE(report.unfinished, QStringList{QStringLiteral("stuck component")});
+        engine->reset(); // returns: the parts stay allocated for the stuck thread
+        release.set_value();
+    }
+};
+
+QTEST_GUILESS_MAIN(TestEngine)
+#include "tst_engine.moc"
