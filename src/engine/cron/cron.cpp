@@ -142,6 +142,8 @@ Status CronService::registerTask(CronTaskDefinition definition)
     m_tasks.emplace(name, std::move(task));
     m_order.push_back(name);
     m_changed.notify_all();
+    if (m_started)
+        planLocked(ref, m_options.clock());
     if (m_started && ref.config.enabled && ref.config.runAtStart && beginRunLocked(ref))
         launch(ref, QStringLiteral("start"), QStringLiteral("system"), QString(), std::nullopt);
     return Status::ok();
@@ -154,8 +156,10 @@ Status CronService::start(Lifecycle &lifecycle)
         if (m_started)
             return Status::ok();
         m_started = true;
+        const QDateTime now = m_options.clock();
         for (const QString &name : m_order) {
             Task &task = *m_tasks.at(name);
+            planLocked(task, now); // planned now, not whenever the scheduler thread first runs
             if (task.config.enabled && task.config.runAtStart && beginRunLocked(task))
                 launch(task, QStringLiteral("start"), QStringLiteral("system"), QString(), std::nullopt);
         }
@@ -371,6 +375,33 @@ void CronService::execute(Task &task, const QString &trigger, const QString &doe
         qCWarning(lcCron).noquote() << "task" << name << status << "in" << durationMs << "ms:" << message;
 }
 
+void CronService::planLocked(Task &task, const QDateTime &now)
+{
+    if (!task.config.enabled || !task.schedule || task.next.isValid())
+        return;
+    const QDateTime from = task.lastFiredTick.isValid() ? std::max(task.lastFiredTick, now) : now;
+    task.next = task.schedule->nextAfter(from, m_options.zone).value_or(QDateTime());
+}
+
+QDateTime CronService::latestTickUpTo(const Task &task, const QDateTime &now) const
+{
+    // After the wall clock jumped forward, the missed ticks collapse into the latest one: the
+    // run that stands for "now", and the one other instances (whose clocks did not jump) claim.
+    QDateTime tick = task.next;
+    qint64 skipped = 0;
+    for (int i = 0; i < 100000; ++i) { // bounded: a years-long jump of a per-second schedule
+        const std::optional<QDateTime> following = task.schedule->nextAfter(tick, m_options.zone);
+        if (!following || !following->isValid() || *following > now)
+            break;
+        tick = *following;
+        ++skipped;
+    }
+    if (skipped > 0)
+        qCInfo(lcCron).noquote() << "task" << task.definition.name << ": the clock moved forward;" << skipped
+                                 << "missed firing(s) collapse into the one of" << tick.toString(Qt::ISODate);
+    return tick;
+}
+
 void CronService::schedulerLoop(const CancelToken &cancel)
 {
     std::unique_lock lock(m_mutex);
@@ -382,13 +413,12 @@ void CronService::schedulerLoop(const CancelToken &cancel)
             if (!task.config.enabled || !task.schedule)
                 continue;
             if (!task.next.isValid()) {
-                const QDateTime from = task.lastFiredTick.isValid() ? std::max(task.lastFiredTick, now) : now;
-                task.next = task.schedule->nextAfter(from, m_options.zone).value_or(QDateTime());
+                planLocked(task, now);
                 if (!task.next.isValid())
                     continue; // never fires
             }
             if (task.next <= now) {
-                const QDateTime tick = task.next;
+                const QDateTime tick = latestTickUpTo(task, now);
                 // Never the same tick twice, whatever the wall clock did meanwhile.
                 task.next = task.schedule->nextAfter(std::max(tick, now), m_options.zone).value_or(QDateTime());
                 if (task.lastFiredTick.isValid() && tick <= task.lastFiredTick)

@@ -178,6 +178,8 @@ public:
 private:
     struct Task;
     void schedulerLoop(const CancelToken &cancel);
+    QDateTime latestTickUpTo(const Task &task, const QDateTime &now) const; // requires m_mutex
+    void planLocked(Task &task, const QDateTime &now); // sets the next firing when unset
     // Claims the in-flight slot (false: already running) — under m_mutex.
     bool beginRunLocked(Task &task);
     void launch(Task &task, const QString &trigger, const QString &doer, const QString &traceId,

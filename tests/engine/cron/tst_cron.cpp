@@ -427,6 +427,31 @@ private Q_SLOTS:
             QVERIFY2(ticks[i] > ticks[i - 1], qPrintable(ticks[i].toString(Qt::ISODate)));
     }
 
+    void aClockThatJumpsForwardFiresTheLatestMissedTickOnce()
+    {
+        const QDateTime base = QDateTime::fromString(QStringLiteral("2026-01-01T10:00:30Z"), Qt::ISODate);
+        std::atomic<qint64> offsetMs = 0; // the wall clock stands still until the test moves it
+        Fixture f(QByteArray(), [&] { return base.addMSecs(offsetMs.load()); });
+        std::mutex mutex;
+        QList<QDateTime> ticks;
+        QVERIFY(f.cron->registerTask(Fixture::task(QStringLiteral("minutely"), QStringLiteral("0 * * * * *"), [&](const CronRunContext &c) -> Result<QString> {
+            std::lock_guard lock(mutex);
+            ticks.append(c.tick);
+            return QString();
+        })));
+        QVERIFY(f.cron->start(f.lifecycle));
+        QCOMPARE(f.cron->task(QStringLiteral("minutely"))->next, base.addSecs(30)); // 10:01:00
+        offsetMs = qint64(3 * 3600 + 5 * 60) * 1000; // 13:05:30: 185 firings were missed
+        QVERIFY(Test::eventually([&] { return f.cron->task(QStringLiteral("minutely"))->next == base.addSecs(3 * 3600 + 6 * 60 - 30); }));
+        f.cron->waitIdle();
+        const std::vector<CronRunRecord> runs = *f.cron->history(QStringLiteral("minutely"));
+        QCOMPARE(runs.size(), size_t(1));
+        QVERIFY2(runs.front().status == QLatin1String("finished"), qPrintable(runs.front().status + QLatin1Char(' ') + runs.front().message));
+        std::lock_guard lock(mutex);
+        QCOMPARE(ticks.size(), qsizetype(1));
+        QCOMPARE(ticks.first(), QDateTime::fromString(QStringLiteral("2026-01-01T13:05:00Z"), Qt::ISODate));
+    }
+
     void userDefinedCommandTasks()
     {
         Fixture f("[cron.echo]\nCOMMAND = /bin/echo \"hello world\"\nSCHEDULE = @yearly\n"

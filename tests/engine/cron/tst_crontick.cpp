@@ -120,7 +120,8 @@ private Q_SLOTS:
         redis.stop();
         QVERIFY(Test::eventually([&] {
             const auto history = *cron.history(QStringLiteral("tick"));
-            return history.front().status == QLatin1String("skipped") && history.front().message == QLatin1String("redis_down");
+            return !history.empty() && history.front().status == QLatin1String("skipped")
+                   && history.front().message == QLatin1String("redis_down");
         }, 20s));
         const int before = runs;
         QCOMPARE(*cron.runNow(QStringLiteral("tick"), QStringLiteral("operator")), CronService::Trigger::Started);
