@@ -1,5 +1,11 @@
-# Fails when an engine source includes a Qt GUI header: the engine must run headless in the daemon.
+# Checks the engine's layering; run as a build step of the engine library.
 # Usage: cmake -DROOT=src/engine -DSTAMP=out.stamp -P CheckLayering.cmake
+#
+cmake_policy(SET CMP0057 NEW) # if(IN_LIST)
+# 1. No engine source includes a Qt GUI header: the engine must run headless in the daemon.
+# 2. Each subsystem has public headers; its other headers are private to its folder. A file under
+#    src/ outside a subsystem's folder may include only that subsystem's public headers (tests may
+#    reach further: they test the backends themselves).
 set(_forbidden "QtWidgets|QtGui|QtCharts|QWidget|QApplication|QGuiApplication|QMainWindow|QDialog|QPixmap|QIcon|QColor|QImage")
 file(GLOB_RECURSE _files "${ROOT}/*.h" "${ROOT}/*.cpp" "${ROOT}/*.in")
 set(_violations "")
@@ -11,5 +17,31 @@ foreach(_file IN LISTS _files)
 endforeach()
 if(_violations)
     message(FATAL_ERROR "The engine must not depend on Qt GUI/Widgets:${_violations}")
+endif()
+
+# subsystem -> its public headers (core, settings and redis are public throughout).
+set(_public_queue "queue.h")
+set(_public_globallock "globallock.h")
+set(_public_cache "cache.h")
+set(_public_cron "cron.h;schedule.h")
+set(_public_qos "qos.h")
+get_filename_component(_src "${ROOT}" DIRECTORY)
+file(GLOB_RECURSE _all "${_src}/*.h" "${_src}/*.cpp")
+foreach(_file IN LISTS _all)
+    file(STRINGS "${_file}" _lines REGEX "^[ \t]*#[ \t]*include[ \t]*\"engine/(queue|globallock|cache|cron|qos)/")
+    foreach(_line IN LISTS _lines)
+        string(REGEX MATCH "engine/([a-z]+)/([A-Za-z0-9_]+\\.h)" _match "${_line}")
+        set(_subsystem "${CMAKE_MATCH_1}")
+        set(_header "${CMAKE_MATCH_2}")
+        if(_file MATCHES "/engine/${_subsystem}/")
+            continue() # inside its own folder
+        endif()
+        if(NOT _header IN_LIST _public_${_subsystem})
+            string(APPEND _violations "\n  ${_file}: ${_line} (public: ${_public_${_subsystem}})")
+        endif()
+    endforeach()
+endforeach()
+if(_violations)
+    message(FATAL_ERROR "Private headers included from outside their subsystem:${_violations}")
 endif()
 file(TOUCH "${STAMP}")

@@ -1,6 +1,7 @@
 #include "basequeue.h"
 
 #include "channelqueue.h"
+#include "dummyqueue.h"
 #include "levelqueue.h"
 #include "queuelogging.h"
 #include "redisqueue.h"

@@ -2,74 +2,6 @@
 
 namespace Switchyard {
 
-Status queueClosedStatus(const QString &name)
-{
-    return Status::cancelled(QStringLiteral("queue %1 is closed").arg(name));
-}
-
-Status queueFullStatus(const QString &name, qint64 capacity, std::chrono::milliseconds waited)
-{
-    return Status::deadlineExceeded(QStringLiteral("queue %1 is full (LENGTH = %2) after waiting %3 ms; "
-                                                   "raise [queue.%1] LENGTH or add workers")
-                                        .arg(name).arg(capacity).arg(waited.count()));
-}
-
-Status QueueWaits::waitForRoom(std::unique_lock<std::mutex> &lock, const CancelToken &cancel, const QString &name,
-                               qint64 capacity, std::chrono::milliseconds pushBlockTime, const std::function<bool()> &hasRoom)
-{
-    if (m_closed)
-        return queueClosedStatus(name);
-    if (hasRoom())
-        return Status::ok();
-    ++m_waitingPushers;
-    const bool room = cancel.waitUntil(m_notFull, lock, SteadyClock::now() + pushBlockTime, [&] { return m_closed || hasRoom(); });
-    --m_waitingPushers;
-    if (m_closed)
-        return queueClosedStatus(name);
-    if (!room)
-        return cancel.isCancelled() ? cancel.cause() : queueFullStatus(name, capacity, pushBlockTime);
-    return Status::ok();
-}
-
-void QueueWaits::waitForItems(std::unique_lock<std::mutex> &lock, const CancelToken &cancel,
-                              std::optional<SteadyClock::time_point> until, const std::function<bool()> &hasItems)
-{
-    if (m_closed || hasItems())
-        return;
-    ++m_waitingPoppers;
-    auto ready = [&] { return m_closed || hasItems(); };
-    if (until)
-        cancel.waitUntil(m_notEmpty, lock, *until, ready);
-    else
-        cancel.wait(m_notEmpty, lock, ready);
-    --m_waitingPoppers;
-}
-
-void QueueWaits::itemAdded()
-{
-    if (m_waitingPoppers > 0)
-        m_notEmpty.notify_one();
-}
-
-void QueueWaits::itemsReturned()
-{
-    if (m_waitingPoppers > 0)
-        m_notEmpty.notify_all();
-}
-
-void QueueWaits::roomMade()
-{
-    if (m_waitingPushers > 0)
-        m_notFull.notify_all();
-}
-
-void QueueWaits::close()
-{
-    m_closed = true;
-    m_notEmpty.notify_all();
-    m_notFull.notify_all();
-}
-
 ChannelQueue::ChannelQueue(QString name, int capacity, bool unique, QueueTiming timing)
     : m_name(std::move(name)), m_capacity(std::max(1, capacity)), m_unique(unique), m_timing(timing)
 {
@@ -166,36 +98,6 @@ void ChannelQueue::close()
 {
     std::lock_guard lock(m_mutex);
     m_waits.close();
-}
-
-Status DummyQueue::pushItem(const CancelToken &cancel, const QByteArray &)
-{
-    std::lock_guard lock(m_mutex);
-    if (m_closed)
-        return queueClosedStatus(QStringLiteral("dummy"));
-    return cancel.isCancelled() ? cancel.cause() : Status::ok();
-}
-
-Result<std::vector<PoppedItem>> DummyQueue::popItems(const CancelToken &cancel, int,
-                                                     std::optional<SteadyClock::time_point> until)
-{
-    std::unique_lock lock(m_mutex);
-    if (until)
-        cancel.waitUntil(m_closedChanged, lock, *until, [this] { return m_closed; });
-    else
-        cancel.wait(m_closedChanged, lock, [this] { return m_closed; });
-    if (m_closed)
-        return queueClosedStatus(QStringLiteral("dummy"));
-    if (cancel.isCancelled())
-        return cancel.cause();
-    return std::vector<PoppedItem>();
-}
-
-void DummyQueue::close()
-{
-    std::lock_guard lock(m_mutex);
-    m_closed = true;
-    m_closedChanged.notify_all();
 }
 
 } // namespace Switchyard

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "basequeue.h"
-#include "channelqueue.h"
+#include "queuewaits.h"
 
 #include <condition_variable>
 #include <memory>

@@ -1,6 +1,6 @@
 #include "redisqueue.h"
 
-#include "channelqueue.h"
+#include "queuewaits.h"
 #include "queuelogging.h"
 
 namespace Switchyard {

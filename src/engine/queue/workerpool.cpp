@@ -2,11 +2,102 @@
 
 #include "queuelogging.h"
 
+#include <atomic>
+#include <condition_variable>
 #include <exception>
+#include <list>
+#include <mutex>
+#include <optional>
+#include <thread>
 
 namespace Switchyard {
 
-WorkerPool::WorkerPool(QString name, std::unique_ptr<BaseQueue> base, RawBatchHandler handler, int batchLength,
+struct WorkerPool::Impl
+{
+    Impl(QString name, std::unique_ptr<BaseQueue> base, RawBatchHandler handler, int batchLength, int maxWorkers,
+         int capacity, QueueTiming timing);
+    ~Impl();
+
+    // WorkerPool's operations (documented in workerpool.h).
+    void run(const CancelToken &cancel);
+    Status push(const CancelToken &cancel, const QByteArray &data);
+    Status pushMany(const CancelToken &cancel, const std::vector<QByteArray> &items);
+    Result<bool> has(const CancelToken &cancel, const QByteArray &data);
+    Status flush(const CancelToken &cancel, std::chrono::milliseconds timeout);
+    Result<qint64> removeAll(const CancelToken &cancel);
+    void setMaxWorkers(int maxWorkers);
+    Status pause(const CancelToken &cancel);
+    void resume();
+    bool isPaused() const;
+    bool isRunning() const;
+    bool waitUntilRunning(const CancelToken &cancel);
+    QueueStats stats() const;
+    void sampleLength(const CancelToken &cancel);
+
+    struct Worker
+    {
+        std::thread thread;
+        bool finished = false;
+    };
+    struct FlushRequest
+    {
+        bool discard = false;
+        bool done = false;
+        bool abandoned = false;
+        Status result;
+    };
+
+    void dispatch(std::unique_lock<std::mutex> &lock, std::vector<PoppedItem> batch);
+    void startWorker(); // requires m_mutex
+    void workerLoop(Worker *self);
+    void handleBatch(std::vector<PoppedItem> batch);
+    // nullopt when the handler threw (logged, counted as failed; `error` says what it threw).
+    std::optional<RawBatchResult> callHandler(std::vector<QByteArray> &data, QString *error = nullptr);
+    // Acknowledges within pushBlockTime; a failure is counted and logged.
+    void ackBounded(const std::vector<PoppedItem> &items, const char *when);
+    void serveFlush(std::unique_lock<std::mutex> &lock, const std::shared_ptr<FlushRequest> &request);
+    void reapWorkers(std::unique_lock<std::mutex> &lock);
+    void shutdown(std::unique_lock<std::mutex> &lock);
+    void wakeDispatcher(); // requires m_mutex
+    bool canStartWorker() const; // requires m_mutex
+
+    const QString m_name;
+    const std::unique_ptr<BaseQueue> m_base;
+    const RawBatchHandler m_handler;
+    const int m_batchLength;
+    const int m_capacity;
+    const QueueTiming m_timing;
+    const bool m_immediate; // dummy base queue: push runs the handler
+
+    std::atomic<qint64> m_pushed = 0;
+    std::atomic<qint64> m_handled = 0;
+    std::atomic<qint64> m_failed = 0;
+    std::atomic<qint64> m_corrupt = 0;
+    std::atomic<qint64> m_ackFailed = 0;
+    std::atomic<bool> m_flushing = false;
+    std::atomic<qint64> m_sampledLength = -1;
+    std::atomic<qint64> m_sampledAtMs = 0; // ms since the epoch; 0: never sampled
+
+    mutable std::mutex m_mutex;
+    std::condition_variable_any m_changed; // state below changed (dispatcher, flush, shutdown wait here)
+    std::condition_variable_any m_work;    // a batch is pending, or stopping (idle workers wait here)
+    CancelToken m_runToken;                // guarded by m_mutex; valid while running
+    CancelSource m_wake;                   // guarded by m_mutex; interrupts the dispatcher's pop
+    bool m_running = false;                // guarded by m_mutex
+    bool m_stopping = false;               // guarded by m_mutex; workers exit when idle
+    bool m_paused = false;                 // guarded by m_mutex
+    bool m_pauseApplied = false;           // guarded by m_mutex; paused and holding nothing
+    int m_maxWorkers;                      // guarded by m_mutex
+    int m_workerCount = 0;                 // guarded by m_mutex
+    int m_idleWorkers = 0;                 // guarded by m_mutex
+    int m_activeWorkers = 0;               // guarded by m_mutex
+    std::vector<PoppedItem> m_pending;     // guarded by m_mutex; a batch waiting for a worker
+    bool m_hasPending = false;             // guarded by m_mutex
+    std::list<Worker> m_workers;           // guarded by m_mutex
+    std::vector<std::shared_ptr<FlushRequest>> m_flushRequests; // guarded by m_mutex
+};
+
+WorkerPool::Impl::Impl(QString name, std::unique_ptr<BaseQueue> base, RawBatchHandler handler, int batchLength,
                        int maxWorkers, int capacity, QueueTiming timing)
     : m_name(std::move(name)), m_base(std::move(base)), m_handler(std::move(handler)),
       m_batchLength(std::max(1, batchLength)), m_capacity(capacity), m_timing(timing),
@@ -14,7 +105,7 @@ WorkerPool::WorkerPool(QString name, std::unique_ptr<BaseQueue> base, RawBatchHa
 {
 }
 
-WorkerPool::~WorkerPool()
+WorkerPool::Impl::~Impl()
 {
     std::list<Worker> workers;
     {
@@ -31,12 +122,12 @@ WorkerPool::~WorkerPool()
     m_base->close();
 }
 
-bool WorkerPool::canStartWorker() const
+bool WorkerPool::Impl::canStartWorker() const
 {
     return m_maxWorkers <= 0 || m_workerCount < m_maxWorkers;
 }
 
-void WorkerPool::startWorker()
+void WorkerPool::Impl::startWorker()
 {
     ++m_workerCount;
     ++m_idleWorkers; // idle from the start, so the dispatcher does not start another for nothing
@@ -45,13 +136,13 @@ void WorkerPool::startWorker()
     worker->thread = std::thread([this, worker] { workerLoop(worker); });
 }
 
-void WorkerPool::wakeDispatcher()
+void WorkerPool::Impl::wakeDispatcher()
 {
     m_wake.cancel(QStringLiteral("wake"));
     m_changed.notify_all();
 }
 
-void WorkerPool::reapWorkers(std::unique_lock<std::mutex> &lock)
+void WorkerPool::Impl::reapWorkers(std::unique_lock<std::mutex> &lock)
 {
     std::vector<std::thread> finished;
     for (auto it = m_workers.begin(); it != m_workers.end();) {
@@ -70,7 +161,7 @@ void WorkerPool::reapWorkers(std::unique_lock<std::mutex> &lock)
     lock.lock();
 }
 
-void WorkerPool::run(const CancelToken &cancel)
+void WorkerPool::Impl::run(const CancelToken &cancel)
 {
     std::unique_lock lock(m_mutex);
     if (m_running) {
@@ -221,7 +312,7 @@ void WorkerPool::run(const CancelToken &cancel)
     m_changed.notify_all();
 }
 
-void WorkerPool::dispatch(std::unique_lock<std::mutex> &lock, std::vector<PoppedItem> batch)
+void WorkerPool::Impl::dispatch(std::unique_lock<std::mutex> &lock, std::vector<PoppedItem> batch)
 {
     m_pending = std::move(batch);
     m_hasPending = true;
@@ -263,7 +354,7 @@ void WorkerPool::dispatch(std::unique_lock<std::mutex> &lock, std::vector<Popped
     }
 }
 
-void WorkerPool::workerLoop(Worker *self)
+void WorkerPool::Impl::workerLoop(Worker *self)
 {
     std::unique_lock lock(m_mutex);
     while (true) {
@@ -295,7 +386,7 @@ void WorkerPool::workerLoop(Worker *self)
     m_changed.notify_all();
 }
 
-std::optional<RawBatchResult> WorkerPool::callHandler(std::vector<QByteArray> &data, QString *error)
+std::optional<RawBatchResult> WorkerPool::Impl::callHandler(std::vector<QByteArray> &data, QString *error)
 {
     const qsizetype count = qsizetype(data.size());
     if (!m_handler)
@@ -315,7 +406,7 @@ std::optional<RawBatchResult> WorkerPool::callHandler(std::vector<QByteArray> &d
     return std::nullopt; // not retried: a poison batch would loop forever
 }
 
-void WorkerPool::ackBounded(const std::vector<PoppedItem> &items, const char *when)
+void WorkerPool::Impl::ackBounded(const std::vector<PoppedItem> &items, const char *when)
 {
     if (items.empty())
         return;
@@ -327,7 +418,7 @@ void WorkerPool::ackBounded(const std::vector<PoppedItem> &items, const char *wh
     }
 }
 
-void WorkerPool::handleBatch(std::vector<PoppedItem> batch)
+void WorkerPool::Impl::handleBatch(std::vector<PoppedItem> batch)
 {
     std::vector<QByteArray> data;
     data.reserve(batch.size());
@@ -370,7 +461,7 @@ void WorkerPool::handleBatch(std::vector<PoppedItem> batch)
     ackBounded(done, "after handling");
 }
 
-void WorkerPool::serveFlush(std::unique_lock<std::mutex> &lock, const std::shared_ptr<FlushRequest> &request)
+void WorkerPool::Impl::serveFlush(std::unique_lock<std::mutex> &lock, const std::shared_ptr<FlushRequest> &request)
 {
     if (request->discard) {
         std::vector<PoppedItem> pending;
@@ -431,7 +522,7 @@ void WorkerPool::serveFlush(std::unique_lock<std::mutex> &lock, const std::share
     m_changed.notify_all();
 }
 
-Status WorkerPool::push(const CancelToken &cancel, const QByteArray &data)
+Status WorkerPool::Impl::push(const CancelToken &cancel, const QByteArray &data)
 {
     if (m_immediate) {
         std::vector<QByteArray> batch{data};
@@ -455,7 +546,7 @@ Status WorkerPool::push(const CancelToken &cancel, const QByteArray &data)
     return pushed;
 }
 
-Status WorkerPool::pushMany(const CancelToken &cancel, const std::vector<QByteArray> &items)
+Status WorkerPool::Impl::pushMany(const CancelToken &cancel, const std::vector<QByteArray> &items)
 {
     if (m_immediate) {
         qsizetype handled = 0;
@@ -472,12 +563,12 @@ Status WorkerPool::pushMany(const CancelToken &cancel, const std::vector<QByteAr
     return pushed;
 }
 
-Result<bool> WorkerPool::has(const CancelToken &cancel, const QByteArray &data)
+Result<bool> WorkerPool::Impl::has(const CancelToken &cancel, const QByteArray &data)
 {
     return m_base->hasItem(cancel, data);
 }
 
-Status WorkerPool::flush(const CancelToken &cancel, std::chrono::milliseconds timeout)
+Status WorkerPool::Impl::flush(const CancelToken &cancel, std::chrono::milliseconds timeout)
 {
     auto request = std::make_shared<FlushRequest>();
     request->discard = timeout.count() < 0;
@@ -496,7 +587,7 @@ Status WorkerPool::flush(const CancelToken &cancel, std::chrono::milliseconds ti
     return Status::deadlineExceeded(QStringLiteral("flushing queue %1 did not finish within %2 ms").arg(m_name).arg(timeout.count()));
 }
 
-Result<qint64> WorkerPool::removeAll(const CancelToken &cancel)
+Result<qint64> WorkerPool::Impl::removeAll(const CancelToken &cancel)
 {
     Result<qint64> removed = m_base->removeAll(cancel);
     if (removed)
@@ -504,14 +595,14 @@ Result<qint64> WorkerPool::removeAll(const CancelToken &cancel)
     return removed;
 }
 
-void WorkerPool::setMaxWorkers(int maxWorkers)
+void WorkerPool::Impl::setMaxWorkers(int maxWorkers)
 {
     std::lock_guard lock(m_mutex);
     m_maxWorkers = maxWorkers;
     m_changed.notify_all();
 }
 
-Status WorkerPool::pause(const CancelToken &cancel)
+Status WorkerPool::Impl::pause(const CancelToken &cancel)
 {
     std::unique_lock lock(m_mutex);
     m_paused = true;
@@ -522,7 +613,7 @@ Status WorkerPool::pause(const CancelToken &cancel)
     return Status::ok();
 }
 
-void WorkerPool::resume()
+void WorkerPool::Impl::resume()
 {
     std::lock_guard lock(m_mutex);
     m_paused = false;
@@ -530,25 +621,25 @@ void WorkerPool::resume()
     wakeDispatcher();
 }
 
-bool WorkerPool::isPaused() const
+bool WorkerPool::Impl::isPaused() const
 {
     std::lock_guard lock(m_mutex);
     return m_paused;
 }
 
-bool WorkerPool::waitUntilRunning(const CancelToken &cancel)
+bool WorkerPool::Impl::waitUntilRunning(const CancelToken &cancel)
 {
     std::unique_lock lock(m_mutex);
     return cancel.wait(m_changed, lock, [this] { return m_running; });
 }
 
-bool WorkerPool::isRunning() const
+bool WorkerPool::Impl::isRunning() const
 {
     std::lock_guard lock(m_mutex);
     return m_running;
 }
 
-QueueStats WorkerPool::stats() const
+QueueStats WorkerPool::Impl::stats() const
 {
     QueueStats stats;
     stats.name = m_name;
@@ -581,7 +672,7 @@ QueueStats WorkerPool::stats() const
     return stats;
 }
 
-void WorkerPool::sampleLength(const CancelToken &cancel)
+void WorkerPool::Impl::sampleLength(const CancelToken &cancel)
 {
     if (m_base->hasLocalLength())
         return;
@@ -589,5 +680,31 @@ void WorkerPool::sampleLength(const CancelToken &cancel)
     m_sampledLength = length ? *length : -1;
     m_sampledAtMs = QDateTime::currentMSecsSinceEpoch();
 }
+
+// The public face: every call goes to the implementation.
+
+WorkerPool::WorkerPool(QString name, std::unique_ptr<BaseQueue> base, RawBatchHandler handler, int batchLength,
+                       int maxWorkers, int capacity, QueueTiming timing)
+    : d(std::make_unique<Impl>(std::move(name), std::move(base), std::move(handler), batchLength, maxWorkers, capacity,
+                               timing))
+{
+}
+WorkerPool::~WorkerPool() = default;
+const QString &WorkerPool::name() const { return d->m_name; }
+BaseQueue &WorkerPool::base() { return *d->m_base; }
+void WorkerPool::run(const CancelToken &cancel) { d->run(cancel); }
+Status WorkerPool::push(const CancelToken &cancel, const QByteArray &data) { return d->push(cancel, data); }
+Status WorkerPool::pushMany(const CancelToken &cancel, const std::vector<QByteArray> &items) { return d->pushMany(cancel, items); }
+Result<bool> WorkerPool::has(const CancelToken &cancel, const QByteArray &data) { return d->has(cancel, data); }
+Status WorkerPool::flush(const CancelToken &cancel, std::chrono::milliseconds timeout) { return d->flush(cancel, timeout); }
+Result<qint64> WorkerPool::removeAll(const CancelToken &cancel) { return d->removeAll(cancel); }
+void WorkerPool::setMaxWorkers(int maxWorkers) { d->setMaxWorkers(maxWorkers); }
+Status WorkerPool::pause(const CancelToken &cancel) { return d->pause(cancel); }
+void WorkerPool::resume() { d->resume(); }
+bool WorkerPool::isPaused() const { return d->isPaused(); }
+bool WorkerPool::isRunning() const { return d->isRunning(); }
+bool WorkerPool::waitUntilRunning(const CancelToken &cancel) { return d->waitUntilRunning(cancel); }
+QueueStats WorkerPool::stats() const { return d->stats(); }
+void WorkerPool::sampleLength(const CancelToken &cancel) { d->sampleLength(cancel); }
 
 } // namespace Switchyard

@@ -7,14 +7,8 @@
 #include <QDateTime>
 #include <QString>
 
-#include <atomic>
-#include <condition_variable>
 #include <functional>
-#include <list>
 #include <memory>
-#include <mutex>
-#include <optional>
-#include <thread>
 #include <vector>
 
 namespace Switchyard {
@@ -79,8 +73,8 @@ public:
     WorkerPool(const WorkerPool &) = delete;
     WorkerPool &operator=(const WorkerPool &) = delete;
 
-    const QString &name() const { return m_name; }
-    BaseQueue &base() { return *m_base; }
+    const QString &name() const;
+    BaseQueue &base();
 
     // The dispatcher loop; returns after `cancel` is cancelled and shutdown is complete.
     void run(const CancelToken &cancel);
@@ -120,67 +114,8 @@ public:
     void sampleLength(const CancelToken &cancel);
 
 private:
-    struct Worker
-    {
-        std::thread thread;
-        bool finished = false;
-    };
-    struct FlushRequest
-    {
-        bool discard = false;
-        bool done = false;
-        bool abandoned = false;
-        Status result;
-    };
-
-    void dispatch(std::unique_lock<std::mutex> &lock, std::vector<PoppedItem> batch);
-    void startWorker(); // requires m_mutex
-    void workerLoop(Worker *self);
-    void handleBatch(std::vector<PoppedItem> batch);
-    // nullopt when the handler threw (logged, counted as failed; `error` says what it threw).
-    std::optional<RawBatchResult> callHandler(std::vector<QByteArray> &data, QString *error = nullptr);
-    // Acknowledges within pushBlockTime; a failure is counted and logged.
-    void ackBounded(const std::vector<PoppedItem> &items, const char *when);
-    void serveFlush(std::unique_lock<std::mutex> &lock, const std::shared_ptr<FlushRequest> &request);
-    void reapWorkers(std::unique_lock<std::mutex> &lock);
-    void shutdown(std::unique_lock<std::mutex> &lock);
-    void wakeDispatcher(); // requires m_mutex
-    bool canStartWorker() const; // requires m_mutex
-
-    const QString m_name;
-    const std::unique_ptr<BaseQueue> m_base;
-    const RawBatchHandler m_handler;
-    const int m_batchLength;
-    const int m_capacity;
-    const QueueTiming m_timing;
-    const bool m_immediate; // dummy base queue: push runs the handler
-
-    std::atomic<qint64> m_pushed = 0;
-    std::atomic<qint64> m_handled = 0;
-    std::atomic<qint64> m_failed = 0;
-    std::atomic<qint64> m_corrupt = 0;
-    std::atomic<qint64> m_ackFailed = 0;
-    std::atomic<bool> m_flushing = false;
-    std::atomic<qint64> m_sampledLength = -1;
-    std::atomic<qint64> m_sampledAtMs = 0; // ms since the epoch; 0: never sampled
-
-    mutable std::mutex m_mutex;
-    std::condition_variable_any m_changed; // state below changed (dispatcher, flush, shutdown wait here)
-    std::condition_variable_any m_work;    // a batch is pending, or stopping (idle workers wait here)
-    CancelToken m_runToken;                // guarded by m_mutex; valid while running
-    CancelSource m_wake;                   // guarded by m_mutex; interrupts the dispatcher's pop
-    bool m_running = false;                // guarded by m_mutex
-    bool m_stopping = false;               // guarded by m_mutex; workers exit when idle
-    bool m_paused = false;                 // guarded by m_mutex
-    bool m_pauseApplied = false;           // guarded by m_mutex; paused and holding nothing
-    int m_maxWorkers;                      // guarded by m_mutex
-    int m_workerCount = 0;                 // guarded by m_mutex
-    int m_idleWorkers = 0;                 // guarded by m_mutex
-    int m_activeWorkers = 0;               // guarded by m_mutex
-    std::vector<PoppedItem> m_pending;     // guarded by m_mutex; a batch waiting for a worker
-    bool m_hasPending = false;             // guarded by m_mutex
-    std::list<Worker> m_workers;           // guarded by m_mutex
-    std::vector<std::shared_ptr<FlushRequest>> m_flushRequests; // guarded by m_mutex
+    struct Impl; // the dispatcher, the workers and their state (workerpool.cpp)
+    const std::unique_ptr<Impl> d;
 };
 
 } // namespace Switchyard

@@ -2,6 +2,7 @@
 // SWITCHYARD_QUEUE_BACKEND (channel, level, redis, dummy); ctest runs this executable once per
 // backend. Redis runs against a private redis-server started by the fixture.
 #include "engine/queue/channelqueue.h"
+#include "engine/queue/dummyqueue.h"
 #include "engine/queue/levelqueue.h"
 #include "engine/queue/redisqueue.h"
 

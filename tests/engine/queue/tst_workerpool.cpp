@@ -1,5 +1,6 @@
 // WorkerPoolQueue rules of SPEC §2.4, each with shortened constants and deterministic waits.
 #include "engine/queue/channelqueue.h"
+#include "engine/queue/dummyqueue.h"
 #include "engine/queue/levelqueue.h"
 #include "engine/queue/queue.h"
 

@@ -1,0 +1,43 @@
+#pragma once
+
+// Internal to the queue folder: what the in-process backends (channel, level) share.
+
+#include "basequeue.h"
+
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+
+namespace Switchyard {
+
+// Shared statuses, so every backend says the same thing.
+Status queueClosedStatus(const QString &name);
+Status queueFullStatus(const QString &name, qint64 capacity, std::chrono::milliseconds waited);
+
+// The blocking discipline of the in-process backends (channel, level): pushers wait for room up to
+// pushBlockTime, poppers wait for items; both wake on close() and on their token. Every method
+// requires the caller to hold the queue's mutex (passed as `lock` to the waits).
+class QueueWaits
+{
+public:
+    // ok when `hasRoom()` holds (at once or after waiting); else closed, the token's cause, or full.
+    Status waitForRoom(std::unique_lock<std::mutex> &lock, const CancelToken &cancel, const QString &name,
+                       qint64 capacity, std::chrono::milliseconds pushBlockTime, const std::function<bool()> &hasRoom);
+    // Returns when `hasItems()` holds, the queue is closed, `until` passed or the token fired.
+    void waitForItems(std::unique_lock<std::mutex> &lock, const CancelToken &cancel,
+                      std::optional<SteadyClock::time_point> until, const std::function<bool()> &hasItems);
+    void itemAdded();      // wakes one waiting popper
+    void itemsReturned();  // wakes every waiting popper (released items, several at once)
+    void roomMade();       // wakes waiting pushers
+    void close();
+    bool closed() const { return m_closed; }
+
+private:
+    std::condition_variable_any m_notEmpty;
+    std::condition_variable_any m_notFull;
+    int m_waitingPoppers = 0;
+    int m_waitingPushers = 0;
+    bool m_closed = false;
+};
+
+} // namespace Switchyard
