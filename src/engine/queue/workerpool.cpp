@@ -48,7 +48,12 @@ struct WorkerPool::Impl
     };
 
     void dispatch(std::unique_lock<std::mutex> &lock, std::vector<PoppedItem> batch);
-    void startWorker(); // requires m_mutex
+    // The dispatcher's parts: a flush request first, items back on pause, the shutdown.
+    void serveNextFlush(std::unique_lock<std::mutex> &lock, std::vector<PoppedItem> &buffer,
+                        std::optional<SteadyClock::time_point> &debounceAt);
+    void putBack(const CancelToken &cancel, const std::vector<PoppedItem> &items);  // bounded by pushBlockTime
+    void stopDispatching(std::unique_lock<std::mutex> &lock, std::vector<PoppedItem> held);
+    void startWorker();  // requires m_mutex
     void workerLoop(Worker *self);
     void handleBatch(std::vector<PoppedItem> batch);
     // nullopt when the handler threw (logged, counted as failed; `error` says what it threw).
@@ -58,8 +63,8 @@ struct WorkerPool::Impl
     void serveFlush(std::unique_lock<std::mutex> &lock, const std::shared_ptr<FlushRequest> &request);
     void reapWorkers(std::unique_lock<std::mutex> &lock);
     void shutdown(std::unique_lock<std::mutex> &lock);
-    void wakeDispatcher(); // requires m_mutex
-    bool canStartWorker() const; // requires m_mutex
+    void wakeDispatcher();        // requires m_mutex
+    bool canStartWorker() const;  // requires m_mutex
 
     const QString m_name;
     const std::unique_ptr<BaseQueue> m_base;
@@ -67,7 +72,7 @@ struct WorkerPool::Impl
     const int m_batchLength;
     const int m_capacity;
     const QueueTiming m_timing;
-    const bool m_immediate; // dummy base queue: push runs the handler
+    const bool m_immediate;  // dummy base queue: push runs the handler
 
     std::atomic<qint64> m_pushed = 0;
     std::atomic<qint64> m_handled = 0;
@@ -76,34 +81,38 @@ struct WorkerPool::Impl
     std::atomic<qint64> m_ackFailed = 0;
     std::atomic<bool> m_flushing = false;
     std::atomic<qint64> m_sampledLength = -1;
-    std::atomic<qint64> m_sampledAtMs = 0; // ms since the epoch; 0: never sampled
+    std::atomic<qint64> m_sampledAtMs = 0;  // ms since the epoch; 0: never sampled
 
     mutable std::mutex m_mutex;
-    std::condition_variable_any m_changed; // state below changed (dispatcher, flush, shutdown wait here)
-    std::condition_variable_any m_work;    // a batch is pending, or stopping (idle workers wait here)
-    CancelToken m_runToken;                // guarded by m_mutex; valid while running
-    CancelSource m_wake;                   // guarded by m_mutex; interrupts the dispatcher's pop
-    bool m_running = false;                // guarded by m_mutex
-    bool m_stopping = false;               // guarded by m_mutex; workers exit when idle
-    bool m_paused = false;                 // guarded by m_mutex
-    bool m_pauseApplied = false;           // guarded by m_mutex; paused and holding nothing
-    int m_maxWorkers;                      // guarded by m_mutex
-    int m_workerCount = 0;                 // guarded by m_mutex
-    int m_idleWorkers = 0;                 // guarded by m_mutex
-    int m_activeWorkers = 0;               // guarded by m_mutex
-    std::vector<PoppedItem> m_pending;     // guarded by m_mutex; a batch waiting for a worker
-    bool m_hasPending = false;             // guarded by m_mutex
-    std::list<Worker> m_workers;           // guarded by m_mutex
-    std::vector<std::shared_ptr<FlushRequest>> m_flushRequests; // guarded by m_mutex
+    std::condition_variable_any m_changed;  // state below changed (dispatcher, flush, shutdown wait here)
+    std::condition_variable_any m_work;     // a batch is pending, or stopping (idle workers wait here)
+    CancelToken m_runToken;                 // guarded by m_mutex; valid while running
+    CancelSource m_wake;                    // guarded by m_mutex; interrupts the dispatcher's pop
+    bool m_running = false;                 // guarded by m_mutex
+    bool m_stopping = false;                // guarded by m_mutex; workers exit when idle
+    bool m_paused = false;                  // guarded by m_mutex
+    bool m_pauseApplied = false;            // guarded by m_mutex; paused and holding nothing
+    int m_maxWorkers;                       // guarded by m_mutex
+    int m_workerCount = 0;                  // guarded by m_mutex
+    int m_idleWorkers = 0;                  // guarded by m_mutex
+    int m_activeWorkers = 0;                // guarded by m_mutex
+    std::vector<PoppedItem> m_pending;      // guarded by m_mutex; a batch waiting for a worker
+    bool m_hasPending = false;              // guarded by m_mutex
+    std::list<Worker> m_workers;            // guarded by m_mutex
+    std::vector<std::shared_ptr<FlushRequest>> m_flushRequests;  // guarded by m_mutex
 };
 
 WorkerPool::Impl::Impl(QString name, std::unique_ptr<BaseQueue> base, RawBatchHandler handler, int batchLength,
                        int maxWorkers, int capacity, QueueTiming timing)
-    : m_name(std::move(name)), m_base(std::move(base)), m_handler(std::move(handler)),
-      m_batchLength(std::max(1, batchLength)), m_capacity(capacity), m_timing(timing),
-      m_immediate(m_base->type() == QLatin1String("dummy")), m_maxWorkers(maxWorkers)
-{
-}
+    : m_name(std::move(name))
+    , m_base(std::move(base))
+    , m_handler(std::move(handler))
+    , m_batchLength(std::max(1, batchLength))
+    , m_capacity(capacity)
+    , m_timing(timing)
+    , m_immediate(m_base->type() == QLatin1String("dummy"))
+    , m_maxWorkers(maxWorkers)
+{}
 
 WorkerPool::Impl::~Impl()
 {
@@ -113,7 +122,7 @@ WorkerPool::Impl::~Impl()
         m_stopping = true;
         m_changed.notify_all();
         m_work.notify_all();
-        workers = std::move(m_workers); // std::list: the workers' Worker* stay valid
+        workers = std::move(m_workers);  // std::list: the workers' Worker* stay valid
     }
     for (Worker &worker : workers) {
         if (worker.thread.joinable())
@@ -130,7 +139,7 @@ bool WorkerPool::Impl::canStartWorker() const
 void WorkerPool::Impl::startWorker()
 {
     ++m_workerCount;
-    ++m_idleWorkers; // idle from the start, so the dispatcher does not start another for nothing
+    ++m_idleWorkers;  // idle from the start, so the dispatcher does not start another for nothing
     m_workers.push_back(Worker{});
     Worker *worker = &m_workers.back();
     worker->thread = std::thread([this, worker] { workerLoop(worker); });
@@ -157,7 +166,7 @@ void WorkerPool::Impl::reapWorkers(std::unique_lock<std::mutex> &lock)
         return;
     lock.unlock();
     for (std::thread &thread : finished)
-        thread.join(); // already past their last access to the pool
+        thread.join();  // already past their last access to the pool
     lock.lock();
 }
 
@@ -179,22 +188,7 @@ void WorkerPool::Impl::run(const CancelToken &cancel)
     bool loggedError = false;
     while (!cancel.isCancelled()) {
         if (!m_flushRequests.empty()) {
-            const std::shared_ptr<FlushRequest> request = m_flushRequests.front();
-            m_flushRequests.erase(m_flushRequests.begin());
-            if (!buffer.empty()) {
-                std::vector<PoppedItem> batch = std::move(buffer);
-                buffer.clear();
-                debounceAt.reset();
-                lock.unlock();
-                if (request->discard) {
-                    ackBounded(batch, "discard");
-                } else {
-                    m_flushing = true;
-                    handleBatch(std::move(batch));
-                }
-                lock.lock();
-            }
-            serveFlush(lock, request);
+            serveNextFlush(lock, buffer, debounceAt);
             continue;
         }
         if (m_paused) {
@@ -204,15 +198,12 @@ void WorkerPool::Impl::run(const CancelToken &cancel)
                 buffer.clear();
                 debounceAt.reset();
                 lock.unlock();
-                const CancelSource bounded = CancelSource::withTimeout(cancel, m_timing.pushBlockTime);
-                if (Status released = m_base->release(bounded.token(), back); !released)
-                    qCWarning(lcQueue).noquote() << "queue" << m_name << ": pause: could not put back" << back.size()
-                                                 << "item(s) (they stay in flight and come back later):" << released.message();
+                putBack(cancel, back);
                 lock.lock();
                 continue;
             }
             if (!m_pauseApplied) {
-                m_pauseApplied = true; // pause() returns now: nothing is held
+                m_pauseApplied = true;  // pause() returns now: nothing is held
                 m_changed.notify_all();
             }
             cancel.wait(m_changed, lock, [this] { return !m_paused || !m_flushRequests.empty(); });
@@ -229,13 +220,14 @@ void WorkerPool::Impl::run(const CancelToken &cancel)
             if (cancel.isCancelled())
                 break;
             if (wake.isCancelled())
-                continue; // flush, pause or resume
+                continue;  // flush, pause or resume
             if (popped.status().code() == Status::Code::Cancelled) {
                 qCWarning(lcQueue).noquote() << "queue" << m_name << ":" << popped.status().message();
-                break; // closed underneath us
+                break;  // closed underneath us
             }
             if (!loggedError)
-                qCWarning(lcQueue).noquote() << "queue" << m_name << ": pop failed, retrying:" << popped.status().message();
+                qCWarning(lcQueue).noquote()
+                    << "queue" << m_name << ": pop failed, retrying:" << popped.status().message();
             loggedError = true;
             lock.unlock();
             cancel.sleepFor(m_timing.backoffUpper);
@@ -245,7 +237,7 @@ void WorkerPool::Impl::run(const CancelToken &cancel)
         loggedError = false;
         if (!popped->empty()) {
             if (buffer.empty())
-                debounceAt = SteadyClock::now() + m_timing.batchDebounce; // not reset by later items
+                debounceAt = SteadyClock::now() + m_timing.batchDebounce;  // not reset by later items
             for (PoppedItem &item : *popped)
                 buffer.push_back(std::move(item));
         }
@@ -262,8 +254,42 @@ void WorkerPool::Impl::run(const CancelToken &cancel)
         reapWorkers(lock);
     }
 
-    // Shutdown: nothing in hand may vanish.
-    std::vector<PoppedItem> leftovers = std::move(buffer);
+    stopDispatching(lock, std::move(buffer));
+}
+
+void WorkerPool::Impl::serveNextFlush(std::unique_lock<std::mutex> &lock, std::vector<PoppedItem> &buffer,
+                                      std::optional<SteadyClock::time_point> &debounceAt)
+{
+    const std::shared_ptr<FlushRequest> request = m_flushRequests.front();
+    m_flushRequests.erase(m_flushRequests.begin());
+    if (!buffer.empty()) {
+        std::vector<PoppedItem> batch = std::move(buffer);
+        buffer.clear();
+        debounceAt.reset();
+        lock.unlock();
+        if (request->discard) {
+            ackBounded(batch, "discard");
+        } else {
+            m_flushing = true;
+            handleBatch(std::move(batch));
+        }
+        lock.lock();
+    }
+    serveFlush(lock, request);
+}
+
+void WorkerPool::Impl::putBack(const CancelToken &cancel, const std::vector<PoppedItem> &items)
+{
+    const CancelSource bounded = CancelSource::withTimeout(cancel, m_timing.pushBlockTime);
+    if (Status released = m_base->release(bounded.token(), items); !released)
+        qCWarning(lcQueue).noquote() << "queue" << m_name << ": pause: could not put back" << items.size()
+                                     << "item(s) (they stay in flight and come back later):" << released.message();
+}
+
+void WorkerPool::Impl::stopDispatching(std::unique_lock<std::mutex> &lock, std::vector<PoppedItem> held)
+{
+    // Nothing in hand may vanish.
+    std::vector<PoppedItem> leftovers = std::move(held);
     if (m_hasPending) {
         for (PoppedItem &item : m_pending)
             leftovers.push_back(std::move(item));
@@ -291,9 +317,9 @@ void WorkerPool::Impl::run(const CancelToken &cancel)
         const bool finished = CancelToken().waitUntil(m_changed, lock, SteadyClock::now() + m_timing.shutdownTimeout,
                                                       [this] { return m_workerCount == 0; });
         if (!finished)
-            qCCritical(lcQueue).noquote() << "queue" << m_name << ":" << m_activeWorkers
-                                          << "worker(s) still running" << m_timing.shutdownTimeout.count()
-                                          << "ms after shutdown; their items stay in flight";
+            qCCritical(lcQueue).noquote()
+                << "queue" << m_name << ":" << m_activeWorkers << "worker(s) still running"
+                << m_timing.shutdownTimeout.count() << "ms after shutdown; their items stay in flight";
     } else {
         if (!leftovers.empty()) {
             std::vector<QByteArray> data;
@@ -324,17 +350,14 @@ void WorkerPool::Impl::dispatch(std::unique_lock<std::mutex> &lock, std::vector<
             return !m_hasPending || !m_flushRequests.empty() || m_paused || (m_idleWorkers == 0 && canStartWorker());
         });
         if (!m_hasPending || m_runToken.isCancelled())
-            return; // on cancellation, shutdown collects the pending batch
+            return;  // on cancellation, shutdown collects the pending batch
         if (m_paused && m_flushRequests.empty()) {
             // Not taken by a worker yet: it goes back with the rest.
             std::vector<PoppedItem> back = std::move(m_pending);
             m_pending.clear();
             m_hasPending = false;
             lock.unlock();
-            const CancelSource bounded = CancelSource::withTimeout(m_runToken, m_timing.pushBlockTime);
-            if (Status released = m_base->release(bounded.token(), back); !released)
-                qCWarning(lcQueue).noquote() << "queue" << m_name << ": pause: could not put back" << back.size()
-                                             << "item(s) (they stay in flight and come back later):" << released.message();
+            putBack(m_runToken, back);
             lock.lock();
             return;
         }
@@ -347,7 +370,7 @@ void WorkerPool::Impl::dispatch(std::unique_lock<std::mutex> &lock, std::vector<
             lock.lock();
             return;
         }
-        if (m_idleWorkers == 0 && canStartWorker()) { // max workers raised while we waited
+        if (m_idleWorkers == 0 && canStartWorker()) {  // max workers raised while we waited
             startWorker();
             m_work.notify_one();
         }
@@ -373,12 +396,12 @@ void WorkerPool::Impl::workerLoop(Worker *self)
             --m_activeWorkers;
             ++m_idleWorkers;
             m_changed.notify_all();
-            continue; // the idle time starts again
+            continue;  // the idle time starts again
         }
         if (m_stopping)
             break;
         if (SteadyClock::now() >= idleUntil && m_workerCount > 1)
-            break; // idle: exit, but the last worker stays
+            break;  // idle: exit, but the last worker stays
     }
     --m_idleWorkers;
     --m_workerCount;
@@ -390,7 +413,7 @@ std::optional<RawBatchResult> WorkerPool::Impl::callHandler(std::vector<QByteArr
 {
     const qsizetype count = qsizetype(data.size());
     if (!m_handler)
-        return RawBatchResult(); // a queue nobody consumes (Gitea: dummy for a nil handler)
+        return RawBatchResult();  // a queue nobody consumes (Gitea: dummy for a nil handler)
     QString what;
     try {
         return m_handler(data);
@@ -399,11 +422,12 @@ std::optional<RawBatchResult> WorkerPool::Impl::callHandler(std::vector<QByteArr
     } catch (...) {
         what = QStringLiteral("an unknown exception");
     }
-    qCCritical(lcQueue).noquote() << "queue" << m_name << ": handler threw on a batch of" << count << "item(s):" << what;
+    qCCritical(lcQueue).noquote() << "queue" << m_name << ": handler threw on a batch of" << count
+                                  << "item(s):" << what;
     if (error)
         *error = what;
     m_failed += count;
-    return std::nullopt; // not retried: a poison batch would loop forever
+    return std::nullopt;  // not retried: a poison batch would loop forever
 }
 
 void WorkerPool::Impl::ackBounded(const std::vector<PoppedItem> &items, const char *when)
@@ -432,10 +456,11 @@ void WorkerPool::Impl::handleBatch(std::vector<PoppedItem> batch)
         m_failed += qint64(result.unhandled.size());
     }
 
-    if (!result.unhandled.empty() && result.unhandled.size() == batch.size() && !m_flushing
-        && m_timing.unhandledBackoff.count() > 0) {
+    if (!result.unhandled.empty() && result.unhandled.size() == batch.size() && !m_flushing &&
+        m_timing.unhandledBackoff.count() > 0) {
         qCWarning(lcQueue).noquote() << "queue" << m_name << ": a batch of" << batch.size()
-                                     << "item(s) came back unhandled; backing off" << m_timing.unhandledBackoff.count() << "ms";
+                                     << "item(s) came back unhandled; backing off" << m_timing.unhandledBackoff.count()
+                                     << "ms";
         CancelToken run;
         {
             std::lock_guard lock(m_mutex);
@@ -453,10 +478,12 @@ void WorkerPool::Impl::handleBatch(std::vector<PoppedItem> batch)
         if (pushed || isAlreadyInQueue(pushed))
             continue;
         // Keep the original in flight instead: it comes back after a restart.
-        const auto original = std::find_if(done.begin(), done.end(), [&](const PoppedItem &p) { return p.data == item; });
+        const auto original =
+            std::find_if(done.begin(), done.end(), [&](const PoppedItem &p) { return p.data == item; });
         if (original != done.end())
             done.erase(original);
-        qCCritical(lcQueue).noquote() << "queue" << m_name << ": could not push an unhandled item back:" << pushed.message();
+        qCCritical(lcQueue).noquote() << "queue" << m_name
+                                      << ": could not push an unhandled item back:" << pushed.message();
     }
     ackBounded(done, "after handling");
 }
@@ -470,7 +497,7 @@ void WorkerPool::Impl::serveFlush(std::unique_lock<std::mutex> &lock, const std:
             m_pending.clear();
             m_hasPending = false;
         }
-        lock.unlock(); // the ack may wait on the network
+        lock.unlock();  // the ack may wait on the network
         ackBounded(pending, "discard");
         const Result<qint64> removed = m_base->removeAll(m_runToken);
         lock.lock();
@@ -494,7 +521,8 @@ void WorkerPool::Impl::serveFlush(std::unique_lock<std::mutex> &lock, const std:
     while (!request->abandoned && !m_runToken.isCancelled()) {
         const CancelToken run = m_runToken;
         lock.unlock();
-        Result<std::vector<PoppedItem>> popped = m_base->popItems(run, m_batchLength, SteadyClock::now() + m_timing.flushPoll);
+        Result<std::vector<PoppedItem>> popped =
+            m_base->popItems(run, m_batchLength, SteadyClock::now() + m_timing.flushPoll);
         if (popped && !popped->empty()) {
             handleBatch(std::move(popped).value());
             lock.lock();
@@ -552,7 +580,9 @@ Status WorkerPool::Impl::pushMany(const CancelToken &cancel, const std::vector<Q
         qsizetype handled = 0;
         for (const QByteArray &item : items) {
             if (Status pushed = push(cancel, item); !pushed)
-                return Status(pushed.code(), pushed.message() + QStringLiteral(" (%1 of %2 item(s) handled)").arg(handled).arg(items.size()));
+                return Status(
+                    pushed.code(),
+                    pushed.message() + QStringLiteral(" (%1 of %2 item(s) handled)").arg(handled).arg(items.size()));
             ++handled;
         }
         return Status::ok();
@@ -584,7 +614,8 @@ Status WorkerPool::Impl::flush(const CancelToken &cancel, std::chrono::milliseco
     request->abandoned = true;
     if (cancel.isCancelled())
         return cancel.cause();
-    return Status::deadlineExceeded(QStringLiteral("flushing queue %1 did not finish within %2 ms").arg(m_name).arg(timeout.count()));
+    return Status::deadlineExceeded(
+        QStringLiteral("flushing queue %1 did not finish within %2 ms").arg(m_name).arg(timeout.count()));
 }
 
 Result<qint64> WorkerPool::Impl::removeAll(const CancelToken &cancel)
@@ -608,8 +639,9 @@ Status WorkerPool::Impl::pause(const CancelToken &cancel)
     m_paused = true;
     wakeDispatcher();
     if (!cancel.wait(m_changed, lock, [this] { return m_pauseApplied || !m_running || !m_paused; }))
-        return Status(cancel.cause().code(), QStringLiteral("queue %1 is pausing; it had not put back what it held yet: %2")
-                                                 .arg(m_name, cancel.cause().message()));
+        return Status(cancel.cause().code(),
+                      QStringLiteral("queue %1 is pausing; it had not put back what it held yet: %2")
+                          .arg(m_name, cancel.cause().message()));
     return Status::ok();
 }
 
@@ -660,7 +692,7 @@ QueueStats WorkerPool::Impl::stats() const
     stats.corruptTotal = m_corrupt.load() + m_base->corruptDropped();
     stats.ackFailedTotal = m_ackFailed.load();
     if (m_base->hasLocalLength()) {
-        const Result<qint64> length = m_base->len(CancelToken()); // a mutex, no network
+        const Result<qint64> length = m_base->len(CancelToken());  // a mutex, no network
         stats.length = length ? *length : -1;
         stats.lengthSampledAt = QDateTime::currentDateTimeUtc();
     } else {
@@ -687,24 +719,71 @@ WorkerPool::WorkerPool(QString name, std::unique_ptr<BaseQueue> base, RawBatchHa
                        int maxWorkers, int capacity, QueueTiming timing)
     : d(std::make_unique<Impl>(std::move(name), std::move(base), std::move(handler), batchLength, maxWorkers, capacity,
                                timing))
-{
-}
+{}
 WorkerPool::~WorkerPool() = default;
-const QString &WorkerPool::name() const { return d->m_name; }
-BaseQueue &WorkerPool::base() { return *d->m_base; }
-void WorkerPool::run(const CancelToken &cancel) { d->run(cancel); }
-Status WorkerPool::push(const CancelToken &cancel, const QByteArray &data) { return d->push(cancel, data); }
-Status WorkerPool::pushMany(const CancelToken &cancel, const std::vector<QByteArray> &items) { return d->pushMany(cancel, items); }
-Result<bool> WorkerPool::has(const CancelToken &cancel, const QByteArray &data) { return d->has(cancel, data); }
-Status WorkerPool::flush(const CancelToken &cancel, std::chrono::milliseconds timeout) { return d->flush(cancel, timeout); }
-Result<qint64> WorkerPool::removeAll(const CancelToken &cancel) { return d->removeAll(cancel); }
-void WorkerPool::setMaxWorkers(int maxWorkers) { d->setMaxWorkers(maxWorkers); }
-Status WorkerPool::pause(const CancelToken &cancel) { return d->pause(cancel); }
-void WorkerPool::resume() { d->resume(); }
-bool WorkerPool::isPaused() const { return d->isPaused(); }
-bool WorkerPool::isRunning() const { return d->isRunning(); }
-bool WorkerPool::waitUntilRunning(const CancelToken &cancel) { return d->waitUntilRunning(cancel); }
-QueueStats WorkerPool::stats() const { return d->stats(); }
-void WorkerPool::sampleLength(const CancelToken &cancel) { d->sampleLength(cancel); }
+const QString &WorkerPool::name() const
+{
+    return d->m_name;
+}
+BaseQueue &WorkerPool::base()
+{
+    return *d->m_base;
+}
+void WorkerPool::run(const CancelToken &cancel)
+{
+    d->run(cancel);
+}
+Status WorkerPool::push(const CancelToken &cancel, const QByteArray &data)
+{
+    return d->push(cancel, data);
+}
+Status WorkerPool::pushMany(const CancelToken &cancel, const std::vector<QByteArray> &items)
+{
+    return d->pushMany(cancel, items);
+}
+Result<bool> WorkerPool::has(const CancelToken &cancel, const QByteArray &data)
+{
+    return d->has(cancel, data);
+}
+Status WorkerPool::flush(const CancelToken &cancel, std::chrono::milliseconds timeout)
+{
+    return d->flush(cancel, timeout);
+}
+Result<qint64> WorkerPool::removeAll(const CancelToken &cancel)
+{
+    return d->removeAll(cancel);
+}
+void WorkerPool::setMaxWorkers(int maxWorkers)
+{
+    d->setMaxWorkers(maxWorkers);
+}
+Status WorkerPool::pause(const CancelToken &cancel)
+{
+    return d->pause(cancel);
+}
+void WorkerPool::resume()
+{
+    d->resume();
+}
+bool WorkerPool::isPaused() const
+{
+    return d->isPaused();
+}
+bool WorkerPool::isRunning() const
+{
+    return d->isRunning();
+}
+bool WorkerPool::waitUntilRunning(const CancelToken &cancel)
+{
+    return d->waitUntilRunning(cancel);
+}
+QueueStats WorkerPool::stats() const
+{
+    return d->stats();
+}
+void WorkerPool::sampleLength(const CancelToken &cancel)
+{
+    d->sampleLength(cancel);
+}
 
-} // namespace Switchyard
+}  // namespace Switchyard
