@@ -65,8 +65,10 @@ const QHash<QString, QStringList> &knownKeys()
     return keys;
 }
 
+}  // namespace
+
 // Accumulates the errors of many getters so that load() reports every problem at once.
-class Collector
+class ConfigCollector
 {
 public:
     template<typename T>
@@ -81,6 +83,10 @@ public:
 
     QStringList errors;
 };
+
+namespace {
+
+using Collector = ConfigCollector;
 
 int clampToInt(qint64 value)
 {
@@ -104,24 +110,30 @@ void checkRedisAddresses(Collector &c, const Settings &s, const QStringList &sec
 
 // A positive count read as an int: above int's range is refused, ≤ 0 falls back to `fallback`
 // with a warning (as MAX_WORKERS does, after Gitea).
-int positiveCount(Collector &c, QStringList *warnings, const Settings &s, const QStringList &sections, const QString &key,
-                  int fallback, const QString &why)
+int positiveCount(Collector &c, QStringList *warnings, const Settings &s, const QStringList &sections,
+                  const QString &key, int fallback, const QString &why)
 {
     const qint64 raw = c.take(s.integer(sections, key, fallback), qint64(fallback));
     if (raw > std::numeric_limits<int>::max()) {
         c.fail(QStringLiteral("%1 = %2 is not valid; expected a number from 1 to %3")
-                   .arg(s.location(sections, key)).arg(raw).arg(std::numeric_limits<int>::max()));
+                   .arg(s.location(sections, key))
+                   .arg(raw)
+                   .arg(std::numeric_limits<int>::max()));
         return fallback;
     }
     if (raw <= 0) {
         if (warnings)
-            warnings->append(QStringLiteral("%1 = %2 falls back to the default %3%4").arg(s.location(sections, key)).arg(raw).arg(fallback).arg(why));
+            warnings->append(QStringLiteral("%1 = %2 falls back to the default %3%4")
+                                 .arg(s.location(sections, key))
+                                 .arg(raw)
+                                 .arg(fallback)
+                                 .arg(why));
         return fallback;
     }
     return int(raw);
 }
 
-} // namespace
+}  // namespace
 
 QString QueueSettings::setFullName() const
 {
@@ -131,8 +143,8 @@ QString QueueSettings::setFullName() const
 
 QStringList EngineConfig::queueTypes()
 {
-    return {QStringLiteral("dummy"), QStringLiteral("immediate"), QStringLiteral("channel"),
-            QStringLiteral("level"), QStringLiteral("redis")};
+    return {QStringLiteral("dummy"), QStringLiteral("immediate"), QStringLiteral("channel"), QStringLiteral("level"),
+            QStringLiteral("redis")};
 }
 
 int EngineConfig::defaultMaxWorkers()
@@ -145,6 +157,151 @@ QString EngineConfig::resolvePath(const QString &path) const
     if (path.isEmpty())
         return path;
     return QDir::cleanPath(QDir::isAbsolutePath(path) ? path : QDir(m_dataPath).filePath(path));
+}
+
+void EngineConfig::loadServer(Collector &c, const Settings &s, EngineConfig &config)
+{
+    const QStringList server{QStringLiteral("server")};
+    ServerSettings &srv = config.server;
+    srv.httpAddr = c.take(s.string(server, QStringLiteral("HTTP_ADDR"), srv.httpAddr), srv.httpAddr);
+    srv.httpPort =
+        clampToInt(c.take(s.integer(server, QStringLiteral("HTTP_PORT"), srv.httpPort), qint64(srv.httpPort)));
+    if (srv.httpPort < 1 || srv.httpPort > 65535)
+        c.fail(QStringLiteral("%1 = %2 is not valid; expected a port from 1 to 65535")
+                   .arg(s.location(server, QStringLiteral("HTTP_PORT")))
+                   .arg(srv.httpPort));
+    srv.adminToken = c.take(s.string(server, QStringLiteral("ADMIN_TOKEN"), QString()), QString());
+    srv.gracefulHammerTime = c.take(s.duration(server, QStringLiteral("GRACEFUL_HAMMER_TIME"), srv.gracefulHammerTime),
+                                    srv.gracefulHammerTime);
+    if (srv.gracefulHammerTime.count() < 0)
+        c.fail(
+            QStringLiteral("%1 must not be negative").arg(s.location(server, QStringLiteral("GRACEFUL_HAMMER_TIME"))));
+}
+
+void EngineConfig::loadCache(Collector &c, const Settings &s, EngineConfig &config)
+{
+    const QStringList cache{QStringLiteral("cache")};
+    CacheSettings &cs = config.cache;
+    cs.adapter = c.take(s.choice(cache, QStringLiteral("ADAPTER"), cs.adapter,
+                                 {QStringLiteral("memory"), QStringLiteral("redis"), QStringLiteral("twoqueue")}),
+                        cs.adapter);
+    cs.host = c.take(s.string(cache, QStringLiteral("HOST"), QString()), QString());
+    if (cs.adapter == QLatin1String("redis")) {
+        checkRedisAddresses(c, s, cache, QStringLiteral("HOST"), cs.host);
+        if (cs.host.isEmpty())
+            cs.host = config.redis.connStr;
+    }
+    cs.intervalSeconds = clampToInt(
+        c.take(s.integer(cache, QStringLiteral("INTERVAL"), cs.intervalSeconds), qint64(cs.intervalSeconds)));
+    if (cs.intervalSeconds <= 0)
+        c.fail(QStringLiteral("%1 = %2 is not valid; expected a positive number of seconds")
+                   .arg(s.location(cache, QStringLiteral("INTERVAL")))
+                   .arg(cs.intervalSeconds));
+    cs.itemTtl = c.take(s.duration(cache, QStringLiteral("ITEM_TTL"), cs.itemTtl), cs.itemTtl);
+    if (cs.itemTtl.count() < 0)
+        c.fail(QStringLiteral("%1 must not be negative (0 disables the read-through helpers)")
+                   .arg(s.location(cache, QStringLiteral("ITEM_TTL"))));
+}
+
+void EngineConfig::loadGlobalLock(Collector &c, const Settings &s, EngineConfig &config)
+{
+    const QStringList lock{QStringLiteral("global_lock")};
+    GlobalLockSettings &gl = config.globalLock;
+    gl.serviceType = c.take(s.choice(lock, QStringLiteral("SERVICE_TYPE"), gl.serviceType,
+                                     {QStringLiteral("memory"), QStringLiteral("redis")}),
+                            gl.serviceType);
+    gl.serviceConnStr = c.take(s.string(lock, QStringLiteral("SERVICE_CONN_STR"), QString()), QString());
+    if (gl.serviceType == QLatin1String("redis"))
+        checkRedisAddresses(c, s, lock, QStringLiteral("SERVICE_CONN_STR"), gl.serviceConnStr, true);
+    if (gl.serviceConnStr.isEmpty())
+        gl.serviceConnStr = config.redis.connStr;
+    gl.keyPrefix = c.take(s.string(lock, QStringLiteral("KEY_PREFIX"), gl.keyPrefix), gl.keyPrefix);
+    gl.maxHoldTime = c.take(s.duration(lock, QStringLiteral("MAX_HOLD_TIME"), gl.maxHoldTime), gl.maxHoldTime);
+    if (gl.maxHoldTime.count() < 0)
+        c.fail(QStringLiteral("%1 must not be negative (0: no limit)")
+                   .arg(s.location(lock, QStringLiteral("MAX_HOLD_TIME"))));
+}
+
+void EngineConfig::loadServices(Collector &c, const Settings &s, EngineConfig &config)
+{
+    // [webhook], [qos], [websocket], [database].
+    const QStringList webhook{QStringLiteral("webhook")};
+    WebhookSettings &wh = config.webhook;
+    wh.deliverTimeoutSeconds =
+        clampToInt(c.take(s.integer(webhook, QStringLiteral("DELIVER_TIMEOUT"), wh.deliverTimeoutSeconds),
+                          qint64(wh.deliverTimeoutSeconds)));
+    if (wh.deliverTimeoutSeconds <= 0)
+        c.fail(QStringLiteral("%1 = %2 is not valid; expected a positive number of seconds")
+                   .arg(s.location(webhook, QStringLiteral("DELIVER_TIMEOUT")))
+                   .arg(wh.deliverTimeoutSeconds));
+    wh.allowedHostList =
+        c.take(s.list(webhook, QStringLiteral("ALLOWED_HOST_LIST"), wh.allowedHostList), wh.allowedHostList);
+    wh.skipTlsVerify =
+        c.take(s.boolean(webhook, QStringLiteral("SKIP_TLS_VERIFY"), wh.skipTlsVerify), wh.skipTlsVerify);
+    wh.pagingNum =
+        clampToInt(c.take(s.integer(webhook, QStringLiteral("PAGING_NUM"), wh.pagingNum), qint64(wh.pagingNum)));
+    if (wh.pagingNum <= 0)
+        c.fail(QStringLiteral("%1 = %2 is not valid; expected a positive number")
+                   .arg(s.location(webhook, QStringLiteral("PAGING_NUM")))
+                   .arg(wh.pagingNum));
+
+    const QStringList qos{QStringLiteral("qos")};
+    QosSettings &q = config.qos;
+    q.enabled = c.take(s.boolean(qos, QStringLiteral("ENABLED"), q.enabled), q.enabled);
+    q.maxInflight = clampToInt(c.take(s.integer(qos, QStringLiteral("MAX_INFLIGHT"), 0), qint64(0)));
+    if (q.maxInflight <= 0)
+        q.maxInflight = 4 * std::max(1, QThread::idealThreadCount());
+    q.maxWaiting =
+        clampToInt(c.take(s.integer(qos, QStringLiteral("MAX_WAITING"), q.maxWaiting), qint64(q.maxWaiting)));
+    if (q.maxWaiting < 0)
+        c.fail(QStringLiteral("%1 = %2 is not valid; expected 0 or more")
+                   .arg(s.location(qos, QStringLiteral("MAX_WAITING")))
+                   .arg(q.maxWaiting));
+    q.targetWaitTime = c.take(s.duration(qos, QStringLiteral("TARGET_WAIT_TIME"), q.targetWaitTime), q.targetWaitTime);
+    if (q.targetWaitTime.count() <= 0)
+        c.fail(QStringLiteral("%1 must be positive").arg(s.location(qos, QStringLiteral("TARGET_WAIT_TIME"))));
+
+    config.websocket.pubsubType =
+        c.take(s.choice({QStringLiteral("websocket")}, QStringLiteral("PUBSUB_TYPE"), config.websocket.pubsubType,
+                        {QStringLiteral("memory"), QStringLiteral("redis")}),
+               config.websocket.pubsubType);
+
+    const QStringList db{QStringLiteral("database")};
+    DatabaseSettings &d = config.database;
+    d.type =
+        c.take(s.choice(db, QStringLiteral("DB_TYPE"), d.type, {QStringLiteral("sqlite3"), QStringLiteral("postgres")},
+                        {{QStringLiteral("sqlite"), QStringLiteral("sqlite3")},
+                         {QStringLiteral("postgresql"), QStringLiteral("postgres")}}),
+               d.type);
+    d.path = config.resolvePath(
+        c.take(s.string(db, QStringLiteral("PATH"), QStringLiteral("data/switchyard.db")), QString()));
+    d.host = c.take(s.string(db, QStringLiteral("HOST"), d.host), d.host);
+    d.name = c.take(s.string(db, QStringLiteral("NAME"), d.name), d.name);
+    d.user = c.take(s.string(db, QStringLiteral("USER"), d.user), d.user);
+    d.passwd = c.take(s.string(db, QStringLiteral("PASSWD"), d.passwd), d.passwd);
+}
+
+void EngineConfig::loadQueues(Collector &c)
+{
+    const Settings &s = m_settings;
+    // Queues: the common section and every named one, so a bad value anywhere stops start-up.
+    QStringList queueNames = configuredQueueNames();
+    if (queueNames.isEmpty())
+        queueNames.append(QStringLiteral("common"));
+    for (const QString &name : std::as_const(queueNames)) {
+        QStringList findings;
+        Result<QueueSettings> queue = readQueueSettings(name, &findings);
+        for (const QString &line : std::as_const(findings)) {
+            if (!m_warnings.contains(line))  // [queue] values repeat for every named queue
+                m_warnings.append(line);
+        }
+        if (!queue) {
+            for (const QString &line : queue.status().message().split(QLatin1Char('\n'))) {
+                if (!c.errors.contains(line))
+                    c.errors.append(line);
+            }
+        }
+    }
 }
 
 Result<EngineConfig> EngineConfig::load(Settings settings, const QString &dataPathOverride,
@@ -171,8 +328,9 @@ Result<EngineConfig> EngineConfig::load(Settings settings, const QString &dataPa
         for (const IniEntry &entry : section.entries) {
             if (!known->contains(entry.key.toUpper()))
                 config.m_warnings.append(QStringLiteral("%1:%2: unknown key [%3] %4 is ignored; known keys: %5")
-                                             .arg(s.fileName()).arg(entry.line).arg(section.name, entry.key,
-                                                                                    known->join(QStringLiteral(", "))));
+                                             .arg(s.fileName())
+                                             .arg(entry.line)
+                                             .arg(section.name, entry.key, known->join(QStringLiteral(", "))));
         }
     }
     config.m_warnings.append(s.ini().warnings());
@@ -184,122 +342,15 @@ Result<EngineConfig> EngineConfig::load(Settings settings, const QString &dataPa
         const QString fromFile = c.take(s.string(server, QStringLiteral("APP_DATA_PATH"), QString()), QString());
         config.m_dataPath = QDir::cleanPath(QDir(fromFile.isEmpty() ? defaultDataPath : fromFile).absolutePath());
     }
-
-    ServerSettings &srv = config.server;
-    srv.httpAddr = c.take(s.string(server, QStringLiteral("HTTP_ADDR"), srv.httpAddr), srv.httpAddr);
-    srv.httpPort = clampToInt(c.take(s.integer(server, QStringLiteral("HTTP_PORT"), srv.httpPort), qint64(srv.httpPort)));
-    if (srv.httpPort < 1 || srv.httpPort > 65535)
-        c.fail(QStringLiteral("%1 = %2 is not valid; expected a port from 1 to 65535")
-                   .arg(s.location(server, QStringLiteral("HTTP_PORT"))).arg(srv.httpPort));
-    srv.adminToken = c.take(s.string(server, QStringLiteral("ADMIN_TOKEN"), QString()), QString());
-    srv.gracefulHammerTime = c.take(s.duration(server, QStringLiteral("GRACEFUL_HAMMER_TIME"), srv.gracefulHammerTime),
-                                    srv.gracefulHammerTime);
-    if (srv.gracefulHammerTime.count() < 0)
-        c.fail(QStringLiteral("%1 must not be negative").arg(s.location(server, QStringLiteral("GRACEFUL_HAMMER_TIME"))));
-
-    config.redis.connStr = c.take(s.string({QStringLiteral("redis")}, QStringLiteral("CONN_STR"), QString()), QString());
+    loadServer(c, s, config);
+    config.redis.connStr =
+        c.take(s.string({QStringLiteral("redis")}, QStringLiteral("CONN_STR"), QString()), QString());
     checkRedisAddresses(c, s, {QStringLiteral("redis")}, QStringLiteral("CONN_STR"), config.redis.connStr);
 
-    const QStringList cache{QStringLiteral("cache")};
-    CacheSettings &cs = config.cache;
-    cs.adapter = c.take(s.choice(cache, QStringLiteral("ADAPTER"), cs.adapter,
-                                 {QStringLiteral("memory"), QStringLiteral("redis"), QStringLiteral("twoqueue")}),
-                        cs.adapter);
-    cs.host = c.take(s.string(cache, QStringLiteral("HOST"), QString()), QString());
-    if (cs.adapter == QLatin1String("redis")) {
-        checkRedisAddresses(c, s, cache, QStringLiteral("HOST"), cs.host);
-        if (cs.host.isEmpty())
-            cs.host = config.redis.connStr;
-    }
-    cs.intervalSeconds = clampToInt(c.take(s.integer(cache, QStringLiteral("INTERVAL"), cs.intervalSeconds),
-                                           qint64(cs.intervalSeconds)));
-    if (cs.intervalSeconds <= 0)
-        c.fail(QStringLiteral("%1 = %2 is not valid; expected a positive number of seconds")
-                   .arg(s.location(cache, QStringLiteral("INTERVAL"))).arg(cs.intervalSeconds));
-    cs.itemTtl = c.take(s.duration(cache, QStringLiteral("ITEM_TTL"), cs.itemTtl), cs.itemTtl);
-    if (cs.itemTtl.count() < 0)
-        c.fail(QStringLiteral("%1 must not be negative (0 disables the read-through helpers)")
-                   .arg(s.location(cache, QStringLiteral("ITEM_TTL"))));
-
-    const QStringList lock{QStringLiteral("global_lock")};
-    GlobalLockSettings &gl = config.globalLock;
-    gl.serviceType = c.take(s.choice(lock, QStringLiteral("SERVICE_TYPE"), gl.serviceType,
-                                     {QStringLiteral("memory"), QStringLiteral("redis")}),
-                            gl.serviceType);
-    gl.serviceConnStr = c.take(s.string(lock, QStringLiteral("SERVICE_CONN_STR"), QString()), QString());
-    if (gl.serviceType == QLatin1String("redis"))
-        checkRedisAddresses(c, s, lock, QStringLiteral("SERVICE_CONN_STR"), gl.serviceConnStr, true);
-    if (gl.serviceConnStr.isEmpty())
-        gl.serviceConnStr = config.redis.connStr;
-    gl.keyPrefix = c.take(s.string(lock, QStringLiteral("KEY_PREFIX"), gl.keyPrefix), gl.keyPrefix);
-    gl.maxHoldTime = c.take(s.duration(lock, QStringLiteral("MAX_HOLD_TIME"), gl.maxHoldTime), gl.maxHoldTime);
-    if (gl.maxHoldTime.count() < 0)
-        c.fail(QStringLiteral("%1 must not be negative (0: no limit)").arg(s.location(lock, QStringLiteral("MAX_HOLD_TIME"))));
-
-    const QStringList webhook{QStringLiteral("webhook")};
-    WebhookSettings &wh = config.webhook;
-    wh.deliverTimeoutSeconds = clampToInt(c.take(s.integer(webhook, QStringLiteral("DELIVER_TIMEOUT"), wh.deliverTimeoutSeconds),
-                                                 qint64(wh.deliverTimeoutSeconds)));
-    if (wh.deliverTimeoutSeconds <= 0)
-        c.fail(QStringLiteral("%1 = %2 is not valid; expected a positive number of seconds")
-                   .arg(s.location(webhook, QStringLiteral("DELIVER_TIMEOUT"))).arg(wh.deliverTimeoutSeconds));
-    wh.allowedHostList = c.take(s.list(webhook, QStringLiteral("ALLOWED_HOST_LIST"), wh.allowedHostList), wh.allowedHostList);
-    wh.skipTlsVerify = c.take(s.boolean(webhook, QStringLiteral("SKIP_TLS_VERIFY"), wh.skipTlsVerify), wh.skipTlsVerify);
-    wh.pagingNum = clampToInt(c.take(s.integer(webhook, QStringLiteral("PAGING_NUM"), wh.pagingNum), qint64(wh.pagingNum)));
-    if (wh.pagingNum <= 0)
-        c.fail(QStringLiteral("%1 = %2 is not valid; expected a positive number")
-                   .arg(s.location(webhook, QStringLiteral("PAGING_NUM"))).arg(wh.pagingNum));
-
-    const QStringList qos{QStringLiteral("qos")};
-    QosSettings &q = config.qos;
-    q.enabled = c.take(s.boolean(qos, QStringLiteral("ENABLED"), q.enabled), q.enabled);
-    q.maxInflight = clampToInt(c.take(s.integer(qos, QStringLiteral("MAX_INFLIGHT"), 0), qint64(0)));
-    if (q.maxInflight <= 0)
-        q.maxInflight = 4 * std::max(1, QThread::idealThreadCount());
-    q.maxWaiting = clampToInt(c.take(s.integer(qos, QStringLiteral("MAX_WAITING"), q.maxWaiting), qint64(q.maxWaiting)));
-    if (q.maxWaiting < 0)
-        c.fail(QStringLiteral("%1 = %2 is not valid; expected 0 or more")
-                   .arg(s.location(qos, QStringLiteral("MAX_WAITING"))).arg(q.maxWaiting));
-    q.targetWaitTime = c.take(s.duration(qos, QStringLiteral("TARGET_WAIT_TIME"), q.targetWaitTime), q.targetWaitTime);
-    if (q.targetWaitTime.count() <= 0)
-        c.fail(QStringLiteral("%1 must be positive").arg(s.location(qos, QStringLiteral("TARGET_WAIT_TIME"))));
-
-    config.websocket.pubsubType = c.take(s.choice({QStringLiteral("websocket")}, QStringLiteral("PUBSUB_TYPE"),
-                                                  config.websocket.pubsubType,
-                                                  {QStringLiteral("memory"), QStringLiteral("redis")}),
-                                         config.websocket.pubsubType);
-
-    const QStringList db{QStringLiteral("database")};
-    DatabaseSettings &d = config.database;
-    d.type = c.take(s.choice(db, QStringLiteral("DB_TYPE"), d.type, {QStringLiteral("sqlite3"), QStringLiteral("postgres")},
-                             {{QStringLiteral("sqlite"), QStringLiteral("sqlite3")},
-                              {QStringLiteral("postgresql"), QStringLiteral("postgres")}}),
-                    d.type);
-    d.path = config.resolvePath(c.take(s.string(db, QStringLiteral("PATH"), QStringLiteral("data/switchyard.db")), QString()));
-    d.host = c.take(s.string(db, QStringLiteral("HOST"), d.host), d.host);
-    d.name = c.take(s.string(db, QStringLiteral("NAME"), d.name), d.name);
-    d.user = c.take(s.string(db, QStringLiteral("USER"), d.user), d.user);
-    d.passwd = c.take(s.string(db, QStringLiteral("PASSWD"), d.passwd), d.passwd);
-
-    // Queues: the common section and every named one, so a bad value anywhere stops start-up.
-    QStringList queueNames = config.configuredQueueNames();
-    if (queueNames.isEmpty())
-        queueNames.append(QStringLiteral("common"));
-    for (const QString &name : std::as_const(queueNames)) {
-        QStringList findings;
-        Result<QueueSettings> queue = config.readQueueSettings(name, &findings);
-        for (const QString &line : std::as_const(findings)) {
-            if (!config.m_warnings.contains(line)) // [queue] values repeat for every named queue
-                config.m_warnings.append(line);
-        }
-        if (!queue) {
-            for (const QString &line : queue.status().message().split(QLatin1Char('\n'))) {
-                if (!c.errors.contains(line))
-                    c.errors.append(line);
-            }
-        }
-    }
-
+    loadCache(c, s, config);
+    loadGlobalLock(c, s, config);
+    loadServices(c, s, config);
+    config.loadQueues(c);
     if (!c.errors.isEmpty())
         return Status::invalidArgument(c.errors.join(QLatin1Char('\n')));
     return config;
@@ -344,4 +395,4 @@ Result<QueueSettings> EngineConfig::readQueueSettings(const QString &name, QStri
     return q;
 }
 
-} // namespace Switchyard
+}  // namespace Switchyard

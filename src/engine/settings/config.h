@@ -11,6 +11,8 @@
 
 namespace Switchyard {
 
+class ConfigCollector;
+
 // The engine's configuration: SPEC §11's defaults, overridden by app.ini. Loading validates every
 // section the engine owns and reports all problems at once; the typed structs below are then
 // known-good. Thread-safety: immutable after load; share freely.
@@ -135,6 +137,12 @@ public:
 
 private:
     QString resolvePath(const QString &path) const;
+    // load(), a section at a time; errors go to the collector.
+    static void loadServer(ConfigCollector &c, const Settings &s, EngineConfig &config);
+    static void loadCache(ConfigCollector &c, const Settings &s, EngineConfig &config);
+    static void loadGlobalLock(ConfigCollector &c, const Settings &s, EngineConfig &config);
+    static void loadServices(ConfigCollector &c, const Settings &s, EngineConfig &config);
+    void loadQueues(ConfigCollector &c); // every configured queue, so a bad value anywhere stops start-up
     // queueSettings(), also collecting non-fatal findings (values ≤ 0 that fall back) for load().
     Result<QueueSettings> readQueueSettings(const QString &name, QStringList *warnings) const;
 
