@@ -3,9 +3,9 @@
 
 #include "unixsignals.h"
 
+#include "engine/builtintasks.h"
 #include "engine/core/logging.h"
 #include "engine/core/version.h"
-#include "engine/builtintasks.h"
 #include "engine/engine.h"
 #include "engine/settings/duration.h"
 
@@ -37,10 +37,104 @@ void printError(const QString &message)
 QString signalName(int signalNumber)
 {
     switch (signalNumber) {
-    case SIGINT: return QStringLiteral("SIGINT");
-    case SIGTERM: return QStringLiteral("SIGTERM");
-    default: return QStringLiteral("signal %1").arg(signalNumber);
+        case SIGINT: return QStringLiteral("SIGINT");
+        case SIGTERM: return QStringLiteral("SIGTERM");
+        default: return QStringLiteral("signal %1").arg(signalNumber);
     }
+}
+
+// The command line and the settings it names; every problem is printed here.
+Result<EngineConfig> loadConfig(QCoreApplication &app, bool &checkOnly)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Switchyard daemon: runs the async-infrastructure engine headless.\n"
+                       "Without --config the embedded defaults apply. SIGINT/SIGTERM shut down gracefully;\n"
+                       "a second signal hammers (finish fast), a third exits at once."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption configOption(
+        QStringLiteral("config"), QStringLiteral("Read settings from <path> (app.ini)."), QStringLiteral("path"));
+    const QCommandLineOption dataDirOption(QStringLiteral("data-dir"),
+                                           QStringLiteral("Keep data under <dir> (default: [server] APP_DATA_PATH, "
+                                                          "else the user's data directory)."),
+                                           QStringLiteral("dir"));
+    const QCommandLineOption checkOption(QStringLiteral("check-config"),
+                                         QStringLiteral("Validate the settings, print the resolved paths and exit."));
+    parser.addOptions({configOption, dataDirOption, checkOption});
+    parser.process(app);
+    checkOnly = parser.isSet(checkOption);
+    if (!parser.positionalArguments().isEmpty()) {
+        const QString message =
+            QStringLiteral("unexpected argument \"%1\"; see --help").arg(parser.positionalArguments().first());
+        printError(message);
+        return Status::invalidArgument(message);
+    }
+
+    Settings settings;
+    if (parser.isSet(configOption)) {
+        Result<Settings> loaded = Settings::load(parser.value(configOption));
+        if (!loaded) {
+            printError(loaded.status().message());
+            return loaded.status();
+        }
+        settings = std::move(loaded).value();
+    }
+    Result<EngineConfig> loaded = EngineConfig::load(std::move(settings), parser.value(dataDirOption),
+                                                     QStandardPaths::writableLocation(QStandardPaths::AppDataLocation));
+    if (!loaded) {
+        printError(QStringLiteral("refusing to start; fix these settings:\n") + loaded.status().message());
+        return loaded.status();
+    }
+    for (const QString &warning : loaded->warnings())
+        qCWarning(lcSettings).noquote() << warning;
+    return loaded;
+}
+
+// --check-config: validates [cron.*] too and prints what start-up would use.
+int checkConfig(const EngineConfig &config, const QString &configLabel)
+{
+    if (Status cron = validateCronSettings(config); !cron) {
+        printError(QStringLiteral("fix these settings:\n") + cron.message());
+        return ExitConfigError;
+    }
+    QTextStream out(stdout);
+    out << "config: " << configLabel << '\n'
+        << "data: " << config.dataPath() << '\n'
+        << "database: " << config.database.type << ' '
+        << (config.database.type == QLatin1String("sqlite3") ? config.database.path : config.database.host) << '\n'
+        << "cache: " << config.cache.adapter << '\n'
+        << "global_lock: " << config.globalLock.serviceType << '\n'
+        << "server: " << config.server.httpAddr << ':' << config.server.httpPort << '\n'
+        << "graceful_hammer_time: " << formatDuration(config.server.gracefulHammerTime) << '\n';
+    QStringList queues = config.configuredQueueNames();
+    queues.prepend(QStringLiteral("common"));
+    for (const QString &name : std::as_const(queues)) {
+        const QueueSettings q = config.queueSettings(name).value();  // validated by load()
+        out << "queue " << name << ": " << q.type << ", length " << q.length << ", batch " << q.batchLength
+            << ", max workers " << q.maxWorkers << '\n';
+    }
+    out << "settings ok\n";
+    return ExitOk;
+}
+
+Status lockDataDirectory(const QString &dataPath, QLockFile &dataLock)
+{
+    if (!QDir().mkpath(dataPath)) {
+        return Status::unavailable(QStringLiteral("cannot create the data directory %1").arg(dataPath));
+    }
+    dataLock.setStaleLockTime(0);
+    if (!dataLock.tryLock(0)) {
+        qint64 pid = 0;
+        QString host, appName;
+        dataLock.getLockInfo(&pid, &host, &appName);
+        return Status::unavailable(
+            QStringLiteral("the data directory %1 is in use by another Switchyard process (pid %2 on %3)")
+                .arg(dataPath)
+                .arg(pid)
+                .arg(host.isEmpty() ? QStringLiteral("this host") : host));
+    }
+    return Status::ok();
 }
 
 // Starts the engine on a thread of its own while the main thread keeps handling signals (the
@@ -62,7 +156,7 @@ Status startEngine(const CancelToken &cancel, const EngineConfig &config, std::u
     return Status::ok();
 }
 
-} // namespace
+}  // namespace
 
 int main(int argc, char *argv[])
 {
@@ -71,91 +165,26 @@ int main(int argc, char *argv[])
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("switchyard"));
     QCoreApplication::setApplicationVersion(QStringLiteral(SWITCHYARD_VERSION));
-    qSetMessagePattern(QStringLiteral("%{time yyyy-MM-ddTHH:mm:ss.zzz} %{if-debug}DEBUG%{endif}%{if-info}INFO%{endif}"
-                                      "%{if-warning}WARN%{endif}%{if-critical}ERROR%{endif}%{if-fatal}FATAL%{endif} "
-                                      "%{category}: %{message}"));
+    bool checkOnly = false;
+    qSetMessagePattern(
+        QStringLiteral("%{time yyyy-MM-ddTHH:mm:ss.zzz} %{if-debug}DEBUG%{endif}%{if-info}INFO%{endif}"
+                       "%{if-warning}WARN%{endif}%{if-critical}ERROR%{endif}%{if-fatal}FATAL%{endif} "
+                       "%{category}: %{message}"));
 
-    QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Switchyard daemon: runs the async-infrastructure engine headless.\n"
-        "Without --config the embedded defaults apply. SIGINT/SIGTERM shut down gracefully;\n"
-        "a second signal hammers (finish fast), a third exits at once."));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    const QCommandLineOption configOption(QStringLiteral("config"), QStringLiteral("Read settings from <path> (app.ini)."),
-                                          QStringLiteral("path"));
-    const QCommandLineOption dataDirOption(QStringLiteral("data-dir"),
-                                           QStringLiteral("Keep data under <dir> (default: [server] APP_DATA_PATH, "
-                                                          "else the user's data directory)."),
-                                           QStringLiteral("dir"));
-    const QCommandLineOption checkOption(QStringLiteral("check-config"),
-                                         QStringLiteral("Validate the settings, print the resolved paths and exit."));
-    parser.addOptions({configOption, dataDirOption, checkOption});
-    parser.process(app);
-    if (!parser.positionalArguments().isEmpty()) {
-        printError(QStringLiteral("unexpected argument \"%1\"; see --help").arg(parser.positionalArguments().first()));
-        return ExitConfigError;
-    }
-
-    Settings settings;
-    if (parser.isSet(configOption)) {
-        Result<Settings> loaded = Settings::load(parser.value(configOption));
-        if (!loaded) {
-            printError(loaded.status().message());
-            return ExitConfigError;
-        }
-        settings = std::move(loaded).value();
-    }
-    Result<EngineConfig> loaded = EngineConfig::load(
-        std::move(settings), parser.value(dataDirOption),
-        QStandardPaths::writableLocation(QStandardPaths::AppDataLocation));
-    if (!loaded) {
-        printError(QStringLiteral("refusing to start; fix these settings:\n") + loaded.status().message());
-        return ExitConfigError;
-    }
+    Result<EngineConfig> loaded = loadConfig(app, checkOnly);
+    if (!loaded)
+        return ExitConfigError; // printed by loadConfig()
     const EngineConfig config = std::move(loaded).value();
-    for (const QString &warning : config.warnings())
-        qCWarning(lcSettings).noquote() << warning;
-    const QString configLabel = config.configPath().isEmpty() ? QStringLiteral("embedded defaults") : config.configPath();
+    const QString configLabel =
+        config.configPath().isEmpty() ? QStringLiteral("embedded defaults") : config.configPath();
 
-    if (parser.isSet(checkOption)) {
-        if (Status cron = validateCronSettings(config); !cron) {
-            printError(QStringLiteral("fix these settings:\n") + cron.message());
-            return ExitConfigError;
-        }
-        QTextStream out(stdout);
-        out << "config: " << configLabel << '\n'
-            << "data: " << config.dataPath() << '\n'
-            << "database: " << config.database.type << ' '
-            << (config.database.type == QLatin1String("sqlite3") ? config.database.path : config.database.host) << '\n'
-            << "cache: " << config.cache.adapter << '\n'
-            << "global_lock: " << config.globalLock.serviceType << '\n'
-            << "server: " << config.server.httpAddr << ':' << config.server.httpPort << '\n'
-            << "graceful_hammer_time: " << formatDuration(config.server.gracefulHammerTime) << '\n';
-        QStringList queues = config.configuredQueueNames();
-        queues.prepend(QStringLiteral("common"));
-        for (const QString &name : std::as_const(queues)) {
-            const QueueSettings q = config.queueSettings(name).value(); // validated by load()
-            out << "queue " << name << ": " << q.type << ", length " << q.length << ", batch " << q.batchLength
-                << ", max workers " << q.maxWorkers << '\n';
-        }
-        out << "settings ok\n";
-        return ExitOk;
-    }
+    if (checkOnly)
+        return checkConfig(config, configLabel);
 
-    if (!QDir().mkpath(config.dataPath())) {
-        printError(QStringLiteral("cannot create the data directory %1").arg(config.dataPath()));
-        return ExitRuntimeError;
-    }
     // One engine per data directory: queues and the store are not safe to share between processes.
     QLockFile dataLock(QDir(config.dataPath()).filePath(QStringLiteral("switchyard.lock")));
-    dataLock.setStaleLockTime(0);
-    if (!dataLock.tryLock(0)) {
-        qint64 pid = 0;
-        QString host, appName;
-        dataLock.getLockInfo(&pid, &host, &appName);
-        printError(QStringLiteral("the data directory %1 is in use by another Switchyard process (pid %2 on %3)")
-                       .arg(config.dataPath()).arg(pid).arg(host.isEmpty() ? QStringLiteral("this host") : host));
+    if (Status locked = lockDataDirectory(config.dataPath(), dataLock); !locked) {
+        printError(locked.message());
         return ExitRuntimeError;
     }
 
@@ -163,7 +192,7 @@ int main(int argc, char *argv[])
     // 10 × 1 s, say) cancels it at once.
     int signalsReceived = 0;
     CancelSource startup;
-    Lifecycle *lifecycle = nullptr; // set once the engine runs
+    Lifecycle *lifecycle = nullptr;  // set once the engine runs
     UnixSignals signalHandler({SIGINT, SIGTERM});
     QObject::connect(&signalHandler, &UnixSignals::received, &app, [&](int signalNumber) {
         ++signalsReceived;
@@ -190,9 +219,12 @@ int main(int argc, char *argv[])
         return ExitRuntimeError;
     }
     lifecycle = &engine->lifecycle();
-    if (signalsReceived > 0) // arrived while start-up was finishing
+    if (signalsReceived > 0)  // arrived while start-up was finishing
         lifecycle->shutdown(QStringLiteral("received a signal during start-up"));
-    lifecycle->onTerminated([&app] { QMetaObject::invokeMethod(&app, [] { QCoreApplication::quit(); }, Qt::QueuedConnection); });
+    lifecycle->onTerminated([&app] {
+        QMetaObject::invokeMethod(
+            &app, [] { QCoreApplication::quit(); }, Qt::QueuedConnection);
+    });
 
     qCInfo(lcCore).noquote() << QStringLiteral("switchyardd %1 ready (pid %2, instance %3, config: %4, data: %5)")
                                     .arg(QStringLiteral(SWITCHYARD_VERSION))
