@@ -1,8 +1,8 @@
 #include "cron.h"
 
+#include "engine/core/lifecycle.h"
 #include "engine/core/notices.h"
 #include "engine/core/processregistry.h"
-#include "engine/core/lifecycle.h"
 #include "engine/globallock/globallock.h"
 #include "engine/settings/config.h"
 #include "engine/settings/duration.h"
@@ -68,15 +68,18 @@ struct CronService::Task
     QString message;
     qint64 execTimes = 0;
     QString lastDoer;
-    std::deque<CronRunRecord> history; // newest first
+    std::deque<CronRunRecord> history;  // newest first
 };
 
 CronService::CronService(const EngineConfig &config, Locker &locker, CronCoordinator &coordinator, NoticeBoard &notices,
                          ProcessRegistry &processes, CronOptions options)
-    : m_config(config), m_locker(locker), m_coordinator(coordinator), m_notices(notices), m_processes(processes),
-      m_options(std::move(options))
-{
-}
+    : m_config(config)
+    , m_locker(locker)
+    , m_coordinator(coordinator)
+    , m_notices(notices)
+    , m_processes(processes)
+    , m_options(std::move(options))
+{}
 
 CronService::~CronService()
 {
@@ -92,7 +95,8 @@ Status CronService::registerTask(CronTaskDefinition definition)
     }
     QString title = definition.title.isEmpty() ? builtInTitle(name) : definition.title;
     if (title.isEmpty())
-        return Status::invalidArgument(QStringLiteral("translation is missing for cron task %1: add admin.dashboard.%1").arg(name));
+        return Status::invalidArgument(
+            QStringLiteral("translation is missing for cron task %1: add admin.dashboard.%1").arg(name));
 
     // [cron.<name>] over the task's defaults (no common [cron] section, seed 000 §10.9.8).
     const Settings &s = m_config.settings();
@@ -107,7 +111,8 @@ Status CronService::registerTask(CronTaskDefinition definition)
     };
     config.enabled = take(s.boolean(section, QStringLiteral("ENABLED"), config.enabled), config.enabled);
     config.runAtStart = take(s.boolean(section, QStringLiteral("RUN_AT_START"), config.runAtStart), config.runAtStart);
-    config.noticeOnSuccess = take(s.boolean(section, QStringLiteral("NOTICE_ON_SUCCESS"), config.noticeOnSuccess), config.noticeOnSuccess);
+    config.noticeOnSuccess =
+        take(s.boolean(section, QStringLiteral("NOTICE_ON_SUCCESS"), config.noticeOnSuccess), config.noticeOnSuccess);
     config.schedule = take(s.string(section, QStringLiteral("SCHEDULE"), config.schedule), config.schedule);
     for (auto it = config.extra.begin(); it != config.extra.end(); ++it) {
         it.value() = take(s.string(section, it.key(), it.value()), it.value());
@@ -121,13 +126,15 @@ Status CronService::registerTask(CronTaskDefinition definition)
     if (Result<Schedule> parsed = Schedule::parse(config.schedule); parsed)
         schedule = std::move(parsed).value();
     else
-        errors.append(QStringLiteral("%1: %2").arg(s.location(section, QStringLiteral("SCHEDULE")), parsed.status().message()));
+        errors.append(
+            QStringLiteral("%1: %2").arg(s.location(section, QStringLiteral("SCHEDULE")), parsed.status().message()));
     if (!errors.isEmpty())
         return Status::invalidArgument(errors.join(QLatin1Char('\n')));
 
     const Result<bool> paused = m_coordinator.isPaused(name);
     if (!paused)
-        qCWarning(lcCron).noquote() << "task" << name << ": cannot read whether it is paused:" << paused.status().message();
+        qCWarning(lcCron).noquote() << "task" << name
+                                    << ": cannot read whether it is paused:" << paused.status().message();
 
     std::lock_guard lock(m_mutex);
     if (m_tasks.count(name))
@@ -159,14 +166,15 @@ Status CronService::start(Lifecycle &lifecycle)
         const QDateTime now = m_options.clock();
         for (const QString &name : m_order) {
             Task &task = *m_tasks.at(name);
-            planLocked(task, now); // planned now, not whenever the scheduler thread first runs
+            planLocked(task, now);  // planned now, not whenever the scheduler thread first runs
             if (task.config.enabled && task.config.runAtStart && beginRunLocked(task))
                 launch(task, QStringLiteral("start"), QStringLiteral("system"), QString(), std::nullopt);
         }
     }
     // LIFO: the scheduler stops first, then running tasks are cancelled and awaited.
     lifecycle.runAtShutdown(QStringLiteral("cron runs"), [this] { stop(); });
-    return lifecycle.runWithCancel(QStringLiteral("cron scheduler"), [this](const CancelToken &cancel) { schedulerLoop(cancel); });
+    return lifecycle.runWithCancel(QStringLiteral("cron scheduler"),
+                                   [this](const CancelToken &cancel) { schedulerLoop(cancel); });
 }
 
 void CronService::stop()
@@ -221,7 +229,7 @@ void CronService::launch(Task &task, const QString &trigger, const QString &doer
         m_changed.notify_all();
     });
     for (std::thread &thread : finished)
-        thread.join(); // past their last use of the service: immediate
+        thread.join();  // past their last use of the service: immediate
 }
 
 Result<CronService::Trigger> CronService::runNow(const QString &name, const QString &doer, const QString &traceId)
@@ -262,6 +270,84 @@ void CronService::recordSkipped(Task &task, const QString &trigger, const QStrin
     recordLocked(task, std::move(record));
 }
 
+QString CronService::claimScheduledTick(Task &task, const QDateTime &tick)
+{
+    const QString &name = task.definition.name;
+    const Result<bool> paused = m_coordinator.isPaused(name);
+    if (!paused)
+        return QStringLiteral("redis_down");
+    if (*paused)
+        return QStringLiteral("paused");
+    // Each tick once across instances, even when their clocks differ (SPEC §4).
+    const auto ttl = task.schedule && task.schedule->isInterval()
+                         ? std::max(std::chrono::seconds(60), *task.schedule->interval() * 2)
+                         : std::chrono::seconds(3600);
+    const Result<bool> claimed = m_coordinator.claimTick(name, tick, ttl);
+    if (!claimed)
+        return QStringLiteral("redis_down");
+    if (!*claimed)
+        return QStringLiteral("tick_claimed");
+    return QString();
+}
+
+std::pair<QString, QString> CronService::runTaskFunction(Task &task, const CronRunContext &context,
+                                                         const CancelToken &runToken)
+{
+    QString status;
+    QString message;
+    try {
+        const Result<QString> result = task.definition.run(context);
+        if (result) {
+            status = QStringLiteral("finished");
+            message = *result;
+        } else if (result.status().code() == Status::Code::Cancelled || runToken.isCancelled()) {
+            status = QStringLiteral("cancelled");
+            message = result.status().message();
+        } else {
+            status = QStringLiteral("error");
+            message = result.status().message();
+        }
+    } catch (const std::exception &e) {
+        status = QStringLiteral("error");
+        message = QStringLiteral("the task threw: %1").arg(QString::fromUtf8(e.what()));
+    } catch (...) {
+        status = QStringLiteral("error");
+        message = QStringLiteral("the task threw");
+    }
+    return {status, message};
+}
+
+void CronService::finishRun(Task &task, const QString &trigger, const QString &doer, const QString &traceId,
+                            const QDateTime &started, const QString &status, const QString &message)
+{
+    const QString &name = task.definition.name;
+    const qint64 durationMs = started.msecsTo(m_options.clock());
+    CronRunRecord record;
+    record.trigger = trigger;
+    record.doer = doer;
+    record.startedAt = started;
+    record.durationMs = durationMs;
+    record.status = status;
+    record.message = message;
+    record.traceId = traceId;
+    {
+        std::lock_guard lock(m_mutex);
+        task.status = status;
+        task.message = message;
+        recordLocked(task, record);
+    }
+    if (status != QLatin1String("finished") || task.config.noticeOnSuccess) {
+        const QString by =
+            doer == QLatin1String("system") ? QStringLiteral("by the scheduler") : QStringLiteral("by %1").arg(doer);
+        m_notices.add(QStringLiteral("cron"),
+                      QStringLiteral("Cron task %1 (%2) %3: %4").arg(name, by, status, message));
+    }
+    if (status == QLatin1String("finished"))
+        qCDebug(lcCron).noquote() << "task" << name << status << "in" << durationMs << "ms:" << message;
+    else
+        qCWarning(lcCron).noquote() << "task" << name << status << "in" << durationMs << "ms:" << message;
+}
+
 void CronService::execute(Task &task, const QString &trigger, const QString &doer, const QString &traceId,
                           std::optional<QDateTime> tick)
 {
@@ -270,20 +356,8 @@ void CronService::execute(Task &task, const QString &trigger, const QString &doe
     const QDateTime firedAt = tick.value_or(m_options.clock());
 
     if (scheduled) {
-        const Result<bool> paused = m_coordinator.isPaused(name);
-        if (!paused)
-            return recordSkipped(task, trigger, QStringLiteral("redis_down"), firedAt);
-        if (*paused)
-            return recordSkipped(task, trigger, QStringLiteral("paused"), firedAt);
-        // Each tick once across instances, even when their clocks differ (SPEC §4).
-        const auto ttl = task.schedule && task.schedule->isInterval()
-                             ? std::max(std::chrono::seconds(60), *task.schedule->interval() * 2)
-                             : std::chrono::seconds(3600);
-        const Result<bool> claimed = m_coordinator.claimTick(name, *tick, ttl);
-        if (!claimed)
-            return recordSkipped(task, trigger, QStringLiteral("redis_down"), firedAt);
-        if (!*claimed)
-            return recordSkipped(task, trigger, QStringLiteral("tick_claimed"), firedAt);
+        if (const QString skip = claimScheduledTick(task, *tick); !skip.isEmpty())
+            return recordSkipped(task, trigger, skip, firedAt);
     }
 
     // Multi-instance dedup while running (seed 000 §10.9.4): tryLock, skip silently when held.
@@ -310,9 +384,9 @@ void CronService::execute(Task &task, const QString &trigger, const QString &doe
     // callback is unregistered (waiting for it if it runs) before `lockScope` goes away.
     CancelSource lockScope(m_stop.token());
     const CancelToken lockToken = guard->token();
-    const CancelCallback lockLost = guard->acquired()
-                                        ? lockToken.onCancel([&lockScope, lockToken] { lockScope.cancel(lockToken.cause()); })
-                                        : CancelCallback();
+    const CancelCallback lockLost =
+        guard->acquired() ? lockToken.onCancel([&lockScope, lockToken] { lockScope.cancel(lockToken.cause()); })
+                          : CancelCallback();
     ProcessRegistry::Handle process =
         m_processes.addCancellable(lockScope.token(), ProcessType::Normal, QStringLiteral("cron: %1").arg(name));
     const CancelToken runToken = process.token();
@@ -325,54 +399,12 @@ void CronService::execute(Task &task, const QString &trigger, const QString &doe
     context.tick = tick.value_or(QDateTime());
     context.config = &task.config;
 
-    QString status;
-    QString message;
-    try {
-        const Result<QString> result = task.definition.run(context);
-        if (result) {
-            status = QStringLiteral("finished");
-            message = *result;
-        } else if (result.status().code() == Status::Code::Cancelled || runToken.isCancelled()) {
-            status = QStringLiteral("cancelled");
-            message = result.status().message();
-        } else {
-            status = QStringLiteral("error");
-            message = result.status().message();
-        }
-    } catch (const std::exception &e) {
-        status = QStringLiteral("error");
-        message = QStringLiteral("the task threw: %1").arg(QString::fromUtf8(e.what()));
-    } catch (...) {
-        status = QStringLiteral("error");
-        message = QStringLiteral("the task threw");
-    }
+    auto [status, message] = runTaskFunction(task, context, runToken);
     message += lockNote;
-    guard->release(); // always, whatever happened
+    guard->release();  // always, whatever happened
     process.reset();
 
-    const qint64 durationMs = started.msecsTo(m_options.clock());
-    CronRunRecord record;
-    record.trigger = trigger;
-    record.doer = doer;
-    record.startedAt = started;
-    record.durationMs = durationMs;
-    record.status = status;
-    record.message = message;
-    record.traceId = traceId;
-    {
-        std::lock_guard lock(m_mutex);
-        task.status = status;
-        task.message = message;
-        recordLocked(task, record);
-    }
-    if (status != QLatin1String("finished") || task.config.noticeOnSuccess) {
-        const QString by = doer == QLatin1String("system") ? QStringLiteral("by the scheduler") : QStringLiteral("by %1").arg(doer);
-        m_notices.add(QStringLiteral("cron"), QStringLiteral("Cron task %1 (%2) %3: %4").arg(name, by, status, message));
-    }
-    if (status == QLatin1String("finished"))
-        qCDebug(lcCron).noquote() << "task" << name << status << "in" << durationMs << "ms:" << message;
-    else
-        qCWarning(lcCron).noquote() << "task" << name << status << "in" << durationMs << "ms:" << message;
+    finishRun(task, trigger, doer, traceId, started, status, message);
 }
 
 void CronService::planLocked(Task &task, const QDateTime &now)
@@ -389,7 +421,7 @@ QDateTime CronService::latestTickUpTo(const Task &task, const QDateTime &now) co
     // run that stands for "now", and the one other instances (whose clocks did not jump) claim.
     QDateTime tick = task.next;
     qint64 skipped = 0;
-    for (int i = 0; i < 100000; ++i) { // bounded: a years-long jump of a per-second schedule
+    for (int i = 0; i < 100000; ++i) {  // bounded: a years-long jump of a per-second schedule
         const std::optional<QDateTime> following = task.schedule->nextAfter(tick, m_options.zone);
         if (!following || !following->isValid() || *following > now)
             break;
@@ -415,7 +447,7 @@ void CronService::schedulerLoop(const CancelToken &cancel)
             if (!task.next.isValid()) {
                 planLocked(task, now);
                 if (!task.next.isValid())
-                    continue; // never fires
+                    continue;  // never fires
             }
             if (task.next <= now) {
                 const QDateTime tick = latestTickUpTo(task, now);
@@ -427,8 +459,9 @@ void CronService::schedulerLoop(const CancelToken &cancel)
                 if (beginRunLocked(task))
                     launch(task, QStringLiteral("schedule"), QStringLiteral("system"), QString(), tick);
                 else
-                    recordLocked(task, CronRunRecord{0, QString(), QStringLiteral("schedule"), QStringLiteral("system"), tick, 0,
-                                                     QStringLiteral("skipped"), QStringLiteral("lock_held"), QString()});
+                    recordLocked(
+                        task, CronRunRecord{0, QString(), QStringLiteral("schedule"), QStringLiteral("system"), tick, 0,
+                                            QStringLiteral("skipped"), QStringLiteral("lock_held"), QString()});
                 if (!task.next.isValid())
                     continue;
             }
@@ -485,8 +518,9 @@ CronTaskInfo CronService::infoLocked(const Task &task) const
     info.running = task.running;
     info.paused = task.paused;
     if (task.config.enabled)
-        info.next = task.next.isValid() ? task.next
-                                        : task.schedule->nextAfter(m_options.clock(), m_options.zone).value_or(QDateTime());
+        info.next = task.next.isValid()
+                        ? task.next
+                        : task.schedule->nextAfter(m_options.clock(), m_options.zone).value_or(QDateTime());
     info.prev = std::max(task.lastScheduledRun, task.lastManualRun);
     info.status = task.status;
     info.message = task.message;
@@ -534,4 +568,4 @@ void CronService::waitIdle()
     });
 }
 
-} // namespace Switchyard
+}  // namespace Switchyard

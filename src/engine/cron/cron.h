@@ -186,6 +186,12 @@ private:
                 std::optional<QDateTime> tick);
     void execute(Task &task, const QString &trigger, const QString &doer, const QString &traceId,
                  std::optional<QDateTime> tick);
+    // execute()'s parts: the scheduled tick's claim (empty, or why it is skipped), the call of
+    // the task's function (status, message), and the record, notice and log of the outcome.
+    QString claimScheduledTick(Task &task, const QDateTime &tick);
+    std::pair<QString, QString> runTaskFunction(Task &task, const CronRunContext &context, const CancelToken &runToken);
+    void finishRun(Task &task, const QString &trigger, const QString &doer, const QString &traceId, const QDateTime &started,
+                   const QString &status, const QString &message);
     void recordSkipped(Task &task, const QString &trigger, const QString &reason, const QDateTime &at);
     void recordLocked(Task &task, CronRunRecord record);
     void reapRunsLocked(std::vector<std::thread> &finished);
