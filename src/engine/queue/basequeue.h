@@ -80,11 +80,12 @@ public:
     // are skipped, as callers swallow AlreadyInQueue anyway. On failure the items before the
     // failing one may be queued; the message says how many were accepted.
     virtual Status pushItems(const CancelToken &cancel, const std::vector<QByteArray> &items);
-    // Takes 1..max items, moving them to the in-flight area. Blocks while the queue is empty, until
-    // `until` (returns an empty vector), cancellation (the token's cause) or close() (Cancelled,
-    // "queue closed").
+    // Takes 1..max items, moving them to the in-flight area. Blocks while fewer than `atLeast`
+    // items wait (a dispatcher filling a batch sleeps until it is full instead of waking per
+    // item), until `until` (then returns what there is, maybe nothing), cancellation (the token's
+    // cause) or close() (Cancelled, "queue closed"). Redis treats every atLeast as 1.
     virtual Result<std::vector<PoppedItem>> popItems(const CancelToken &cancel, int max,
-                                                     std::optional<SteadyClock::time_point> until) = 0;
+                                                     std::optional<SteadyClock::time_point> until, int atLeast = 1) = 0;
     // The handler is done with these items: remove them from the in-flight area. Redis retries a
     // failure until `cancel` fires; callers bound it (the worker pool: pushBlockTime). An item
     // whose ack failed stays in flight and is retried by the backend, never re-queued while this

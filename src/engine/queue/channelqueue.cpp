@@ -22,15 +22,15 @@ Status ChannelQueue::pushItem(const CancelToken &cancel, const QByteArray &data)
     m_items.push_back(data);
     if (m_unique)
         m_set.insert(data);
-    m_waits.itemAdded();
+    m_waits.itemAdded(qsizetype(m_items.size()));
     return Status::ok();
 }
 
 Result<std::vector<PoppedItem>> ChannelQueue::popItems(const CancelToken &cancel, int max,
-                                                       std::optional<SteadyClock::time_point> until)
+                                                       std::optional<SteadyClock::time_point> until, int atLeast)
 {
     std::unique_lock lock(m_mutex);
-    m_waits.waitForItems(lock, cancel, until, [&] { return !m_items.empty(); });
+    m_waits.waitForItems(lock, cancel, until, [&] { return qsizetype(m_items.size()); }, atLeast);
     if (m_waits.closed())
         return queueClosedStatus(m_name);
     if (m_items.empty())
@@ -47,7 +47,7 @@ Result<std::vector<PoppedItem>> ChannelQueue::popItems(const CancelToken &cancel
     }
     m_waits.roomMade();
     if (!m_items.empty())
-        m_waits.itemAdded(); // another popper may take the rest
+        m_waits.itemAdded(qsizetype(m_items.size())); // another popper may take the rest
     return popped;
 }
 

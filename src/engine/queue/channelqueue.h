@@ -21,7 +21,7 @@ public:
     bool isUnique() const override { return m_unique; }
     Status pushItem(const CancelToken &cancel, const QByteArray &data) override;
     Result<std::vector<PoppedItem>> popItems(const CancelToken &cancel, int max,
-                                             std::optional<SteadyClock::time_point> until) override;
+                                             std::optional<SteadyClock::time_point> until, int atLeast = 1) override;
     Status ack(const CancelToken &cancel, const std::vector<PoppedItem> &items) override;
     Status release(const CancelToken &cancel, const std::vector<PoppedItem> &items) override;
     Result<bool> hasItem(const CancelToken &cancel, const QByteArray &data) override;

@@ -13,7 +13,7 @@ Status DummyQueue::pushItem(const CancelToken &cancel, const QByteArray &)
 }
 
 Result<std::vector<PoppedItem>> DummyQueue::popItems(const CancelToken &cancel, int,
-                                                     std::optional<SteadyClock::time_point> until)
+                                                     std::optional<SteadyClock::time_point> until, int /*atLeast*/)
 {
     std::unique_lock lock(m_mutex);
     if (until)

@@ -20,7 +20,7 @@ public:
     bool isUnique() const override { return m_unique; }
     Status pushItem(const CancelToken &cancel, const QByteArray &data) override;
     Result<std::vector<PoppedItem>> popItems(const CancelToken &cancel, int max,
-                                             std::optional<SteadyClock::time_point> until) override;
+                                             std::optional<SteadyClock::time_point> until, int atLeast = 1) override;
     Status ack(const CancelToken &, const std::vector<PoppedItem> &) override { return Status::ok(); }
     Status release(const CancelToken &, const std::vector<PoppedItem> &) override { return Status::ok(); }
     Result<bool> hasItem(const CancelToken &, const QByteArray &) override { return false; }

@@ -258,15 +258,15 @@ Status LevelQueue::pushItem(const CancelToken &cancel, const QByteArray &data)
     if (Status written = write(&batch, m_sync); !written)
         return written;
     ++m_tail;
-    m_waits.itemAdded();
+    m_waits.itemAdded(qsizetype(m_tail - m_head));
     return Status::ok();
 }
 
 Result<std::vector<PoppedItem>> LevelQueue::popItems(const CancelToken &cancel, int max,
-                                                     std::optional<SteadyClock::time_point> until)
+                                                     std::optional<SteadyClock::time_point> until, int atLeast)
 {
     std::unique_lock lock(m_mutex);
-    m_waits.waitForItems(lock, cancel, until, [&] { return m_head != m_tail; });
+    m_waits.waitForItems(lock, cancel, until, [&] { return qsizetype(m_tail - m_head); }, atLeast);
     if (m_waits.closed())
         return queueClosedStatus(m_name);
     if (m_head == m_tail)
@@ -309,7 +309,7 @@ Result<std::vector<PoppedItem>> LevelQueue::popItems(const CancelToken &cancel, 
     m_nextInFlight = nextInFlight;
     m_waits.roomMade();
     if (m_head != m_tail)
-        m_waits.itemAdded(); // another popper may take the rest
+        m_waits.itemAdded(qsizetype(m_tail - m_head)); // another popper may take the rest
     return popped;
 }
 

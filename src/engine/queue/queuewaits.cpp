@@ -32,23 +32,31 @@ Status QueueWaits::waitForRoom(std::unique_lock<std::mutex> &lock, const CancelT
 }
 
 void QueueWaits::waitForItems(std::unique_lock<std::mutex> &lock, const CancelToken &cancel,
-                              std::optional<SteadyClock::time_point> until, const std::function<bool()> &hasItems)
+                              std::optional<SteadyClock::time_point> until, const std::function<qsizetype()> &count,
+                              qsizetype atLeast)
 {
-    if (m_closed || hasItems())
+    atLeast = std::max<qsizetype>(1, atLeast);
+    if (m_closed || count() >= atLeast)
         return;
     ++m_waitingPoppers;
-    auto ready = [&] { return m_closed || hasItems(); };
+    const auto need = m_needs.insert(atLeast);
+    auto ready = [&] { return m_closed || count() >= atLeast; };
     if (until)
         cancel.waitUntil(m_notEmpty, lock, *until, ready);
     else
         cancel.wait(m_notEmpty, lock, ready);
+    m_needs.erase(need);
     --m_waitingPoppers;
 }
 
-void QueueWaits::itemAdded()
+void QueueWaits::itemAdded(qsizetype waiting)
 {
-    if (m_waitingPoppers > 0)
-        m_notEmpty.notify_one();
+    if (m_needs.empty() || waiting < *m_needs.begin())
+        return;
+    if (*m_needs.rbegin() == 1)
+        m_notEmpty.notify_one(); // everyone waits for one item: one is enough
+    else
+        m_notEmpty.notify_all(); // needs differ: let each check its own
 }
 
 void QueueWaits::itemsReturned()

@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <functional>
 #include <mutex>
+#include <set>
 
 namespace Switchyard {
 
@@ -23,10 +24,13 @@ public:
     // ok when `hasRoom()` holds (at once or after waiting); else closed, the token's cause, or full.
     Status waitForRoom(std::unique_lock<std::mutex> &lock, const CancelToken &cancel, const QString &name,
                        qint64 capacity, std::chrono::milliseconds pushBlockTime, const std::function<bool()> &hasRoom);
-    // Returns when `hasItems()` holds, the queue is closed, `until` passed or the token fired.
+    // Returns when `count()` ≥ atLeast, the queue is closed, `until` passed or the token fired.
     void waitForItems(std::unique_lock<std::mutex> &lock, const CancelToken &cancel,
-                      std::optional<SteadyClock::time_point> until, const std::function<bool()> &hasItems);
-    void itemAdded();      // wakes one waiting popper
+                      std::optional<SteadyClock::time_point> until, const std::function<qsizetype()> &count,
+                      qsizetype atLeast = 1);
+    // `waiting` items are queued now: wakes a popper only when that meets what it waits for, so a
+    // dispatcher filling a batch is woken once per batch, not once per item.
+    void itemAdded(qsizetype waiting);
     void itemsReturned();  // wakes every waiting popper (released items, several at once)
     void roomMade();       // wakes waiting pushers
     void close();
@@ -36,6 +40,7 @@ private:
     std::condition_variable_any m_notEmpty;
     std::condition_variable_any m_notFull;
     int m_waitingPoppers = 0;
+    std::multiset<qsizetype> m_needs; // what each waiting popper waits for
     int m_waitingPushers = 0;
     bool m_closed = false;
 };

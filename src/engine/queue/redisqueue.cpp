@@ -362,7 +362,7 @@ Status RedisQueue::pushItems(const CancelToken &cancel, const std::vector<QByteA
 }
 
 Result<std::vector<PoppedItem>> RedisQueue::popItems(const CancelToken &cancel, int max,
-                                                     std::optional<SteadyClock::time_point> until)
+                                                     std::optional<SteadyClock::time_point> until, int /*atLeast*/)
 {
     auto delay = m_timing.backoffBegin;
     while (true) {

@@ -46,7 +46,7 @@ public:
     // One pipelined round trip for the whole batch (each item still its own atomic script).
     Status pushItems(const CancelToken &cancel, const std::vector<QByteArray> &items) override;
     Result<std::vector<PoppedItem>> popItems(const CancelToken &cancel, int max,
-                                             std::optional<SteadyClock::time_point> until) override;
+                                             std::optional<SteadyClock::time_point> until, int atLeast = 1) override;
     Status ack(const CancelToken &cancel, const std::vector<PoppedItem> &items) override;
     Status release(const CancelToken &cancel, const std::vector<PoppedItem> &items) override;
     Result<bool> hasItem(const CancelToken &cancel, const QByteArray &data) override;

@@ -47,7 +47,9 @@ struct WorkerPool::Impl
         Status result;
     };
 
-    void dispatch(std::unique_lock<std::mutex> &lock, std::vector<PoppedItem> batch);
+    // Places `batch` in the slot for a worker (true), or leaves it in `batch` (false) when a
+    // flush, a pause or the shutdown comes first.
+    bool dispatch(std::unique_lock<std::mutex> &lock, std::vector<PoppedItem> &batch);
     // The dispatcher's parts: a flush request first, items back on pause, the shutdown.
     void serveNextFlush(std::unique_lock<std::mutex> &lock, std::vector<PoppedItem> &buffer,
                         std::optional<SteadyClock::time_point> &debounceAt);
@@ -192,6 +194,12 @@ void WorkerPool::Impl::run(const CancelToken &cancel)
             continue;
         }
         if (m_paused) {
+            if (m_hasPending) { // placed, not taken by a worker yet: it goes back too
+                for (PoppedItem &item : m_pending)
+                    buffer.push_back(std::move(item));
+                m_pending.clear();
+                m_hasPending = false;
+            }
             if (!buffer.empty()) {
                 // Paused: what was already taken goes back, so the queue length stays truthful.
                 std::vector<PoppedItem> back = std::move(buffer);
@@ -214,7 +222,8 @@ void WorkerPool::Impl::run(const CancelToken &cancel)
         const CancelToken wake = m_wake.token();
         const int room = m_batchLength - int(buffer.size());
         lock.unlock();
-        Result<std::vector<PoppedItem>> popped = m_base->popItems(wake, room, debounceAt);
+        // With part of a batch in hand, sleep until the rest is there or the debounce is due.
+        Result<std::vector<PoppedItem>> popped = m_base->popItems(wake, room, debounceAt, buffer.empty() ? 1 : room);
         lock.lock();
         if (!popped) {
             if (cancel.isCancelled())
@@ -245,11 +254,8 @@ void WorkerPool::Impl::run(const CancelToken &cancel)
         const bool due = debounceAt && SteadyClock::now() >= *debounceAt;
         if (!buffer.empty() && (full || due) && !m_paused) {
             debounceAt.reset();
-            std::vector<PoppedItem> batch = std::move(buffer);
-            buffer.clear();
-            dispatch(lock, std::move(batch));
-            if (m_hasPending && cancel.isCancelled())
-                break;
+            if (!dispatch(lock, buffer)) // not placed: the batch stays in `buffer`
+                continue;
         }
         reapWorkers(lock);
     }
@@ -338,43 +344,45 @@ void WorkerPool::Impl::stopDispatching(std::unique_lock<std::mutex> &lock, std::
     m_changed.notify_all();
 }
 
-void WorkerPool::Impl::dispatch(std::unique_lock<std::mutex> &lock, std::vector<PoppedItem> batch)
+bool WorkerPool::Impl::dispatch(std::unique_lock<std::mutex> &lock, std::vector<PoppedItem> &batch)
 {
-    m_pending = std::move(batch);
-    m_hasPending = true;
-    if (m_idleWorkers == 0 && canStartWorker())
-        startWorker();
-    m_work.notify_one();
+    // The slot holds one batch. Wait for the previous one to be taken only now, so the dispatcher
+    // gathered this batch while a worker took the previous one.
     while (m_hasPending) {
         m_runToken.wait(m_changed, lock, [this] {
             return !m_hasPending || !m_flushRequests.empty() || m_paused || (m_idleWorkers == 0 && canStartWorker());
         });
-        if (!m_hasPending || m_runToken.isCancelled())
-            return;  // on cancellation, shutdown collects the pending batch
-        if (m_paused && m_flushRequests.empty()) {
-            // Not taken by a worker yet: it goes back with the rest.
-            std::vector<PoppedItem> back = std::move(m_pending);
-            m_pending.clear();
-            m_hasPending = false;
-            lock.unlock();
-            putBack(m_runToken, back);
-            lock.lock();
-            return;
-        }
-        if (!m_flushRequests.empty()) {
+        if (m_runToken.isCancelled())
+            return false; // shutdown collects the pending batch, the caller keeps `batch`
+        if (!m_hasPending)
+            break;
+        if (m_paused || !m_flushRequests.empty()) {
+            // Not taken by a worker yet: paused, it goes back; flushing, it is handled here.
+            // `batch` goes back to the caller, which serves the pause or the flush next.
             std::vector<PoppedItem> mine = std::move(m_pending);
             m_pending.clear();
             m_hasPending = false;
+            const bool flushing = !m_flushRequests.empty();
             lock.unlock();
-            handleBatch(std::move(mine));
+            if (flushing)
+                handleBatch(std::move(mine));
+            else
+                putBack(m_runToken, mine);
             lock.lock();
-            return;
+            return false;
         }
-        if (m_idleWorkers == 0 && canStartWorker()) {  // max workers raised while we waited
+        if (m_idleWorkers == 0 && canStartWorker()) { // max workers raised while we waited
             startWorker();
             m_work.notify_one();
         }
     }
+    m_pending = std::move(batch);
+    batch.clear();
+    m_hasPending = true;
+    if (m_idleWorkers == 0 && canStartWorker())
+        startWorker();
+    m_work.notify_one();
+    return true;
 }
 
 void WorkerPool::Impl::workerLoop(Worker *self)
@@ -434,8 +442,11 @@ void WorkerPool::Impl::ackBounded(const std::vector<PoppedItem> &items, const ch
 {
     if (items.empty())
         return;
-    const CancelSource bounded = CancelSource::withTimeout(CancelToken(), m_timing.pushBlockTime);
-    if (Status acked = m_base->ack(bounded.token(), items); !acked) {
+    // Only a remote backend can wait; a local ack needs no deadline (one less timer per batch).
+    std::optional<CancelSource> bounded;
+    if (!m_base->hasLocalLength())
+        bounded.emplace(CancelSource::withTimeout(CancelToken(), m_timing.pushBlockTime));
+    if (Status acked = m_base->ack(bounded ? bounded->token() : CancelToken(), items); !acked) {
         m_ackFailed += qint64(items.size());
         qCWarning(lcQueue).noquote() << "queue" << m_name << ":" << when << ": acknowledging" << items.size()
                                      << "item(s) failed (they may be delivered again):" << acked.message();
@@ -472,9 +483,11 @@ void WorkerPool::Impl::handleBatch(std::vector<PoppedItem> batch)
     std::vector<PoppedItem> done = std::move(batch);
     // One deadline for all of them, not the run token: at shutdown it is already cancelled
     // (seed 000 §10.3.5). So a batch returns within pushBlockTime however many came back.
-    const CancelSource limit = CancelSource::withTimeout(CancelToken(), m_timing.pushBlockTime);
+    std::optional<CancelSource> limit;
+    if (!result.unhandled.empty())
+        limit.emplace(CancelSource::withTimeout(CancelToken(), m_timing.pushBlockTime));
     for (const QByteArray &item : result.unhandled) {
-        const Status pushed = m_base->pushItem(limit.token(), item);
+        const Status pushed = m_base->pushItem(limit->token(), item);
         if (pushed || isAlreadyInQueue(pushed))
             continue;
         // Keep the original in flight instead: it comes back after a restart.
