@@ -73,9 +73,11 @@ public:
             std::atexit([] { instance().stop(); });
         }
         const std::uint64_t id = ++m_nextId;
-        const bool earliest = m_entries.empty() || when < m_entries.begin()->first;
         m_entries.emplace(when, Entry{id, std::move(state)});
-        if (earliest)
+        // Wake the watcher only when it sleeps past this deadline. A deadline later than its
+        // planned wake-up (usually: one whose entry was removed meanwhile) waits for that wake-up,
+        // so a timeout per call costs no thread switch.
+        if (when < m_wakeAt)
             m_wake.notify_one();
         return id;
     }
@@ -115,12 +117,16 @@ private:
         std::unique_lock lock(m_mutex);
         while (!m_stopped) {
             if (m_entries.empty()) {
+                m_wakeAt = SteadyClock::time_point::max();
                 m_wake.wait(lock);
+                m_wakeAt = SteadyClock::time_point::min(); // awake: new entries need no notification
                 continue;
             }
             const auto next = m_entries.begin()->first;
             if (SteadyClock::now() < next) {
+                m_wakeAt = next;
                 m_wake.wait_until(lock, next);
+                m_wakeAt = SteadyClock::time_point::min();
                 continue;
             }
             std::shared_ptr<CancelState> due = m_entries.begin()->second.state.lock();
@@ -139,6 +145,8 @@ private:
     std::condition_variable m_wake;
     std::multimap<SteadyClock::time_point, Entry> m_entries; // guarded by m_mutex
     std::uint64_t m_nextId = 0;                             // guarded by m_mutex
+    // When the watcher will wake by itself; min() while it is awake. Guarded by m_mutex.
+    SteadyClock::time_point m_wakeAt = SteadyClock::time_point::min();
     bool m_stopped = false;                                  // guarded by m_mutex
     std::thread m_thread; // started under m_mutex; joined by stop()
 };

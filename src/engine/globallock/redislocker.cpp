@@ -133,9 +133,12 @@ public:
             // Each node gets its share, so one hung node cannot starve the others.
             const CancelSource bounded = CancelSource::withTimeout(CancelToken(), options.releaseTimeout);
             for (size_t node = 0; node < nodes.size(); ++node) {
-                const CancelSource perNode(bounded.token(), SteadyClock::now() + nodeTimeout());
+                std::optional<CancelSource> perNode; // one node: the overall bound is its share
+                if (nodes.size() > 1)
+                    perNode.emplace(bounded.token(), SteadyClock::now() + nodeTimeout());
+                const CancelToken within = perNode ? perNode->token() : bounded.token();
                 const Result<RedisValue> done = nodes[node]->with([&](RedisConnection &c) {
-                    return c.eval(perNode.token(), unlockScript(), {lockKey(key), metaKey(key)}, {token});
+                    return c.eval(within, unlockScript(), {lockKey(key), metaKey(key)}, {token});
                 });
                 if (!done)
                     qCDebug(lcLock).noquote() << "lock" << key << ": release on" << nodes[node]->address().display()

@@ -157,6 +157,7 @@ void RedisConnection::disconnect()
     if (m_context)
         redisFree(m_context);
     m_context = nullptr;
+    m_appliedTimeout = std::chrono::milliseconds(-1);
 }
 
 void RedisConnection::dropIfClosedByPeer()
@@ -176,10 +177,16 @@ Status RedisConnection::setTimeoutFor(const CancelToken &cancel)
         const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*remaining);
         if (left.count() <= 0)
             return Status::deadlineExceeded(QStringLiteral("deadline exceeded before the Redis command"));
-        timeout = std::min(timeout, left);
+        // Rounded up to 250 ms so that the socket's timeout rarely changes (the token's deadline
+        // itself is exact: its cancellation shuts the socket down).
+        const auto rounded = std::chrono::milliseconds((left.count() + 249) / 250 * 250);
+        timeout = std::min(timeout, rounded);
     }
+    if (timeout == m_appliedTimeout)
+        return Status::ok(); // two setsockopt calls saved per command
     if (redisSetTimeout(m_context, toTimeval(timeout)) != REDIS_OK)
         return ioFailure(cancel, "set timeout");
+    m_appliedTimeout = timeout;
     return Status::ok();
 }
 

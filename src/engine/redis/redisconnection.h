@@ -110,6 +110,7 @@ private:
     RedisAddress m_address;
     Options m_options;
     redisContext *m_context = nullptr; // Owned.
+    std::chrono::milliseconds m_appliedTimeout{-1}; // the socket's current timeout; -1: unknown
 };
 
 // The status of a Redis error reply. Replies that say "not now" are Unavailable, so that callers
