@@ -292,6 +292,7 @@ Result<std::unique_ptr<StringCache>> createCache(const CancelToken &cancel, cons
         if (attempt < options.pingAttempts && !cancel.sleepFor(options.pingInterval))
             break;
     }
+    cache->setItemTtl(std::chrono::duration_cast<std::chrono::seconds>(settings.itemTtl));
     if (cancel.isCancelled())
         return cancel.cause();
     if (!ping)

@@ -83,6 +83,11 @@ public:
 
     CacheStats stats() const;
 
+    // How long the read-through helpers keep what they fetch ([cache] ITEM_TTL, 16 h; 0 disables
+    // them). Calls with an explicit TTL are not affected.
+    std::chrono::seconds itemTtl() const { return m_itemTtl.load(); }
+    void setItemTtl(std::chrono::seconds ttl) { m_itemTtl = ttl; }
+
 protected:
     // Adapters implement these; the public methods add counters and timing.
     virtual Result<std::optional<QString>> doGet(const QString &key) = 0;
@@ -98,6 +103,7 @@ private:
     std::atomic<qint64> m_misses = 0;
     std::atomic<qint64> m_evictions = 0;
     std::atomic<qint64> m_errors = 0;
+    std::atomic<std::chrono::seconds> m_itemTtl{std::chrono::hours(16)};
     LatencyHistogram m_latency;
 };
 
@@ -118,18 +124,27 @@ std::unique_ptr<StringCache> createTwoQueueCache(int capacity);
 Result<std::unique_ptr<StringCache>> createRedisCache(const QString &connStr, const QString &prefix);
 
 // From [cache]: ADAPTER, HOST (redis: connection, falling back to [redis]; twoqueue: capacity,
-// default 50000), INTERVAL. PINGs pingAttempts × pingInterval and refuses (Unavailable) when the
+// default 50000), INTERVAL, ITEM_TTL (itemTtl()). PINGs pingAttempts × pingInterval and refuses (Unavailable) when the
 // adapter never answers: start-up must not silently run uncached.
 Result<std::unique_ptr<StringCache>> createCache(const CancelToken &cancel, const EngineConfig &config,
                                                  const CacheOptions &options = {});
 
 // Read-through helpers (Gitea's cache.GetString / GetInt64): a miss calls `fetch` and stores its
-// result for `ttl`; a failed store is ignored (the value is there). ttl == 0 disables caching in
-// these helpers only, as [cache] ITEM_TTL = 0 does in Gitea.
+// result for `ttl` — the cache's itemTtl() ([cache] ITEM_TTL) when not given; a failed store is
+// ignored (the value is there). A TTL of 0 disables caching in these helpers only, as
+// [cache] ITEM_TTL = 0 does in Gitea.
 Result<QString> getString(StringCache &cache, const QString &key, std::chrono::seconds ttl,
                           const std::function<Result<QString>()> &fetch);
 Result<qint64> getInt64(StringCache &cache, const QString &key, std::chrono::seconds ttl,
                         const std::function<Result<qint64>()> &fetch);
+inline Result<QString> getString(StringCache &cache, const QString &key, const std::function<Result<QString>()> &fetch)
+{
+    return getString(cache, key, cache.itemTtl(), fetch);
+}
+inline Result<qint64> getInt64(StringCache &cache, const QString &key, const std::function<Result<qint64>()> &fetch)
+{
+    return getInt64(cache, key, cache.itemTtl(), fetch);
+}
 
 // A key that is safe for every backend (memcached's printable-ASCII, 250-byte rule): "prefix:s-input"
 // when the input is printable ASCII and short enough, else "prefix:h-<sha256 hex of input>" —

@@ -118,6 +118,25 @@ private Q_SLOTS:
                  Status::Code::Corruption);
     }
 
+    void itemTtlFromTheSettingsDrivesTheHelpers()
+    {
+        auto cached = createCache(CancelToken(), configFrom("[cache]\nITEM_TTL = 1h\n"));
+        QVERIFY(cached);
+        QCOMPARE((*cached)->itemTtl(), std::chrono::seconds(3600));
+        int fetches = 0;
+        auto fetch = [&]() -> Result<QString> { ++fetches; return QStringLiteral("v"); };
+        QCOMPARE(*getString(**cached, QStringLiteral("k"), fetch), QStringLiteral("v"));
+        QCOMPARE(*getString(**cached, QStringLiteral("k"), fetch), QStringLiteral("v"));
+        QCOMPARE(fetches, 1);
+
+        auto disabled = createCache(CancelToken(), configFrom("[cache]\nITEM_TTL = 0\n"));
+        QVERIFY(disabled);
+        QCOMPARE(*getString(**disabled, QStringLiteral("k"), fetch), QStringLiteral("v"));
+        QCOMPARE(*getString(**disabled, QStringLiteral("k"), fetch), QStringLiteral("v"));
+        QCOMPARE(fetches, 3); // every call fetches
+        QVERIFY(!(*disabled)->get(QStringLiteral("k")));
+    }
+
     void requestCacheComputesOncePerRequestAndWarnsWhenOutlived()
     {
         SteadyClock::time_point now = SteadyClock::now();
