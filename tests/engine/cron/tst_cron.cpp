@@ -82,6 +82,16 @@ struct Fixture
         lifecycle.waitForTerminated();
     }
 
+    // A task that runs until its token is cancelled; `inside` turns true once it runs.
+    static CronTaskDefinition untilCancelled(const QString &name, std::atomic<bool> &inside)
+    {
+        return task(name, QStringLiteral("@yearly"), [&inside](const CronRunContext &c) -> Result<QString> {
+            inside = true;
+            c.cancel.sleepFor(std::chrono::hours(1));
+            return c.cancel.cause();
+        });
+    }
+
     static CronTaskDefinition task(const QString &name, const QString &schedule, CronFunction fn, bool enabled = true)
     {
         CronTaskDefinition definition;
@@ -245,11 +255,7 @@ private Q_SLOTS:
     {
         Fixture f;
         std::atomic<bool> inside = false;
-        QVERIFY(f.cron->registerTask(Fixture::task(QStringLiteral("long"), QStringLiteral("@yearly"), [&](const CronRunContext &c) -> Result<QString> {
-            inside = true;
-            c.cancel.sleepFor(1h);
-            return c.cancel.cause();
-        })));
+        QVERIFY(f.cron->registerTask(Fixture::untilCancelled(QStringLiteral("long"), inside)));
         f.cron->runNow(QStringLiteral("long"), QStringLiteral("system"));
         QVERIFY(Test::eventually([&] { return inside.load(); }));
         f.cron->stop();
@@ -260,11 +266,7 @@ private Q_SLOTS:
     {
         Fixture f;
         std::atomic<bool> inside = false;
-        QVERIFY(f.cron->registerTask(Fixture::task(QStringLiteral("long"), QStringLiteral("@yearly"), [&](const CronRunContext &c) -> Result<QString> {
-            inside = true;
-            c.cancel.sleepFor(1h);
-            return c.cancel.cause();
-        })));
+        QVERIFY(f.cron->registerTask(Fixture::untilCancelled(QStringLiteral("long"), inside)));
         f.cron->runNow(QStringLiteral("long"), QStringLiteral("alice"));
         QVERIFY(Test::eventually([&] { return inside.load(); }));
         const std::vector<ProcessInfo> processes = f.processes.list();
