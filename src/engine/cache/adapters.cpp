@@ -205,10 +205,10 @@ private:
             promoteLocked(*it);
             return;
         }
+        makeRoomLocked(m_ghostIndex.contains(key));
+        // Looked up only now: making room inserts into (rehashing) and trims the ghost index.
         const auto ghost = m_ghostIndex.find(key);
-        const bool wasGhost = ghost != m_ghostIndex.end();
-        makeRoomLocked(wasGhost);
-        if (wasGhost) {
+        if (ghost != m_ghostIndex.end()) {
             m_ghost.erase(*ghost);
             m_ghostIndex.erase(ghost);
             m_frequent.push_front(Node{key, std::move(stored)});

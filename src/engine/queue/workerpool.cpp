@@ -55,6 +55,8 @@ struct WorkerPool::Impl
                         std::optional<SteadyClock::time_point> &debounceAt);
     void putBack(const CancelToken &cancel, const std::vector<PoppedItem> &items);  // bounded by pushBlockTime
     void stopDispatching(std::unique_lock<std::mutex> &lock, std::vector<PoppedItem> held);
+    // The placed batch (if any) followed by `newer`, in queue order; empties the slot. Requires m_mutex.
+    std::vector<PoppedItem> takePendingBefore(std::vector<PoppedItem> newer);
     void startWorker();  // requires m_mutex
     void workerLoop(Worker *self);
     void handleBatch(std::vector<PoppedItem> batch);
@@ -194,12 +196,8 @@ void WorkerPool::Impl::run(const CancelToken &cancel)
             continue;
         }
         if (m_paused) {
-            if (m_hasPending) { // placed, not taken by a worker yet: it goes back too
-                for (PoppedItem &item : m_pending)
-                    buffer.push_back(std::move(item));
-                m_pending.clear();
-                m_hasPending = false;
-            }
+            if (m_hasPending) // placed, not taken by a worker yet: it goes back too, in front (older)
+                buffer = takePendingBefore(std::move(buffer));
             if (!buffer.empty()) {
                 // Paused: what was already taken goes back, so the queue length stays truthful.
                 std::vector<PoppedItem> back = std::move(buffer);
@@ -292,16 +290,20 @@ void WorkerPool::Impl::putBack(const CancelToken &cancel, const std::vector<Popp
                                      << "item(s) (they stay in flight and come back later):" << released.message();
 }
 
+std::vector<PoppedItem> WorkerPool::Impl::takePendingBefore(std::vector<PoppedItem> newer)
+{
+    std::vector<PoppedItem> items = std::move(m_pending);
+    m_pending.clear();
+    m_hasPending = false;
+    for (PoppedItem &item : newer)
+        items.push_back(std::move(item));
+    return items;
+}
+
 void WorkerPool::Impl::stopDispatching(std::unique_lock<std::mutex> &lock, std::vector<PoppedItem> held)
 {
-    // Nothing in hand may vanish.
-    std::vector<PoppedItem> leftovers = std::move(held);
-    if (m_hasPending) {
-        for (PoppedItem &item : m_pending)
-            leftovers.push_back(std::move(item));
-        m_pending.clear();
-        m_hasPending = false;
-    }
+    // Nothing in hand may vanish; the placed batch is older than the one being filled.
+    std::vector<PoppedItem> leftovers = takePendingBefore(std::move(held));
     for (const std::shared_ptr<FlushRequest> &request : m_flushRequests) {
         request->done = true;
         request->result = Status::cancelled(QStringLiteral("queue %1 is shutting down").arg(m_name));

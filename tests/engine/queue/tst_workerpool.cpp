@@ -400,7 +400,7 @@ private Q_SLOTS:
         timing.batchDebounce = 1h; // a partial batch stays with the dispatcher
         RunningPool p([&](std::vector<qint64> items) { seen.record(items); return std::vector<qint64>(); }, 100, 1, timing);
         p.pushAll(0, 10);
-        QVERIFY(Test::eventually([&] { return p.pool->stats().length == 0; })); // all ten in the dispatcher's hands
+        QVERIFY(Test::eventually([&] { return p.pool->stats().length < 10; })); // some in the dispatcher's hands
         QVERIFY(p.pool->pause(CancelToken()));
         QCOMPARE(p.pool->stats().length, qint64(10));
         QCOMPARE(*p.pool->removeAll(CancelToken()), qint64(10));
@@ -488,11 +488,16 @@ private Q_SLOTS:
         Recorder seen;
         {
             RunningPool p([&](std::vector<qint64> items) { seen.record(items); return std::vector<qint64>(); }, 100, 1, timing);
-            p.pushAll(0, 3); // buffered, waiting for a debounce that never comes
-            QVERIFY(Test::eventually([&] { return p.pool->stats().length == 0; }));
+            p.pushAll(0, 3);
+            // The dispatcher holds the start of a batch, waiting for a debounce that never comes.
+            QVERIFY(Test::eventually([&] { return p.pool->stats().length < 3; }));
+            const qint64 queued = p.pool->stats().length;
             p.stop();
+            // What it held (and whatever its interrupted pop took) went through the handler; the
+            // rest is still queued: nothing vanished.
+            QVERIFY(qint64(seen.itemCount()) >= 3 - queued);
+            QCOMPARE(qint64(seen.itemCount()) + p.pool->stats().length, qint64(3));
         }
-        QCOMPARE(seen.itemCount(), size_t(3));
     }
 
     void immediateQueueRunsTheHandlerOnPush()
