@@ -89,7 +89,7 @@ struct WorkerPool::Impl
 
     mutable std::mutex m_mutex;
     std::condition_variable_any m_changed;  // state below changed (dispatcher, flush, shutdown wait here)
-    std::condition_variable_any m_work;     // a batch is pending, or stopping (idle workers wait here)
+    std::condition_variable m_work;         // a batch is pending, or stopping (idle workers wait here)
     CancelToken m_runToken;                 // guarded by m_mutex; valid while running
     CancelSource m_wake;                    // guarded by m_mutex; interrupts the dispatcher's pop
     bool m_running = false;                 // guarded by m_mutex
