@@ -276,6 +276,10 @@ QString CronService::claimScheduledTick(Task &task, const QDateTime &tick)
     const Result<bool> paused = m_coordinator.isPaused(name);
     if (!paused)
         return QStringLiteral("redis_down");
+    {
+        std::lock_guard lock(m_mutex); // another instance may have paused or resumed it
+        task.paused = *paused;
+    }
     if (*paused)
         return QStringLiteral("paused");
     // Each tick once across instances, even when their clocks differ (SPEC §4).

@@ -86,6 +86,59 @@ private Q_SLOTS:
         QVERIFY(byTick.size() >= 7);
     }
 
+    // Two instances on one Redis: a pause made on one stops the scheduled runs of the other,
+    // which shows the task paused from its next firing on; resuming lets it run again.
+    void aPauseAppliesAcrossInstances()
+    {
+        Test::RedisServer redis;
+        QVERIFY(redis.start());
+        const EngineConfig config = EngineConfig::load(Settings(), QDir::tempPath(), QString()).value();
+        LockerOptions lockOptions;
+        lockOptions.connectAttempts = 1;
+        NoticeBoard notices;
+        ProcessRegistry processes;
+        struct Instance
+        {
+            std::unique_ptr<Locker> locker;
+            std::unique_ptr<CronCoordinator> coordinator;
+            std::unique_ptr<CronService> cron;
+            std::atomic<int> runs = 0;
+        };
+        Instance a, b;
+        Lifecycle lifecycle(processes); // destroyed first: the scheduler stops before the services go
+        for (Instance *instance : {&a, &b}) {
+            lockOptions.instanceId = instance == &a ? QStringLiteral("a") : QStringLiteral("b");
+            instance->locker = std::move(createRedisLocker(CancelToken(), {redis.url()}, lockOptions).value());
+            instance->coordinator = std::move(createRedisCronCoordinator(redis.url(), QStringLiteral("t:")).value());
+            CronOptions options;
+            options.instanceId = lockOptions.instanceId;
+            options.maxSleep = std::chrono::milliseconds(50);
+            instance->cron = std::make_unique<CronService>(config, *instance->locker, *instance->coordinator, notices, processes, options);
+            CronTaskDefinition task;
+            task.name = QStringLiteral("tick");
+            task.title = QStringLiteral("Tick");
+            task.defaults.schedule = QStringLiteral("* * * * * *");
+            task.run = [instance](const CronRunContext &) -> Result<QString> {
+                ++instance->runs;
+                return QString();
+            };
+            QVERIFY(instance->cron->registerTask(task));
+        }
+        QVERIFY(a.cron->pause(QStringLiteral("tick")));
+        QVERIFY(b.cron->start(lifecycle));
+        QVERIFY(Test::eventually([&] {
+            const auto history = *b.cron->history(QStringLiteral("tick"));
+            return !history.empty() && history.front().message == QLatin1String("paused");
+        }, 10s));
+        QCOMPARE(b.runs.load(), 0);
+        QVERIFY(b.cron->task(QStringLiteral("tick"))->paused);
+        QVERIFY(a.cron->resume(QStringLiteral("tick")));
+        QVERIFY(Test::eventually([&] { return b.runs.load() > 0; }, 10s));
+        QVERIFY(!b.cron->task(QStringLiteral("tick"))->paused);
+        lifecycle.shutdown();
+        lifecycle.waitForTerminated();
+    }
+
     void whenRedisIsDownScheduledRunsAreSkippedAndManualRunsProceed()
     {
         Test::RedisServer redis;
