@@ -216,8 +216,9 @@ Result<bool> CacheRateLimiter::allow(const QString &key)
     return m_cache.putIfAbsent(m_prefix + key, QStringLiteral("1"), m_ttl);
 }
 
-Debouncer::Debouncer(std::chrono::milliseconds delay, std::function<void()> fn)
-    : m_delay(delay), m_fn(std::move(fn)), m_thread([this](std::stop_token stop) { loop(stop); })
+Debouncer::Debouncer(std::chrono::milliseconds delay, std::function<void()> fn, Clock clock)
+    : m_delay(delay), m_fn(std::move(fn)), m_clock(std::move(clock)),
+      m_thread([this](std::stop_token stop) { loop(stop); })
 {
 }
 
@@ -230,7 +231,7 @@ Debouncer::~Debouncer()
 void Debouncer::trigger()
 {
     std::lock_guard lock(m_mutex);
-    m_dueAt = SteadyClock::now() + m_delay; // a later trigger pushes the call back
+    m_dueAt = m_clock() + m_delay; // a later trigger pushes the call back
     m_changed.notify_all();
 }
 
@@ -249,8 +250,9 @@ void Debouncer::loop(std::stop_token stop)
             continue;
         }
         const auto due = *m_dueAt;
-        if (SteadyClock::now() < due) {
-            m_changed.wait_until(lock, stop, due, [&] { return m_dueAt != due; });
+        if (const auto now = m_clock(); now < due) {
+            // Sleeps on the real clock for what the (maybe injected) clock says is left.
+            m_changed.wait_until(lock, stop, SteadyClock::now() + (due - now), [&] { return m_dueAt != due; });
             continue;
         }
         m_dueAt.reset();

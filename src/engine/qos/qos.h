@@ -170,7 +170,9 @@ private:
 class Debouncer
 {
 public:
-    Debouncer(std::chrono::milliseconds delay, std::function<void()> fn);
+    using Clock = std::function<SteadyClock::time_point()>;
+    // `clock` is for tests; the debouncer sleeps on the real clock for what it says is left.
+    Debouncer(std::chrono::milliseconds delay, std::function<void()> fn, Clock clock = [] { return SteadyClock::now(); });
     ~Debouncer();
     void trigger();
     int runs() const;
@@ -180,6 +182,7 @@ private:
 
     const std::chrono::milliseconds m_delay;
     const std::function<void()> m_fn;
+    const Clock m_clock;
     mutable std::mutex m_mutex;
     std::condition_variable_any m_changed;
     std::optional<SteadyClock::time_point> m_dueAt; // guarded by m_mutex

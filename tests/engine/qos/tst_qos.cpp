@@ -233,28 +233,37 @@ private Q_SLOTS:
         QVERIFY(Test::eventually([&] { return *limiter.allow(QStringLiteral("alice")); }, 5s));
     }
 
+    // An injected clock: the call can only happen once that clock reaches the last trigger plus
+    // the delay, whatever the real scheduling does.
     void debounceRunsOnceAfterTheLastTrigger()
     {
+        const SteadyClock::time_point base = SteadyClock::now();
+        std::atomic<qint64> nowMs = 0;
         std::mutex mutex;
-        std::condition_variable cv;
-        std::vector<SteadyClock::time_point> calls;
-        Debouncer debouncer(50ms, [&] {
-            std::lock_guard lock(mutex);
-            calls.push_back(SteadyClock::now());
-            cv.notify_all();
-        });
-        SteadyClock::time_point lastTrigger;
+        std::vector<qint64> calledAt; // injected time of each call
+        Debouncer debouncer(
+            50ms,
+            [&] {
+                std::lock_guard lock(mutex);
+                calledAt.push_back(nowMs.load());
+            },
+            [&] { return base + std::chrono::milliseconds(nowMs.load()); });
         for (int i = 0; i < 5; ++i) {
-            debouncer.trigger();
-            lastTrigger = SteadyClock::now();
-            std::this_thread::sleep_for(10ms); // well inside the delay: each trigger postpones
+            debouncer.trigger(); // at 0, 10, 20, 30, 40: each postpones the call
+            nowMs += 10;
         }
-        std::unique_lock lock(mutex);
-        QVERIFY(cv.wait_for(lock, 10s, [&] { return !calls.empty(); }));
-        QVERIFY(calls.front() - lastTrigger >= 50ms);
-        lock.unlock();
+        // Injected time 50: the last trigger (40) is not 50 ms old yet.
+        QCOMPARE(debouncer.runs(), 0);
+        nowMs = 89;
+        QCOMPARE(debouncer.runs(), 0);
+        nowMs = 90; // 40 + 50
         QVERIFY(Test::eventually([&] { return debouncer.runs() == 1; }));
+        {
+            std::lock_guard lock(mutex);
+            QCOMPARE(calledAt, std::vector<qint64>{90});
+        }
         debouncer.trigger();
+        nowMs = 140;
         QVERIFY(Test::eventually([&] { return debouncer.runs() == 2; }));
     }
 };
