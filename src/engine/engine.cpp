@@ -50,6 +50,7 @@ Engine::~Engine()
         // Those threads cannot be joined and may still use the parts: leave them allocated.
         qCCritical(lcCore).noquote() << "engine" << m_instanceId << "left running:" << report.unfinished.join(QStringLiteral(", "))
                                      << "- its memory is not freed; end the process";
+        m_parts->lifecycle->abandon();
         static std::mutex graveyardMutex;
         static auto *graveyard = new std::vector<std::unique_ptr<Parts>>(); // reachable: not a leak report
         std::lock_guard lock(graveyardMutex);

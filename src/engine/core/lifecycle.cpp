@@ -215,10 +215,15 @@ void Lifecycle::superviseShutdown(QString reason)
     {
         std::lock_guard lock(m_mutex);
         for (Component &component : m_componentThreads) {
-            if (component.finished && component.thread.joinable())
+            if (component.finished && component.thread.joinable()) {
                 component.thread.join(); // finished: returns at once
-            else if (!component.finished)
+            } else if (!component.finished) {
+                // It ignored every phase: it cannot be joined. Detached, it may end on its own
+                // later — it then touches this lifecycle, which its owner must keep allocated
+                // (the Engine does) or end the process.
                 m_report.unfinished.append(component.name);
+                component.thread.detach();
+            }
         }
         m_phase = Phase::Terminated;
         callbacks = std::move(m_terminatedCallbacks);
@@ -239,6 +244,18 @@ ShutdownReport Lifecycle::waitForTerminated()
     std::unique_lock lock(m_mutex);
     m_changed.wait(lock, [this] { return m_phase == Phase::Terminated; });
     return m_report;
+}
+
+void Lifecycle::abandon()
+{
+    waitForTerminated();
+    std::thread supervisor;
+    {
+        std::lock_guard lock(m_mutex);
+        supervisor = std::move(m_supervisor);
+    }
+    if (supervisor.joinable() && supervisor.get_id() != std::this_thread::get_id())
+        supervisor.join(); // past the terminate phase: it returns at once
 }
 
 void Lifecycle::onTerminated(std::function<void()> fn)

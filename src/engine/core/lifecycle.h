@@ -47,8 +47,9 @@ struct ShutdownReport
 // Threads: the lifecycle owns one supervisor thread (during shutdown) and one thread per
 // runWithCancel() component, and joins them all. Thread-safe. Destruction shuts down and waits for
 // the terminate phase. A component that ignores even the terminate phase cannot be joined: its
-// name is in ShutdownReport::unfinished, and the owner must then end the process (std::_Exit)
-// instead of destroying the lifecycle.
+// name is in ShutdownReport::unfinished and its thread is detached; it still touches the lifecycle
+// when it ends, so the owner must then keep the lifecycle allocated (Engine does) or end the
+// process (std::_Exit) instead of destroying it.
 class Lifecycle
 {
 public:
@@ -85,6 +86,10 @@ public:
 
     // Blocks until the terminate phase has completed.
     ShutdownReport waitForTerminated();
+    // For an owner that keeps the lifecycle allocated after an unclean shutdown instead of
+    // destroying it: waits for the terminate phase and joins the supervisor thread (unfinished
+    // components are detached already).
+    void abandon();
     // `fn` runs once, on the supervisor thread, after the terminate phase (at once if it already
     // happened). For a Qt owner: queue a call to QCoreApplication::quit().
     void onTerminated(std::function<void()> fn);
