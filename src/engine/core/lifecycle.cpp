@@ -42,6 +42,13 @@ Lifecycle::~Lifecycle()
 {
     shutdown(QStringLiteral("lifecycle destroyed"));
     waitForTerminated();
+    {
+        // A component that ignored every phase was detached; it touches this object until it
+        // sets `finished`. Destroying the lifecycle waits for that (the documented contract: an
+        // owner that cannot wait keeps the lifecycle allocated, see abandon()).
+        std::unique_lock lock(m_mutex);
+        m_changed.wait(lock, [this] { return allComponentsFinished(); });
+    }
     std::thread supervisor;
     std::list<Component> components;
     {

@@ -48,8 +48,8 @@ struct ShutdownReport
 // runWithCancel() component, and joins them all. Thread-safe. Destruction shuts down and waits for
 // the terminate phase. A component that ignores even the terminate phase cannot be joined: its
 // name is in ShutdownReport::unfinished and its thread is detached; it still touches the lifecycle
-// when it ends, so the owner must then keep the lifecycle allocated (Engine does) or end the
-// process (std::_Exit) instead of destroying it.
+// when it ends, so destroying the lifecycle waits for it to end. An owner that cannot wait keeps
+// the lifecycle allocated (abandon(); the Engine does) or ends the process (std::_Exit).
 class Lifecycle
 {
 public:

@@ -207,7 +207,7 @@ private Q_SLOTS:
         const ShutdownReport report = lifecycle.waitForTerminated();
         QVERIFY(report.hammered);
         QCOMPARE(report.unfinished, QStringList{QStringLiteral("stubborn")});
-        release.cancel(); // lets the destructor join the thread
+        release.cancel(); // the detached thread ends; the destructor waits for that
     }
 
     void exceptionsInHooksAndComponentsAreContained()
