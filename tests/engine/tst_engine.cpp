@@ -12,17 +12,7 @@
 using namespace Switchyard;
 using namespace std::chrono_literals;
 
-namespace {
-
-EngineConfig configFrom(const QByteArray &ini, const QString &dataDir)
-{
-    Result<EngineConfig> loaded = EngineConfig::load(Settings(*IniFile::parse(QStringLiteral("app.ini"), ini)), dataDir, QString());
-    if (!loaded)
-        qFatal("%s", qPrintable(loaded.status().message()));
-    return std::move(loaded).value();
-}
-
-} // namespace
+using Test::configFrom;
 
 class TestEngine : public QObject
 {

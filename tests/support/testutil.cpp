@@ -21,4 +21,15 @@ QString writeFile(const QString &dir, const QString &name, const QByteArray &con
     return path;
 }
 
+EngineConfig configFrom(const QByteArray &ini, const QString &dataDir)
+{
+    Result<IniFile> parsed = IniFile::parse(QStringLiteral("app.ini"), ini);
+    if (!parsed)
+        qFatal("%s", qPrintable(parsed.status().message()));
+    Result<EngineConfig> config = EngineConfig::load(Settings(std::move(parsed).value()), dataDir, QString());
+    if (!config)
+        qFatal("%s", qPrintable(config.status().message()));
+    return std::move(config).value();
+}
+
 } // namespace Switchyard::Test

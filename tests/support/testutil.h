@@ -4,6 +4,8 @@
 #include <QString>
 #include <QStringList>
 
+#include "engine/settings/config.h"
+
 namespace Switchyard::Test {
 
 // The value after `name` in a helper process's arguments ("--log FILE"), or an empty string.
@@ -11,5 +13,9 @@ QString argumentValue(const QStringList &arguments, const char *name);
 
 // Writes `content` to `dir`/`name` and returns the full path; fails the current test on error.
 QString writeFile(const QString &dir, const QString &name, const QByteArray &content);
+
+// The engine configuration of an app.ini text (file name "app.ini") with `dataDir` as --data-dir;
+// stops the test program on a parse or validation error (a broken fixture, not a test result).
+EngineConfig configFrom(const QByteArray &ini, const QString &dataDir);
 
 } // namespace Switchyard::Test

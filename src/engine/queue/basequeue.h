@@ -104,9 +104,10 @@ public:
     // Wakes blocked pops; later pops and pushes fail. Data stays in persistent backends.
     virtual void close() = 0;
 
-    // Whether len() answers from this process without waiting on a network (channel, level,
-    // dummy). A remote backend's length is sampled in the background for statistics instead.
-    virtual bool hasLocalLength() const { return true; }
+    // Whether the backend lives in this process (channel, level, dummy): len() and ack() never
+    // wait on a network, so statistics read the length directly and acks need no deadline. A
+    // remote backend's length is sampled in the background instead.
+    virtual bool isLocal() const { return true; }
     // Stored items the backend found unreadable and dropped (LevelDB: lost to a damaged log).
     virtual qint64 corruptDropped() const { return 0; }
 };

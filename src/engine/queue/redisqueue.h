@@ -53,7 +53,7 @@ public:
     Result<qint64> len(const CancelToken &cancel) override;
     Result<qint64> removeAll(const CancelToken &cancel) override;
     void close() override;
-    bool hasLocalLength() const override { return false; }
+    bool isLocal() const override { return false; }
 
     const Keys &keys() const { return m_keys; }
     // Returns dead instances' in-flight items to the queue now; how many were moved.

@@ -446,7 +446,7 @@ void WorkerPool::Impl::ackBounded(const std::vector<PoppedItem> &items, const ch
         return;
     // Only a remote backend can wait; a local ack needs no deadline (one less timer per batch).
     std::optional<CancelSource> bounded;
-    if (!m_base->hasLocalLength())
+    if (!m_base->isLocal())
         bounded.emplace(CancelSource::withTimeout(CancelToken(), m_timing.pushBlockTime));
     if (Status acked = m_base->ack(bounded ? bounded->token() : CancelToken(), items); !acked) {
         m_ackFailed += qint64(items.size());
@@ -706,7 +706,7 @@ QueueStats WorkerPool::Impl::stats() const
     stats.failedTotal = m_failed.load();
     stats.corruptTotal = m_corrupt.load() + m_base->corruptDropped();
     stats.ackFailedTotal = m_ackFailed.load();
-    if (m_base->hasLocalLength()) {
+    if (m_base->isLocal()) {
         const Result<qint64> length = m_base->len(CancelToken());  // a mutex, no network
         stats.length = length ? *length : -1;
         stats.lengthSampledAt = QDateTime::currentDateTimeUtc();
@@ -721,7 +721,7 @@ QueueStats WorkerPool::Impl::stats() const
 
 void WorkerPool::Impl::sampleLength(const CancelToken &cancel)
 {
-    if (m_base->hasLocalLength())
+    if (m_base->isLocal())
         return;
     const Result<qint64> length = m_base->len(cancel);
     m_sampledLength = length ? *length : -1;

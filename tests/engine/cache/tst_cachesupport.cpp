@@ -4,6 +4,7 @@
 #include "engine/settings/config.h"
 
 #include "support/redisserver.h"
+#include "support/testutil.h"
 #include "support/wait.h"
 
 #include <QCryptographicHash>
@@ -45,10 +46,7 @@ private:
 
 EngineConfig configFrom(const QByteArray &text)
 {
-    Result<EngineConfig> config = EngineConfig::load(Settings(*IniFile::parse(QStringLiteral("app.ini"), text)), QDir::tempPath(), QString());
-    if (!config)
-        qFatal("%s", qPrintable(config.status().message()));
-    return std::move(config).value();
+    return Test::configFrom(text, QDir::tempPath());
 }
 
 } // namespace

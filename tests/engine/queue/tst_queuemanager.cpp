@@ -3,6 +3,7 @@
 #include "engine/queue/queue.h"
 #include "engine/settings/config.h"
 
+#include "support/testutil.h"
 #include "support/wait.h"
 
 #include <QTcpServer>
@@ -14,16 +15,7 @@ using namespace std::chrono_literals;
 
 namespace {
 
-EngineConfig configFrom(const QByteArray &text, const QString &dataDir)
-{
-    Result<IniFile> ini = IniFile::parse(QStringLiteral("app.ini"), text);
-    if (!ini)
-        qFatal("%s", qPrintable(ini.status().message()));
-    Result<EngineConfig> config = EngineConfig::load(Settings(std::move(ini).value()), dataDir, QString());
-    if (!config)
-        qFatal("%s", qPrintable(config.status().message()));
-    return std::move(config).value();
-}
+using Test::configFrom;
 
 QueueManagerOptions fastOptions()
 {
