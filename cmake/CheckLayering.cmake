@@ -1,8 +1,9 @@
-# Checks the engine's layering; run as a build step of the engine library.
+# Checks the layering of the engine and the admin layer; a build step of each library.
 # Usage: cmake -DROOT=src/engine -DSTAMP=out.stamp -P CheckLayering.cmake
 #
 cmake_policy(SET CMP0057 NEW) # if(IN_LIST)
-# 1. No engine source includes a Qt GUI header: the engine must run headless in the daemon.
+# 1. No source under ROOT includes a Qt GUI header: the engine and the admin layer run headless
+#    in the daemon.
 # 2. Each subsystem has public headers; its other headers are private to its folder. A file under
 #    src/ outside a subsystem's folder may include only that subsystem's public headers (tests may
 #    reach further: they test the backends themselves).
@@ -16,7 +17,7 @@ foreach(_file IN LISTS _files)
     endforeach()
 endforeach()
 if(_violations)
-    message(FATAL_ERROR "The engine must not depend on Qt GUI/Widgets:${_violations}")
+    message(FATAL_ERROR "${ROOT} must not depend on Qt GUI/Widgets (engine and admin layers run headless):${_violations}")
 endif()
 
 # subsystem -> its public headers (core, settings and redis are public throughout).
@@ -26,7 +27,8 @@ set(_public_cache "cache.h")
 set(_public_cron "cron.h;schedule.h")
 set(_public_qos "qos.h")
 get_filename_component(_src "${ROOT}" DIRECTORY)
-file(GLOB_RECURSE _all "${_src}/*.h" "${_src}/*.cpp")
+get_filename_component(_top "${_src}" DIRECTORY)
+file(GLOB_RECURSE _all "${_src}/*.h" "${_src}/*.cpp" "${_top}/ui/*.h" "${_top}/ui/*.cpp")
 foreach(_file IN LISTS _all)
     file(STRINGS "${_file}" _lines REGEX "^[ \t]*#[ \t]*include[ \t]*\"engine/(queue|globallock|cache|cron|qos)/")
     foreach(_line IN LISTS _lines)

@@ -3,6 +3,8 @@
 
 #include "unixsignals.h"
 
+#include "admin/startup.h"
+
 #include "engine/builtintasks.h"
 #include "engine/core/logging.h"
 #include "engine/core/version.h"
@@ -14,7 +16,6 @@
 #include <QDir>
 #include <QEventLoop>
 #include <QLockFile>
-#include <QStandardPaths>
 #include <QTextStream>
 
 #include <csignal>
@@ -71,23 +72,9 @@ Result<EngineConfig> loadConfig(QCoreApplication &app, bool &checkOnly)
         return Status::invalidArgument(message);
     }
 
-    Settings settings;
-    if (parser.isSet(configOption)) {
-        Result<Settings> loaded = Settings::load(parser.value(configOption));
-        if (!loaded) {
-            printError(loaded.status().message());
-            return loaded.status();
-        }
-        settings = std::move(loaded).value();
-    }
-    Result<EngineConfig> loaded = EngineConfig::load(std::move(settings), parser.value(dataDirOption),
-                                                     QStandardPaths::writableLocation(QStandardPaths::AppDataLocation));
-    if (!loaded) {
-        printError(QStringLiteral("refusing to start; fix these settings:\n") + loaded.status().message());
-        return loaded.status();
-    }
-    for (const QString &warning : loaded->warnings())
-        qCWarning(lcSettings).noquote() << warning;
+    Result<EngineConfig> loaded = Admin::loadEngineConfig(parser.value(configOption), parser.value(dataDirOption));
+    if (!loaded)
+        printError(loaded.status().message());
     return loaded;
 }
 
@@ -116,25 +103,6 @@ int checkConfig(const EngineConfig &config, const QString &configLabel)
     }
     out << "settings ok\n";
     return ExitOk;
-}
-
-Status lockDataDirectory(const QString &dataPath, QLockFile &dataLock)
-{
-    if (!QDir().mkpath(dataPath)) {
-        return Status::unavailable(QStringLiteral("cannot create the data directory %1").arg(dataPath));
-    }
-    dataLock.setStaleLockTime(0);
-    if (!dataLock.tryLock(0)) {
-        qint64 pid = 0;
-        QString host, appName;
-        dataLock.getLockInfo(&pid, &host, &appName);
-        return Status::unavailable(
-            QStringLiteral("the data directory %1 is in use by another Switchyard process (pid %2 on %3)")
-                .arg(dataPath)
-                .arg(pid)
-                .arg(host.isEmpty() ? QStringLiteral("this host") : host));
-    }
-    return Status::ok();
 }
 
 // Starts the engine on a thread of its own while the main thread keeps handling signals (the
@@ -183,7 +151,7 @@ int main(int argc, char *argv[])
 
     // One engine per data directory: queues and the store are not safe to share between processes.
     QLockFile dataLock(QDir(config.dataPath()).filePath(QStringLiteral("switchyard.lock")));
-    if (Status locked = lockDataDirectory(config.dataPath(), dataLock); !locked) {
+    if (Status locked = Admin::lockDataDirectory(config.dataPath(), dataLock); !locked) {
         printError(locked.message());
         return ExitRuntimeError;
     }

@@ -40,6 +40,8 @@ struct TwoQueueOccupancy
     qint64 frequent = 0; // seen again (Am)
     qint64 ghost = 0;    // keys recently evicted from recent (A1out)
     qint64 capacity = 0;
+
+    bool operator==(const TwoQueueOccupancy &) const = default; // models diff rows with it
 };
 
 // GET /cache/stats.
@@ -54,6 +56,8 @@ struct CacheStats
     double latencyP99Ms = 0;
     qint64 items = -1; // -1: the backend cannot count cheaply
     std::optional<TwoQueueOccupancy> twoQueue;
+
+    bool operator==(const CacheStats &) const = default; // models diff rows with it
 };
 
 // Gitea's StringCache: a key-value cache of strings with per-item TTL (0 or less: no expiry).

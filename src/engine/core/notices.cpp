@@ -8,13 +8,15 @@ qint64 NoticeBoard::add(const QString &type, const QString &description)
 {
     SystemNotice notice;
     std::vector<std::function<void(const SystemNotice &)>> listeners;
+    listeners.reserve(4);
     {
         std::lock_guard lock(m_mutex);
         notice = SystemNotice{++m_nextId, type, description, QDateTime::currentDateTimeUtc()};
         m_notices.push_back(notice);
         while (m_notices.size() > m_capacity)
             m_notices.pop_front();
-        listeners = m_listeners;
+        for (const auto &[id, listener] : m_listeners)
+            listeners.push_back(listener);
     }
     qCInfo(lcCore).noquote() << "notice [" << type << "]:" << description;
     for (const auto &listener : listeners)
@@ -52,10 +54,17 @@ qint64 NoticeBoard::removeOlderThan(std::chrono::seconds age, const QDateTime &n
     return removed;
 }
 
-void NoticeBoard::onAdded(std::function<void(const SystemNotice &)> listener)
+qint64 NoticeBoard::onAdded(std::function<void(const SystemNotice &)> listener)
 {
     std::lock_guard lock(m_mutex);
-    m_listeners.push_back(std::move(listener));
+    m_listeners.emplace(++m_nextListenerId, std::move(listener));
+    return m_nextListenerId;
+}
+
+void NoticeBoard::removeListener(qint64 id)
+{
+    std::lock_guard lock(m_mutex);
+    m_listeners.erase(id);
 }
 
 } // namespace Switchyard

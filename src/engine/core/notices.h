@@ -6,6 +6,7 @@
 #include <chrono>
 #include <deque>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <vector>
 
@@ -20,6 +21,8 @@ struct SystemNotice
     QString type; // "cron", "lock", ...
     QString description;
     QDateTime createdAt; // UTC
+
+    bool operator==(const SystemNotice &) const = default; // models diff rows with it
 };
 
 // Thread-safe. Listeners run on the adding thread; they must be quick.
@@ -33,14 +36,18 @@ public:
     bool remove(qint64 id);
     // Deletes notices older than `age`; returns how many.
     qint64 removeOlderThan(std::chrono::seconds age, const QDateTime &now = QDateTime::currentDateTimeUtc());
-    void onAdded(std::function<void(const SystemNotice &)> listener);
+    // Returns an id for removeListener(). A call already under way when the listener is removed
+    // may still run, on the adding thread: state it touches must outlive that (share it).
+    qint64 onAdded(std::function<void(const SystemNotice &)> listener);
+    void removeListener(qint64 id);
 
 private:
     const std::size_t m_capacity;
     mutable std::mutex m_mutex;
     std::deque<SystemNotice> m_notices; // guarded by m_mutex; oldest first
     qint64 m_nextId = 0;                // guarded by m_mutex
-    std::vector<std::function<void(const SystemNotice &)>> m_listeners; // guarded by m_mutex
+    std::map<qint64, std::function<void(const SystemNotice &)>> m_listeners; // guarded by m_mutex
+    qint64 m_nextListenerId = 0;                                           // guarded by m_mutex
 };
 
 } // namespace Switchyard

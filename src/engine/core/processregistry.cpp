@@ -91,7 +91,7 @@ Status ProcessRegistry::cancelProcess(qint64 pid, const QString &reason)
         if (it == m_processes.end())
             return Status::notFound(QStringLiteral("no process with pid %1").arg(pid));
         if (!it->second.cancel)
-            return Status::invalidArgument(QStringLiteral("process %1 (%2) cannot be cancelled")
+            return Status::conflict(QStringLiteral("process %1 (%2) cannot be cancelled")
                                                .arg(pid)
                                                .arg(it->second.info.description));
         cancel = it->second.cancel;

@@ -30,6 +30,8 @@ struct ProcessInfo
     QString description;
     QDateTime startedAt; // UTC
     bool cancellable = false;
+
+    bool operator==(const ProcessInfo &) const = default; // models diff rows with it
 };
 
 // Lists what the instance is doing right now, for the console's Processes page and the admin API.

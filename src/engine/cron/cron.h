@@ -87,6 +87,8 @@ struct CronTaskInfo
     QString message;
     qint64 execTimes = 0;
     QString lastDoer;
+
+    bool operator==(const CronTaskInfo &) const = default; // models diff rows with it
 };
 
 // One entry of GET /cron/{name}/runs: a run, or a firing that was skipped and why.
@@ -101,6 +103,8 @@ struct CronRunRecord
     QString status;  // "finished", "cancelled", "error", "skipped"
     QString message; // for skipped: the reason — lock_held, tick_claimed, paused, redis_down
     QString traceId;
+
+    bool operator==(const CronRunRecord &) const = default; // models diff rows with it
 };
 
 // What instances sharing Redis agree on: each scheduled tick runs once, and pauses apply to all.

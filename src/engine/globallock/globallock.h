@@ -66,6 +66,8 @@ struct LockInfo
     int extensions = 0;
     qint64 fencingToken = 0;
     int waiters = 0; // lock() calls of this process waiting for the key (other instances' are not known)
+
+    bool operator==(const LockInfo &) const = default; // models diff rows with it
 };
 
 // Called when an administrator force-releases a lock, so the store can record a system notice.

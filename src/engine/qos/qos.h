@@ -42,6 +42,8 @@ struct QosStats
     int waiting = 0;
     qint64 admittedTotal = 0;
     std::array<qint64, 3> droppedTotal{}; // by Priority
+
+    bool operator==(const QosStats &) const = default; // models diff rows with it
 };
 
 // Admission control for the admin API: at most maxInflight requests run; others wait, highest

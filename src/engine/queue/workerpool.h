@@ -44,6 +44,8 @@ struct QueueStats
     qint64 failedTotal = 0;  // returned unhandled, or in a batch whose handler threw
     qint64 corruptTotal = 0; // undecodable stored items, skipped, and items the backend lost to damage
     qint64 ackFailedTotal = 0; // handled items whose acknowledgement failed: they may be delivered again
+
+    bool operator==(const QueueStats &) const = default; // models diff rows with it
 };
 
 // The worker pool over a base queue (Gitea's WorkerPoolQueue, seed 000 §10.3), on bytes; the

@@ -1,0 +1,109 @@
+#pragma once
+
+// The admin layer's values: what every admin operation answers, shaped after the resources of the
+// admin API (docs/console.md lists the mapping). The engine's own row types (QueueStats,
+// CronTaskInfo, …) already carry the API's fields and are reused; what the engine has no type for
+// is defined here. Plain values: copy them across threads freely.
+
+#include "engine/cache/cache.h"
+#include "engine/core/notices.h"
+#include "engine/core/processregistry.h"
+#include "engine/cron/cron.h"
+#include "engine/globallock/globallock.h"
+#include "engine/qos/qos.h"
+#include "engine/queue/queue.h"
+
+#include <QDateTime>
+#include <QMap>
+#include <QString>
+
+#include <optional>
+#include <vector>
+
+namespace Switchyard::Admin {
+
+using QueueRow = QueueStats;
+using CronRow = CronTaskInfo;
+using CronRun = CronRunRecord;
+using LockRow = LockInfo;
+using ProcessRow = ProcessInfo;
+using NoticeRow = SystemNotice;
+
+// GET /instance (+ the uptime of GET /health).
+struct InstanceInfo
+{
+    QString version;
+    QString instanceId;
+    QDateTime startedAt; // UTC
+    QString configPath;  // empty: the embedded defaults
+    QString dataPath;
+    QString dbType;
+    QMap<QString, QString> queueTypes; // configured queue name → type ("common" is [queue])
+    QString cacheAdapter;
+    QString lockService;
+    QString pubsubType;
+    bool operator==(const InstanceInfo &) const = default;
+};
+
+// One line of GET /self-check.
+struct SelfCheckItem
+{
+    QString name; // database, cache, redis, queues, disk
+    bool ok = false;
+    QString message;
+    qint64 elapsedMs = 0;
+};
+
+// GET /cache.
+struct CacheInfo
+{
+    QString adapter;
+    QString host; // redis: the connection (password hidden); twoqueue: the capacity; memory: empty
+    qint64 ttlMs = 0; // [cache] ITEM_TTL
+    qint64 items = -1;
+};
+
+// POST /cache/test.
+struct CacheTest
+{
+    bool ok = false;
+    double elapsedMs = 0;
+    bool slow = false;
+    qint64 thresholdMs = 30;
+    QString error;
+};
+
+// A queue's settings for the detail pane (from the config; GET /queues/{qid} adds them later).
+struct QueueSettingsInfo
+{
+    QString name;
+    QString type;
+    int length = 0;
+    int batchLength = 0;
+    QString location; // level: the data directory; redis: the list key and server
+};
+
+// The lock event kinds of the stream.
+struct LockEvent
+{
+    QString key;
+    QString action; // acquired, released, extended, expired
+};
+
+// One frame of the live stream (GET /stream): `type` names the event kind and exactly one of the
+// members below is meaningful for it.
+struct AdminEvent
+{
+    enum class Type { QueueStats, CronStatus, Lock, Notice, NoticeRemoved };
+    Type type = Type::QueueStats;
+    std::vector<QueueRow> queues;  // QueueStats: the whole list, every second
+    CronRow cron;                  // CronStatus: the row that changed
+    LockEvent lock;                // Lock
+    LockRow lockRow;               // Lock: the lock's row (acquired, extended)
+    NoticeRow notice;              // Notice, NoticeRemoved (id only)
+
+    // The API's event-type names: "queue-stats", "cron-status", "lock", "notice", "notice-removed".
+    static QString typeName(Type type);
+};
+
+} // namespace Switchyard::Admin

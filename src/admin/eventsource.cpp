@@ -1,0 +1,139 @@
+#include "eventsource.h"
+
+#include "adminoperations.h"
+
+#include "engine/engine.h"
+
+#include <mutex>
+
+namespace Switchyard::Admin {
+
+// Shared with the notice listener, which may still be running when stop() has removed it.
+struct AdminEventSource::SinkState
+{
+    std::mutex mutex;
+    Sink sink; // guarded by mutex; empty once stopped
+
+    void emit(AdminEvent event)
+    {
+        std::lock_guard lock(mutex);
+        if (sink)
+            sink(std::move(event));
+    }
+};
+
+AdminEventSource::AdminEventSource(AdminOperations &operations, Sink sink, std::chrono::milliseconds interval)
+    : m_operations(operations), m_sink(std::make_shared<SinkState>()), m_interval(interval)
+{
+    m_sink->sink = std::move(sink);
+}
+
+AdminEventSource::~AdminEventSource()
+{
+    stop();
+}
+
+void AdminEventSource::start()
+{
+    if (m_thread.joinable())
+        return;
+    std::weak_ptr<SinkState> weak = m_sink;
+    m_noticeListener = m_operations.engine().notices().onAdded([weak](const SystemNotice &notice) {
+        if (const std::shared_ptr<SinkState> state = weak.lock()) {
+            AdminEvent event;
+            event.type = AdminEvent::Type::Notice;
+            event.notice = notice;
+            state->emit(std::move(event));
+        }
+    });
+    m_thread = std::thread([this, token = m_stop.token()] { run(token); });
+}
+
+void AdminEventSource::stop()
+{
+    if (m_noticeListener) {
+        m_operations.engine().notices().removeListener(m_noticeListener);
+        m_noticeListener = 0;
+    }
+    m_stop.cancel(QStringLiteral("event source stopping"));
+    if (m_thread.joinable())
+        m_thread.join();
+    std::lock_guard lock(m_sink->mutex);
+    m_sink->sink = nullptr;
+}
+
+void AdminEventSource::run(const CancelToken &cancel)
+{
+    while (!cancel.isCancelled()) {
+        sample(cancel);
+        cancel.sleepFor(m_interval);
+    }
+}
+
+void AdminEventSource::sample(const CancelToken &cancel)
+{
+    {
+        AdminEvent event;
+        event.type = AdminEvent::Type::QueueStats;
+        event.queues = m_operations.queues();
+        m_sink->emit(std::move(event));
+    }
+
+    for (CronRow &row : m_operations.cronTasks()) {
+        auto [it, inserted] = m_cron.try_emplace(row.name, row);
+        if (!inserted && it->second == row)
+            continue;
+        it->second = row;
+        AdminEvent event;
+        event.type = AdminEvent::Type::CronStatus;
+        event.cron = std::move(row);
+        m_sink->emit(std::move(event));
+    }
+
+    Result<std::vector<LockRow>> locks = m_operations.locks(cancel);
+    if (!locks)
+        return; // the locker is unreachable: no event rather than a false "released"
+    std::map<QString, LockRow> now;
+    for (LockRow &row : *locks)
+        now.emplace(row.key, std::move(row));
+    const auto emitLock = [this](const QString &key, const QString &action, const LockRow &row) {
+        AdminEvent event;
+        event.type = AdminEvent::Type::Lock;
+        event.lock = {key, action};
+        event.lockRow = row;
+        m_sink->emit(std::move(event));
+    };
+    for (const auto &[key, row] : now) {
+        const auto before = m_locks.find(key);
+        if (before == m_locks.end() || before->second.tokenPrefix != row.tokenPrefix
+            || before->second.fencingToken != row.fencingToken) {
+            if (m_locksRead)
+                emitLock(key, QStringLiteral("acquired"), row);
+        } else if (before->second.extensions != row.extensions) {
+            emitLock(key, QStringLiteral("extended"), row);
+        }
+    }
+    for (const auto &[key, row] : m_locks) {
+        if (now.count(key))
+            continue;
+        // A lease that had less than one interval left ran out; otherwise its holder let go.
+        const bool expired = row.ttlMs >= 0 && row.ttlMs <= m_interval.count();
+        emitLock(key, expired ? QStringLiteral("expired") : QStringLiteral("released"), row);
+    }
+    m_locks = std::move(now);
+    m_locksRead = true;
+}
+
+QString AdminEvent::typeName(Type type)
+{
+    switch (type) {
+        case Type::QueueStats: return QStringLiteral("queue-stats");
+        case Type::CronStatus: return QStringLiteral("cron-status");
+        case Type::Lock: return QStringLiteral("lock");
+        case Type::Notice: return QStringLiteral("notice");
+        case Type::NoticeRemoved: return QStringLiteral("notice-removed");
+    }
+    return QString();
+}
+
+} // namespace Switchyard::Admin

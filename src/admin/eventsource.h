@@ -1,0 +1,55 @@
+#pragma once
+
+// The live stream's producer (GET /stream, the console's live updates): samples the engine on a
+// thread it owns and turns what changed into AdminEvents — queue-stats every interval, a
+// cron-status for each task row that changed, lock acquired/extended/released/expired from the
+// difference between two lists, and a notice the moment one is added.
+
+#include "admintypes.h"
+
+#include "engine/core/cancellation.h"
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <thread>
+
+namespace Switchyard::Admin {
+
+class AdminOperations;
+
+// Thread-safety: start() and stop() from the owner's thread. The sink runs on the sampling thread
+// (and, for notices, on the thread that added the notice); it must be quick and thread-safe.
+// Owns one thread ("admin events"), joined by stop() or the destructor.
+class AdminEventSource
+{
+public:
+    using Sink = std::function<void(AdminEvent)>;
+
+    AdminEventSource(AdminOperations &operations, Sink sink, std::chrono::milliseconds interval); // operations: Not owned.
+    ~AdminEventSource();
+
+    void start(); // once
+    // Stops sampling and unsubscribes from notices; once it returns the sink is not called again.
+    void stop();
+
+private:
+    struct SinkState;
+    void run(const CancelToken &cancel);
+    void sample(const CancelToken &cancel);
+
+    AdminOperations &m_operations;
+    const std::shared_ptr<SinkState> m_sink;
+    const std::chrono::milliseconds m_interval;
+    CancelSource m_stop;
+    std::thread m_thread;
+    qint64 m_noticeListener = 0;
+
+    // The sampling thread's own state: what the previous sample saw.
+    std::map<QString, CronRow> m_cron;
+    std::map<QString, LockRow> m_locks;
+    bool m_locksRead = false;
+};
+
+} // namespace Switchyard::Admin

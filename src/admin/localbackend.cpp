@@ -1,0 +1,377 @@
+#include "localbackend.h"
+
+#include "adminoperations.h"
+#include "eventsource.h"
+
+#include "engine/core/logging.h"
+
+#include <QTimer>
+
+namespace Switchyard::Admin {
+
+// Drains one queue through its handler (AdminOperations::flushQueue) on the call pool while a
+// timer reads the queue's length for progress.
+class LocalBackend::FlushJob final : public AdminJob
+{
+public:
+    FlushJob(LocalBackend &backend, qint64 qid, std::chrono::milliseconds timeout, QObject *parent)
+        : AdminJob(parent), m_backend(backend), m_qid(qid), m_cancel(backend.m_calls.token())
+    {
+        setTitle(tr("Flush queue %1").arg(qid));
+        connect(&m_timer, &QTimer::timeout, this, &FlushJob::readProgress);
+        m_timer.start(int(backend.m_options.progressInterval.count()));
+        m_backend.submit<Result<qint64>>(this, [this](Result<qint64> waiting) {
+            if (waiting)
+                m_initial = *waiting;
+            setProgress(0, m_initial);
+        }, [qid](AdminOperations &ops, const CancelToken &) { return ops.removeAllCount(qid); });
+        m_backend.submit<Status>(this, [this](Status result) {
+            m_timer.stop();
+            if (result)
+                setProgress(m_initial, m_initial);
+            finish(std::move(result));
+        }, [qid, timeout, token = m_cancel.token()](AdminOperations &ops, const CancelToken &) {
+            return ops.flushQueue(token, qid, timeout);
+        });
+    }
+
+    void cancel() override { m_cancel.cancel(tr("cancelled by the operator")); }
+
+private:
+    void readProgress()
+    {
+        m_backend.submit<Result<qint64>>(this, [this](Result<qint64> waiting) {
+            if (waiting && m_initial > 0)
+                setProgress(std::max<qint64>(0, m_initial - *waiting), m_initial);
+        }, [qid = m_qid](AdminOperations &ops, const CancelToken &) { return ops.removeAllCount(qid); });
+    }
+
+    LocalBackend &m_backend;
+    const qint64 m_qid;
+    CancelSource m_cancel; // a child of the backend's: close() cancels the flush
+    QTimer m_timer;
+    qint64 m_initial = 0;
+};
+
+LocalBackend::LocalBackend(EngineConfig config, LocalBackendOptions options, QObject *parent)
+    : AdminBackend(parent), m_config(std::move(config)), m_options(std::move(options))
+{
+    m_pool.setMaxThreadCount(m_options.callThreads);
+}
+
+LocalBackend::LocalBackend(std::unique_ptr<Engine> engine, LocalBackendOptions options, QObject *parent)
+    : AdminBackend(parent), m_config(engine->config()), m_options(std::move(options))
+{
+    m_pool.setMaxThreadCount(m_options.callThreads);
+    connected(std::move(engine));
+}
+
+LocalBackend::~LocalBackend()
+{
+    m_startup.cancel(QStringLiteral("console closing"));
+    if (m_starter.joinable())
+        m_starter.join();
+    if (!m_closeRequested) {
+        m_closeRequested = true;
+        stopCalls(QStringLiteral("console closing"));
+        if (m_engine)
+            m_engine->shutdown(QStringLiteral("console closing"));
+    }
+    if (m_closer.joinable())
+        m_closer.join();
+    m_pool.waitForDone();
+}
+
+QString LocalBackend::displayName() const
+{
+    return tr("This computer (embedded engine)");
+}
+
+void LocalBackend::start()
+{
+    if (m_engine || m_starter.joinable() || m_closeRequested)
+        return;
+    setState(State::Connecting, tr("starting the embedded engine"));
+    m_starter = std::thread([this, config = m_config, options = m_options.engine, token = m_startup.token()] {
+        Result<std::unique_ptr<Engine>> started = Engine::start(token, config, options);
+        auto shared = std::make_shared<Result<std::unique_ptr<Engine>>>(std::move(started));
+        QMetaObject::invokeMethod(this, [this, shared] {
+            if (!*shared) {
+                setState(State::Failed, tr("the engine did not start: %1").arg(shared->status().message()));
+                return;
+            }
+            if (m_closeRequested) {
+                (*shared).value()->shutdown(QStringLiteral("console closed during start-up"));
+                return;
+            }
+            connected(std::move(*shared).value());
+        }, Qt::QueuedConnection);
+    });
+}
+
+void LocalBackend::connected(std::unique_ptr<Engine> engine)
+{
+    m_engine = std::move(engine);
+    m_operations = std::make_unique<AdminOperations>(*m_engine);
+    m_events = std::make_unique<AdminEventSource>(
+        *m_operations, [this](AdminEvent event) { forward(std::move(event)); }, m_options.eventInterval);
+    m_events->start();
+    setState(State::Connected);
+}
+
+void LocalBackend::forward(AdminEvent event)
+{
+    // On the sampling thread (or a notice's adding thread): hand over to this object's thread.
+    if (event.type == AdminEvent::Type::QueueStats) {
+        std::lock_guard lock(m_pendingMutex);
+        const bool posted = m_pendingQueueStats.has_value();
+        m_pendingQueueStats = std::move(event);
+        if (!posted)
+            QMetaObject::invokeMethod(this, &LocalBackend::deliverQueueStats, Qt::QueuedConnection);
+        return;
+    }
+    QMetaObject::invokeMethod(this, [this, event = std::move(event)] { Q_EMIT this->event(event); }, Qt::QueuedConnection);
+}
+
+void LocalBackend::deliverQueueStats()
+{
+    std::optional<AdminEvent> event;
+    {
+        std::lock_guard lock(m_pendingMutex);
+        event.swap(m_pendingQueueStats);
+    }
+    if (event && state() == State::Connected)
+        Q_EMIT this->event(*event);
+}
+
+void LocalBackend::stopCalls(const QString &reason)
+{
+    if (m_events)
+        m_events->stop();
+    m_calls.cancel(reason);
+}
+
+void LocalBackend::close(const QString &reason)
+{
+    if (m_closeRequested)
+        return;
+    m_closeRequested = true;
+    m_startup.cancel(reason);
+    setState(State::Closing, reason);
+    stopCalls(reason);
+    m_closer = std::thread([this, reason] {
+        m_pool.waitForDone();
+        bool clean = true;
+        if (m_engine)
+            clean = m_engine->shutdown(reason).clean();
+        QMetaObject::invokeMethod(this, [this, clean] {
+            setState(State::Closed);
+            Q_EMIT closed(clean);
+        }, Qt::QueuedConnection);
+    });
+}
+
+QString LocalBackend::actor() const
+{
+    if (!m_options.actor.isEmpty())
+        return m_options.actor;
+    const QString user = qEnvironmentVariable("USER", qEnvironmentVariable("USERNAME"));
+    return user.isEmpty() ? QStringLiteral("console") : QStringLiteral("console (%1)").arg(user);
+}
+
+Status LocalBackend::notRunning() const
+{
+    if (m_closeRequested)
+        return Status::unavailable(tr("the embedded engine is shutting down"));
+    if (state() == State::Failed)
+        return Status::unavailable(stateMessage());
+    return Status::unavailable(tr("the embedded engine is still starting"));
+}
+
+template<typename R>
+void LocalBackend::submit(QObject *context, std::function<void(R)> reply,
+                          std::function<R(AdminOperations &, const CancelToken &)> operation)
+{
+    QPointer<QObject> target(context);
+    if (!m_operations || m_closeRequested) {
+        QMetaObject::invokeMethod(this, [target, reply = std::move(reply), error = notRunning()] {
+            if (target)
+                reply(R(error));
+        }, Qt::QueuedConnection);
+        return;
+    }
+    m_pool.start([this, target, reply = std::move(reply), operation = std::move(operation),
+                  token = m_calls.token(), operations = m_operations.get()]() mutable {
+        auto result = std::make_shared<R>(operation(*operations, token));
+        QMetaObject::invokeMethod(this, [target, reply = std::move(reply), result] {
+            if (target)
+                reply(std::move(*result));
+        }, Qt::QueuedConnection);
+    });
+}
+
+void LocalBackend::instance(QObject *context, Reply<InstanceInfo> reply)
+{
+    submit<Result<InstanceInfo>>(context, std::move(reply),
+                                 [](AdminOperations &ops, const CancelToken &) { return Result<InstanceInfo>(ops.instance()); });
+}
+
+void LocalBackend::selfCheck(QObject *context, Reply<std::vector<SelfCheckItem>> reply)
+{
+    submit<Result<std::vector<SelfCheckItem>>>(context, std::move(reply), [](AdminOperations &ops, const CancelToken &cancel) {
+        return Result<std::vector<SelfCheckItem>>(ops.selfCheck(cancel));
+    });
+}
+
+void LocalBackend::processes(QObject *context, Reply<std::vector<ProcessRow>> reply)
+{
+    submit<Result<std::vector<ProcessRow>>>(context, std::move(reply), [](AdminOperations &ops, const CancelToken &) {
+        return Result<std::vector<ProcessRow>>(ops.processes());
+    });
+}
+
+void LocalBackend::cancelProcess(qint64 pid, QObject *context, StatusReply reply)
+{
+    submit<Status>(context, std::move(reply), [pid](AdminOperations &ops, const CancelToken &) { return ops.cancelProcess(pid); });
+}
+
+void LocalBackend::notices(QObject *context, Reply<std::vector<NoticeRow>> reply)
+{
+    submit<Result<std::vector<NoticeRow>>>(context, std::move(reply), [](AdminOperations &ops, const CancelToken &) {
+        return Result<std::vector<NoticeRow>>(ops.notices());
+    });
+}
+
+void LocalBackend::deleteNotices(const QList<qint64> &ids, QObject *context, StatusReply reply)
+{
+    // Deletes what it can; the stream tells every view which notices went.
+    submit<Status>(context, std::move(reply), [this, ids](AdminOperations &ops, const CancelToken &) {
+        Status first;
+        for (qint64 id : ids) {
+            Status deleted = ops.deleteNotice(id);
+            if (deleted) {
+                AdminEvent event;
+                event.type = AdminEvent::Type::NoticeRemoved;
+                event.notice.id = id;
+                forward(std::move(event));
+            } else if (first.isOk()) {
+                first = deleted;
+            }
+        }
+        return first;
+    });
+}
+
+void LocalBackend::queues(QObject *context, Reply<std::vector<QueueRow>> reply)
+{
+    submit<Result<std::vector<QueueRow>>>(context, std::move(reply), [](AdminOperations &ops, const CancelToken &) {
+        return Result<std::vector<QueueRow>>(ops.queues());
+    });
+}
+
+void LocalBackend::queueSettings(qint64 qid, QObject *context, Reply<QueueSettingsInfo> reply)
+{
+    submit<Result<QueueSettingsInfo>>(context, std::move(reply),
+                                      [qid](AdminOperations &ops, const CancelToken &) { return ops.queueSettings(qid); });
+}
+
+AdminJob *LocalBackend::flushQueue(qint64 qid, std::chrono::milliseconds timeout, QObject *parent)
+{
+    return new FlushJob(*this, qid, timeout, parent);
+}
+
+void LocalBackend::removeAllCount(qint64 qid, QObject *context, Reply<qint64> reply)
+{
+    submit<Result<qint64>>(context, std::move(reply), [qid](AdminOperations &ops, const CancelToken &) { return ops.removeAllCount(qid); });
+}
+
+void LocalBackend::removeAll(qint64 qid, QObject *context, Reply<qint64> reply)
+{
+    submit<Result<qint64>>(context, std::move(reply),
+                           [qid](AdminOperations &ops, const CancelToken &cancel) { return ops.removeAll(cancel, qid); });
+}
+
+void LocalBackend::setMaxWorkers(qint64 qid, int maxWorkers, QObject *context, StatusReply reply)
+{
+    submit<Status>(context, std::move(reply),
+                   [qid, maxWorkers](AdminOperations &ops, const CancelToken &) { return ops.setMaxWorkers(qid, maxWorkers); });
+}
+
+void LocalBackend::pauseQueue(qint64 qid, QObject *context, StatusReply reply)
+{
+    submit<Status>(context, std::move(reply), [qid](AdminOperations &ops, const CancelToken &cancel) { return ops.pauseQueue(cancel, qid); });
+}
+
+void LocalBackend::resumeQueue(qint64 qid, QObject *context, StatusReply reply)
+{
+    submit<Status>(context, std::move(reply), [qid](AdminOperations &ops, const CancelToken &) { return ops.resumeQueue(qid); });
+}
+
+void LocalBackend::cronTasks(QObject *context, Reply<std::vector<CronRow>> reply)
+{
+    submit<Result<std::vector<CronRow>>>(context, std::move(reply), [](AdminOperations &ops, const CancelToken &) {
+        return Result<std::vector<CronRow>>(ops.cronTasks());
+    });
+}
+
+void LocalBackend::runCron(const QString &name, QObject *context, StatusReply reply)
+{
+    submit<Status>(context, std::move(reply), [name, doer = actor()](AdminOperations &ops, const CancelToken &) {
+        return ops.runCron(name, doer);
+    });
+}
+
+void LocalBackend::pauseCron(const QString &name, QObject *context, StatusReply reply)
+{
+    submit<Status>(context, std::move(reply), [name](AdminOperations &ops, const CancelToken &) { return ops.pauseCron(name); });
+}
+
+void LocalBackend::resumeCron(const QString &name, QObject *context, StatusReply reply)
+{
+    submit<Status>(context, std::move(reply), [name](AdminOperations &ops, const CancelToken &) { return ops.resumeCron(name); });
+}
+
+void LocalBackend::cronRuns(const QString &name, QObject *context, Reply<std::vector<CronRun>> reply)
+{
+    submit<Result<std::vector<CronRun>>>(context, std::move(reply),
+                                         [name](AdminOperations &ops, const CancelToken &) { return ops.cronRuns(name); });
+}
+
+void LocalBackend::locks(QObject *context, Reply<std::vector<LockRow>> reply)
+{
+    submit<Result<std::vector<LockRow>>>(context, std::move(reply),
+                                         [](AdminOperations &ops, const CancelToken &cancel) { return ops.locks(cancel); });
+}
+
+void LocalBackend::forceReleaseLock(const QString &key, QObject *context, StatusReply reply)
+{
+    submit<Status>(context, std::move(reply), [key, who = actor()](AdminOperations &ops, const CancelToken &cancel) {
+        return ops.forceReleaseLock(cancel, key, who);
+    });
+}
+
+void LocalBackend::cacheInfo(QObject *context, Reply<CacheInfo> reply)
+{
+    submit<Result<CacheInfo>>(context, std::move(reply),
+                              [](AdminOperations &ops, const CancelToken &) { return Result<CacheInfo>(ops.cacheInfo()); });
+}
+
+void LocalBackend::cacheStats(QObject *context, Reply<CacheStats> reply)
+{
+    submit<Result<CacheStats>>(context, std::move(reply),
+                               [](AdminOperations &ops, const CancelToken &) { return Result<CacheStats>(ops.cacheStats()); });
+}
+
+void LocalBackend::cacheTest(QObject *context, Reply<CacheTest> reply)
+{
+    submit<Result<CacheTest>>(context, std::move(reply),
+                              [](AdminOperations &ops, const CancelToken &) { return Result<CacheTest>(ops.cacheTest()); });
+}
+
+void LocalBackend::qos(QObject *context, Reply<QosStats> reply)
+{
+    submit<Result<QosStats>>(context, std::move(reply),
+                             [](AdminOperations &ops, const CancelToken &) { return Result<QosStats>(ops.qos()); });
+}
+
+} // namespace Switchyard::Admin

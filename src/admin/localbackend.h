@@ -1,0 +1,122 @@
+#pragma once
+
+// AdminBackend over the engine in this process ("This computer (embedded engine)"). Starts the
+// engine without blocking its thread, runs every call on its own small thread pool through
+// AdminOperations, and forwards the AdminEventSource's stream as the event() signal.
+
+#include "adminbackend.h"
+
+#include "engine/core/cancellation.h"
+#include "engine/core/lifecycle.h"
+#include "engine/engine.h"
+
+#include <QThreadPool>
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+namespace Switchyard::Admin {
+
+class AdminEventSource;
+class AdminOperations;
+
+struct LocalBackendOptions
+{
+    EngineOptions engine;
+    std::chrono::milliseconds eventInterval{1000};   // queue-stats, cron-status, lock sampling
+    std::chrono::milliseconds progressInterval{200}; // how often a flush job reads the queue length
+    QString actor;                                   // who force-releases and runs: "console (<user>)" when empty
+    int callThreads = 4;                             // operations running at once
+};
+
+// Thread-safety: a QObject of the thread that created it (the GUI thread); all calls from there.
+// Threads: the engine's start-up thread, the call pool and the shutdown thread are owned and joined
+// by close() / the destructor. The engine is owned.
+class LocalBackend final : public AdminBackend
+{
+    Q_OBJECT
+public:
+    // Starts `config`'s engine on start().
+    explicit LocalBackend(EngineConfig config, LocalBackendOptions options = {}, QObject *parent = nullptr);
+    // Adopts an engine that already runs (tests, benchmarks): Connected at once.
+    explicit LocalBackend(std::unique_ptr<Engine> engine, LocalBackendOptions options = {}, QObject *parent = nullptr);
+    // Closes synchronously when close() was not called (blocks for the engine's shutdown).
+    ~LocalBackend() override;
+
+    // Connecting → Connected, or Failed with the start-up error. Returns at once.
+    void start();
+    // Stops the stream, cancels running calls and jobs (a flush in progress stops), then shuts the
+    // engine down gracefully on a thread of its own; closed() follows. Idempotent.
+    void close(const QString &reason) override;
+    // The engine, once Connected; for tests and benchmarks that seed data, never for pages.
+    Engine *engine() const { return m_engine.get(); }
+
+    QString displayName() const override;
+
+    void instance(QObject *context, Reply<InstanceInfo> reply) override;
+    void selfCheck(QObject *context, Reply<std::vector<SelfCheckItem>> reply) override;
+    void processes(QObject *context, Reply<std::vector<ProcessRow>> reply) override;
+    void cancelProcess(qint64 pid, QObject *context, StatusReply reply) override;
+    void notices(QObject *context, Reply<std::vector<NoticeRow>> reply) override;
+    void deleteNotices(const QList<qint64> &ids, QObject *context, StatusReply reply) override;
+
+    void queues(QObject *context, Reply<std::vector<QueueRow>> reply) override;
+    void queueSettings(qint64 qid, QObject *context, Reply<QueueSettingsInfo> reply) override;
+    AdminJob *flushQueue(qint64 qid, std::chrono::milliseconds timeout, QObject *parent) override;
+    void removeAllCount(qint64 qid, QObject *context, Reply<qint64> reply) override;
+    void removeAll(qint64 qid, QObject *context, Reply<qint64> reply) override;
+    void setMaxWorkers(qint64 qid, int maxWorkers, QObject *context, StatusReply reply) override;
+    void pauseQueue(qint64 qid, QObject *context, StatusReply reply) override;
+    void resumeQueue(qint64 qid, QObject *context, StatusReply reply) override;
+
+    void cronTasks(QObject *context, Reply<std::vector<CronRow>> reply) override;
+    void runCron(const QString &name, QObject *context, StatusReply reply) override;
+    void pauseCron(const QString &name, QObject *context, StatusReply reply) override;
+    void resumeCron(const QString &name, QObject *context, StatusReply reply) override;
+    void cronRuns(const QString &name, QObject *context, Reply<std::vector<CronRun>> reply) override;
+
+    void locks(QObject *context, Reply<std::vector<LockRow>> reply) override;
+    void forceReleaseLock(const QString &key, QObject *context, StatusReply reply) override;
+
+    void cacheInfo(QObject *context, Reply<CacheInfo> reply) override;
+    void cacheStats(QObject *context, Reply<CacheStats> reply) override;
+    void cacheTest(QObject *context, Reply<CacheTest> reply) override;
+    void qos(QObject *context, Reply<QosStats> reply) override;
+
+private:
+    class FlushJob;
+    // Runs `operation` on the call pool with a token cancelled by close(); `reply` gets its result
+    // on this object's thread unless `context` is gone. Fails at once (Unavailable) when the engine
+    // does not run.
+    template<typename R>
+    void submit(QObject *context, std::function<void(R)> reply,
+                std::function<R(AdminOperations &, const CancelToken &)> operation);
+
+    void connected(std::unique_ptr<Engine> engine);
+    void forward(AdminEvent event);
+    void deliverQueueStats();
+    QString actor() const;
+    Status notRunning() const;
+    void stopCalls(const QString &reason);
+
+    EngineConfig m_config;
+    LocalBackendOptions m_options;
+    std::unique_ptr<Engine> m_engine;
+    std::unique_ptr<AdminOperations> m_operations;
+    std::unique_ptr<AdminEventSource> m_events;
+    CancelSource m_startup;
+    CancelSource m_calls;
+    QThreadPool m_pool;
+    std::thread m_starter;
+    std::thread m_closer;
+    bool m_closeRequested = false;
+
+    // queue-stats frames are coalesced: a newer one replaces one the GUI has not taken yet.
+    std::mutex m_pendingMutex;
+    std::optional<AdminEvent> m_pendingQueueStats; // guarded by m_pendingMutex
+};
+
+} // namespace Switchyard::Admin

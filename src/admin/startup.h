@@ -1,0 +1,22 @@
+#pragma once
+
+// What the daemon and the console's embedded mode do before the engine starts, written once:
+// read the settings (--config, --data-dir) and claim the data directory.
+
+#include "engine/core/status.h"
+#include "engine/settings/config.h"
+
+class QLockFile;
+
+namespace Switchyard::Admin {
+
+// Loads `configPath` (empty: the embedded defaults) and validates it; the data path is
+// `dataDirOverride` when given, else [server] APP_DATA_PATH, else the user's data directory. The
+// error lists every problem (file, line, key, valid values). Warnings are logged.
+Result<EngineConfig> loadEngineConfig(const QString &configPath, const QString &dataDirOverride);
+
+// One engine per data directory: queues and the store are not safe to share between processes.
+// `lock` must stay alive as long as the engine runs. Unavailable names the other holder.
+Status lockDataDirectory(const QString &dataPath, QLockFile &lock);
+
+} // namespace Switchyard::Admin

@@ -1,0 +1,231 @@
+#include "cachepage.h"
+
+#include "widgets/format.h"
+#include "widgets/icons.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QDateTimeAxis>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QLineSeries>
+#include <QPushButton>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+namespace Switchyard::Console {
+
+namespace {
+
+constexpr int kChartSeconds = 600;
+
+QChart *makeChart(const QString &title, QLineSeries *&a, const QString &aName, QLineSeries *&b, const QString &bName,
+                  QDateTimeAxis *&time, QValueAxis *&values)
+{
+    auto *chart = new QChart;
+    chart->setTitle(title);
+    chart->setMargins(QMargins(4, 4, 4, 4));
+    chart->legend()->setAlignment(Qt::AlignTop);
+    a = new QLineSeries(chart);
+    a->setName(aName);
+    b = new QLineSeries(chart);
+    b->setName(bName);
+    chart->addSeries(a);
+    chart->addSeries(b);
+    time = new QDateTimeAxis(chart);
+    time->setFormat(QStringLiteral("HH:mm"));
+    time->setTickCount(6);
+    values = new QValueAxis(chart);
+    values->setLabelFormat(QStringLiteral("%.1f"));
+    chart->addAxis(time, Qt::AlignBottom);
+    chart->addAxis(values, Qt::AlignLeft);
+    for (QLineSeries *series : {a, b}) {
+        series->attachAxis(time);
+        series->attachAxis(values);
+    }
+    const QDateTime now = QDateTime::currentDateTime();
+    time->setRange(now.addSecs(-kChartSeconds), now);
+    values->setRange(0, 1);
+    return chart;
+}
+
+void appendPoint(QLineSeries *series, const QDateTime &at, double value)
+{
+    series->append(double(at.toMSecsSinceEpoch()), value);
+    const double cutoff = double(at.addSecs(-kChartSeconds).toMSecsSinceEpoch());
+    int drop = 0;
+    while (drop < series->count() && series->at(drop).x() < cutoff)
+        ++drop;
+    if (drop > 0)
+        series->removePoints(0, drop);
+}
+
+double maxY(const QLineSeries *a, const QLineSeries *b)
+{
+    double peak = 0;
+    for (const QLineSeries *series : {a, b}) {
+        for (const QPointF &p : series->points())
+            peak = std::max(peak, p.y());
+    }
+    return peak;
+}
+
+} // namespace
+
+CachePage::CachePage(Admin::AdminBackend &backend, QWidget *parent) : Page(backend, parent)
+{
+    auto *layout = new QGridLayout(this);
+    layout->setContentsMargins(8, 8, 8, 8);
+
+    auto *cacheBox = new QGroupBox(tr("Cache"), this);
+    auto *cacheLayout = new QVBoxLayout(cacheBox);
+    m_info = new QLabel(cacheBox);
+    m_stats = new QLabel(cacheBox);
+    m_stats->setObjectName(QStringLiteral("cacheStats"));
+    for (QLabel *label : {m_info, m_stats}) {
+        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        label->setWordWrap(true);
+        cacheLayout->addWidget(label);
+    }
+    auto *checkRow = new QHBoxLayout;
+    m_checkButton = new QPushButton(tr("Run self-check"), cacheBox);
+    m_checkButton->setToolTip(tr("Delete, put and get a 500-byte test value; slow above 30 ms"));
+    connect(m_checkButton, &QPushButton::clicked, this, &CachePage::runSelfCheck);
+    m_checkResult = new QLabel(tr("Not run yet. The check is slow above 30 ms."), cacheBox);
+    m_checkResult->setObjectName(QStringLiteral("selfCheckResult"));
+    m_checkResult->setWordWrap(true);
+    checkRow->addWidget(m_checkButton);
+    checkRow->addWidget(m_checkResult, 1);
+    cacheLayout->addLayout(checkRow);
+    cacheLayout->addStretch(1);
+    layout->addWidget(cacheBox, 0, 0);
+
+    m_chart = makeChart(tr("Cache latency (ms)"), m_p50, tr("p50"), m_p99, tr("p99"), m_timeAxis, m_msAxis);
+    auto *chartView = new QChartView(m_chart, this);
+    chartView->setRenderHint(QPainter::Antialiasing);
+    chartView->setMinimumHeight(200);
+    layout->addWidget(chartView, 0, 1);
+
+    auto *qosBox = new QGroupBox(tr("QoS admission control"), this);
+    auto *qosLayout = new QVBoxLayout(qosBox);
+    m_qos = new QLabel(qosBox);
+    m_qos->setObjectName(QStringLiteral("qosStats"));
+    m_qos->setWordWrap(true);
+    m_qos->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    qosLayout->addWidget(m_qos);
+    qosLayout->addStretch(1);
+    layout->addWidget(qosBox, 1, 0);
+
+    m_qosChart = makeChart(tr("QoS requests"), m_inflight, tr("in flight"), m_waiting, tr("waiting"), m_qosTime, m_qosAxis);
+    m_qosAxis->setLabelFormat(QStringLiteral("%.0f"));
+    auto *qosView = new QChartView(m_qosChart, this);
+    qosView->setRenderHint(QPainter::Antialiasing);
+    qosView->setMinimumHeight(200);
+    layout->addWidget(qosView, 1, 1);
+    layout->setColumnStretch(0, 2);
+    layout->setColumnStretch(1, 3);
+
+    m_poll.setInterval(1000);
+    connect(&m_poll, &QTimer::timeout, this, &CachePage::refresh);
+}
+
+QIcon CachePage::icon() const
+{
+    return Icons::page(QStringLiteral("$"), QColor(0x00, 0x83, 0x8f));
+}
+
+void CachePage::setActive(bool active)
+{
+    Page::setActive(active);
+    if (active) {
+        refresh();
+        m_poll.start();
+    } else {
+        m_poll.stop();
+    }
+}
+
+void CachePage::refresh()
+{
+    backend().cacheInfo(this, [this](Result<Admin::CacheInfo> info) {
+        if (!info) {
+            m_info->setText(tr("Cache information unavailable: %1").arg(info.status().message()));
+            return;
+        }
+        m_info->setText(tr("<b>Adapter</b> %1%2 · <b>item TTL</b> %3")
+                            .arg(info->adapter, info->host.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(info->host.toHtmlEscaped()),
+                                 formatDuration(info->ttlMs)));
+    });
+    backend().cacheStats(this, [this](Result<CacheStats> stats) {
+        if (!stats)
+            return;
+        const qint64 lookups = stats->hits + stats->misses;
+        const double ratio = lookups > 0 ? double(stats->hits) / double(lookups) : 0;
+        QString text = tr("<b>Hits</b> %1 · <b>misses</b> %2 · <b>hit ratio</b> %3 %<br><b>Latency</b> p50 %4 ms · p99 %5 ms"
+                          " · <b>evictions</b> %6 · <b>errors</b> %7")
+                           .arg(formatCount(stats->hits), formatCount(stats->misses), QLocale().toString(ratio * 100, 'f', 1),
+                                QLocale().toString(stats->latencyP50Ms, 'f', 3), QLocale().toString(stats->latencyP99Ms, 'f', 3),
+                                formatCount(stats->evictions), formatCount(stats->errors));
+        if (stats->items >= 0)
+            text += tr(" · <b>items</b> %1").arg(formatCount(stats->items));
+        if (stats->twoQueue)
+            text += tr("<br><b>2Q</b> recent %1 · frequent %2 · ghost %3")
+                        .arg(formatCount(stats->twoQueue->recent), formatCount(stats->twoQueue->frequent),
+                             formatCount(stats->twoQueue->ghost));
+        m_stats->setText(text);
+        addSample(stats->latencyP50Ms, stats->latencyP99Ms, ratio);
+    });
+    backend().qos(this, [this](Result<QosStats> qos) {
+        if (!qos)
+            return;
+        QString text = qos->enabled ? tr("<b>Enabled</b>") : tr("<b>Disabled</b> (<code>[qos] ENABLED = false</code>): requests are not queued");
+        text += tr("<br><b>In flight</b> %1 of %2 · <b>waiting</b> %3 of %4 · <b>target wait</b> %5 ms<br><b>Admitted</b> %6 · "
+                   "<b>dropped</b> high %7 · default %8 · low %9")
+                    .arg(qos->inflight).arg(qos->maxInflight).arg(qos->waiting).arg(qos->maxWaiting).arg(qos->targetWaitMs)
+                    .arg(formatCount(qos->admittedTotal), formatCount(qos->droppedTotal[2]), formatCount(qos->droppedTotal[1]),
+                         formatCount(qos->droppedTotal[0]));
+        m_qos->setText(text);
+        const QDateTime now = QDateTime::currentDateTime();
+        appendPoint(m_inflight, now, qos->inflight);
+        appendPoint(m_waiting, now, qos->waiting);
+        m_qosTime->setRange(now.addSecs(-kChartSeconds), now);
+        m_qosAxis->setRange(0, std::max(4.0, maxY(m_inflight, m_waiting) * 1.2));
+    });
+}
+
+void CachePage::addSample(double p50, double p99, double)
+{
+    const QDateTime now = QDateTime::currentDateTime();
+    appendPoint(m_p50, now, p50);
+    appendPoint(m_p99, now, p99);
+    m_timeAxis->setRange(now.addSecs(-kChartSeconds), now);
+    m_msAxis->setRange(0, std::max(0.05, maxY(m_p50, m_p99) * 1.2));
+}
+
+void CachePage::runSelfCheck()
+{
+    m_checkButton->setEnabled(false);
+    m_checkResult->setText(tr("Checking…"));
+    backend().cacheTest(this, [this](Result<Admin::CacheTest> test) {
+        m_checkButton->setEnabled(true);
+        if (!test) {
+            m_checkResult->setText(tr("<span style='color:#c62828'>The check could not run: %1</span>").arg(test.status().message().toHtmlEscaped()));
+            return;
+        }
+        const QString elapsed = QLocale().toString(test->elapsedMs, 'f', 2);
+        if (!test->ok) {
+            m_checkResult->setText(tr("<span style='color:#c62828'>✗ Failed after %1 ms: %2</span>").arg(elapsed, test->error.toHtmlEscaped()));
+            Q_EMIT operationFailed(tr("Cache self-check failed: %1").arg(test->error), test->error);
+        } else if (test->slow) {
+            m_checkResult->setText(tr("<span style='color:#b26b00'>⚠ Slow: %1 ms (threshold %2 ms)</span>").arg(elapsed).arg(test->thresholdMs));
+            Q_EMIT operationInfo(tr("Cache self-check slow: %1 ms (threshold %2 ms)").arg(elapsed).arg(test->thresholdMs));
+        } else {
+            m_checkResult->setText(tr("<span style='color:#2e7d32'>✓ OK in %1 ms (threshold %2 ms)</span>").arg(elapsed).arg(test->thresholdMs));
+            Q_EMIT operationSucceeded(tr("Cache self-check passed in %1 ms").arg(elapsed));
+        }
+        refresh();
+    });
+}
+
+} // namespace Switchyard::Console

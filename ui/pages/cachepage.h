@@ -1,0 +1,58 @@
+#pragma once
+
+#include "page.h"
+
+#include <QTimer>
+
+class QChart;
+class QDateTimeAxis;
+class QLabel;
+class QLineSeries;
+class QPushButton;
+class QValueAxis;
+
+namespace Switchyard::Console {
+
+// Cache & QoS (SPEC §3, §6): the adapter, hit ratio, latency p50/p99 with a chart, 2Q occupancy,
+// Run self-check with the elapsed time against the 30 ms threshold; QoS in-flight, waiting,
+// admitted and dropped by priority. Read every second while the page is shown.
+class CachePage final : public Page
+{
+    Q_OBJECT
+public:
+    explicit CachePage(Admin::AdminBackend &backend, QWidget *parent = nullptr);
+
+    QString id() const override { return QStringLiteral("cache"); }
+    QString title() const override { return tr("Cache & QoS"); }
+    QIcon icon() const override;
+    void refresh() override;
+    void setActive(bool active) override;
+
+    QPushButton *selfCheckButton() const { return m_checkButton; }
+    QLabel *selfCheckResult() const { return m_checkResult; }
+    QLabel *statsLabel() const { return m_stats; }
+    QLabel *qosLabel() const { return m_qos; }
+
+private:
+    void runSelfCheck();
+    void addSample(double p50, double p99, double hitRatio);
+
+    QLabel *m_info;
+    QLabel *m_stats;
+    QLabel *m_checkResult;
+    QPushButton *m_checkButton;
+    QLabel *m_qos;
+    QChart *m_chart;
+    QLineSeries *m_p50;
+    QLineSeries *m_p99;
+    QDateTimeAxis *m_timeAxis;
+    QValueAxis *m_msAxis;
+    QChart *m_qosChart;
+    QLineSeries *m_inflight;
+    QLineSeries *m_waiting;
+    QDateTimeAxis *m_qosTime;
+    QValueAxis *m_qosAxis;
+    QTimer m_poll;
+};
+
+} // namespace Switchyard::Console

@@ -1,0 +1,59 @@
+#pragma once
+
+#include "tablepage.h"
+
+#include "models/cronmodel.h"
+#include "models/cronrunmodel.h"
+
+#include <QTimer>
+
+class QAction;
+class QLabel;
+class QTreeView;
+
+namespace Switchyard::Console {
+
+// Cron (SPEC §4): every task with its schedule in words, a live countdown to the next run, the
+// status in colour, Run now (disabled while running; "already running" is information, not an
+// error), Pause/Resume; the selected task's run history below.
+class CronPage final : public TablePage
+{
+    Q_OBJECT
+public:
+    explicit CronPage(Admin::AdminBackend &backend, QWidget *parent = nullptr);
+
+    QString id() const override { return QStringLiteral("cron"); }
+    QString title() const override { return tr("Cron"); }
+    QIcon icon() const override;
+    void refresh() override;
+
+    CronModel &model() { return m_model; }
+    CronRunModel &history() { return m_history; }
+    QAction *runAction() const { return m_run; }
+    QAction *pauseAction() const { return m_pause; }
+    QAction *resumeAction() const { return m_resume; }
+
+protected:
+    void selectionChanged() override;
+
+private:
+    void onEvent(const Admin::AdminEvent &event);
+    void updateActions();
+    void loadHistory();
+    void runSelected();
+    void pauseSelected(bool pause);
+    const Admin::CronRow *selectedRow() const;
+    void updateBadge();
+
+    CronModel m_model;
+    CronRunModel m_history;
+    QTreeView *m_historyView;
+    QLabel *m_historyTitle;
+    QAction *m_run;
+    QAction *m_pause;
+    QAction *m_resume;
+    QTimer m_countdown;
+    QSet<QString> m_pending; // tasks with a call in flight: their buttons stay disabled
+};
+
+} // namespace Switchyard::Console

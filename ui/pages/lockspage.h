@@ -1,0 +1,44 @@
+#pragma once
+
+#include "tablepage.h"
+
+#include "models/lockmodel.h"
+
+#include <QTimer>
+
+class QAction;
+
+namespace Switchyard::Console {
+
+// Locks (SPEC §5): held locks with a TTL countdown bar, the fencing token, this instance's locks
+// highlighted; Force release behind a confirmation naming the key, the holder and the consequence.
+class LocksPage final : public TablePage
+{
+    Q_OBJECT
+public:
+    explicit LocksPage(Admin::AdminBackend &backend, QWidget *parent = nullptr);
+
+    QString id() const override { return QStringLiteral("locks"); }
+    QString title() const override { return tr("Locks"); }
+    QIcon icon() const override;
+    void refresh() override;
+
+    LockModel &model() { return m_model; }
+    QAction *forceReleaseAction() const { return m_forceRelease; }
+    void setLocalInstance(const QString &instanceId) { m_model.setLocalInstance(instanceId); }
+
+protected:
+    void selectionChanged() override;
+
+private:
+    void onEvent(const Admin::AdminEvent &event);
+    void forceReleaseSelected();
+    void updateBadge();
+
+    LockModel m_model;
+    QAction *m_forceRelease;
+    QTimer m_countdown;
+    QTimer m_debounce; // one list read for a burst of lock events
+};
+
+} // namespace Switchyard::Console

@@ -1,0 +1,292 @@
+#include "overviewpage.h"
+
+#include "models/cronmodel.h"
+#include "ui_overviewpage.h"
+#include "widgets/format.h"
+#include "widgets/icons.h"
+
+#include <QMouseEvent>
+#include <QVBoxLayout>
+
+namespace Switchyard::Console {
+
+// A headline number with a caption; clicking it opens `pageId` with `filter`.
+class Card final : public QFrame
+{
+public:
+    Card(const QString &title, const QString &pageId, QWidget *parent) : QFrame(parent), m_pageId(pageId)
+    {
+        setObjectName(QStringLiteral("card_") + pageId);
+        setFrameShape(QFrame::StyledPanel);
+        setCursor(Qt::PointingHandCursor);
+        setAccessibleName(title);
+        setToolTip(tr("Open %1").arg(title));
+        auto *layout = new QVBoxLayout(this);
+        auto *caption = new QLabel(title, this);
+        QFont small = caption->font();
+        small.setBold(true);
+        caption->setFont(small);
+        m_value = new QLabel(QStringLiteral("—"), this);
+        QFont big = m_value->font();
+        big.setPointSizeF(big.pointSizeF() * 1.9);
+        m_value->setFont(big);
+        m_detail = new QLabel(this);
+        m_detail->setWordWrap(true);
+        layout->addWidget(caption);
+        layout->addWidget(m_value);
+        layout->addWidget(m_detail, 1, Qt::AlignTop);
+        setMinimumHeight(110);
+        setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
+    }
+
+    void set(const QString &value, const QString &detail, const QColor &color = QColor())
+    {
+        m_value->setText(value);
+        m_detail->setText(detail);
+        QPalette palette = m_value->palette();
+        palette.setColor(QPalette::WindowText, color.isValid() ? color : this->palette().color(QPalette::WindowText));
+        m_value->setPalette(palette);
+    }
+    void setFilter(const QString &filter) { m_filter = filter; }
+    std::function<void(const QString &, const QString &)> onClick;
+
+    QString valueText() const { return m_value->text(); }
+
+protected:
+    void mouseReleaseEvent(QMouseEvent *event) override
+    {
+        if (event->button() == Qt::LeftButton && onClick)
+            onClick(m_pageId, m_filter);
+    }
+
+private:
+    QString m_pageId;
+    QString m_filter;
+    QLabel *m_value;
+    QLabel *m_detail;
+};
+
+OverviewPage::OverviewPage(Admin::AdminBackend &backend, QWidget *parent) : Page(backend, parent), m_ui(new Ui::OverviewPage)
+{
+    m_ui->setupUi(this);
+    m_queues = new Card(tr("Queues"), QStringLiteral("queues"), this);
+    m_cron = new Card(tr("Cron"), QStringLiteral("cron"), this);
+    m_locks = new Card(tr("Locks"), QStringLiteral("locks"), this);
+    m_cache = new Card(tr("Cache"), QStringLiteral("cache"), this);
+    for (Card *card : {m_queues, m_cron, m_locks, m_cache}) {
+        card->onClick = [this](const QString &page, const QString &filter) { Q_EMIT navigate(page, filter); };
+        m_ui->cardsLayout->addWidget(card, 1);
+    }
+    m_ui->pageLayout->setStretch(2, 1); // the self-check and the notices take the height, not the cards
+    m_ui->selfCheckTree->header()->resizeSection(0, 90);
+    m_ui->selfCheckTree->header()->resizeSection(1, 380);
+    connect(m_ui->selfCheckButton, &QPushButton::clicked, this, &OverviewPage::runSelfCheck);
+    connect(m_ui->noticesList, &QListWidget::itemActivated, this, [this] { Q_EMIT navigate(QStringLiteral("notices"), QString()); });
+    connect(&backend, &Admin::AdminBackend::event, this, &OverviewPage::onEvent);
+    m_poll.setInterval(1000);
+    connect(&m_poll, &QTimer::timeout, this, [this] {
+        showInstance();
+        Page::backend().locks(this, [this](Result<std::vector<Admin::LockRow>> locks) {
+            if (!locks) {
+                m_locks->set(QStringLiteral("?"), locks.status().message(), QColor(0xc6, 0x28, 0x28));
+                return;
+            }
+            int ours = 0;
+            for (const Admin::LockRow &row : *locks)
+                ours += row.owner == m_instance.instanceId ? 1 : 0;
+            m_locks->set(formatCount(qint64(locks->size())), tr("held, %1 by this instance").arg(ours));
+        });
+        Page::backend().cacheStats(this, [this](Result<CacheStats> stats) {
+            if (!stats)
+                return;
+            const qint64 lookups = stats->hits + stats->misses;
+            m_cache->set(lookups ? QStringLiteral("%1 %").arg(QLocale().toString(100.0 * double(stats->hits) / double(lookups), 'f', 1))
+                                 : QStringLiteral("—"),
+                         tr("hit ratio · %1 · p99 %2 ms").arg(stats->adapter, QLocale().toString(stats->latencyP99Ms, 'f', 2)));
+        });
+    });
+    setActive(false);
+}
+
+OverviewPage::~OverviewPage()
+{
+    delete m_ui;
+}
+
+QIcon OverviewPage::icon() const
+{
+    return Icons::page(QStringLiteral("O"), QColor(0x37, 0x47, 0x4f));
+}
+
+int OverviewPage::selfCheckRows() const
+{
+    return m_ui->selfCheckTree->topLevelItemCount();
+}
+
+void OverviewPage::setActive(bool active)
+{
+    Page::setActive(active);
+    if (active)
+        m_poll.start();
+    else
+        m_poll.stop();
+}
+
+void OverviewPage::refresh()
+{
+    backend().instance(this, [this](Result<Admin::InstanceInfo> info) {
+        if (!info) {
+            m_ui->instanceLabel->setText(tr("Instance information unavailable: %1").arg(info.status().message().toHtmlEscaped()));
+            return;
+        }
+        m_instance = *info;
+        m_haveInstance = true;
+        showInstance();
+        Q_EMIT instanceChanged(m_instance);
+    });
+    backend().notices(this, [this](Result<std::vector<Admin::NoticeRow>> notices) {
+        if (!notices)
+            return;
+        m_ui->noticesList->clear();
+        for (std::size_t i = 0; i < notices->size() && i < 12; ++i)
+            addNotice((*notices)[i], false);
+        if (notices->empty())
+            m_ui->noticesList->addItem(tr("No notices: nothing needs your attention."));
+    });
+    backend().cronTasks(this, [this](Result<std::vector<Admin::CronRow>> rows) {
+        if (!rows)
+            return;
+        m_cronRows.clear();
+        for (const Admin::CronRow &row : *rows)
+            onEvent([&] {
+                Admin::AdminEvent event;
+                event.type = Admin::AdminEvent::Type::CronStatus;
+                event.cron = row;
+                return event;
+            }());
+    });
+    runSelfCheck();
+    m_poll.start(); // the cards' numbers come in once even before the page is shown
+    if (!isActive())
+        QTimer::singleShot(1500, this, [this] {
+            if (!isActive())
+                m_poll.stop();
+        });
+}
+
+void OverviewPage::showInstance()
+{
+    if (!m_haveInstance)
+        return;
+    const qint64 uptime = m_instance.startedAt.msecsTo(QDateTime::currentDateTimeUtc());
+    QStringList queues;
+    for (auto it = m_instance.queueTypes.constBegin(); it != m_instance.queueTypes.constEnd(); ++it)
+        queues << QStringLiteral("%1: %2").arg(it.key(), it.value());
+    m_ui->instanceLabel->setText(
+        tr("<span style='font-size:large'><b>%1</b></span> &nbsp; Switchyard %2 · up %3<br>"
+           "<b>Config</b> %4 · <b>Data</b> %5<br>"
+           "<b>Queues</b> %6 · <b>Cache</b> %7 · <b>Locks</b> %8 · <b>Database</b> %9 · <b>Pub/sub</b> %10")
+            .arg(m_instance.instanceId.toHtmlEscaped(), m_instance.version, formatDuration((uptime / 1000) * 1000),
+                 m_instance.configPath.isEmpty() ? tr("embedded defaults") : m_instance.configPath.toHtmlEscaped(),
+                 m_instance.dataPath.toHtmlEscaped(), queues.join(QStringLiteral(", ")).toHtmlEscaped(), m_instance.cacheAdapter,
+                 m_instance.lockService, m_instance.dbType)
+            .arg(m_instance.pubsubType));
+}
+
+void OverviewPage::addNotice(const Admin::NoticeRow &notice, bool atTop)
+{
+    const QString text = QStringLiteral("%1  [%2]  %3").arg(formatTime(notice.createdAt), notice.type,
+                                                            notice.description.section(QLatin1Char('\n'), 0, 0));
+    auto *item = new QListWidgetItem(text);
+    item->setToolTip(notice.description);
+    if (atTop) {
+        if (m_ui->noticesList->count() == 1 && !m_ui->noticesList->item(0)->toolTip().size())
+            delete m_ui->noticesList->takeItem(0);
+        m_ui->noticesList->insertItem(0, item);
+        while (m_ui->noticesList->count() > 12)
+            delete m_ui->noticesList->takeItem(m_ui->noticesList->count() - 1);
+    } else {
+        m_ui->noticesList->addItem(item);
+    }
+}
+
+void OverviewPage::onEvent(const Admin::AdminEvent &event)
+{
+    switch (event.type) {
+        case Admin::AdminEvent::Type::QueueStats: {
+            qint64 length = 0, handled = 0;
+            int failing = 0, paused = 0;
+            for (const Admin::QueueRow &row : event.queues) {
+                length += std::max<qint64>(row.length, 0);
+                handled += row.handledTotal;
+                failing += row.failedTotal > 0 ? 1 : 0;
+                paused += row.paused ? 1 : 0;
+            }
+            const QDateTime now = QDateTime::currentDateTimeUtc();
+            double rate = 0;
+            if (m_lastHandled >= 0 && m_lastHandledAt.msecsTo(now) > 0)
+                rate = double(handled - m_lastHandled) * 1000.0 / double(m_lastHandledAt.msecsTo(now));
+            m_lastHandled = handled;
+            m_lastHandledAt = now;
+            m_queues->set(formatCount(length),
+                          tr("waiting in %1 queues · %2 items/s · %3 with failures · %4 paused")
+                              .arg(event.queues.size())
+                              .arg(QLocale().toString(std::max(0.0, rate), 'f', 0))
+                              .arg(failing)
+                              .arg(paused),
+                          paused ? QColor(0xb2, 0x6b, 0x00) : QColor());
+            m_queues->setFilter(paused ? tr("Paused") : QString());
+            break;
+        }
+        case Admin::AdminEvent::Type::CronStatus: {
+            m_cronRows.insert(event.cron.name, event.cron);
+            int failed = 0, running = 0;
+            QDateTime next;
+            QString nextTitle;
+            for (const Admin::CronRow &row : std::as_const(m_cronRows)) {
+                failed += CronModel::stateOf(row) == CronModel::State::Error ? 1 : 0;
+                running += row.running ? 1 : 0;
+                if (row.next.isValid() && row.enabled && !row.paused && (!next.isValid() || row.next < next)) {
+                    next = row.next;
+                    nextTitle = row.title;
+                }
+            }
+            m_cron->set(failed ? tr("%n failing", nullptr, failed) : formatCount(m_cronRows.size()),
+                        tr("%1 tasks · %2 running<br>next: %3 %4")
+                            .arg(m_cronRows.size())
+                            .arg(running)
+                            .arg(nextTitle.toHtmlEscaped(), formatRelative(next, QDateTime::currentDateTimeUtc())),
+                        failed ? QColor(0xc6, 0x28, 0x28) : QColor());
+            m_cron->setFilter(failed ? CronModel::stateText(CronModel::State::Error) : QString());
+            break;
+        }
+        case Admin::AdminEvent::Type::Notice:
+            addNotice(event.notice, true);
+            break;
+        default:
+            break;
+    }
+}
+
+void OverviewPage::runSelfCheck()
+{
+    m_ui->selfCheckButton->setEnabled(false);
+    backend().selfCheck(this, [this](Result<std::vector<Admin::SelfCheckItem>> items) {
+        m_ui->selfCheckButton->setEnabled(true);
+        m_ui->selfCheckTree->clear();
+        if (!items) {
+            auto *item = new QTreeWidgetItem({tr("self-check"), items.status().message(), QString()});
+            item->setIcon(0, Icons::state(QColor(0xc6, 0x28, 0x28)));
+            m_ui->selfCheckTree->addTopLevelItem(item);
+            return;
+        }
+        for (const Admin::SelfCheckItem &check : *items) {
+            auto *item = new QTreeWidgetItem({check.name, check.message, tr("%1 ms").arg(check.elapsedMs)});
+            item->setIcon(0, Icons::state(check.ok ? QColor(0x2e, 0x7d, 0x32) : QColor(0xc6, 0x28, 0x28)));
+            item->setToolTip(1, check.message);
+            m_ui->selfCheckTree->addTopLevelItem(item);
+        }
+    });
+}
+
+} // namespace Switchyard::Console

@@ -1,0 +1,58 @@
+#pragma once
+
+#include "page.h"
+
+#include "admin/admintypes.h"
+
+#include <QTimer>
+
+namespace Ui {
+class OverviewPage;
+}
+
+namespace Switchyard::Console {
+
+class Card;
+
+// Overview: the instance (id, version, uptime, config, data, backends), headline cards for
+// queues, cron, locks and cache — each a link to its page with a filter — the latest self-check
+// and the most recent notices.
+class OverviewPage final : public Page
+{
+    Q_OBJECT
+public:
+    explicit OverviewPage(Admin::AdminBackend &backend, QWidget *parent = nullptr);
+    ~OverviewPage() override;
+
+    QString id() const override { return QStringLiteral("overview"); }
+    QString title() const override { return tr("Overview"); }
+    QIcon icon() const override;
+    void refresh() override;
+    void setActive(bool active) override;
+
+    const Admin::InstanceInfo &instance() const { return m_instance; }
+    int selfCheckRows() const;
+
+Q_SIGNALS:
+    void instanceChanged(const Switchyard::Admin::InstanceInfo &info);
+
+private:
+    void onEvent(const Admin::AdminEvent &event);
+    void runSelfCheck();
+    void showInstance();
+    void addNotice(const Admin::NoticeRow &notice, bool atTop);
+
+    Ui::OverviewPage *m_ui;
+    Card *m_queues;
+    Card *m_cron;
+    Card *m_locks;
+    Card *m_cache;
+    Admin::InstanceInfo m_instance;
+    bool m_haveInstance = false;
+    QHash<QString, Admin::CronRow> m_cronRows;
+    QTimer m_poll;
+    qint64 m_lastHandled = -1;
+    QDateTime m_lastHandledAt;
+};
+
+} // namespace Switchyard::Console

@@ -1,0 +1,38 @@
+#include "page.h"
+
+#include <QMessageBox>
+#include <QPushButton>
+
+namespace Switchyard::Console {
+
+Page::Page(Admin::AdminBackend &backend, QWidget *parent) : QWidget(parent), m_backend(backend) {}
+
+void Page::setBadge(int count)
+{
+    if (count == m_badge)
+        return;
+    m_badge = count;
+    Q_EMIT badgeChanged(count);
+}
+
+void Page::confirm(const QString &title, const QString &text, const QString &acceptText, std::function<void()> accepted)
+{
+    auto *box = new QMessageBox(QMessageBox::Warning, title, text, QMessageBox::Cancel, this);
+    box->setObjectName(QStringLiteral("confirmation"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    QPushButton *accept = box->addButton(acceptText, QMessageBox::DestructiveRole);
+    box->setDefaultButton(QMessageBox::Cancel);
+    connect(box, &QMessageBox::finished, this, [box, accept, accepted = std::move(accepted)] {
+        if (box->clickedButton() == accept)
+            accepted();
+    });
+    box->open();
+}
+
+void Page::reportFailure(const QString &action, const Status &status)
+{
+    Q_EMIT operationFailed(tr("%1 failed: %2").arg(action, status.message().section(QLatin1Char('\n'), 0, 0)),
+                           tr("%1 failed (%2).\n\n%3").arg(action, Status::codeName(status.code()), status.message()));
+}
+
+} // namespace Switchyard::Console

@@ -1,0 +1,63 @@
+#pragma once
+
+// A page of the console: one resource of the admin API shown and driven through AdminBackend
+// only. Pages report what their actions did as signals; the main window shows them in the status
+// bar (never a modal for something routine).
+
+#include "admin/adminbackend.h"
+
+#include <QIcon>
+#include <QWidget>
+
+#include <functional>
+
+class QSettings;
+
+namespace Switchyard::Console {
+
+class Page : public QWidget
+{
+    Q_OBJECT
+public:
+    Page(Admin::AdminBackend &backend, QWidget *parent); // backend: Not owned; outlives the page.
+
+    virtual QString id() const = 0; // stable, for settings and links: "queues"
+    virtual QString title() const = 0;
+    virtual QIcon icon() const = 0;
+    // Re-reads everything the page shows (F5; after a reconnect).
+    virtual void refresh() = 0;
+    virtual void focusFilter() {}
+    virtual void setFilterText(const QString &text) { Q_UNUSED(text) }
+    virtual void saveState(QSettings &settings) const { Q_UNUSED(settings) }
+    virtual void restoreState(QSettings &settings) { Q_UNUSED(settings) }
+    // Called when the page is shown / hidden (pages poll what the stream does not carry only while visible).
+    virtual void setActive(bool active) { m_active = active; }
+    bool isActive() const { return m_active; }
+
+    int badge() const { return m_badge; }
+    Admin::AdminBackend &backend() const { return m_backend; }
+
+Q_SIGNALS:
+    void badgeChanged(int count);
+    void operationSucceeded(const QString &message);
+    // Routine refusals explained in words ("already running") — information, not an error.
+    void operationInfo(const QString &message);
+    void operationFailed(const QString &summary, const QString &detail);
+    // A link to another page with a filter applied (Overview cards).
+    void navigate(const QString &pageId, const QString &filter);
+
+protected:
+    void setBadge(int count);
+    // Asks before a destructive action without blocking (a window-modal box opened with open()):
+    // `accepted` runs when the operator confirms. The box's object name is "confirmation".
+    void confirm(const QString &title, const QString &text, const QString &acceptText, std::function<void()> accepted);
+    // Reports a failed call: the summary names the action, the detail carries the engine's message.
+    void reportFailure(const QString &action, const Status &status);
+
+private:
+    Admin::AdminBackend &m_backend;
+    int m_badge = 0;
+    bool m_active = false;
+};
+
+} // namespace Switchyard::Console

@@ -1,0 +1,87 @@
+#include "processespage.h"
+
+#include "models/rowtablemodel.h"
+#include "widgets/icons.h"
+
+#include <QAction>
+#include <QHeaderView>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace Switchyard::Console {
+
+ProcessesPage::ProcessesPage(Admin::AdminBackend &backend, QWidget *parent) : TablePage(backend, parent), m_model(this)
+{
+    setSourceModel(&m_model);
+    view()->setRootIsDecorated(true);
+    view()->setSelectionMode(QAbstractItemView::SingleSelection);
+    view()->header()->resizeSection(ProcessModel::Description, 380);
+    view()->sortByColumn(ProcessModel::Pid, Qt::AscendingOrder);
+    detailArea()->hide();
+    setEmptyText(tr("<h3>Nothing registered</h3><p>Worker pools, the cron scheduler, runs and admin jobs register "
+                    "here while they run.</p>"));
+    m_cancel = new QAction(Icons::state(QColor(0xc6, 0x28, 0x28)), tr("Cancel process"), this);
+    m_cancel->setToolTip(tr("Cancel the selected process and its children"));
+    addPageAction(m_cancel);
+    connect(m_cancel, &QAction::triggered, this, &ProcessesPage::cancelSelected);
+    m_poll.setInterval(2000);
+    connect(&m_poll, &QTimer::timeout, this, &ProcessesPage::refresh);
+    connect(&m_model, &QAbstractItemModel::rowsInserted, view(), [this] { view()->expandAll(); });
+    selectionChanged();
+}
+
+QIcon ProcessesPage::icon() const
+{
+    return Icons::page(QStringLiteral("P"), QColor(0x45, 0x5a, 0x64));
+}
+
+void ProcessesPage::setActive(bool active)
+{
+    TablePage::setActive(active);
+    if (active) {
+        refresh();
+        m_poll.start();
+    } else {
+        m_poll.stop();
+    }
+}
+
+void ProcessesPage::refresh()
+{
+    backend().processes(this, [this](Result<std::vector<Admin::ProcessRow>> rows) {
+        if (!rows) {
+            reportFailure(tr("Reading the processes"), rows.status());
+            return;
+        }
+        m_model.applyProcesses(*rows);
+        updateEmptyState();
+        selectionChanged();
+    });
+}
+
+void ProcessesPage::selectionChanged()
+{
+    const QModelIndexList rows = view()->selectionModel()->selectedRows();
+    const qint64 pid = rows.isEmpty() ? 0 : rows.first().data(KeyRole).toLongLong();
+    m_cancel->setEnabled(pid > 0 && m_model.isCancellable(pid) && backend().canMutate());
+}
+
+void ProcessesPage::cancelSelected()
+{
+    const QModelIndexList rows = view()->selectionModel()->selectedRows();
+    if (rows.isEmpty())
+        return;
+    const qint64 pid = rows.first().data(KeyRole).toLongLong();
+    const QString description = rows.first().data(Qt::DisplayRole).toString();
+    backend().cancelProcess(pid, this, [this, description](Status status) {
+        if (status)
+            Q_EMIT operationSucceeded(tr("Cancelled %1").arg(description));
+        else if (status.code() == Status::Code::NotFound)
+            Q_EMIT operationInfo(tr("%1 had already ended").arg(description));
+        else
+            reportFailure(tr("Cancelling %1").arg(description), status);
+        refresh();
+    });
+}
+
+} // namespace Switchyard::Console

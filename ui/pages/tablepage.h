@@ -1,0 +1,61 @@
+#pragma once
+
+// The common shape of a list page (CONSOLE.md "page = table + detail"): a filter line, the page's
+// actions in a toolbar and in the rows' context menu, the table, and a detail pane in a splitter.
+// When the table is empty an explanation of what would fill it takes its place.
+
+#include "page.h"
+
+#include <QSortFilterProxyModel>
+
+class QAbstractItemModel;
+class QAction;
+class QToolBar;
+class QTreeView;
+
+namespace Ui {
+class TablePage;
+}
+
+namespace Switchyard::Console {
+
+class TablePage : public Page
+{
+    Q_OBJECT
+public:
+    TablePage(Admin::AdminBackend &backend, QWidget *parent);
+    ~TablePage() override;
+
+    void focusFilter() override;
+    void setFilterText(const QString &text) override;
+    void saveState(QSettings &settings) const override;
+    void restoreState(QSettings &settings) override;
+
+    QTreeView *view() const;
+    QSortFilterProxyModel *proxy() { return &m_proxy; }
+    QToolBar *toolBar() const { return m_toolBar; }
+    // Keys (KeyRole) of the selected rows, in view order; the current row's key.
+    QVariantList selectedKeys() const;
+    QVariant currentKey() const;
+    // Selects the row with `key` (tests, links).
+    bool selectKey(const QVariant &key);
+
+protected:
+    void setSourceModel(QAbstractItemModel *model);
+    // Rich text shown instead of the table while it has no rows.
+    void setEmptyText(const QString &html);
+    QWidget *detailArea() const;
+    // Adds to the toolbar and to the rows' context menu.
+    void addPageAction(QAction *action);
+    void addToolBarWidget(QWidget *widget);
+    // Called when the selection changes (enable actions, fill the detail pane).
+    virtual void selectionChanged() {}
+    void updateEmptyState();
+
+private:
+    Ui::TablePage *m_ui;
+    QToolBar *m_toolBar;
+    QSortFilterProxyModel m_proxy;
+};
+
+} // namespace Switchyard::Console
