@@ -61,17 +61,17 @@ QueuesPage::QueuesPage(Admin::AdminBackend &backend, QWidget *parent) : TablePag
     addToolBarWidget(m_flushTimeout);
     m_progress = new QProgressBar(this);
     m_progress->setMaximumWidth(180);
-    m_progress->setVisible(false);
     m_progress->setAccessibleName(tr("Flush progress"));
-    addToolBarWidget(m_progress);
+    m_progress->setVisible(false);
+    addRowWidget(m_progress);
     m_cancelFlush = new QToolButton(this);
     m_cancelFlush->setText(tr("Cancel flush"));
-    m_cancelFlush->setVisible(false);
     connect(m_cancelFlush, &QToolButton::clicked, this, [this] {
         if (m_job)
             m_job->cancel();
     });
-    addToolBarWidget(m_cancelFlush);
+    m_cancelFlush->setVisible(false);
+    addRowWidget(m_cancelFlush);
 
     // Detail: the queue's settings and a chart of its last 10 minutes.
     auto *layout = qobject_cast<QVBoxLayout *>(detailArea()->layout());

@@ -78,9 +78,14 @@ void TablePage::addPageAction(QAction *action)
     m_ui->view->addAction(action);
 }
 
-void TablePage::addToolBarWidget(QWidget *widget)
+void TablePage::addRowWidget(QWidget *widget)
 {
-    m_toolBar->addWidget(widget);
+    m_ui->actionRow->insertWidget(m_ui->actionRow->count() - 1, widget);
+}
+
+QAction *TablePage::addToolBarWidget(QWidget *widget)
+{
+    return m_toolBar->addWidget(widget);
 }
 
 void TablePage::focusFilter()

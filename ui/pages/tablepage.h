@@ -47,7 +47,11 @@ protected:
     QWidget *detailArea() const;
     // Adds to the toolbar and to the rows' context menu.
     void addPageAction(QAction *action);
-    void addToolBarWidget(QWidget *widget);
+    // Show or hide a toolbar widget through the returned action, never the widget itself (a toolbar
+    // disables a widget hidden directly, and keeps it disabled).
+    QAction *addToolBarWidget(QWidget *widget);
+    // Beside the filter, outside the toolbar (never folded into its overflow menu): progress.
+    void addRowWidget(QWidget *widget);
     // Called when the selection changes (enable actions, fill the detail pane).
     virtual void selectionChanged() {}
     void updateEmptyState();

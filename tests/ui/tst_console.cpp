@@ -1,0 +1,596 @@
+// The console over a LocalBackend on a real engine (LevelDB queues in a temporary folder, the
+// memory locker, and a private redis-server for the Redis lock page), under the offscreen
+// platform. Also renders every page with realistic data to PNG files under the build tree
+// (tests/screenshots/) for a person to look at, and for docs/console.md.
+
+#include "admin/localbackend.h"
+#include "app/mainwindow.h"
+#include "models/cronmodel.h"
+#include "models/lockmodel.h"
+#include "models/noticemodel.h"
+#include "models/queuemodel.h"
+#include "pages/cachepage.h"
+#include "pages/cronpage.h"
+#include "pages/lockspage.h"
+#include "pages/noticespage.h"
+#include "pages/overviewpage.h"
+#include "pages/processespage.h"
+#include "pages/queuespage.h"
+#include "widgets/format.h"
+
+#include "support/redisserver.h"
+#include "support/testutil.h"
+#include "support/wait.h"
+
+#include <QAbstractItemModelTester>
+#include <QAction>
+#include <QApplication>
+#include <QDir>
+#include <QLabel>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QToolButton>
+#include <QTreeView>
+
+#include <condition_variable>
+#include <mutex>
+
+using namespace Switchyard;
+using namespace Switchyard::Console;
+using namespace std::chrono_literals;
+
+namespace {
+
+// Lets a handler through one batch at a time; open() lets everything through.
+class Gate
+{
+public:
+    void wait()
+    {
+        std::unique_lock lock(m_mutex);
+        m_changed.wait(lock, [this] { return m_open || m_permits > 0; });
+        if (!m_open)
+            --m_permits;
+        ++m_passed;
+        m_changed.notify_all();
+    }
+    void allow(int n)
+    {
+        std::lock_guard lock(m_mutex);
+        m_permits += n;
+        m_changed.notify_all();
+    }
+    void open()
+    {
+        std::lock_guard lock(m_mutex);
+        m_open = true;
+        m_changed.notify_all();
+    }
+    int passed()
+    {
+        std::lock_guard lock(m_mutex);
+        return m_passed;
+    }
+
+private:
+    std::mutex m_mutex;
+    std::condition_variable m_changed;
+    int m_permits = 0;
+    int m_passed = 0;
+    bool m_open = false;
+};
+
+const QByteArray kIni = R"(
+[server]
+GRACEFUL_HAMMER_TIME = 2s
+[queue]
+TYPE = level
+BATCH_LENGTH = 1
+[queue.mail]
+MAX_WORKERS = 1
+[queue.webhook_sender]
+TYPE = channel
+[queue.notification-service]
+TYPE = channel
+)";
+
+// One console window over one engine.
+struct ConsoleFixture
+{
+    QTemporaryDir dir;
+    std::unique_ptr<Admin::LocalBackend> backend;
+    std::unique_ptr<MainWindow> window;
+    std::shared_ptr<Gate> gate = std::make_shared<Gate>();
+    std::map<QString, std::shared_ptr<WorkerPool>> pools;
+
+    explicit ConsoleFixture(const QByteArray &extraIni = QByteArray())
+    {
+        EngineConfig config = Test::configFrom(kIni + extraIni, dir.path());
+        EngineOptions options;
+        options.queueTiming.statsInterval = 50ms;
+        Result<std::unique_ptr<Engine>> engine = Engine::start(CancelToken(), config, options);
+        if (!engine)
+            qFatal("engine: %s", qPrintable(engine.status().toString()));
+        Admin::LocalBackendOptions backendOptions;
+        backendOptions.eventInterval = 100ms;
+        backendOptions.progressInterval = 20ms;
+        backendOptions.actor = QStringLiteral("test operator");
+        backend = std::make_unique<Admin::LocalBackend>(std::move(engine).value(), backendOptions);
+        // Handlers finish at once when the console closes (a real handler would watch its token).
+        QObject::connect(backend.get(), &Admin::AdminBackend::stateChanged, backend.get(),
+                         [gate = gate](Admin::AdminBackend::State state) {
+                             if (state == Admin::AdminBackend::State::Closing)
+                                 gate->open();
+                         });
+        window = std::make_unique<MainWindow>(*backend);
+        window->resize(1280, 800);
+    }
+
+    ~ConsoleFixture()
+    {
+        gate->open();
+        window.reset();
+        backend.reset();
+    }
+
+    Engine &engine() { return *backend->engine(); }
+
+    std::shared_ptr<WorkerPool> queue(const QString &name, bool gated)
+    {
+        RawBatchHandler handler = [gate = gate, gated](std::vector<QByteArray> &) {
+            if (gated)
+                gate->wait();
+            return RawBatchResult{};
+        };
+        auto pool = engine().queues().createPool(CancelToken(), name, false, handler);
+        if (!pool)
+            qFatal("queue: %s", qPrintable(pool.status().toString()));
+        pools[name] = *pool;
+        return *pool;
+    }
+
+    // The manager's qid of a queue (WorkerPool::stats() alone does not know it).
+    qint64 qid(const QString &name)
+    {
+        for (const QueueStats &stats : engine().queues().list())
+            if (stats.name == name)
+                return stats.qid;
+        return -1;
+    }
+
+    void push(const QString &name, int count)
+    {
+        for (int i = 0; i < count; ++i)
+            QVERIFY(pools[name]->push(CancelToken(), QByteArray::number(i)));
+    }
+
+    // A cron task whose runs wait for `release`.
+    void blockingTask(const QString &name, std::shared_ptr<Gate> release)
+    {
+        CronTaskDefinition task;
+        task.name = name;
+        task.title = QStringLiteral("Rebuild the search index");
+        task.defaults.schedule = QStringLiteral("0 3 * * *");
+        task.run = [release](const CronRunContext &) -> Result<QString> {
+            release->wait();
+            return QStringLiteral("indexed 1 204 repositories");
+        };
+        QVERIFY(engine().cron().registerTask(std::move(task)));
+    }
+};
+
+int rowOf(QAbstractItemModel &model, const QVariant &key)
+{
+    for (int r = 0; r < model.rowCount(); ++r)
+        if (model.index(r, 0).data(KeyRole) == key)
+            return r;
+    return -1;
+}
+
+QMessageBox *waitForBox(QWidget *parent, const QString &name)
+{
+    QMessageBox *box = nullptr;
+    Test::eventually([&] {
+        box = parent->findChild<QMessageBox *>(name);
+        return box && box->isVisible();
+    });
+    return box;
+}
+
+void clickButtonWithText(QMessageBox *box, const QString &prefix)
+{
+    for (QAbstractButton *button : box->buttons()) {
+        if (button->text().startsWith(prefix)) {
+            button->click();
+            return;
+        }
+    }
+    QFAIL(qPrintable(QStringLiteral("no button starting with %1").arg(prefix)));
+}
+
+} // namespace
+
+class TestConsole : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QApplication::setOrganizationName(QStringLiteral("switchyard-test"));
+        QApplication::setApplicationName(QStringLiteral("console-test"));
+    }
+
+    void everyPageIsPopulated()
+    {
+        ConsoleFixture c;
+        c.queue(QStringLiteral("mail"), false);
+        c.queue(QStringLiteral("webhook_sender"), false);
+        auto release = std::make_shared<Gate>();
+        release->open();
+        c.blockingTask(QStringLiteral("index_repos"), release);
+        Result<LockGuard> lock = c.engine().locker().tryLock(CancelToken(), QStringLiteral("repo:42:archive"));
+        QVERIFY(lock && lock->acquired());
+        c.engine().notices().add(QStringLiteral("cron"), QStringLiteral("Cron task delete_old_actions failed: disk full"));
+
+        MainWindow &w = *c.window;
+        QAbstractItemModelTester queueTester(&w.queuesPage()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester cronTester(&w.cronPage()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester lockTester(&w.locksPage()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester noticeTester(&w.noticesPage()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester processTester(&w.processesPage()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        w.show();
+        w.refreshAll();
+        w.showPage(QStringLiteral("processes"));
+        QVERIFY(Test::eventually([&] { return w.queuesPage()->model().rowCount() == 2; }));
+        QVERIFY(Test::eventually([&] { return w.cronPage()->model().indexOfKey(QStringLiteral("index_repos")) >= 0; }));
+        QVERIFY(Test::eventually([&] { return w.locksPage()->model().rowCount() == 1; }));
+        QVERIFY(Test::eventually([&] { return w.noticesPage()->model().rowCount() == 1; }));
+        QVERIFY(Test::eventually([&] { return w.processesPage()->model().processCount() > 0; }));
+        QVERIFY(Test::eventually([&] { return w.overviewPage()->selfCheckRows() == 4; }));
+        QCOMPARE(w.overviewPage()->instance().instanceId, c.engine().instanceId());
+
+        // What the rows say.
+        QueueModel &queues = w.queuesPage()->model();
+        const int mail = queues.indexOfKey(c.qid(QStringLiteral("mail")));
+        QCOMPARE(queues.index(mail, QueueModel::Name).data().toString(), QStringLiteral("mail"));
+        QCOMPARE(queues.index(mail, QueueModel::Type).data().toString(), QStringLiteral("level"));
+        LockModel &locks = w.locksPage()->model();
+        QCOMPARE(locks.index(0, LockModel::Key).data().toString(), QStringLiteral("repo:42:archive"));
+        QVERIFY(locks.index(0, LockModel::Holder).data().toString().contains(QStringLiteral("this instance")));
+        CronModel &cron = w.cronPage()->model();
+        const int task = cron.indexOfKey(QStringLiteral("index_repos"));
+        QCOMPARE(cron.index(task, CronModel::Task).data().toString(), QStringLiteral("Rebuild the search index"));
+        QVERIFY(cron.index(task, CronModel::Schedule).data().toString().contains(QStringLiteral("At 03:00 every day")));
+        QVERIFY(cron.index(task, CronModel::Next).data().toString().startsWith(QStringLiteral("in ")));
+
+        // Cache & QoS read while shown.
+        w.showPage(QStringLiteral("cache"));
+        QVERIFY(Test::eventually([&] { return w.cachePage()->statsLabel()->text().contains(QStringLiteral("Hits")); }));
+        QVERIFY(w.cachePage()->qosLabel()->text().contains(QStringLiteral("Disabled")));
+
+        // Empty states explain themselves.
+        ConsoleFixture empty;
+        empty.window->show();
+        empty.window->refreshAll();
+        QVERIFY(Test::eventually([&] { return empty.window->queuesPage()->findChild<QLabel *>(QStringLiteral("emptyLabel"))->isVisibleTo(empty.window->queuesPage()); }));
+        QVERIFY(empty.window->queuesPage()->findChild<QLabel *>(QStringLiteral("emptyLabel"))->text().contains(QStringLiteral("[queue.&lt;name&gt;]")));
+    }
+
+    void runNowEndToEndAndAlreadyRunning()
+    {
+        ConsoleFixture c;
+        auto release = std::make_shared<Gate>();
+        c.blockingTask(QStringLiteral("index_repos"), release);
+        MainWindow &w = *c.window;
+        w.show();
+        w.showPage(QStringLiteral("cron"));
+        w.refreshAll();
+        CronPage &page = *w.cronPage();
+        QVERIFY(Test::eventually([&] { return page.selectKey(QStringLiteral("index_repos")); }));
+        QVERIFY(page.runAction()->isEnabled());
+
+        page.runAction()->trigger();
+        QVERIFY(!page.runAction()->isEnabled()); // claimed at once, before the reply
+        QVERIFY(Test::eventually([&] {
+            const Admin::CronRow *row = page.model().find(QStringLiteral("index_repos"));
+            return row && row->running;
+        }));
+        QVERIFY(!page.runAction()->isEnabled());
+        QVERIFY(w.lastOperation().contains(QStringLiteral("Started Rebuild the search index")));
+
+        // Finishes: the status turns Finished, the history shows the run with its doer.
+        release->allow(1);
+        QVERIFY(Test::eventually([&] {
+            const Admin::CronRow *row = page.model().find(QStringLiteral("index_repos"));
+            return row && !row->running && row->status == QLatin1String("finished");
+        }));
+        QVERIFY(Test::eventually([&] { return page.runAction()->isEnabled(); }));
+        QVERIFY(Test::eventually([&] { return page.history().rowCount() == 1; }));
+        QCOMPARE(page.history().index(0, CronRunModel::Doer).data().toString(), QStringLiteral("test operator"));
+        QCOMPARE(page.history().index(0, CronRunModel::Trigger).data().toString(), QStringLiteral("manual"));
+        QCOMPARE(page.history().index(0, CronRunModel::Message).data().toString(), QStringLiteral("indexed 1 204 repositories"));
+
+        // Someone else starts it; this console has not heard yet and presses Run now: a polite
+        // note in the status bar, no error.
+        QCOMPARE(*c.engine().cron().runNow(QStringLiteral("index_repos"), QStringLiteral("another console")),
+                 CronService::Trigger::Started);
+        QVERIFY(page.runAction()->isEnabled());
+        page.runAction()->trigger();
+        QVERIFY(Test::eventually([&] { return w.lastOperation().contains(QStringLiteral("already running")); }));
+        QVERIFY(w.lastError().isEmpty());
+        QVERIFY(!w.findChild<QMessageBox *>());
+        release->open();
+        c.engine().cron().waitIdle();
+    }
+
+    void flushShowsProgressAndCancels()
+    {
+        ConsoleFixture c;
+        c.queue(QStringLiteral("mail"), true);
+        c.push(QStringLiteral("mail"), 20);
+        MainWindow &w = *c.window;
+        w.show();
+        w.showPage(QStringLiteral("queues"));
+        w.refreshAll();
+        QueuesPage &page = *w.queuesPage();
+        const qint64 qid = c.qid(QStringLiteral("mail"));
+        QVERIFY(Test::eventually([&] { return page.selectKey(qid); }));
+        QVERIFY(Test::eventually([&] { return page.model().find(qid)->length >= 15; }));
+
+        page.flushAction()->trigger();
+        QVERIFY(page.flushProgress()->isVisible());
+        QVERIFY(page.cancelFlushButton()->isVisible());
+        QVERIFY(!page.flushAction()->isEnabled());
+        c.gate->allow(8);
+        QVERIFY(Test::eventually([&] { return page.flushProgress()->maximum() == 1000 && page.flushProgress()->value() >= 300; }));
+
+        QTest::mouseClick(page.cancelFlushButton(), Qt::LeftButton);
+        QVERIFY2(Test::eventually([&] { return !page.runningFlush(); }, 5s), qPrintable(w.lastOperation() + w.lastError()));
+        QVERIFY(w.lastOperation().contains(QStringLiteral("cancelled")));
+        QVERIFY(!page.flushProgress()->isVisible());
+        QVERIFY(page.flushAction()->isEnabled());
+        QVERIFY(c.pools[QStringLiteral("mail")]->stats().length >= 8); // the rest stays queued
+
+        // A flush that times out says so and leaves the queue intact.
+        page.flushTimeout()->setValue(1);
+        const qint64 before = c.pools[QStringLiteral("mail")]->stats().length;
+        page.flushAction()->trigger();
+        QVERIFY(Test::eventually([&] { return !page.runningFlush(); }, 10s));
+        QVERIFY2(w.lastError().contains(QStringLiteral("timed out")), qPrintable(w.lastError()));
+        QVERIFY(c.pools[QStringLiteral("mail")]->stats().length >= before - 1);
+
+        // And one that completes reports what it did.
+        c.gate->open();
+        page.flushTimeout()->setValue(60);
+        page.flushAction()->trigger();
+        QVERIFY(Test::eventually([&] { return !page.runningFlush(); }));
+        QVERIFY2(w.lastOperation().contains(QStringLiteral("Flushed mail")), qPrintable(w.lastOperation()));
+        QCOMPARE(c.pools[QStringLiteral("mail")]->stats().length, 0);
+    }
+
+    void removeAllAsksWithTheCount()
+    {
+        ConsoleFixture c;
+        auto pool = c.queue(QStringLiteral("mail"), false);
+        QVERIFY(pool->pause(CancelToken()));
+        c.push(QStringLiteral("mail"), 12);
+        MainWindow &w = *c.window;
+        w.show();
+        w.showPage(QStringLiteral("queues"));
+        w.refreshAll();
+        QueuesPage &page = *w.queuesPage();
+        const qint64 qid = c.qid(QStringLiteral("mail"));
+        QVERIFY(Test::eventually([&] { return page.selectKey(qid) && page.model().find(qid)->length == 12; }));
+
+        page.removeAllAction()->trigger();
+        QMessageBox *box = waitForBox(&page, QStringLiteral("confirmation"));
+        QVERIFY(box);
+        QVERIFY2(box->text().contains(QStringLiteral("Remove 12 items from mail")), qPrintable(box->text()));
+        box->button(QMessageBox::Cancel)->click();
+        QVERIFY(Test::eventually([&] { return !page.findChild<QMessageBox *>(QStringLiteral("confirmation")); }));
+        QCOMPARE(pool->stats().length, 12);
+
+        page.removeAllAction()->trigger();
+        box = waitForBox(&page, QStringLiteral("confirmation"));
+        QVERIFY(box);
+        clickButtonWithText(box, QStringLiteral("Remove 12 items"));
+        QVERIFY(Test::eventually([&] { return w.lastOperation().contains(QStringLiteral("Removed 12 items from mail")); }));
+        QCOMPARE(pool->stats().length, 0);
+    }
+
+    void pauseAndResume()
+    {
+        ConsoleFixture c;
+        auto pool = c.queue(QStringLiteral("mail"), false);
+        MainWindow &w = *c.window;
+        w.show();
+        w.showPage(QStringLiteral("queues"));
+        w.refreshAll();
+        QueuesPage &page = *w.queuesPage();
+        const qint64 qid = c.qid(QStringLiteral("mail"));
+        QVERIFY(Test::eventually([&] { return page.selectKey(qid); }));
+        QVERIFY(page.pauseAction()->isEnabled());
+        QVERIFY(!page.resumeAction()->isEnabled());
+
+        page.pauseAction()->trigger();
+        QVERIFY(Test::eventually([&] { return page.model().find(qid)->paused; }));
+        QVERIFY(pool->isPaused());
+        QVERIFY(Test::eventually([&] { return page.resumeAction()->isEnabled() && !page.pauseAction()->isEnabled(); }));
+        const int row = page.model().indexOfKey(qid);
+        QCOMPARE(page.model().index(row, QueueModel::State).data().toString(), QStringLiteral("Paused"));
+        QVERIFY(Test::eventually([&] { return page.badge() == 1; })); // a paused queue needs attention
+
+        page.resumeAction()->trigger();
+        QVERIFY(Test::eventually([&] { return !page.model().find(qid)->paused; }));
+        QVERIFY(!pool->isPaused());
+        QVERIFY(Test::eventually([&] { return page.badge() == 0; }));
+    }
+
+    void forceReleaseOnTheRedisLocker()
+    {
+        Test::RedisServer redis;
+        QVERIFY(redis.start());
+        ConsoleFixture c(QStringLiteral("[global_lock]\nSERVICE_TYPE = redis\nSERVICE_CONN_STR = redis://127.0.0.1:%1/0\n")
+                      .arg(redis.port())
+                      .toUtf8());
+        Result<LockGuard> lock = c.engine().locker().tryLock(CancelToken(), QStringLiteral("cron:archive_cleanup"));
+        QVERIFY(lock && lock->acquired());
+        const CancelToken lost = lock->token();
+        MainWindow &w = *c.window;
+        w.show();
+        w.showPage(QStringLiteral("locks"));
+        w.refreshAll();
+        LocksPage &page = *w.locksPage();
+        QVERIFY(Test::eventually([&] { return page.selectKey(QStringLiteral("cron:archive_cleanup")); }));
+        LockModel &model = page.model();
+        QCOMPARE(model.index(0, LockModel::Backend).data().toString(), QStringLiteral("redis"));
+        QVERIFY(model.index(0, LockModel::Ttl).data(RawRole).toLongLong() > 0);
+        QVERIFY(Test::eventually([&] { return model.index(0, LockModel::Holder).data().toString().contains(QStringLiteral("this instance")); }));
+
+        page.forceReleaseAction()->trigger();
+        QMessageBox *box = waitForBox(&page, QStringLiteral("confirmation"));
+        QVERIFY(box);
+        QVERIFY(box->text().contains(QStringLiteral("cron:archive_cleanup")));
+        QVERIFY(box->text().contains(c.engine().instanceId()));
+        QVERIFY(box->text().contains(QStringLiteral("not protected")));
+        clickButtonWithText(box, QStringLiteral("Force release"));
+        QVERIFY(Test::eventually([&] { return lost.isCancelled(); }));
+        QVERIFY(Test::eventually([&] { return model.rowCount() == 0; }));
+        QVERIFY(w.lastOperation().contains(QStringLiteral("Released cron:archive_cleanup")));
+
+        // Released by its holder while the question was open: said so, no error.
+        Result<LockGuard> again = c.engine().locker().tryLock(CancelToken(), QStringLiteral("cron:archive_cleanup"));
+        QVERIFY(again && again->acquired());
+        page.refresh();
+        QVERIFY(Test::eventually([&] { return page.selectKey(QStringLiteral("cron:archive_cleanup")); }));
+        page.forceReleaseAction()->trigger();
+        box = waitForBox(&page, QStringLiteral("confirmation"));
+        QVERIFY(box);
+        again->release();
+        clickButtonWithText(box, QStringLiteral("Force release"));
+        QVERIFY(Test::eventually([&] { return w.lastOperation().contains(QStringLiteral("already released")); }));
+        QVERIFY(w.lastError().isEmpty());
+    }
+
+    void selfCheckShowsTheThreshold()
+    {
+        ConsoleFixture c;
+        MainWindow &w = *c.window;
+        w.show();
+        w.showPage(QStringLiteral("cache"));
+        CachePage &page = *w.cachePage();
+        QTest::mouseClick(page.selfCheckButton(), Qt::LeftButton);
+        QVERIFY(Test::eventually([&] { return page.selfCheckResult()->text().contains(QStringLiteral("OK in")); }));
+        QVERIFY(page.selfCheckResult()->text().contains(QStringLiteral("threshold 30 ms")));
+        QVERIFY(w.lastOperation().contains(QStringLiteral("Cache self-check passed")));
+    }
+
+    void liveUpdateKeepsTheSelection()
+    {
+        ConsoleFixture c;
+        c.queue(QStringLiteral("mail"), false);
+        auto webhooks = c.queue(QStringLiteral("webhook_sender"), false);
+        c.queue(QStringLiteral("notification-service"), false);
+        MainWindow &w = *c.window;
+        w.show();
+        w.showPage(QStringLiteral("queues"));
+        QueuesPage &page = *w.queuesPage();
+        QVERIFY(Test::eventually([&] { return page.model().rowCount() == 3; }));
+        const qint64 qid = c.qid(QStringLiteral("webhook_sender"));
+        QVERIFY(page.selectKey(qid));
+        page.view()->sortByColumn(QueueModel::Handled, Qt::DescendingOrder);
+        QSignalSpy resets(&page.model(), &QAbstractItemModel::modelReset);
+        QSignalSpy changes(&page.model(), &QAbstractItemModel::dataChanged);
+
+        c.push(QStringLiteral("webhook_sender"), 50);
+        QVERIFY(Test::eventually([&] { return page.model().find(qid)->handledTotal == 50; }));
+        QVERIFY(changes.count() > 0);
+        QCOMPARE(resets.count(), 0);
+        QCOMPARE(page.currentKey().toLongLong(), qid);
+        QCOMPARE(page.selectedKeys().size(), 1);
+        // Re-sorted by the live numbers, still the same row selected.
+        QCOMPARE(page.view()->currentIndex().data(KeyRole).toLongLong(), qid);
+        QCOMPARE(page.proxy()->index(0, 0).data(KeyRole).toLongLong(), qid);
+    }
+
+    void closingDuringAFlushCancelsItAndShutsDown()
+    {
+        ConsoleFixture c;
+        c.queue(QStringLiteral("mail"), true);
+        c.push(QStringLiteral("mail"), 5);
+        MainWindow &w = *c.window;
+        w.show();
+        w.showPage(QStringLiteral("queues"));
+        w.refreshAll();
+        QueuesPage &page = *w.queuesPage();
+        const qint64 qid = c.qid(QStringLiteral("mail"));
+        QVERIFY(Test::eventually([&] { return page.selectKey(qid); }));
+        page.flushAction()->trigger();
+        QPointer<Admin::AdminJob> job = page.runningFlush();
+        QVERIFY(job);
+        QSignalSpy finished(job.data(), &Admin::AdminJob::finished);
+        QSignalSpy closed(c.backend.get(), &Admin::AdminBackend::closed);
+        w.close();
+        QVERIFY(Test::eventually([&] { return closed.count() == 1; }));
+        QCOMPARE(closed.first().first().toBool(), true); // a graceful shutdown
+        QCOMPARE(finished.count(), 1);
+        QCOMPARE(finished.first().first().value<Status>().code(), Status::Code::Cancelled);
+        QVERIFY(!w.isVisible());
+        QCOMPARE(c.backend->state(), Admin::AdminBackend::State::Closed);
+    }
+
+    void rendersEveryPage()
+    {
+        ConsoleFixture c;
+        auto mail = c.queue(QStringLiteral("mail"), true);
+        auto webhooks = c.queue(QStringLiteral("webhook_sender"), false);
+        c.queue(QStringLiteral("notification-service"), false);
+        QVERIFY(mail->pause(CancelToken()));
+        c.push(QStringLiteral("mail"), 1204);
+        auto release = std::make_shared<Gate>();
+        release->open();
+        c.blockingTask(QStringLiteral("index_repos"), release);
+        QVERIFY(c.engine().cron().runNow(QStringLiteral("index_repos"), QStringLiteral("admin")));
+        Result<LockGuard> a = c.engine().locker().tryLock(CancelToken(), QStringLiteral("repo:42:archive"));
+        Result<LockGuard> b = c.engine().locker().tryLock(CancelToken(), QStringLiteral("cron:delete_old_actions"));
+        QVERIFY(a && b);
+        c.engine().notices().add(QStringLiteral("cron"), QStringLiteral("Cron task delete_old_actions failed: database is locked"));
+        c.engine().notices().add(QStringLiteral("lock"), QStringLiteral("Lock repo:7:migrate force-released by admin"));
+        for (int i = 0; i < 30; ++i) {
+            c.push(QStringLiteral("webhook_sender"), 40 + (i % 7) * 25);
+            QTest::qWait(100); // the throughput history needs samples spread over time
+        }
+        c.engine().cron().waitIdle();
+
+        MainWindow &w = *c.window;
+        w.show();
+        w.refreshAll();
+        const QString dir = QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("screenshots"));
+        QVERIFY(QDir().mkpath(dir));
+        for (Page *page : w.pages()) {
+            w.showPage(page->id());
+            if (auto *table = qobject_cast<TablePage *>(page)) {
+                QVERIFY(Test::eventually([&] { return table->view()->model()->rowCount() > 0; }));
+                table->view()->selectionModel()->setCurrentIndex(table->view()->model()->index(0, 0),
+                                                                 QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+            }
+            QTest::qWait(1200); // a second of live updates and countdowns
+            const QString file = QDir(dir).filePath(page->id() + QStringLiteral(".png"));
+            QVERIFY(w.grab().save(file));
+            QVERIFY(QFileInfo(file).size() > 10000);
+        }
+        mail->resume();
+        c.gate->open();
+    }
+};
+
+QTEST_MAIN(TestConsole)
+#include "tst_console.moc"

@@ -1,0 +1,134 @@
+// The console's models and formatting without a window: snapshots applied as row-level diffs
+// (never a reset), batched notice inserts, schedules in words.
+
+#include "models/noticemodel.h"
+#include "models/queuemodel.h"
+#include "widgets/format.h"
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace Switchyard;
+using namespace Switchyard::Console;
+
+namespace {
+Admin::QueueRow queue(qint64 qid, const QString &name, qint64 length, qint64 handled = 0)
+{
+    Admin::QueueRow row;
+    row.qid = qid;
+    row.name = name;
+    row.type = QStringLiteral("channel");
+    row.length = length;
+    row.handledTotal = handled;
+    return row;
+}
+} // namespace
+
+class TestConsoleModels : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void snapshotsAreDiffs()
+    {
+        QueueModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
+        QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+        QSignalSpy removed(&model, &QAbstractItemModel::rowsRemoved);
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+
+        model.applySnapshot({queue(1, QStringLiteral("a"), 1), queue(2, QStringLiteral("b"), 2), queue(3, QStringLiteral("c"), 3),
+                             queue(4, QStringLiteral("d"), 4)});
+        QCOMPARE(model.rowCount(), 4);
+        QCOMPARE(inserted.count(), 1); // one insert for the batch
+
+        changed.clear();
+        // b and c vanish, d changes, e arrives: two removals in one range, one change, one insert.
+        model.applySnapshot({queue(1, QStringLiteral("a"), 1), queue(4, QStringLiteral("d"), 40), queue(5, QStringLiteral("e"), 5)});
+        QCOMPARE(removed.count(), 1);
+        QCOMPARE(removed.first().at(1).toInt(), 1);
+        QCOMPARE(removed.first().at(2).toInt(), 2);
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(changed.first().at(0).toModelIndex().row(), 1);
+        QCOMPARE(inserted.count(), 2);
+        QCOMPARE(model.rowCount(), 3);
+        QCOMPARE(model.index(1, QueueModel::Length).data().toString(), QStringLiteral("40"));
+        QCOMPARE(model.indexOfKey(5), 2);
+
+        // The same list again changes nothing.
+        changed.clear();
+        model.applySnapshot({queue(1, QStringLiteral("a"), 1), queue(4, QStringLiteral("d"), 40), queue(5, QStringLiteral("e"), 5)});
+        QCOMPARE(changed.count(), 0);
+        QCOMPARE(resets.count(), 0);
+    }
+
+    void throughputComesFromHandledTotals()
+    {
+        QueueModel model;
+        const QDateTime t0 = QDateTime::fromSecsSinceEpoch(1'800'000'000, Qt::UTC);
+        model.applyStats({queue(1, QStringLiteral("a"), 0, 100)}, t0);
+        model.applyStats({queue(1, QStringLiteral("a"), 0, 2100)}, t0.addSecs(2));
+        QCOMPARE(model.currentRate(1), 1000.0);
+        QCOMPARE(model.history(1).size(), std::size_t(2));
+        // Ten minutes later the old samples are gone.
+        model.applyStats({queue(1, QStringLiteral("a"), 0, 2100)}, t0.addSecs(2 + QueueModel::kHistorySeconds + 1));
+        QCOMPARE(model.history(1).size(), std::size_t(1));
+        QCOMPARE(model.currentRate(1), 0.0);
+    }
+
+    void noticesArriveInBatches()
+    {
+        NoticeModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+        for (int i = 1; i <= 500; ++i)
+            model.enqueue(Admin::NoticeRow{i, QStringLiteral("cron"), QStringLiteral("n%1").arg(i), QDateTime::currentDateTimeUtc()});
+        QCOMPARE(model.rowCount(), 0);
+        QVERIFY(QTest::qWaitFor([&] { return model.rowCount() == 500; }));
+        QCOMPARE(inserted.count(), 1);
+        model.enqueue(Admin::NoticeRow{3, QStringLiteral("cron"), QStringLiteral("again"), QDateTime::currentDateTimeUtc()});
+        model.flushPending();
+        QCOMPARE(model.rowCount(), 500); // a notice already shown is not shown twice
+        QVERIFY(model.removeKey(250));
+        QCOMPARE(model.rowCount(), 499);
+        QCOMPARE(model.indexOfKey(251), 249);
+    }
+
+    void schedulesInWords_data()
+    {
+        QTest::addColumn<QString>("schedule");
+        QTest::addColumn<QString>("words");
+        QTest::newRow("daily") << "0 3 * * *" << "At 03:00 every day";
+        QTest::newRow("seconds field") << "0 30 4 * * *" << "At 04:30 every day";
+        QTest::newRow("weekdays") << "0 9 * * 1-5" << "At 09:00 Monday to Friday";
+        QTest::newRow("interval") << "@every 10m" << "Every 10m";
+        QTest::newRow("minutes step") << "*/10 * * * *" << "Every 10 minutes";
+        QTest::newRow("hourly") << "@hourly" << "At minute 0 of every hour";
+        QTest::newRow("minute of hour") << "15 * * * *" << "At minute 15 of every hour";
+        QTest::newRow("monthly day") << "0 2 1 * *" << "At 02:00 on day 1 of every month";
+        QTest::newRow("no simple words") << "0 2 1 1,6 *" << "";
+    }
+
+    void schedulesInWords()
+    {
+        QFETCH(QString, schedule);
+        QFETCH(QString, words);
+        QCOMPARE(describeSchedule(schedule), words);
+    }
+
+    void durations()
+    {
+        QCOMPARE(formatDuration(850), QStringLiteral("850 ms"));
+        QCOMPARE(formatDuration(252000), QStringLiteral("4 min 12 s"));
+        QCOMPARE(formatDuration(7500000), QStringLiteral("2 h 5 min"));
+        const QDateTime now = QDateTime::currentDateTimeUtc();
+        QCOMPARE(formatRelative(now.addSecs(252), now), QStringLiteral("in 4 min 12 s"));
+        QCOMPARE(formatRelative(now.addSecs(-60), now), QStringLiteral("1 min ago"));
+        QCOMPARE(formatCount(-1), QStringLiteral("—"));
+    }
+};
+
+QTEST_MAIN(TestConsoleModels)
+#include "tst_consolemodels.moc"
