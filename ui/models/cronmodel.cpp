@@ -120,7 +120,8 @@ QVariant CronModel::data(const QModelIndex &index, int role) const
             switch (column) {
                 case Task: return row->title.isEmpty() ? row->name : row->title;
                 case Schedule: {
-                    const QString words = describeSchedule(row->schedule);
+                    // "@every 30s" says it already; a cron expression gets its words beside it.
+                    const QString words = row->schedule.startsWith(QLatin1Char('@')) ? QString() : describeSchedule(row->schedule);
                     return words.isEmpty() ? row->schedule : QStringLiteral("%1 — %2").arg(row->schedule, words);
                 }
                 case Next:

@@ -51,7 +51,8 @@ void ProcessModel::fillRow(QStandardItem *first, const Admin::ProcessRow &row)
     set(Description, row.description, row.description);
     set(Pid, row.pid, row.pid);
     set(Type, processTypeName(row.type), processTypeName(row.type));
-    set(Started, formatTime(row.startedAt), row.startedAt.toMSecsSinceEpoch());
+    set(Started, row.startedAt.toLocalTime().toString(QStringLiteral("HH:mm:ss")), row.startedAt.toMSecsSinceEpoch());
+    parent->child(r, Started)->setToolTip(formatTime(row.startedAt));
     set(Cancellable, row.cancellable ? tr("yes") : tr("no"), row.cancellable);
 }
 

@@ -37,7 +37,7 @@ QChart *makeChart(const QString &title, QLineSeries *&a, const QString &aName, Q
     time->setFormat(QStringLiteral("HH:mm"));
     time->setTickCount(6);
     values = new QValueAxis(chart);
-    values->setLabelFormat(QStringLiteral("%.1f"));
+    values->setLabelFormat(QStringLiteral("%.3g"));
     chart->addAxis(time, Qt::AlignBottom);
     chart->addAxis(values, Qt::AlignLeft);
     for (QLineSeries *series : {a, b}) {
@@ -119,6 +119,7 @@ CachePage::CachePage(Admin::AdminBackend &backend, QWidget *parent) : Page(backe
 
     m_qosChart = makeChart(tr("QoS requests"), m_inflight, tr("in flight"), m_waiting, tr("waiting"), m_qosTime, m_qosAxis);
     m_qosAxis->setLabelFormat(QStringLiteral("%.0f"));
+    m_qosAxis->setTickCount(5);
     auto *qosView = new QChartView(m_qosChart, this);
     qosView->setRenderHint(QPainter::Antialiasing);
     qosView->setMinimumHeight(200);
@@ -200,7 +201,7 @@ void CachePage::addSample(double p50, double p99, double)
     appendPoint(m_p50, now, p50);
     appendPoint(m_p99, now, p99);
     m_timeAxis->setRange(now.addSecs(-kChartSeconds), now);
-    m_msAxis->setRange(0, std::max(0.05, maxY(m_p50, m_p99) * 1.2));
+    m_msAxis->setRange(0, std::max(0.01, maxY(m_p50, m_p99) * 1.2));
 }
 
 void CachePage::runSelfCheck()

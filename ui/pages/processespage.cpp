@@ -15,7 +15,10 @@ ProcessesPage::ProcessesPage(Admin::AdminBackend &backend, QWidget *parent) : Ta
     setSourceModel(&m_model);
     view()->setRootIsDecorated(true);
     view()->setSelectionMode(QAbstractItemView::SingleSelection);
-    view()->header()->resizeSection(ProcessModel::Description, 380);
+    view()->header()->resizeSection(ProcessModel::Description, 420);
+    view()->header()->resizeSection(ProcessModel::Pid, 70);
+    view()->header()->resizeSection(ProcessModel::Type, 90);
+    view()->header()->resizeSection(ProcessModel::Started, 90);
     view()->sortByColumn(ProcessModel::Pid, Qt::AscendingOrder);
     detailArea()->hide();
     setEmptyText(tr("<h3>Nothing registered</h3><p>Worker pools, the cron scheduler, runs and admin jobs register "

@@ -26,8 +26,14 @@ QueuesPage::QueuesPage(Admin::AdminBackend &backend, QWidget *parent) : TablePag
 {
     setSourceModel(&m_model);
     view()->setItemDelegateForColumn(QueueModel::Throughput, new SparklineDelegate(m_model, this));
-    view()->header()->resizeSection(QueueModel::Name, 200);
-    view()->header()->resizeSection(QueueModel::Throughput, 180);
+    view()->header()->resizeSection(QueueModel::Name, 190);
+    view()->header()->resizeSection(QueueModel::Type, 70);
+    view()->header()->resizeSection(QueueModel::Unique, 60);
+    for (int column : {QueueModel::Length, QueueModel::Pushed, QueueModel::Handled, QueueModel::Failed})
+        view()->header()->resizeSection(column, 95);
+    view()->header()->resizeSection(QueueModel::Workers, 80);
+    view()->header()->resizeSection(QueueModel::State, 70);
+    view()->header()->resizeSection(QueueModel::Throughput, 160);
     view()->sortByColumn(QueueModel::Name, Qt::AscendingOrder);
     setEmptyText(tr("<h3>No queues yet</h3>"
                     "<p>Queues are created by the subsystems that use them (webhook delivery, notifications, "
