@@ -1,0 +1,198 @@
+// The admin layer through the AdminBackend interface on a real engine: every call answers on the
+// caller's thread, errors keep their codes and name what is wrong, the event stream carries
+// queue-stats, cron-status, lock and notice events, and close() stops everything.
+
+#include "admin/localbackend.h"
+
+#include "support/testutil.h"
+#include "support/wait.h"
+
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+
+using namespace Switchyard;
+using namespace std::chrono_literals;
+
+namespace {
+
+std::unique_ptr<Admin::LocalBackend> openBackend(const QString &dir)
+{
+    EngineConfig config = Test::configFrom("[queue]\nTYPE = channel\n", dir);
+    Result<std::unique_ptr<Engine>> engine = Engine::start(CancelToken(), config);
+    if (!engine)
+        qFatal("engine: %s", qPrintable(engine.status().toString()));
+    Admin::LocalBackendOptions options;
+    options.eventInterval = 50ms;
+    options.actor = QStringLiteral("tester");
+    return std::make_unique<Admin::LocalBackend>(std::move(engine).value(), options);
+}
+
+// Calls `start(context, reply)` and waits for its one reply.
+template<typename R, typename Call>
+R await(Call start)
+{
+    QObject context;
+    std::optional<R> result;
+    QThread *thread = nullptr;
+    start(&context, [&](R value) {
+        thread = QThread::currentThread();
+        result.emplace(std::move(value));
+    });
+    if (!Test::eventually([&] { return result.has_value(); }))
+        qFatal("no reply");
+    if (thread != QThread::currentThread())
+        qFatal("reply on another thread");
+    return std::move(*result);
+}
+
+} // namespace
+
+class TestLocalBackend : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void errorsKeepTheirCodes()
+    {
+        QTemporaryDir dir;
+        auto backend = openBackend(dir.path());
+        using Admin::AdminBackend;
+        QCOMPARE(backend->state(), AdminBackend::State::Connected);
+
+        Status unknownQueue = await<Status>([&](QObject *c, auto r) { backend->pauseQueue(999, c, r); });
+        QCOMPARE(unknownQueue.code(), Status::Code::NotFound);
+        Result<Admin::QueueSettingsInfo> settings =
+            await<Result<Admin::QueueSettingsInfo>>([&](QObject *c, auto r) { backend->queueSettings(999, c, r); });
+        QCOMPARE(settings.status().code(), Status::Code::NotFound);
+
+        auto pool = backend->engine()->queues().createPool(CancelToken(), QStringLiteral("mail"), false,
+                                                           [](std::vector<QByteArray> &) { return RawBatchResult{}; });
+        QVERIFY(pool);
+        const qint64 qid = backend->engine()->queues().list().front().qid;
+        Status workers = await<Status>([&](QObject *c, auto r) { backend->setMaxWorkers(qid, 0, c, r); });
+        QCOMPARE(workers.code(), Status::Code::InvalidArgument);
+        QVERIFY(workers.message().startsWith(QStringLiteral("max_workers:")));
+        QVERIFY(await<Status>([&](QObject *c, auto r) { backend->setMaxWorkers(qid, 3, c, r); }));
+        QCOMPARE(backend->engine()->queues().list().front().maxWorkers, 3);
+
+        Status task = await<Status>([&](QObject *c, auto r) { backend->runCron(QStringLiteral("no_such_task"), c, r); });
+        QCOMPARE(task.code(), Status::Code::NotFound);
+
+        Status lock = await<Status>([&](QObject *c, auto r) { backend->forceReleaseLock(QStringLiteral("nobody:holds"), c, r); });
+        QCOMPARE(lock.code(), Status::Code::NotFound);
+        QVERIFY(lock.message().contains(QStringLiteral("released meanwhile")));
+
+        Status notice = await<Status>([&](QObject *c, auto r) { backend->deleteNotices({12345}, c, r); });
+        QCOMPARE(notice.code(), Status::Code::NotFound);
+
+        // A process that cannot be cancelled is a conflict, not bad input.
+        ProcessRegistry::Handle fixed = backend->engine()->processes().add(ProcessType::Normal, QStringLiteral("fixed"));
+        Status process = await<Status>([&](QObject *c, auto r) { backend->cancelProcess(fixed.pid(), c, r); });
+        QCOMPARE(process.code(), Status::Code::Conflict);
+    }
+
+    void cronRunTwiceIsAConflict()
+    {
+        QTemporaryDir dir;
+        auto backend = openBackend(dir.path());
+        auto release = std::make_shared<std::atomic<bool>>(false);
+        CronTaskDefinition task;
+        task.name = QStringLiteral("slow");
+        task.title = QStringLiteral("Slow task");
+        task.defaults.schedule = QStringLiteral("@every 1h");
+        task.run = [release](const CronRunContext &context) -> Result<QString> {
+            while (!release->load() && !context.cancel.isCancelled())
+                context.cancel.sleepFor(1ms);
+            return QStringLiteral("done");
+        };
+        QVERIFY(backend->engine()->cron().registerTask(std::move(task)));
+        QVERIFY(await<Status>([&](QObject *c, auto r) { backend->runCron(QStringLiteral("slow"), c, r); }));
+        Status again = await<Status>([&](QObject *c, auto r) { backend->runCron(QStringLiteral("slow"), c, r); });
+        QCOMPARE(again.code(), Status::Code::Conflict);
+        QVERIFY(again.message().contains(QStringLiteral("already running")));
+        release->store(true);
+        backend->engine()->cron().waitIdle();
+        auto runs = await<Result<std::vector<Admin::CronRun>>>([&](QObject *c, auto r) { backend->cronRuns(QStringLiteral("slow"), c, r); });
+        QVERIFY(runs);
+        QCOMPARE(runs->size(), std::size_t(1));
+        QCOMPARE(runs->front().doer, QStringLiteral("tester"));
+    }
+
+    void theStreamCarriesEveryKind()
+    {
+        QTemporaryDir dir;
+        auto backend = openBackend(dir.path());
+        QList<Admin::AdminEvent> events;
+        connect(backend.get(), &Admin::AdminBackend::event, this, [&](const Admin::AdminEvent &e) { events << e; });
+        const auto seen = [&](Admin::AdminEvent::Type type, const std::function<bool(const Admin::AdminEvent &)> &match) {
+            return Test::eventually([&] {
+                for (const Admin::AdminEvent &e : std::as_const(events))
+                    if (e.type == type && match(e))
+                        return true;
+                return false;
+            });
+        };
+        QVERIFY(seen(Admin::AdminEvent::Type::QueueStats, [](const auto &) { return true; }));
+        QVERIFY(seen(Admin::AdminEvent::Type::CronStatus, [](const auto &e) { return e.cron.name == QLatin1String("cache_self_check"); }));
+
+        Result<LockGuard> lock = backend->engine()->locker().tryLock(CancelToken(), QStringLiteral("k1"));
+        QVERIFY(lock && lock->acquired());
+        QVERIFY(seen(Admin::AdminEvent::Type::Lock, [](const auto &e) { return e.lock.key == QLatin1String("k1") && e.lock.action == QLatin1String("acquired"); }));
+        lock->release();
+        QVERIFY(seen(Admin::AdminEvent::Type::Lock, [](const auto &e) { return e.lock.key == QLatin1String("k1") && e.lock.action == QLatin1String("released"); }));
+
+        const qint64 id = backend->engine()->notices().add(QStringLiteral("test"), QStringLiteral("hello"));
+        QVERIFY(seen(Admin::AdminEvent::Type::Notice, [&](const auto &e) { return e.notice.id == id; }));
+        QVERIFY(await<Status>([&](QObject *c, auto r) { backend->deleteNotices({id}, c, r); }));
+        QVERIFY(seen(Admin::AdminEvent::Type::NoticeRemoved, [&](const auto &e) { return e.notice.id == id; }));
+        QCOMPARE(Admin::AdminEvent::typeName(Admin::AdminEvent::Type::QueueStats), QStringLiteral("queue-stats"));
+    }
+
+    void closeStopsCallsAndTheStream()
+    {
+        QTemporaryDir dir;
+        auto backend = openBackend(dir.path());
+        QSignalSpy closed(backend.get(), &Admin::AdminBackend::closed);
+        backend->close(QStringLiteral("test over"));
+        QCOMPARE(backend->state(), Admin::AdminBackend::State::Closing);
+        Status late = await<Status>([&](QObject *c, auto r) { backend->resumeQueue(1, c, r); });
+        QCOMPARE(late.code(), Status::Code::Unavailable);
+        QVERIFY(Test::eventually([&] { return closed.count() == 1; }));
+        QVERIFY(closed.first().first().toBool());
+        QCOMPARE(backend->state(), Admin::AdminBackend::State::Closed);
+
+        // A reply whose context went away is dropped, not delivered to freed memory.
+        auto other = openBackend(dir.path() + QStringLiteral("/b"));
+        bool called = false;
+        {
+            QObject context;
+            other->instance(&context, [&](Result<Admin::InstanceInfo>) { called = true; });
+        }
+        QObject marker;
+        bool after = false;
+        other->instance(&marker, [&](Result<Admin::InstanceInfo>) { after = true; });
+        QVERIFY(Test::eventually([&] { return after; }));
+        QVERIFY(!called);
+    }
+
+    void startsTheEngineWithoutBlocking()
+    {
+        QTemporaryDir dir;
+        Admin::LocalBackend backend(Test::configFrom("", dir.path()));
+        QSignalSpy states(&backend, &Admin::AdminBackend::stateChanged);
+        backend.start();
+        QCOMPARE(backend.state(), Admin::AdminBackend::State::Connecting);
+        Status early = await<Status>([&](QObject *c, auto r) { backend.resumeQueue(1, c, r); });
+        QVERIFY(early.code() == Status::Code::Unavailable || early.code() == Status::Code::NotFound);
+        QVERIFY(Test::eventually([&] { return backend.state() == Admin::AdminBackend::State::Connected; }));
+        auto info = await<Result<Admin::InstanceInfo>>([&](QObject *c, auto r) { backend.instance(c, r); });
+        QVERIFY(info);
+        QCOMPARE(info->dataPath, dir.path());
+        QVERIFY(info->configPath.endsWith(QStringLiteral("app.ini")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLocalBackend)
+#include "tst_localbackend.moc"
