@@ -36,6 +36,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
+#include <QHeaderView>
 #include <QTreeView>
 
 #include <condition_variable>
@@ -366,6 +367,14 @@ private Q_SLOTS:
         QVERIFY(Test::eventually([&] { return !page.runningFlush(); }, 10s));
         QVERIFY2(w.lastError().contains(QStringLiteral("timed out")), qPrintable(w.lastError()));
         QVERIFY(c.pools[QStringLiteral("mail")]->stats().length >= before - 1);
+        // The error is in the status bar; its detail opens without blocking the window.
+        auto *details = w.findChild<QToolButton *>(QStringLiteral("errorDetailsButton"));
+        QVERIFY(details && details->isVisible());
+        details->click();
+        auto *box = w.findChild<QMessageBox *>(QStringLiteral("errorDetails"));
+        QVERIFY(box && box->isVisible() && !box->isModal());
+        QVERIFY2(box->detailedText().contains(QStringLiteral("did not finish within 1000 ms")), qPrintable(box->detailedText()));
+        box->close();
 
         // And one that completes reports what it did.
         c.gate->open();
@@ -545,6 +554,21 @@ private Q_SLOTS:
         QCOMPARE(finished.first().first().value<Status>().code(), Status::Code::Cancelled);
         QVERIFY(!w.isVisible());
         QCOMPARE(c.backend->state(), Admin::AdminBackend::State::Closed);
+    }
+
+    void remembersTheLastPageAndColumns()
+    {
+        {
+            ConsoleFixture c;
+            c.window->show();
+            c.window->showPage(QStringLiteral("locks"));
+            c.window->locksPage()->view()->header()->resizeSection(LockModel::Key, 333);
+            c.window->close(); // saves, then closes the backend
+            QVERIFY(Test::eventually([&] { return c.backend->state() == Admin::AdminBackend::State::Closed; }));
+        }
+        ConsoleFixture again;
+        QCOMPARE(again.window->currentPage()->id(), QStringLiteral("locks"));
+        QCOMPARE(again.window->locksPage()->view()->header()->sectionSize(LockModel::Key), 333);
     }
 
     void rendersEveryPage()

@@ -101,6 +101,7 @@ MainWindow::MainWindow(Admin::AdminBackend &backend, QWidget *parent) : QMainWin
     errorPalette.setColor(QPalette::WindowText, QColor(0xc6, 0x28, 0x28));
     m_error->setPalette(errorPalette);
     m_details = new QToolButton(this);
+    m_details->setObjectName(QStringLiteral("errorDetailsButton"));
     m_details->setText(tr("Details…"));
     m_details->setAutoRaise(true);
     m_details->setVisible(false);
