@@ -69,17 +69,19 @@ LocalBackend::LocalBackend(std::unique_ptr<Engine> engine, LocalBackendOptions o
 LocalBackend::~LocalBackend()
 {
     m_startup.cancel(QStringLiteral("console closing"));
+    if (m_closer.joinable())
+        m_closer.join(); // it joins the starter itself
     if (m_starter.joinable())
         m_starter.join();
     if (!m_closeRequested) {
         m_closeRequested = true;
         stopCalls(QStringLiteral("console closing"));
+        m_pool.waitForDone();
         if (m_engine)
             m_engine->shutdown(QStringLiteral("console closing"));
     }
-    if (m_closer.joinable())
-        m_closer.join();
     m_pool.waitForDone();
+    // An engine started but never adopted is shut down by its destructor (m_startedEngine).
 }
 
 QString LocalBackend::displayName() const
@@ -94,19 +96,33 @@ void LocalBackend::start()
     setState(State::Connecting, tr("starting the embedded engine"));
     m_starter = std::thread([this, config = m_config, options = m_options.engine, token = m_startup.token()] {
         Result<std::unique_ptr<Engine>> started = Engine::start(token, config, options);
-        auto shared = std::make_shared<Result<std::unique_ptr<Engine>>>(std::move(started));
-        QMetaObject::invokeMethod(this, [this, shared] {
-            if (!*shared) {
-                setState(State::Failed, tr("the engine did not start: %1").arg(shared->status().message()));
-                return;
-            }
-            if (m_closeRequested) {
-                (*shared).value()->shutdown(QStringLiteral("console closed during start-up"));
-                return;
-            }
-            connected(std::move(*shared).value());
-        }, Qt::QueuedConnection);
+        {
+            std::lock_guard lock(m_startMutex);
+            if (started)
+                m_startedEngine = std::move(started).value();
+            else
+                m_startError = started.status();
+        }
+        QMetaObject::invokeMethod(this, &LocalBackend::adoptStarted, Qt::QueuedConnection);
     });
+}
+
+void LocalBackend::adoptStarted()
+{
+    if (m_closeRequested)
+        return; // the closing thread shuts down an engine that was never adopted
+    std::unique_ptr<Engine> engine;
+    Status error;
+    {
+        std::lock_guard lock(m_startMutex);
+        engine = std::move(m_startedEngine);
+        error = m_startError;
+    }
+    if (!engine) {
+        setState(State::Failed, tr("the engine did not start: %1").arg(error.message()));
+        return;
+    }
+    connected(std::move(engine));
 }
 
 void LocalBackend::connected(std::unique_ptr<Engine> engine)
@@ -161,9 +177,20 @@ void LocalBackend::close(const QString &reason)
     stopCalls(reason);
     m_closer = std::thread([this, reason] {
         m_pool.waitForDone();
+        // A start-up still under way was cancelled above; an engine it finished anyway is shut
+        // down here, never on the GUI thread.
+        if (m_starter.joinable())
+            m_starter.join();
+        std::unique_ptr<Engine> unadopted;
+        {
+            std::lock_guard lock(m_startMutex);
+            unadopted = std::move(m_startedEngine);
+        }
         bool clean = true;
+        if (unadopted)
+            clean = unadopted->shutdown(reason).clean();
         if (m_engine)
-            clean = m_engine->shutdown(reason).clean();
+            clean = m_engine->shutdown(reason).clean() && clean;
         QMetaObject::invokeMethod(this, [this, clean] {
             setState(State::Closed);
             Q_EMIT closed(clean);

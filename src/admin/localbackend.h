@@ -96,6 +96,7 @@ private:
                 std::function<R(AdminOperations &, const CancelToken &)> operation);
 
     void connected(std::unique_ptr<Engine> engine);
+    void adoptStarted(); // on this object's thread, when the start-up thread is done
     void forward(AdminEvent event);
     void deliverQueueStats();
     QString actor() const;
@@ -110,8 +111,11 @@ private:
     CancelSource m_startup;
     CancelSource m_calls;
     QThreadPool m_pool;
-    std::thread m_starter;
+    std::thread m_starter; // joined by the closing thread, else by the destructor
     std::thread m_closer;
+    std::mutex m_startMutex;
+    std::unique_ptr<Engine> m_startedEngine; // guarded by m_startMutex; the start-up thread's result
+    Status m_startError;                     // guarded by m_startMutex
     bool m_closeRequested = false;
 
     // queue-stats frames are coalesced: a newer one replaces one the GUI has not taken yet.

@@ -7,6 +7,7 @@
 #include "support/testutil.h"
 #include "support/wait.h"
 
+#include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -175,6 +176,26 @@ private Q_SLOTS:
         other->instance(&marker, [&](Result<Admin::InstanceInfo>) { after = true; });
         QVERIFY(Test::eventually([&] { return after; }));
         QVERIFY(!called);
+    }
+
+    void closingDuringStartUpStopsIt()
+    {
+        // The cache's Redis does not answer: start-up PINGs it 10 × 1 s unless cancelled.
+        QTemporaryDir dir;
+        Admin::LocalBackend backend(Test::configFrom("[cache]\nADAPTER = redis\nHOST = redis://127.0.0.1:1/0\n", dir.path()));
+        QList<Admin::AdminBackend::State> states;
+        connect(&backend, &Admin::AdminBackend::stateChanged, this, [&](Admin::AdminBackend::State state) { states << state; });
+        backend.start();
+        QCOMPARE(backend.state(), Admin::AdminBackend::State::Connecting);
+        QElapsedTimer timer;
+        timer.start();
+        backend.close(QStringLiteral("closed while starting"));
+        QVERIFY(Test::eventually([&] { return backend.state() == Admin::AdminBackend::State::Closed; }));
+        QVERIFY2(timer.elapsed() < 3000, qPrintable(QString::number(timer.elapsed())));
+        // The start-up thread's result was posted before Closed (the closing thread joins it first),
+        // so it has been seen — and ignored — by now.
+        QCOMPARE(states.last(), Admin::AdminBackend::State::Closed);
+        QVERIFY(!states.contains(Admin::AdminBackend::State::Failed));
     }
 
     void startsTheEngineWithoutBlocking()
