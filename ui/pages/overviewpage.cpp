@@ -84,27 +84,7 @@ OverviewPage::OverviewPage(Admin::AdminBackend &backend, QWidget *parent) : Page
     connect(m_ui->noticesList, &QListWidget::itemActivated, this, [this] { Q_EMIT navigate(QStringLiteral("notices"), QString()); });
     connect(&backend, &Admin::AdminBackend::event, this, &OverviewPage::onEvent);
     m_poll.setInterval(1000);
-    connect(&m_poll, &QTimer::timeout, this, [this] {
-        showInstance();
-        Page::backend().locks(this, [this](Result<std::vector<Admin::LockRow>> locks) {
-            if (!locks) {
-                m_locks->set(QStringLiteral("?"), locks.status().message(), QColor(0xc6, 0x28, 0x28));
-                return;
-            }
-            int ours = 0;
-            for (const Admin::LockRow &row : *locks)
-                ours += row.owner == m_instance.instanceId ? 1 : 0;
-            m_locks->set(formatCount(qint64(locks->size())), tr("held, %1 by this instance").arg(ours));
-        });
-        Page::backend().cacheStats(this, [this](Result<CacheStats> stats) {
-            if (!stats)
-                return;
-            const qint64 lookups = stats->hits + stats->misses;
-            m_cache->set(lookups ? QStringLiteral("%1 %").arg(QLocale().toString(100.0 * double(stats->hits) / double(lookups), 'f', 1))
-                                 : QStringLiteral("—"),
-                         tr("hit ratio · %1 · p99 %2 ms").arg(stats->adapter, QLocale().toString(stats->latencyP99Ms, 'f', 2)));
-        });
-    });
+    connect(&m_poll, &QTimer::timeout, this, &OverviewPage::pollCards);
     setActive(false);
 }
 
@@ -166,12 +146,30 @@ void OverviewPage::refresh()
             }());
     });
     runSelfCheck();
-    m_poll.start(); // the cards' numbers come in once even before the page is shown
-    if (!isActive())
-        QTimer::singleShot(1500, this, [this] {
-            if (!isActive())
-                m_poll.stop();
-        });
+    pollCards(); // the cards' numbers come in once even before the page is shown
+}
+
+void OverviewPage::pollCards()
+{
+    showInstance();
+    backend().locks(this, [this](Result<std::vector<Admin::LockRow>> locks) {
+        if (!locks) {
+            m_locks->set(QStringLiteral("?"), locks.status().message(), QColor(0xc6, 0x28, 0x28));
+            return;
+        }
+        int ours = 0;
+        for (const Admin::LockRow &row : *locks)
+            ours += row.owner == m_instance.instanceId ? 1 : 0;
+        m_locks->set(formatCount(qint64(locks->size())), tr("held, %1 by this instance").arg(ours));
+    });
+    backend().cacheStats(this, [this](Result<CacheStats> stats) {
+        if (!stats)
+            return;
+        const qint64 lookups = stats->hits + stats->misses;
+        m_cache->set(lookups ? QStringLiteral("%1 %").arg(QLocale().toString(100.0 * double(stats->hits) / double(lookups), 'f', 1))
+                             : QStringLiteral("—"),
+                     tr("hit ratio · %1 · p99 %2 ms").arg(stats->adapter, QLocale().toString(stats->latencyP99Ms, 'f', 2)));
+    });
 }
 
 void OverviewPage::showInstance()

@@ -39,6 +39,7 @@ Q_SIGNALS:
 private:
     void onEvent(const Admin::AdminEvent &event);
     void runSelfCheck();
+    void pollCards(); // locks and cache, which the stream does not carry
     void showInstance();
     void addNotice(const Admin::NoticeRow &notice, bool atTop);
 

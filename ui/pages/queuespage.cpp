@@ -261,17 +261,15 @@ void QueuesPage::flushSelected()
     m_progress->setFormat(tr("flushing %1: %p%").arg(name));
     m_progress->setVisible(true);
     m_cancelFlush->setVisible(true);
-    auto *started = new QElapsedTimer;
-    started->start();
+    m_flushClock.start();
     connect(m_job, &Admin::AdminJob::progress, this, [this](qint64 done, qint64 total) {
         if (total <= 0)
             return;
         m_progress->setRange(0, 1000);
         m_progress->setValue(int(done * 1000 / total));
     });
-    connect(m_job, &Admin::AdminJob::finished, this, [this, name, started, timeout](const Status &result) {
-        const qint64 elapsed = started->elapsed();
-        delete started;
+    connect(m_job, &Admin::AdminJob::finished, this, [this, name, timeout](const Status &result) {
+        const qint64 elapsed = m_flushClock.elapsed();
         const qint64 handled = m_job ? m_job->done() : 0;
         m_progress->setVisible(false);
         m_cancelFlush->setVisible(false);

@@ -4,6 +4,7 @@
 
 #include "models/queuemodel.h"
 
+#include <QElapsedTimer>
 #include <QPointer>
 
 class QAction;
@@ -67,6 +68,7 @@ private:
     QToolButton *m_cancelFlush;
     QPointer<Admin::AdminJob> m_job;
     qint64 m_flushQid = 0;
+    QElapsedTimer m_flushClock;
     bool m_busy = false; // an action on the selection is in flight: its buttons stay disabled
 
     QLabel *m_settings;
