@@ -14,6 +14,7 @@
 #include <QLockFile>
 #include <QMessageBox>
 #include <QTextStream>
+#include <QTranslator>
 
 #include <cstdio>
 
@@ -52,6 +53,12 @@ int main(int argc, char *argv[])
     QApplication::setApplicationName(QStringLiteral("switchyard"));
     QApplication::setApplicationDisplayName(QStringLiteral("Switchyard"));
     QApplication::setApplicationVersion(QStringLiteral(SWITCHYARD_VERSION));
+
+    // The console's catalogue for the system language (translations/console_<locale>.ts); English
+    // is the source language and needs none.
+    QTranslator translator;
+    if (translator.load(QLocale(), QStringLiteral("console"), QStringLiteral("_"), QStringLiteral(":/i18n")))
+        QApplication::installTranslator(&translator);
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QApplication::translate("main", "Switchyard console on the embedded engine."));

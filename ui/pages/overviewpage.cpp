@@ -5,6 +5,7 @@
 #include "widgets/format.h"
 #include "widgets/icons.h"
 
+#include <QCoreApplication>
 #include <QMouseEvent>
 #include <QVBoxLayout>
 
@@ -13,6 +14,8 @@ namespace Switchyard::Console {
 // A headline number with a caption; clicking it opens `pageId` with `filter`.
 class Card final : public QFrame
 {
+    Q_DECLARE_TR_FUNCTIONS(Card)
+
 public:
     Card(const QString &title, const QString &pageId, QWidget *parent) : QFrame(parent), m_pageId(pageId)
     {

@@ -8,10 +8,11 @@
 namespace Switchyard::Console {
 
 namespace {
-QString tr(const char *text)
+// The catalogue's context for these strings.
+class Format
 {
-    return QCoreApplication::translate("Format", text);
-}
+    Q_DECLARE_TR_FUNCTIONS(Format)
+};
 } // namespace
 
 QString formatCount(qint64 value)
@@ -24,18 +25,18 @@ QString formatCount(qint64 value)
 QString formatDuration(qint64 ms)
 {
     if (ms < 1000)
-        return tr("%1 ms").arg(ms);
+        return Format::tr("%1 ms").arg(ms);
     qint64 s = ms / 1000;
     if (s < 60)
-        return ms < 10000 ? tr("%1 s").arg(QLocale().toString(ms / 1000.0, 'f', 1)) : tr("%1 s").arg(s);
+        return ms < 10000 ? Format::tr("%1 s").arg(QLocale().toString(ms / 1000.0, 'f', 1)) : Format::tr("%1 s").arg(s);
     const qint64 m = s / 60;
     s %= 60;
     if (m < 60)
-        return s ? tr("%1 min %2 s").arg(m).arg(s) : tr("%1 min").arg(m);
+        return s ? Format::tr("%1 min %2 s").arg(m).arg(s) : Format::tr("%1 min").arg(m);
     const qint64 h = m / 60;
     if (h < 48)
-        return (m % 60) ? tr("%1 h %2 min").arg(h).arg(m % 60) : tr("%1 h").arg(h);
-    return tr("%1 d %2 h").arg(h / 24).arg(h % 24);
+        return (m % 60) ? Format::tr("%1 h %2 min").arg(h).arg(m % 60) : Format::tr("%1 h").arg(h);
+    return Format::tr("%1 d %2 h").arg(h / 24).arg(h % 24);
 }
 
 QString formatRelative(const QDateTime &when, const QDateTime &now)
@@ -44,10 +45,10 @@ QString formatRelative(const QDateTime &when, const QDateTime &now)
         return QStringLiteral("—");
     const qint64 ms = now.msecsTo(when);
     if (ms > -1000 && ms < 1000)
-        return tr("now");
+        return Format::tr("now");
     if (ms > 0)
-        return tr("in %1").arg(formatDuration(((ms + 999) / 1000) * 1000));
-    return tr("%1 ago").arg(formatDuration((-ms / 1000) * 1000));
+        return Format::tr("in %1").arg(formatDuration(((ms + 999) / 1000) * 1000));
+    return Format::tr("%1 ago").arg(formatDuration((-ms / 1000) * 1000));
 }
 
 QString formatTime(const QDateTime &when)
@@ -61,20 +62,20 @@ QString describeSchedule(const QString &schedule)
 {
     const QString text = schedule.trimmed();
     if (text.isEmpty())
-        return tr("not scheduled");
+        return Format::tr("not scheduled");
     static const QRegularExpression every(QStringLiteral("^@every\\s+(\\S+)$"));
     if (const QRegularExpressionMatch m = every.match(text); m.hasMatch())
-        return tr("Every %1").arg(m.captured(1));
+        return Format::tr("Every %1").arg(m.captured(1));
     if (text == QLatin1String("@hourly"))
-        return tr("At minute 0 of every hour");
+        return Format::tr("At minute 0 of every hour");
     if (text == QLatin1String("@daily") || text == QLatin1String("@midnight"))
-        return tr("At 00:00 every day");
+        return Format::tr("At 00:00 every day");
     if (text == QLatin1String("@weekly"))
-        return tr("At 00:00 every Sunday");
+        return Format::tr("At 00:00 every Sunday");
     if (text == QLatin1String("@monthly"))
-        return tr("At 00:00 on day 1 of every month");
+        return Format::tr("At 00:00 on day 1 of every month");
     if (text == QLatin1String("@yearly") || text == QLatin1String("@annually"))
-        return tr("At 00:00 on 1 January");
+        return Format::tr("At 00:00 on 1 January");
 
     QStringList fields = text.split(QRegularExpression(QStringLiteral("\\s+")));
     QString second = QStringLiteral("0");
@@ -94,39 +95,39 @@ QString describeSchedule(const QString &schedule)
         return QString();
     QString days;
     if (isStar(dom) && isStar(dow))
-        days = tr("every day");
+        days = Format::tr("every day");
     else if (isStar(dom) && (dow == QLatin1String("1-5") || dow.compare(QLatin1String("MON-FRI"), Qt::CaseInsensitive) == 0))
-        days = tr("Monday to Friday");
+        days = Format::tr("Monday to Friday");
     else if (isStar(dow) && isNumber(dom))
-        days = tr("on day %1 of every month").arg(dom);
+        days = Format::tr("on day %1 of every month").arg(dom);
     else if (isStar(dom) && isNumber(dow)) {
         const int d = dow.toInt() % 7;
-        days = tr("every %1").arg(QLocale().dayName(d == 0 ? 7 : d));
+        days = Format::tr("every %1").arg(QLocale().dayName(d == 0 ? 7 : d));
     } else
         return QString();
 
     const bool secondZero = second == QLatin1String("0");
     if (secondZero && isNumber(minute) && isNumber(hour))
-        return tr("At %1:%2 %3").arg(hour.toInt(), 2, 10, QLatin1Char('0')).arg(minute.toInt(), 2, 10, QLatin1Char('0')).arg(days);
-    if (days != tr("every day"))
+        return Format::tr("At %1:%2 %3").arg(hour.toInt(), 2, 10, QLatin1Char('0')).arg(minute.toInt(), 2, 10, QLatin1Char('0')).arg(days);
+    if (days != Format::tr("every day"))
         return QString();
     if (secondZero && isNumber(minute) && isStar(hour))
-        return tr("At minute %1 of every hour").arg(minute);
+        return Format::tr("At minute %1 of every hour").arg(minute);
     if (secondZero && isStar(hour)) {
         if (const QRegularExpressionMatch m = step.match(minute); m.hasMatch())
-            return tr("Every %1 minutes").arg(m.captured(1));
+            return Format::tr("Every %1 minutes").arg(m.captured(1));
         if (isStar(minute))
-            return tr("Every minute");
+            return Format::tr("Every minute");
     }
     if (isStar(minute) && isStar(hour)) {
         if (const QRegularExpressionMatch m = step.match(second); m.hasMatch())
-            return tr("Every %1 seconds").arg(m.captured(1));
+            return Format::tr("Every %1 seconds").arg(m.captured(1));
         if (isStar(second))
-            return tr("Every second");
+            return Format::tr("Every second");
     }
     if (secondZero && isNumber(minute)) {
         if (const QRegularExpressionMatch m = step.match(hour); m.hasMatch())
-            return tr("Every %1 hours, at minute %2").arg(m.captured(1), minute);
+            return Format::tr("Every %1 hours, at minute %2").arg(m.captured(1), minute);
     }
     return QString();
 }

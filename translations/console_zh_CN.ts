@@ -1,0 +1,1171 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>Card</name>
+    <message>
+        <source>Open %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Format</name>
+    <message>
+        <source>%1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 h</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 d %2 h</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>in %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 ago</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not scheduled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At minute 0 of every hour</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At 00:00 every day</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At 00:00 every Sunday</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At 00:00 on day 1 of every month</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At 00:00 on 1 January</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>every day</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Monday to Friday</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>on day %1 of every month</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>every %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At %1:%2 %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At minute %1 of every hour</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every %1 minutes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every minute</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every %1 seconds</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every second</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every %1 hours, at minute %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>OverviewPage</name>
+    <message>
+        <source>Self-check</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run self-check</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recent notices</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Switchyard::Console::CachePage</name>
+    <message>
+        <source>Cache</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run self-check</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete, put and get a 500-byte test value; slow above 30 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not run yet. The check is slow above 30 ms.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cache latency (ms)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>p50</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>p99</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>QoS admission control</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>QoS requests</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>in flight</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>waiting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cache information unavailable: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Adapter&lt;/b&gt; %1%2 · &lt;b&gt;item TTL&lt;/b&gt; %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Hits&lt;/b&gt; %1 · &lt;b&gt;misses&lt;/b&gt; %2 · &lt;b&gt;hit ratio&lt;/b&gt; %3 %&lt;br&gt;&lt;b&gt;Latency&lt;/b&gt; p50 %4 ms · p99 %5 ms · &lt;b&gt;evictions&lt;/b&gt; %6 · &lt;b&gt;errors&lt;/b&gt; %7</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> · &lt;b&gt;items&lt;/b&gt; %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;b&gt;2Q&lt;/b&gt; recent %1 · frequent %2 · ghost %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Enabled&lt;/b&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Disabled&lt;/b&gt; (&lt;code&gt;[qos] ENABLED = false&lt;/code&gt;): requests are not queued</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;b&gt;In flight&lt;/b&gt; %1 of %2 · &lt;b&gt;waiting&lt;/b&gt; %3 of %4 · &lt;b&gt;target wait&lt;/b&gt; %5 ms&lt;br&gt;&lt;b&gt;Admitted&lt;/b&gt; %6 · &lt;b&gt;dropped&lt;/b&gt; high %7 · default %8 · low %9</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checking…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;span style=&apos;color:#c62828&apos;&gt;The check could not run: %1&lt;/span&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;span style=&apos;color:#c62828&apos;&gt;✗ Failed after %1 ms: %2&lt;/span&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cache self-check failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;span style=&apos;color:#b26b00&apos;&gt;⚠ Slow: %1 ms (threshold %2 ms)&lt;/span&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cache self-check slow: %1 ms (threshold %2 ms)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;span style=&apos;color:#2e7d32&apos;&gt;✓ OK in %1 ms (threshold %2 ms)&lt;/span&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cache self-check passed in %1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cache &amp; QoS</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Switchyard::Console::CronModel</name>
+    <message>
+        <source>Running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Paused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Disabled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Finished</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not run yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Task</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Schedule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Next run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Previous run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 by %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>disabled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>paused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Switchyard::Console::CronPage</name>
+    <message>
+        <source>&lt;h3&gt;No cron tasks&lt;/h3&gt;&lt;p&gt;Built-in tasks register when the engine starts; your own run a &lt;code&gt;COMMAND&lt;/code&gt; or call a &lt;code&gt;URL&lt;/code&gt; from a &lt;code&gt;[cron.&amp;lt;name&amp;gt;]&lt;/code&gt; section of &lt;code&gt;app.ini&lt;/code&gt; — see docs/cron.md.&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start the task now, whatever its schedule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Skip scheduled runs until resumed (on every instance); Run now still works</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading the cron tasks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Running…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select a task to see its runs.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; — %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading the runs of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; has not run since the engine started.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Started %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is already running; its result will show here when it finishes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Running %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Paused %1: scheduled runs are skipped until you resume</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resumed %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pausing %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resuming %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cron</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Switchyard::Console::CronRunModel</name>
+    <message>
+        <source>skipped: another instance holds the task&apos;s lock</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>skipped: another instance ran this tick</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>skipped: the task is paused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>skipped: Redis could not be reached</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>skipped: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Trigger</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Doer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Instance</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Switchyard::Console::LockModel</name>
+    <message>
+        <source>Key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Backend</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Holder instance</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fencing token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Acquired</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TTL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Extensions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This instance holds the lock</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Held by another instance</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Strictly increasing with every acquisition: resources refuse writes carrying an older token.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (this instance)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no lease</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Switchyard::Console::LocksPage</name>
+    <message>
+        <source>&lt;h3&gt;No locks are held&lt;/h3&gt;&lt;p&gt;Cron runs, webhook deliveries and other exclusive work take a global lock while they run; they appear here with their holder, fencing token and lease. &lt;code&gt;[global_lock] SERVICE_TYPE&lt;/code&gt; chooses memory or Redis — see docs/locks.md.&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Force release…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove the lock whoever holds it (asks first)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A fencing token grows with every acquisition: a resource that remembers the highest token it saw refuses writes from a holder that lost its lock.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading the locks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Force release</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Force-release %1, held by %2 (fencing token %3)?
+
+The holder will be told it lost the lock; work it does after that is not protected, and another process may take the lock at once.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Released %1 (was held by %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 was already released; nothing to do</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Force-releasing %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Locks</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Switchyard::Console::MainWindow</name>
+    <message>
+        <source>Switchyard</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Details…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Error details</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Filter</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (Ctrl+%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not connected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shutting down the engine…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>starting…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>connected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not connected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>shutting down…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>closed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> &amp;nbsp;·&amp;nbsp; %1 &amp;nbsp;·&amp;nbsp; v%2 &amp;nbsp;·&amp;nbsp; up %3 &amp;nbsp;·&amp;nbsp; queues %4 · cache %5 · locks %6</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Switchyard — %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>○ not live</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>○ waiting for updates</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>● live</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>◌ stale since %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>console window closed</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Switchyard::Console::NoticeModel</name>
+    <message>
+        <source>ID</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Description</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Switchyard::Console::NoticesPage</name>
+    <message>
+        <source>&lt;h3&gt;No system notices&lt;/h3&gt;&lt;p&gt;The engine writes a notice when something needs an operator: a cron task that failed (or succeeded, with &lt;code&gt;NOTICE_ON_SUCCESS&lt;/code&gt;), a lock that was force-released, queue data that was damaged. They appear here as they happen.&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select a notice to read all of it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading the notices</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Deleted %n notice(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Deleting notices</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Notices</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Switchyard::Console::OverviewPage</name>
+    <message>
+        <source>Queues</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cron</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Locks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cache</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Instance information unavailable: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No notices: nothing needs your attention.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>held, %1 by this instance</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>hit ratio · %1 · p99 %2 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;span style=&apos;font-size:large&apos;&gt;&lt;b&gt;%1&lt;/b&gt;&lt;/span&gt; &amp;nbsp; Switchyard %2 · up %3&lt;br&gt;&lt;b&gt;Config&lt;/b&gt; %4 · &lt;b&gt;Data&lt;/b&gt; %5&lt;br&gt;&lt;b&gt;Queues&lt;/b&gt; %6 · &lt;b&gt;Cache&lt;/b&gt; %7 · &lt;b&gt;Locks&lt;/b&gt; %8 · &lt;b&gt;Database&lt;/b&gt; %9 · &lt;b&gt;Pub/sub&lt;/b&gt; %10</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>embedded defaults</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>waiting in %1 queues · %2 items/s · %3 with failures · %4 paused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Paused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n failing</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 tasks · %2 running&lt;br&gt;next: %3 %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>self-check</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Overview</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Switchyard::Console::Page</name>
+    <message>
+        <source>%1 failed: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 failed (%2).
+
+%3</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Switchyard::Console::ProcessModel</name>
+    <message>
+        <source>Process</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PID</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancellable</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Switchyard::Console::ProcessesPage</name>
+    <message>
+        <source>&lt;h3&gt;Nothing registered&lt;/h3&gt;&lt;p&gt;Worker pools, the cron scheduler, runs and admin jobs register here while they run.&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel process</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel the selected process and its children</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading the processes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelled %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 had already ended</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelling %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Processes</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Switchyard::Console::QueueModel</name>
+    <message>
+        <source>Queue</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unique</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Length</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Workers handling a batch / running / maximum</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Workers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pushed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Handled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Items handled per second, last 10 minutes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2 items (LENGTH)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Paused: items are accepted and kept, no worker takes them until you resume.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 failed, %2 undecodable, %3 acknowledgements failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Paused</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Working</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Idle</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Switchyard::Console::QueuesPage</name>
+    <message>
+        <source>&lt;h3&gt;No queues yet&lt;/h3&gt;&lt;p&gt;Queues are created by the subsystems that use them (webhook delivery, notifications, mail) when the engine starts them.&lt;br&gt;Their type, length, batch size and workers come from &lt;code&gt;[queue]&lt;/code&gt; and &lt;code&gt;[queue.&amp;lt;name&amp;gt;]&lt;/code&gt; in &lt;code&gt;app.ini&lt;/code&gt; — see docs/queues.md.&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop handing items to workers; pushes are still accepted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Flush</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Handle every waiting item now, within the timeout</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove all…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete every waiting item (asks first, naming how many)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Set max workers…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>timeout </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How long a flush may take before it gives up (the items stay queued)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Flush timeout</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Flush progress</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel flush</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Length</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Handled per second</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>items</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>items/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading the queues</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read-only connection</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select a queue to see its settings and its last 10 minutes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; — %2, batch %3, length %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; — %2, batch %3, length %4&lt;br&gt;%5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 — last 10 minutes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Paused %1: items are kept until you resume</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resumed %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pausing %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resuming %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>flushing %1: %p%</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Flushed %1: %2 items in %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Flush of %1 timed out after %2; the remaining items stay queued</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Flush of %1 cancelled; the remaining items stay queued</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Flushing %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Counting the items of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is empty: nothing to remove</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove all items</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove %1 items from %2?
+
+The items are deleted without being handled. This cannot be undone.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove %1 items</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Removed %1 items from %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Removing the items of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Set max workers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Maximum workers for %1:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 now runs at most %2 workers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Setting the workers of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Queues</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>TablePage</name>
+    <message>
+        <source>Filter (Ctrl+F)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Filter</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+</TS>
