@@ -37,6 +37,7 @@
 #include <QTest>
 #include <QToolButton>
 #include <QHeaderView>
+#include <QInputDialog>
 #include <QTreeView>
 
 #include <condition_variable>
@@ -441,6 +442,17 @@ private Q_SLOTS:
         QVERIFY(Test::eventually([&] { return !page.model().find(qid)->paused; }));
         QVERIFY(!pool->isPaused());
         QVERIFY(Test::eventually([&] { return page.badge() == 0; }));
+
+        // Set max workers asks for the number, then applies it live.
+        page.setWorkersAction()->trigger();
+        QInputDialog *dialog = nullptr;
+        QVERIFY(Test::eventually([&] { return (dialog = page.findChild<QInputDialog *>(QStringLiteral("setWorkers"))) && dialog->isVisible(); }));
+        QCOMPARE(dialog->intValue(), 1);
+        dialog->setIntValue(4);
+        dialog->accept();
+        QVERIFY(Test::eventually([&] { return page.model().find(qid)->maxWorkers == 4; }));
+        QCOMPARE(pool->stats().maxWorkers, 4);
+        QVERIFY(w.lastOperation().contains(QStringLiteral("mail now runs at most 4 workers")));
     }
 
     void forceReleaseOnTheRedisLocker()
@@ -554,6 +566,35 @@ private Q_SLOTS:
         QCOMPARE(finished.first().first().value<Status>().code(), Status::Code::Cancelled);
         QVERIFY(!w.isVisible());
         QCOMPARE(c.backend->state(), Admin::AdminBackend::State::Closed);
+    }
+
+    void deleteNoticesAndCancelAProcess()
+    {
+        ConsoleFixture c;
+        for (int i = 0; i < 5; ++i)
+            c.engine().notices().add(QStringLiteral("cron"), QStringLiteral("notice %1").arg(i));
+        ProcessRegistry::Handle job =
+            c.engine().processes().addCancellable(CancelToken(), ProcessType::Normal, QStringLiteral("export of repo 42"));
+        MainWindow &w = *c.window;
+        w.show();
+        w.showPage(QStringLiteral("notices"));
+        w.refreshAll();
+        NoticesPage &notices = *w.noticesPage();
+        QVERIFY(Test::eventually([&] { return notices.model().rowCount() == 5; }));
+        notices.view()->selectAll();
+        QCOMPARE(notices.deleteAction()->text(), QStringLiteral("Delete 5"));
+        notices.deleteAction()->trigger();
+        QVERIFY(Test::eventually([&] { return notices.model().rowCount() == 0; }));
+        QVERIFY(c.engine().notices().list().empty());
+        QVERIFY(w.lastOperation().contains(QStringLiteral("Deleted 5 notice")));
+
+        w.showPage(QStringLiteral("processes"));
+        ProcessesPage &processes = *w.processesPage();
+        QVERIFY(Test::eventually([&] { return processes.selectKey(job.pid()); }));
+        QVERIFY(processes.cancelAction()->isEnabled());
+        processes.cancelAction()->trigger();
+        QVERIFY(Test::eventually([&] { return job.token().isCancelled(); }));
+        QVERIFY(Test::eventually([&] { return w.lastOperation().contains(QStringLiteral("Cancelled export of repo 42")); }));
     }
 
     void remembersTheLastPageAndColumns()

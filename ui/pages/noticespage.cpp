@@ -91,7 +91,7 @@ void NoticesPage::deleteSelected()
     m_delete->setEnabled(false);
     backend().deleteNotices(ids, this, [this, count = ids.size()](Status status) {
         if (status)
-            Q_EMIT operationSucceeded(tr("Deleted %n notice(s)", nullptr, int(count)));
+            Q_EMIT operationSucceeded(count == 1 ? tr("Deleted 1 notice") : tr("Deleted %1 notices").arg(count));
         else
             reportFailure(tr("Deleting notices"), status);
         selectionChanged();
