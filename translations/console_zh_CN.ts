@@ -714,18 +714,20 @@ The holder will be told it lost the lock; work it does after that is not protect
         <source>Delete %1</source>
         <translation type="unfinished"></translation>
     </message>
-    <message numerus="yes">
-        <source>Deleted %n notice(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-        </translation>
-    </message>
     <message>
         <source>Deleting notices</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Notices</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deleted 1 notice</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deleted %1 notices</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
