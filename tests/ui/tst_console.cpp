@@ -30,6 +30,7 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -221,11 +222,14 @@ void clickButtonWithText(QMessageBox *box, const QString &prefix)
 class TestConsole : public QObject
 {
     Q_OBJECT
+    QTemporaryDir m_settings;
 
 private Q_SLOTS:
     void initTestCase()
     {
         QStandardPaths::setTestModeEnabled(true);
+        // Window settings of this run only: a run never sees what an earlier one saved.
+        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_settings.path());
         QApplication::setOrganizationName(QStringLiteral("switchyard-test"));
         QApplication::setApplicationName(QStringLiteral("console-test"));
     }
