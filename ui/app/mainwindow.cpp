@@ -231,6 +231,8 @@ void MainWindow::onStateChanged(Admin::AdminBackend::State state, const QString 
         m_error->setText(message);
     } else if (state == State::Closing) {
         m_stack->setEnabled(false);
+        for (Page *page : std::as_const(m_pages))
+            page->setActive(false); // no more reads: the backend refuses them while closing
         showOperation(tr("Shutting down the engine…"));
     }
     updateHeader();
