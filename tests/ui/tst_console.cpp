@@ -535,8 +535,25 @@ private Q_SLOTS:
         QSignalSpy resets(&page.model(), &QAbstractItemModel::modelReset);
         QSignalSpy changes(&page.model(), &QAbstractItemModel::dataChanged);
 
+        int frames = 0;
+        qint64 lastSeen = -1;
+        connect(c.backend.get(), &Admin::AdminBackend::event, this, [&](const Admin::AdminEvent &e) {
+            if (e.type != Admin::AdminEvent::Type::QueueStats)
+                return;
+            ++frames;
+            for (const Admin::QueueRow &row : e.queues)
+                if (row.qid == qid)
+                    lastSeen = row.handledTotal;
+        });
         c.push(QStringLiteral("webhook_sender"), 50);
-        QVERIFY(Test::eventually([&] { return page.model().find(qid)->handledTotal == 50; }));
+        QVERIFY2(Test::eventually([&] { return page.model().find(qid)->handledTotal == 50; }),
+                 qPrintable(QStringLiteral("frames %5 (last handled %6), shown %1, engine %2, pushed %3, length %4")
+                                .arg(page.model().find(qid)->handledTotal)
+                                .arg(webhooks->stats().handledTotal)
+                                .arg(webhooks->stats().pushedTotal)
+                                .arg(webhooks->stats().length)
+                                .arg(frames)
+                                .arg(lastSeen)));
         QVERIFY(changes.count() > 0);
         QCOMPARE(resets.count(), 0);
         QCOMPARE(page.currentKey().toLongLong(), qid);

@@ -13,6 +13,8 @@ struct CancelState
     std::stop_source source;
     std::optional<SteadyClock::time_point> deadline; // immutable after construction
     std::unique_ptr<std::stop_callback<std::function<void()>>> parentLink;
+    // The deadline watcher's entry; written only under the watcher's mutex (add() sets it before
+    // the entry can fall due, the watcher clears it when it takes the entry), read by the destructor.
     std::uint64_t watchId = 0;
 
     mutable std::mutex mutex;
@@ -63,23 +65,25 @@ public:
         return *watcher;
     }
 
-    std::uint64_t add(SteadyClock::time_point when, std::weak_ptr<CancelState> state)
+    // Registers `state`'s deadline and sets its watchId, under the watcher's mutex: the entry may
+    // fall due (and be taken by the watcher thread) the moment the mutex is released.
+    void add(SteadyClock::time_point when, const std::shared_ptr<CancelState> &state)
     {
         std::lock_guard lock(m_mutex);
         if (m_stopped)
-            return 0; // after exit began: deadlines are still observed by isCancelled()/waits
+            return; // after exit began: deadlines are still observed by isCancelled()/waits
         if (!m_thread.joinable()) {
             m_thread = std::thread([this] { run(); });
             std::atexit([] { instance().stop(); });
         }
         const std::uint64_t id = ++m_nextId;
-        m_entries.emplace(when, Entry{id, std::move(state)});
+        state->watchId = id;
+        m_entries.emplace(when, Entry{id, std::weak_ptr<CancelState>(state)});
         // Wake the watcher only when it sleeps past this deadline. A deadline later than its
         // planned wake-up (usually: one whose entry was removed meanwhile) waits for that wake-up,
         // so a timeout per call costs no thread switch.
         if (when < m_wakeAt)
             m_wake.notify_one();
-        return id;
     }
 
     void remove(std::uint64_t id, SteadyClock::time_point when)
@@ -223,7 +227,7 @@ static std::shared_ptr<Detail::CancelState> makeState(const CancelToken &parent,
     if (parentDeadline && (!deadline || *parentDeadline < *deadline))
         deadline = parentDeadline; // the parent's watcher entry cancels us through the link
     else if (deadline)
-        state->watchId = Detail::DeadlineWatcher::instance().add(*deadline, state);
+        Detail::DeadlineWatcher::instance().add(*deadline, state);
     state->deadline = deadline;
 
     if (parent.stopToken().stop_possible()) {
