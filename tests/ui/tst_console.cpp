@@ -188,14 +188,6 @@ struct ConsoleFixture
     }
 };
 
-int rowOf(QAbstractItemModel &model, const QVariant &key)
-{
-    for (int r = 0; r < model.rowCount(); ++r)
-        if (model.index(r, 0).data(KeyRole) == key)
-            return r;
-    return -1;
-}
-
 QMessageBox *waitForBox(QWidget *parent, const QString &name)
 {
     QMessageBox *box = nullptr;

@@ -25,7 +25,7 @@ bool ProcessModel::isCancellable(qint64 pid) const
     return it != m_rows.constEnd() && it->cancellable;
 }
 
-QList<QStandardItem *> ProcessModel::makeRow(const Admin::ProcessRow &row) const
+QList<QStandardItem *> ProcessModel::makeRow() const
 {
     QList<QStandardItem *> items;
     for (int c = 0; c < ColumnCount; ++c) {
@@ -85,7 +85,7 @@ void ProcessModel::applyProcesses(const std::vector<Admin::ProcessRow> &rows)
         QStandardItem *item = m_items.value(row->pid);
         if (!item) {
             QStandardItem *parent = m_items.value(row->parentPid, invisibleRootItem());
-            const QList<QStandardItem *> items = makeRow(*row);
+            const QList<QStandardItem *> items = makeRow();
             parent->appendRow(items);
             item = items.first();
             m_items.insert(row->pid, item);

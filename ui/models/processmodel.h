@@ -22,7 +22,7 @@ public:
     int processCount() const { return int(m_items.size()); }
 
 private:
-    QList<QStandardItem *> makeRow(const Admin::ProcessRow &row) const;
+    QList<QStandardItem *> makeRow() const; // one row of empty, read-only items
     void fillRow(QStandardItem *first, const Admin::ProcessRow &row);
 
     QHash<qint64, QStandardItem *> m_items; // pid → the row's first item; Not owned (the model owns items)

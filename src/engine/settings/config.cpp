@@ -283,7 +283,6 @@ void EngineConfig::loadServices(Collector &c, const Settings &s, EngineConfig &c
 
 void EngineConfig::loadQueues(Collector &c)
 {
-    const Settings &s = m_settings;
     // Queues: the common section and every named one, so a bad value anywhere stops start-up.
     QStringList queueNames = configuredQueueNames();
     if (queueNames.isEmpty())

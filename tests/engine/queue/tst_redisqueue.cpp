@@ -193,7 +193,6 @@ private Q_SLOTS:
         for (int i = 0; i < 50; ++i)
             QVERIFY(queue->pushItem(CancelToken(), QByteArray::number(i)));
         QVERIFY(m_redis.restart());
-        QueueTiming patient = testTiming();
         for (int i = 50; i < 100; ++i)
             QVERIFY(queue->pushItem(CancelToken(), QByteArray::number(i)));
         QCOMPARE(*queue->len(CancelToken()), qint64(100));

@@ -198,7 +198,7 @@ private Q_SLOTS:
     void workersScaleUpToTheMaximumAndIdleOnesExitButTheLast()
     {
         Gate gate;
-        RunningPool p([&](std::vector<qint64> items) { gate.pass(); return std::vector<qint64>(); }, 1, 3);
+        RunningPool p([&](std::vector<qint64>) { gate.pass(); return std::vector<qint64>(); }, 1, 3);
         p.pushAll(0, 5);
         QVERIFY(gate.waitForWaiting(3));
         QueueStats stats = p.pool->stats();
