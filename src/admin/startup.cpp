@@ -18,8 +18,11 @@ Result<EngineConfig> loadEngineConfig(const QString &configPath, const QString &
             return loaded.status();
         settings = std::move(loaded).value();
     }
-    Result<EngineConfig> loaded = EngineConfig::load(std::move(settings), dataDirOverride,
-                                                     QStandardPaths::writableLocation(QStandardPaths::AppDataLocation));
+    // ~/.local/share/switchyard for the daemon and the console alike, whatever organisation name
+    // the program sets for its own settings.
+    const QString defaultData =
+        QDir(QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation)).filePath(QStringLiteral("switchyard"));
+    Result<EngineConfig> loaded = EngineConfig::load(std::move(settings), dataDirOverride, defaultData);
     if (!loaded)
         return Status(loaded.status().code(), QStringLiteral("refusing to start; fix these settings:\n") + loaded.status().message());
     for (const QString &warning : loaded->warnings())

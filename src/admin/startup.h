@@ -11,7 +11,8 @@ class QLockFile;
 namespace Switchyard::Admin {
 
 // Loads `configPath` (empty: the embedded defaults) and validates it; the data path is
-// `dataDirOverride` when given, else [server] APP_DATA_PATH, else the user's data directory. The
+// `dataDirOverride` when given, else [server] APP_DATA_PATH, else the user's data directory
+// (~/.local/share/switchyard). The
 // error lists every problem (file, line, key, valid values). Warnings are logged.
 Result<EngineConfig> loadEngineConfig(const QString &configPath, const QString &dataDirOverride);
 

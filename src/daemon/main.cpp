@@ -1,7 +1,7 @@
 // switchyardd: the engine as a headless daemon. Loads app.ini, holds the data directory, runs the
 // engine and shuts down on SIGINT/SIGTERM (a second signal hammers, a third exits at once).
 
-#include "unixsignals.h"
+#include "admin/unixsignals.h"
 
 #include "admin/startup.h"
 

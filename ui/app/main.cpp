@@ -6,6 +6,7 @@
 
 #include "admin/localbackend.h"
 #include "admin/startup.h"
+#include "admin/unixsignals.h"
 #include "engine/core/version.h"
 
 #include <QApplication>
@@ -16,6 +17,7 @@
 #include <QTextStream>
 #include <QTranslator>
 
+#include <csignal>
 #include <cstdio>
 
 using namespace Switchyard;
@@ -48,6 +50,9 @@ int main(int argc, char *argv[])
                    "daemon, or set QT_QPA_PLATFORM=offscreen\n", stderr);
         return ExitNoDisplay;
     }
+    // SIGINT/SIGTERM (Ctrl-C in the terminal, a session ending) close the window like the close
+    // button: the engine shuts down gracefully. Blocked before any thread exists (see UnixSignals).
+    UnixSignals::blockSignals({SIGINT, SIGTERM});
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("switchyard"));
     QApplication::setApplicationName(QStringLiteral("switchyard"));
@@ -92,5 +97,7 @@ int main(int argc, char *argv[])
     Console::MainWindow window(backend);
     window.show();
     backend.start();
+    UnixSignals signalHandler({SIGINT, SIGTERM});
+    QObject::connect(&signalHandler, &UnixSignals::received, &window, [&window](int) { window.close(); });
     return app.exec();
 }
