@@ -16,21 +16,6 @@ namespace {
 
 const QString kDaemon = QStringLiteral(SWITCHYARDD_PATH);
 
-// Reads the daemon's output until it contains `marker` or the process ends; the bound only
-// matters when the daemon is broken.
-bool waitForOutput(QProcess &process, QByteArray &output, const QByteArray &marker, int boundMs = 20000)
-{
-    QDeadlineTimer deadline(boundMs);
-    while (!output.contains(marker)) {
-        if (process.state() == QProcess::NotRunning || deadline.hasExpired()) {
-            output += process.readAll();
-            return output.contains(marker);
-        }
-        process.waitForReadyRead(int(std::max<qint64>(1, deadline.remainingTime())));
-        output += process.readAll();
-    }
-    return true;
-}
 
 struct Run
 {
@@ -87,12 +72,12 @@ private Q_SLOTS:
         daemon.setProcessChannelMode(QProcess::MergedChannels);
         daemon.start(kDaemon, {QStringLiteral("--data-dir"), data.path()});
         QByteArray output;
-        QVERIFY2(waitForOutput(daemon, output, "ready"), output.constData());
+        QVERIFY2(Test::waitForOutput(daemon, output, "ready"), output.constData());
         QVERIFY(output.contains("config: embedded defaults"));
         QVERIFY(QFileInfo::exists(data.filePath(QStringLiteral("switchyard.lock"))));
 
         ::kill(pid_t(daemon.processId()), signalNumber);
-        QVERIFY2(waitForOutput(daemon, output, "shutdown complete"), output.constData());
+        QVERIFY2(Test::waitForOutput(daemon, output, "shutdown complete"), output.constData());
         QVERIFY(daemon.waitForFinished(20000));
         QCOMPARE(daemon.exitStatus(), QProcess::NormalExit);
         QCOMPARE(daemon.exitCode(), 0);
@@ -107,7 +92,7 @@ private Q_SLOTS:
         daemon.setProcessChannelMode(QProcess::MergedChannels);
         daemon.start(kDaemon, {QStringLiteral("--data-dir"), data.path()});
         QByteArray output;
-        QVERIFY2(waitForOutput(daemon, output, "ready"), output.constData());
+        QVERIFY2(Test::waitForOutput(daemon, output, "ready"), output.constData());
         ::kill(pid_t(daemon.processId()), SIGTERM);
         ::kill(pid_t(daemon.processId()), SIGTERM);
         const bool finished = daemon.waitForFinished(20000);
@@ -124,7 +109,7 @@ private Q_SLOTS:
         first.setProcessChannelMode(QProcess::MergedChannels);
         first.start(kDaemon, {QStringLiteral("--data-dir"), data.path()});
         QByteArray output;
-        QVERIFY2(waitForOutput(first, output, "ready"), output.constData());
+        QVERIFY2(Test::waitForOutput(first, output, "ready"), output.constData());
 
         const Run second = runToEnd({QStringLiteral("--data-dir"), data.path()});
         QCOMPARE(second.exitCode, 1);
@@ -165,7 +150,7 @@ private Q_SLOTS:
         daemon.setProcessChannelMode(QProcess::MergedChannels);
         daemon.start(kDaemon, {QStringLiteral("--config"), config, QStringLiteral("--data-dir"), dir.path()});
         QByteArray output;
-        QVERIFY2(waitForOutput(daemon, output, "ready"), output.constData());
+        QVERIFY2(Test::waitForOutput(daemon, output, "ready"), output.constData());
         QVERIFY2(output.contains("cache redis , locks redis"), output.constData());
         daemon.terminate();
         QVERIFY(daemon.waitForFinished(20000));
@@ -187,7 +172,7 @@ private Q_SLOTS:
         daemon.setProcessChannelMode(QProcess::MergedChannels);
         daemon.start(kDaemon, {QStringLiteral("--config"), config, QStringLiteral("--data-dir"), dir.path()});
         QByteArray output;
-        QVERIFY2(waitForOutput(daemon, output, "retrying"), output.constData());
+        QVERIFY2(Test::waitForOutput(daemon, output, "retrying"), output.constData());
         QElapsedTimer stopping;
         stopping.start();
         ::kill(pid_t(daemon.processId()), SIGTERM);

@@ -1,7 +1,9 @@
 #include "testutil.h"
 
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
+#include <QProcess>
 #include <QTest>
 
 namespace Switchyard::Test {
@@ -10,6 +12,20 @@ QString argumentValue(const QStringList &arguments, const char *name)
 {
     const qsizetype at = arguments.indexOf(QLatin1String(name));
     return at >= 0 && at + 1 < arguments.size() ? arguments.at(at + 1) : QString();
+}
+
+bool waitForOutput(QProcess &process, QByteArray &output, const QByteArray &marker, int boundMs)
+{
+    QDeadlineTimer deadline(boundMs);
+    while (!output.contains(marker)) {
+        if (process.state() == QProcess::NotRunning || deadline.hasExpired()) {
+            output += process.readAll();
+            return output.contains(marker);
+        }
+        process.waitForReadyRead(int(std::max<qint64>(1, deadline.remainingTime())));
+        output += process.readAll();
+    }
+    return true;
 }
 
 QString writeFile(const QString &dir, const QString &name, const QByteArray &content)

@@ -6,6 +6,8 @@
 
 #include "engine/settings/config.h"
 
+class QProcess;
+
 namespace Switchyard::Test {
 
 // The value after `name` in a helper process's arguments ("--log FILE"), or an empty string.
@@ -13,6 +15,10 @@ QString argumentValue(const QStringList &arguments, const char *name);
 
 // Writes `content` to `dir`/`name` and returns the full path; fails the current test on error.
 QString writeFile(const QString &dir, const QString &name, const QByteArray &content);
+
+// Reads `process`'s output into `output` until it contains `marker` or the process ends; the
+// bound only matters when the program under test is broken.
+bool waitForOutput(QProcess &process, QByteArray &output, const QByteArray &marker, int boundMs = 20000);
 
 // The engine configuration of an app.ini text (file name "app.ini") with `dataDir` as --data-dir;
 // stops the test program on a parse or validation error (a broken fixture, not a test result).

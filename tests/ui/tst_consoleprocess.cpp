@@ -5,6 +5,8 @@
 // with switchyardd and tested there.)
 
 #include <QDeadlineTimer>
+#include "support/testutil.h"
+
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QTemporaryDir>
@@ -12,24 +14,10 @@
 
 #include <csignal>
 
+using namespace Switchyard;
+
 namespace {
-
 const QString kConsole = QStringLiteral(SWITCHYARD_PATH);
-
-bool waitForOutput(QProcess &process, QByteArray &output, const QByteArray &marker, int boundMs = 20000)
-{
-    QDeadlineTimer deadline(boundMs);
-    while (!output.contains(marker)) {
-        if (process.state() == QProcess::NotRunning || deadline.hasExpired()) {
-            output += process.readAll();
-            return output.contains(marker);
-        }
-        process.waitForReadyRead(int(std::max<qint64>(1, deadline.remainingTime())));
-        output += process.readAll();
-    }
-    return true;
-}
-
 } // namespace
 
 class TestConsoleProcess : public QObject
@@ -60,10 +48,10 @@ private Q_SLOTS:
         console.setProcessChannelMode(QProcess::MergedChannels);
         console.start(kConsole, {QStringLiteral("--data-dir"), data.path()});
         QByteArray output;
-        QVERIFY2(waitForOutput(console, output, "started"), output.constData());
+        QVERIFY2(Test::waitForOutput(console, output, "started"), output.constData());
 
         ::kill(pid_t(console.processId()), SIGTERM);
-        QVERIFY2(waitForOutput(console, output, "terminated cleanly"), output.constData());
+        QVERIFY2(Test::waitForOutput(console, output, "terminated cleanly"), output.constData());
         QVERIFY(console.waitForFinished(20000));
         QCOMPARE(console.exitStatus(), QProcess::NormalExit);
         QCOMPARE(console.exitCode(), 0);
