@@ -144,6 +144,15 @@ struct ConsoleFixture
 
     Engine &engine() { return *backend->engine(); }
 
+    // Shows the window on `page` with every page read once.
+    MainWindow &open(const QString &page)
+    {
+        window->show();
+        window->showPage(page);
+        window->refreshAll();
+        return *window;
+    }
+
     std::shared_ptr<WorkerPool> queue(const QString &name, bool gated)
     {
         RawBatchHandler handler = [gate = gate, gated](std::vector<QByteArray> &) {
@@ -287,10 +296,7 @@ private Q_SLOTS:
         ConsoleFixture c;
         auto release = std::make_shared<Gate>();
         c.blockingTask(QStringLiteral("index_repos"), release);
-        MainWindow &w = *c.window;
-        w.show();
-        w.showPage(QStringLiteral("cron"));
-        w.refreshAll();
+        MainWindow &w = c.open(QStringLiteral("cron"));
         CronPage &page = *w.cronPage();
         QVERIFY(Test::eventually([&] { return page.selectKey(QStringLiteral("index_repos")); }));
         QVERIFY(page.runAction()->isEnabled());
@@ -334,10 +340,7 @@ private Q_SLOTS:
         ConsoleFixture c;
         c.queue(QStringLiteral("mail"), true);
         c.push(QStringLiteral("mail"), 20);
-        MainWindow &w = *c.window;
-        w.show();
-        w.showPage(QStringLiteral("queues"));
-        w.refreshAll();
+        MainWindow &w = c.open(QStringLiteral("queues"));
         QueuesPage &page = *w.queuesPage();
         const qint64 qid = c.qid(QStringLiteral("mail"));
         QVERIFY(Test::eventually([&] { return page.selectKey(qid); }));
@@ -388,10 +391,7 @@ private Q_SLOTS:
         auto pool = c.queue(QStringLiteral("mail"), false);
         QVERIFY(pool->pause(CancelToken()));
         c.push(QStringLiteral("mail"), 12);
-        MainWindow &w = *c.window;
-        w.show();
-        w.showPage(QStringLiteral("queues"));
-        w.refreshAll();
+        MainWindow &w = c.open(QStringLiteral("queues"));
         QueuesPage &page = *w.queuesPage();
         const qint64 qid = c.qid(QStringLiteral("mail"));
         QVERIFY(Test::eventually([&] { return page.selectKey(qid) && page.model().find(qid)->length == 12; }));
@@ -416,10 +416,7 @@ private Q_SLOTS:
     {
         ConsoleFixture c;
         auto pool = c.queue(QStringLiteral("mail"), false);
-        MainWindow &w = *c.window;
-        w.show();
-        w.showPage(QStringLiteral("queues"));
-        w.refreshAll();
+        MainWindow &w = c.open(QStringLiteral("queues"));
         QueuesPage &page = *w.queuesPage();
         const qint64 qid = c.qid(QStringLiteral("mail"));
         QVERIFY(Test::eventually([&] { return page.selectKey(qid); }));
@@ -461,10 +458,7 @@ private Q_SLOTS:
         Result<LockGuard> lock = c.engine().locker().tryLock(CancelToken(), QStringLiteral("cron:archive_cleanup"));
         QVERIFY(lock && lock->acquired());
         const CancelToken lost = lock->token();
-        MainWindow &w = *c.window;
-        w.show();
-        w.showPage(QStringLiteral("locks"));
-        w.refreshAll();
+        MainWindow &w = c.open(QStringLiteral("locks"));
         LocksPage &page = *w.locksPage();
         QVERIFY(Test::eventually([&] { return page.selectKey(QStringLiteral("cron:archive_cleanup")); }));
         LockModel &model = page.model();
@@ -560,10 +554,7 @@ private Q_SLOTS:
         ConsoleFixture c;
         c.queue(QStringLiteral("mail"), true);
         c.push(QStringLiteral("mail"), 5);
-        MainWindow &w = *c.window;
-        w.show();
-        w.showPage(QStringLiteral("queues"));
-        w.refreshAll();
+        MainWindow &w = c.open(QStringLiteral("queues"));
         QueuesPage &page = *w.queuesPage();
         const qint64 qid = c.qid(QStringLiteral("mail"));
         QVERIFY(Test::eventually([&] { return page.selectKey(qid); }));
@@ -588,10 +579,7 @@ private Q_SLOTS:
             c.engine().notices().add(QStringLiteral("cron"), QStringLiteral("notice %1").arg(i));
         ProcessRegistry::Handle job =
             c.engine().processes().addCancellable(CancelToken(), ProcessType::Normal, QStringLiteral("export of repo 42"));
-        MainWindow &w = *c.window;
-        w.show();
-        w.showPage(QStringLiteral("notices"));
-        w.refreshAll();
+        MainWindow &w = c.open(QStringLiteral("notices"));
         NoticesPage &notices = *w.noticesPage();
         QVERIFY(Test::eventually([&] { return notices.model().rowCount() == 5; }));
         notices.view()->selectAll();

@@ -233,19 +233,24 @@ void QueuesPage::pauseSelected(bool pause)
     m_busy = true;
     updateActions();
     auto done = [this, pause, name](Status status) {
-        m_busy = false;
         if (status)
             Q_EMIT operationSucceeded(pause ? tr("Paused %1: items are kept until you resume").arg(name)
                                             : tr("Resumed %1").arg(name));
         else
             reportFailure(pause ? tr("Pausing %1").arg(name) : tr("Resuming %1").arg(name), status);
-        refresh();
-        updateActions();
+        actionDone();
     };
     if (pause)
         backend().pauseQueue(qid, this, done);
     else
         backend().resumeQueue(qid, this, done);
+}
+
+void QueuesPage::actionDone()
+{
+    m_busy = false;
+    refresh();
+    updateActions();
 }
 
 void QueuesPage::flushSelected()
@@ -283,8 +288,7 @@ void QueuesPage::flushSelected()
             Q_EMIT operationInfo(tr("Flush of %1 cancelled; the remaining items stay queued").arg(name));
         else
             reportFailure(tr("Flushing %1").arg(name), result);
-        refresh();
-        updateActions();
+        actionDone();
     });
     updateActions();
 }
@@ -317,13 +321,11 @@ void QueuesPage::removeAllSelected()
                     m_busy = true;
                     updateActions();
                     backend().removeAll(qid, this, [this, name](Result<qint64> removed) {
-                        m_busy = false;
                         if (removed)
                             Q_EMIT operationSucceeded(tr("Removed %1 items from %2").arg(formatCount(*removed), name));
                         else
                             reportFailure(tr("Removing the items of %1").arg(name), removed.status());
-                        refresh();
-                        updateActions();
+                        actionDone();
                     });
                 });
     });

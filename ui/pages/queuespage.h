@@ -50,6 +50,8 @@ protected:
 private:
     void onEvent(const Admin::AdminEvent &event);
     void updateActions();
+    // After an action's reply: its buttons come back and the list is read again.
+    void actionDone();
     void updateDetail();
     void pauseSelected(bool pause);
     void flushSelected();
