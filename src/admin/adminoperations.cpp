@@ -282,8 +282,11 @@ CacheTest AdminOperations::cacheTest()
 
 QosStats AdminOperations::qos() const
 {
-    if (AdmissionController *qos = m_engine.qos())
-        return qos->stats();
+    if (AdmissionController *qos = m_engine.qos()) {
+        QosStats stats = qos->stats();
+        stats.enabled = true;
+        return stats;
+    }
     const QosSettings &settings = m_engine.config().qos;
     QosStats stats;
     stats.enabled = false;

@@ -70,7 +70,7 @@ private Q_SLOTS:
         QTemporaryDir data;
         QProcess daemon;
         daemon.setProcessChannelMode(QProcess::MergedChannels);
-        daemon.start(kDaemon, {QStringLiteral("--data-dir"), data.path()});
+        daemon.start(kDaemon, {QStringLiteral("--data-dir"), data.path(), QStringLiteral("--port"), QStringLiteral("0")});
         QByteArray output;
         QVERIFY2(Test::waitForOutput(daemon, output, "ready"), output.constData());
         QVERIFY(output.contains("config: embedded defaults"));
@@ -90,7 +90,7 @@ private Q_SLOTS:
         QTemporaryDir data;
         QProcess daemon;
         daemon.setProcessChannelMode(QProcess::MergedChannels);
-        daemon.start(kDaemon, {QStringLiteral("--data-dir"), data.path()});
+        daemon.start(kDaemon, {QStringLiteral("--data-dir"), data.path(), QStringLiteral("--port"), QStringLiteral("0")});
         QByteArray output;
         QVERIFY2(Test::waitForOutput(daemon, output, "ready"), output.constData());
         ::kill(pid_t(daemon.processId()), SIGTERM);
@@ -107,7 +107,7 @@ private Q_SLOTS:
         QTemporaryDir data;
         QProcess first;
         first.setProcessChannelMode(QProcess::MergedChannels);
-        first.start(kDaemon, {QStringLiteral("--data-dir"), data.path()});
+        first.start(kDaemon, {QStringLiteral("--data-dir"), data.path(), QStringLiteral("--port"), QStringLiteral("0")});
         QByteArray output;
         QVERIFY2(Test::waitForOutput(first, output, "ready"), output.constData());
 
@@ -148,7 +148,7 @@ private Q_SLOTS:
                                                    + "\n[cache]\nADAPTER = redis\n[global_lock]\nSERVICE_TYPE = redis\n");
         QProcess daemon;
         daemon.setProcessChannelMode(QProcess::MergedChannels);
-        daemon.start(kDaemon, {QStringLiteral("--config"), config, QStringLiteral("--data-dir"), dir.path()});
+        daemon.start(kDaemon, {QStringLiteral("--config"), config, QStringLiteral("--data-dir"), dir.path(), QStringLiteral("--port"), QStringLiteral("0")});
         QByteArray output;
         QVERIFY2(Test::waitForOutput(daemon, output, "ready"), output.constData());
         QVERIFY2(output.contains("cache redis , locks redis"), output.constData());
@@ -170,7 +170,7 @@ private Q_SLOTS:
                                                "[cache]\nADAPTER = redis\nHOST = " + url.toUtf8() + "\n");
         QProcess daemon;
         daemon.setProcessChannelMode(QProcess::MergedChannels);
-        daemon.start(kDaemon, {QStringLiteral("--config"), config, QStringLiteral("--data-dir"), dir.path()});
+        daemon.start(kDaemon, {QStringLiteral("--config"), config, QStringLiteral("--data-dir"), dir.path(), QStringLiteral("--port"), QStringLiteral("0")});
         QByteArray output;
         QVERIFY2(Test::waitForOutput(daemon, output, "retrying"), output.constData());
         QElapsedTimer stopping;

@@ -69,6 +69,7 @@ struct CronService::Task
     qint64 execTimes = 0;
     QString lastDoer;
     std::deque<CronRunRecord> history;  // newest first
+    std::map<QString, qint64> runsByStatus;
 };
 
 CronService::CronService(const EngineConfig &config, Locker &locker, CronCoordinator &coordinator, NoticeBoard &notices,
@@ -252,6 +253,7 @@ void CronService::recordLocked(Task &task, CronRunRecord record)
 {
     record.id = ++m_nextRecordId;
     record.instanceId = m_options.instanceId;
+    ++task.runsByStatus[record.status];
     task.history.push_front(std::move(record));
     while (int(task.history.size()) > m_options.historyLength)
         task.history.pop_back();
@@ -530,6 +532,7 @@ CronTaskInfo CronService::infoLocked(const Task &task) const
     info.message = task.message;
     info.execTimes = task.execTimes;
     info.lastDoer = task.lastDoer;
+    info.runsByStatus = task.runsByStatus;
     return info;
 }
 

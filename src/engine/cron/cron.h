@@ -87,6 +87,8 @@ struct CronTaskInfo
     QString message;
     qint64 execTimes = 0;
     QString lastDoer;
+    // This instance's runs and skipped firings since start, by status (the metrics' counters).
+    std::map<QString, qint64> runsByStatus;
 
     bool operator==(const CronTaskInfo &) const = default; // models diff rows with it
 };

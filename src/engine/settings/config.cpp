@@ -3,6 +3,7 @@
 #include "engine/redis/redisconnection.h"
 
 #include <QDir>
+#include <QHostAddress>
 #include <QThread>
 
 #include <algorithm>
@@ -60,7 +61,9 @@ const QHash<QString, QStringList> &knownKeys()
           QStringLiteral("USER"), QStringLiteral("PASSWD")}},
         {QStringLiteral("server"),
          {QStringLiteral("HTTP_ADDR"), QStringLiteral("HTTP_PORT"), QStringLiteral("ADMIN_TOKEN"),
-          QStringLiteral("APP_DATA_PATH"), QStringLiteral("GRACEFUL_HAMMER_TIME")}},
+          QStringLiteral("APP_DATA_PATH"), QStringLiteral("GRACEFUL_HAMMER_TIME"), QStringLiteral("CERT_FILE"),
+          QStringLiteral("KEY_FILE"), QStringLiteral("ALLOW_INSECURE_REMOTE"), QStringLiteral("ALLOWED_ORIGINS"),
+          QStringLiteral("MAX_BODY_SIZE"), QStringLiteral("AUTH_FAILURE_LIMIT")}},
     };
     return keys;
 }
@@ -176,6 +179,34 @@ void EngineConfig::loadServer(Collector &c, const Settings &s, EngineConfig &con
     if (srv.gracefulHammerTime.count() < 0)
         c.fail(
             QStringLiteral("%1 must not be negative").arg(s.location(server, QStringLiteral("GRACEFUL_HAMMER_TIME"))));
+    if (QHostAddress(srv.httpAddr).isNull() && srv.httpAddr != QLatin1String("localhost"))
+        c.fail(QStringLiteral("%1 = %2 is not valid; expected an IP address (127.0.0.1, ::1, 0.0.0.0, …) or localhost")
+                   .arg(s.location(server, QStringLiteral("HTTP_ADDR")), srv.httpAddr));
+    srv.certFile = c.take(s.string(server, QStringLiteral("CERT_FILE"), QString()), QString());
+    srv.keyFile = c.take(s.string(server, QStringLiteral("KEY_FILE"), QString()), QString());
+    if (!srv.certFile.isEmpty())
+        srv.certFile = config.resolvePath(srv.certFile);
+    if (!srv.keyFile.isEmpty())
+        srv.keyFile = config.resolvePath(srv.keyFile);
+    if (srv.certFile.isEmpty() != srv.keyFile.isEmpty())
+        c.fail(QStringLiteral("%1 and KEY_FILE go together: set both for TLS, or neither")
+                   .arg(s.location(server, srv.certFile.isEmpty() ? QStringLiteral("KEY_FILE") : QStringLiteral("CERT_FILE"))));
+    srv.allowInsecureRemote =
+        c.take(s.boolean(server, QStringLiteral("ALLOW_INSECURE_REMOTE"), srv.allowInsecureRemote), srv.allowInsecureRemote);
+    const QString origins = c.take(s.string(server, QStringLiteral("ALLOWED_ORIGINS"), QString()), QString());
+    for (const QString &origin : origins.split(u',', Qt::SkipEmptyParts))
+        srv.allowedOrigins.append(origin.trimmed());
+    srv.maxBodySize = c.take(s.integer(server, QStringLiteral("MAX_BODY_SIZE"), srv.maxBodySize), srv.maxBodySize);
+    if (srv.maxBodySize < 1024)
+        c.fail(QStringLiteral("%1 = %2 is too small; expected at least 1024 bytes")
+                   .arg(s.location(server, QStringLiteral("MAX_BODY_SIZE")))
+                   .arg(srv.maxBodySize));
+    srv.authFailureLimit = clampToInt(
+        c.take(s.integer(server, QStringLiteral("AUTH_FAILURE_LIMIT"), srv.authFailureLimit), qint64(srv.authFailureLimit)));
+    if (srv.authFailureLimit < 1)
+        c.fail(QStringLiteral("%1 = %2 is not valid; expected at least 1")
+                   .arg(s.location(server, QStringLiteral("AUTH_FAILURE_LIMIT")))
+                   .arg(srv.authFailureLimit));
 }
 
 void EngineConfig::loadCache(Collector &c, const Settings &s, EngineConfig &config)

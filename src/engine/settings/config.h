@@ -94,6 +94,15 @@ struct ServerSettings
     QString httpAddr = QStringLiteral("127.0.0.1");
     int httpPort = 3300;
     QString adminToken; // empty: generated on first start
+    // TLS for the admin API: both files (PEM) or neither; relative paths resolve against the data path.
+    QString certFile;
+    QString keyFile;
+    // A non-loopback HTTP_ADDR without TLS is refused unless this is set (then warned at every start).
+    bool allowInsecureRemote = false;
+    // Origins a browser WebSocket client may connect from (besides the API's own address).
+    QStringList allowedOrigins;
+    qint64 maxBodySize = 1 << 20;  // bytes; larger request bodies get 413
+    int authFailureLimit = 10;     // failed authentications per client address per minute before 429
     // Lifecycle: how long a graceful shutdown may take before the hammer phase.
     std::chrono::nanoseconds gracefulHammerTime = std::chrono::seconds(60);
 };

@@ -1,0 +1,602 @@
+#include "adminserver.h"
+
+#include "metrics.h"
+
+#include "admin/adminjson.h"
+#include "admin/eventsource.h"
+
+#include "engine/core/logging.h"
+#include "engine/engine.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QHttpServer>
+#include <QHttpServerResponder>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QPointer>
+#include <QSslCertificate>
+#include <QSslKey>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QWebSocket>
+
+namespace Switchyard::Server {
+
+using namespace Admin;
+using Method = QHttpServerRequest::Method;
+
+namespace {
+
+constexpr int kDefaultLimit = 50;
+constexpr int kMaxLimit = 500;
+const QString kPrefix = QStringLiteral("/api/v1");
+
+QString methodName(Method method)
+{
+    switch (method) {
+    case Method::Get: return QStringLiteral("GET");
+    case Method::Put: return QStringLiteral("PUT");
+    case Method::Delete: return QStringLiteral("DELETE");
+    case Method::Post: return QStringLiteral("POST");
+    case Method::Head: return QStringLiteral("HEAD");
+    case Method::Options: return QStringLiteral("OPTIONS");
+    case Method::Patch: return QStringLiteral("PATCH");
+    default: return QStringLiteral("other");
+    }
+}
+
+// The field a validation message names: "max_workers: must be at least 1" → "max_workers".
+QString fieldOf(const QString &message)
+{
+    const qsizetype colon = message.indexOf(u':');
+    if (colon <= 0 || colon > 64)
+        return {};
+    const QString field = message.left(colon);
+    for (QChar c : field) {
+        if (!(c.isLetterOrNumber() || c == u'_' || c == u'.' || c == u'[' || c == u']' || c == u'-'))
+            return {};
+    }
+    return field;
+}
+
+QByteArray bearer(const QByteArray &authorization)
+{
+    const QByteArray value = authorization.trimmed();
+    const qsizetype space = value.indexOf(' ');
+    if (space <= 0)
+        return {};
+    const QByteArray scheme = value.left(space).toLower();
+    if (scheme != "bearer" && scheme != "token")
+        return {};
+    return value.mid(space + 1).trimmed();
+}
+
+} // namespace
+
+// ---- Reply -------------------------------------------------------------------------------------
+
+Reply Reply::json(const QJsonValue &value, int status)
+{
+    Reply reply;
+    reply.status = status;
+    reply.body = value.isArray() ? QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact)
+                                 : QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact);
+    return reply;
+}
+
+Reply Reply::error(int httpStatus, const QString &message, const QString &field)
+{
+    return json(Json::error(message, field), httpStatus);
+}
+
+Reply Reply::error(const Status &status)
+{
+    const int http = httpStatus(status.code());
+    return error(http, status.message(), http == 400 || http == 409 ? fieldOf(status.message()) : QString());
+}
+
+int Reply::httpStatus(Status::Code code)
+{
+    switch (code) {
+    case Status::Code::Ok: return 200;
+    case Status::Code::InvalidArgument: return 400;
+    case Status::Code::NotFound: return 404;
+    case Status::Code::AlreadyExists:
+    case Status::Code::Conflict: return 409;
+    case Status::Code::DeadlineExceeded: return 408;
+    case Status::Code::Cancelled:
+    case Status::Code::Unavailable: return 503;
+    case Status::Code::Corruption:
+    case Status::Code::Internal: return 500;
+    }
+    return 500;
+}
+
+// ---- Call --------------------------------------------------------------------------------------
+
+Result<qint64> Call::id(const QString &key) const
+{
+    const QString text = params.at(key);
+    bool ok = false;
+    const qint64 value = text.toLongLong(&ok);
+    if (!ok || value < 1)
+        return Status::invalidArgument(QStringLiteral("%1: \"%2\" is not an id (a positive integer)").arg(key, text.left(64)));
+    return value;
+}
+
+Result<QString> Call::name(const QString &key) const
+{
+    const QString value = params.at(key);
+    if (value.isEmpty() || value == QLatin1String(".") || value == QLatin1String("..") || value.size() > 256)
+        return Status::invalidArgument(QStringLiteral("%1: \"%2\" is not a valid name").arg(key, value.left(64)));
+    for (QChar c : value) {
+        if (c.category() == QChar::Other_Control || c.category() == QChar::Other_Format)
+            return Status::invalidArgument(QStringLiteral("%1: control characters are not allowed in a name").arg(key));
+    }
+    return value;
+}
+
+Result<qint64> Call::queryInteger(const QString &key, qint64 fallback, qint64 min, qint64 max) const
+{
+    if (!query.hasQueryItem(key))
+        return fallback;
+    const QString text = query.queryItemValue(key, QUrl::FullyDecoded);
+    bool ok = false;
+    const qint64 value = text.toLongLong(&ok);
+    if (!ok || value < min || value > max)
+        return Status::invalidArgument(
+            QStringLiteral("%1: \"%2\" is not a number from %3 to %4").arg(key, text.left(64)).arg(min).arg(max));
+    return value;
+}
+
+bool Call::queryFlag(const QString &key) const
+{
+    const QString value = query.queryItemValue(key).toLower();
+    return query.hasQueryItem(key) && value != QLatin1String("0") && value != QLatin1String("false");
+}
+
+Result<QJsonObject> Call::jsonObject() const
+{
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(body, &error);
+    if (error.error != QJsonParseError::NoError)
+        return Status::invalidArgument(
+            QStringLiteral("body: malformed JSON at offset %1: %2").arg(error.offset).arg(error.errorString()));
+    if (!doc.isObject())
+        return Status::invalidArgument(QStringLiteral("body: expected a JSON object"));
+    return doc.object();
+}
+
+Reply Call::page(const QJsonArray &all) const
+{
+    const Result<qint64> pageNumber = queryInteger(QStringLiteral("page"), 1, 1, 1'000'000'000);
+    if (!pageNumber)
+        return Reply::error(pageNumber.status());
+    const Result<qint64> limit = queryInteger(QStringLiteral("limit"), kDefaultLimit, 1, kMaxLimit);
+    if (!limit)
+        return Reply::error(limit.status());
+    QJsonArray slice;
+    const qint64 first = (*pageNumber - 1) * *limit;
+    for (qint64 i = first; i < all.size() && i < first + *limit; ++i)
+        slice.append(all.at(i));
+    Reply reply = Reply::json(slice);
+    reply.headers.emplace_back("X-Total-Count", QByteArray::number(all.size()));
+    return reply;
+}
+
+// ---- AdminServer -------------------------------------------------------------------------------
+
+struct AdminServer::Pending
+{
+    Pending(QHttpServerResponder &&r, const CancelToken &serverStop)
+        : responder(std::move(r)), socket(responder.socket()), cancel(serverStop)
+    {
+    }
+    QHttpServerResponder responder;
+    QPointer<QTcpSocket> socket;
+    CancelSource cancel;
+    Call call;
+    QString path;
+};
+
+AdminServer::AdminServer(AdminOperations &operations, AuditLog &audit, QByteArray adminTokenHash, TokenStore tokens,
+                         ServerOptions options, QObject *parent)
+    : QObject(parent), m_operations(operations), m_audit(audit), m_adminTokenHash(std::move(adminTokenHash)),
+      m_tokens(std::move(tokens)), m_options(std::move(options)), m_http(std::make_unique<QHttpServer>())
+{
+    // Admission control waits on the pool: room for the admitted and a few waiting requests.
+    int threads = m_options.callThreads;
+    if (AdmissionController *qos = m_operations.engine().qos())
+        threads = std::max(threads, qos->stats().maxInflight + 4);
+    m_pool.setMaxThreadCount(threads);
+    m_pool.setObjectName(QStringLiteral("admin api"));
+    registerRoutes();
+    m_http->setMissingHandler([this](const QHttpServerRequest &request, QHttpServerResponder &&responder) {
+        handle(request, std::move(responder));
+    });
+    connect(m_http.get(), &QHttpServer::newWebSocketConnection, this, &AdminServer::acceptStream);
+    // QtHttpServer 6.4 upgrades a WebSocket request only when a route takes it and writes nothing;
+    // the token and the origin are checked on the upgraded socket (acceptStream()).
+    m_http->route(kPrefix + QStringLiteral("/stream"), [this](const QHttpServerRequest &request, QHttpServerResponder &&responder) {
+        if (request.value("upgrade").compare("websocket", Qt::CaseInsensitive) == 0)
+            return;
+        auto pending = std::make_shared<Pending>(std::move(responder), m_calls.token());
+        finish(pending, Reply::error(400, QStringLiteral("/stream is a WebSocket: send Upgrade: websocket")));
+    });
+}
+
+AdminServer::~AdminServer()
+{
+    stop();
+}
+
+Status AdminServer::listen()
+{
+    const QHostAddress &address = m_options.address;
+    const bool loopback = address.isLoopback();
+    if (!loopback && !isTls()) {
+        if (!m_options.allowInsecureRemote)
+            return Status::invalidArgument(
+                QStringLiteral("[server] HTTP_ADDR = %1 is not a loopback address and no TLS is configured: the admin token "
+                               "would cross the network in clear text. Set [server] CERT_FILE and KEY_FILE, bind "
+                               "127.0.0.1, or set [server] ALLOW_INSECURE_REMOTE = true to accept the risk")
+                    .arg(address.toString()));
+        qCWarning(lcCore).noquote() << "the admin API listens on" << address.toString()
+                                    << "without TLS ([server] ALLOW_INSECURE_REMOTE = true): tokens and data cross the "
+                                       "network in clear text";
+    }
+    if (isTls()) {
+        QFile certFile(m_options.certFile), keyFile(m_options.keyFile);
+        if (!certFile.open(QIODevice::ReadOnly))
+            return Status::invalidArgument(QStringLiteral("[server] CERT_FILE = %1: %2").arg(m_options.certFile, certFile.errorString()));
+        if (!keyFile.open(QIODevice::ReadOnly))
+            return Status::invalidArgument(QStringLiteral("[server] KEY_FILE = %1: %2").arg(m_options.keyFile, keyFile.errorString()));
+        const QList<QSslCertificate> chain = QSslCertificate::fromData(certFile.readAll(), QSsl::Pem);
+        if (chain.isEmpty())
+            return Status::invalidArgument(QStringLiteral("[server] CERT_FILE = %1 holds no PEM certificate").arg(m_options.certFile));
+        const QByteArray keyPem = keyFile.readAll();
+        QSslKey key(keyPem, QSsl::Rsa, QSsl::Pem);
+        if (key.isNull())
+            key = QSslKey(keyPem, QSsl::Ec, QSsl::Pem);
+        if (key.isNull())
+            return Status::invalidArgument(QStringLiteral("[server] KEY_FILE = %1 holds no PEM RSA or EC private key").arg(m_options.keyFile));
+        QSslConfiguration ssl = QSslConfiguration::defaultConfiguration();
+        ssl.setLocalCertificateChain(chain);
+        ssl.setPrivateKey(key);
+        ssl.setPeerVerifyMode(QSslSocket::VerifyNone);
+        m_http->sslSetup(ssl);
+    }
+    m_port = m_http->listen(address, m_options.port);
+    if (m_port == 0)
+        return Status::unavailable(QStringLiteral("cannot listen on %1:%2 ([server] HTTP_ADDR / HTTP_PORT): the port is in use "
+                                                  "or the address is not on this machine")
+                                       .arg(address.toString())
+                                       .arg(m_options.port));
+    m_events = std::make_unique<AdminEventSource>(
+        m_operations,
+        [this](AdminEvent event) {
+            QByteArray frame = Json::frame(event);
+            QMetaObject::invokeMethod(this, [this, frame = std::move(frame)] { broadcast(frame); }, Qt::QueuedConnection);
+        },
+        m_options.streamInterval);
+    m_events->start();
+    return Status::ok();
+}
+
+void AdminServer::stop()
+{
+    if (m_stopped)
+        return;
+    m_stopped = true;
+    // Producers first: no new connections, no new frames; then the handlers in flight.
+    for (QTcpServer *server : m_http->servers())
+        server->close();
+    if (m_events)
+        m_events->stop();
+    for (const auto &socket : m_streams)
+        socket->close(QWebSocketProtocol::CloseCodeGoingAway, QStringLiteral("server shutting down"));
+    m_streams.clear();
+    m_calls.cancel(QStringLiteral("the admin API is stopping"));
+    m_pool.waitForDone();
+}
+
+void AdminServer::route(Method method, const QString &path, int flags, const QString &action, Handler handler)
+{
+    m_routes.push_back({method, path.split(u'/', Qt::SkipEmptyParts), flags, action, std::move(handler)});
+}
+
+void AdminServer::handle(const QHttpServerRequest &request, QHttpServerResponder &&responder)
+{
+    auto pending = std::make_shared<Pending>(std::move(responder), m_calls.token());
+    if (m_stopped) {
+        finish(pending, Reply::error(503, QStringLiteral("the admin API is stopping")));
+        return;
+    }
+    const QString path = request.url().path(QUrl::FullyEncoded);
+    pending->path = path;
+    const qint64 declared = request.value("content-length").toLongLong();
+    if (request.body().size() > m_options.maxBodySize || declared > m_options.maxBodySize) {
+        finish(pending, Reply::error(413, QStringLiteral("body: larger than the limit of %1 bytes ([server] MAX_BODY_SIZE)")
+                                              .arg(m_options.maxBodySize),
+                                     QStringLiteral("body")));
+        return;
+    }
+    if (!path.startsWith(kPrefix + u'/')) {
+        finish(pending, Reply::error(404, QStringLiteral("no such endpoint: %1 (the API lives under %2)").arg(path.left(200), kPrefix)));
+        return;
+    }
+    const QStringList segments = path.mid(kPrefix.size()).split(u'/', Qt::SkipEmptyParts);
+
+    // Route: the first whose segments match; literal segments win over placeholders by order.
+    const Route *matched = nullptr;
+    QStringList allowed;
+    std::map<QString, QString> params;
+    for (const Route &route : m_routes) {
+        if (route.segments.size() != segments.size())
+            continue;
+        std::map<QString, QString> captured;
+        bool match = true;
+        for (qsizetype i = 0; i < segments.size() && match; ++i) {
+            const QString &pattern = route.segments.at(i);
+            if (pattern.startsWith(u'{'))
+                captured[pattern.mid(1, pattern.size() - 2)] = QUrl::fromPercentEncoding(segments.at(i).toUtf8());
+            else
+                match = pattern == segments.at(i);
+        }
+        if (!match)
+            continue;
+        if (route.method != request.method()) {
+            allowed.append(methodName(route.method));
+            continue;
+        }
+        matched = &route;
+        params = std::move(captured);
+        break;
+    }
+    if (!matched) {
+        if (!allowed.isEmpty()) {
+            Reply reply = Reply::error(405, QStringLiteral("%1 is not allowed on %2 (allowed: %3)")
+                                                .arg(methodName(request.method()), path.left(200), allowed.join(QStringLiteral(", "))));
+            reply.headers.emplace_back("Allow", allowed.join(QStringLiteral(", ")).toLatin1());
+            finish(pending, std::move(reply));
+        } else {
+            finish(pending, Reply::error(404, QStringLiteral("no such endpoint: %1 %2").arg(methodName(request.method()), path.left(200))));
+        }
+        return;
+    }
+
+    Call &call = pending->call;
+    call.method = request.method();
+    call.params = std::move(params);
+    call.query = request.query();
+    call.body = request.body();
+    call.remoteAddr = request.remoteAddress().toString();
+    call.cancel = pending->cancel.token();
+    // The client going away cancels what its request started (a flush stops waiting).
+    if (pending->socket) {
+        std::weak_ptr<Pending> weak = pending;
+        connect(pending->socket, &QTcpSocket::disconnected, this, [weak] {
+            if (auto p = weak.lock())
+                p->cancel.cancel(QStringLiteral("the client disconnected"));
+        });
+    }
+
+    const bool health = matched->segments == QStringList{QStringLiteral("health")};
+    if (!health) {
+        int status = 401;
+        QString retryAfter;
+        Result<Identity> identity = authenticate(request.value("authorization"), call.remoteAddr, &status, &retryAfter);
+        if (!identity) {
+            Reply reply = Reply::error(status, identity.status().message());
+            if (!retryAfter.isEmpty())
+                reply.headers.emplace_back("Retry-After", retryAfter.toLatin1());
+            reply.headers.emplace_back("WWW-Authenticate", "Bearer");
+            finish(pending, std::move(reply));
+            return;
+        }
+        call.identity = *identity;
+        if ((matched->flags & Mutating) && call.identity.role != Role::Admin) {
+            const Reply reply = Reply::error(
+                403, QStringLiteral("forbidden: the token \"%1\" is read-only").arg(call.identity.name));
+            m_audit.record({0, {}, call.identity.name, call.remoteAddr, matched->action,
+                            call.params.empty() ? QString() : call.params.begin()->second,
+                            QStringLiteral("403 forbidden (read-only token)")});
+            finish(pending, reply);
+            return;
+        }
+    }
+    dispatch(*matched, pending);
+}
+
+void AdminServer::dispatch(const Route &route, std::shared_ptr<Pending> pending)
+{
+    AdmissionController *qos = m_operations.engine().qos();
+    const bool health = route.segments == QStringList{QStringLiteral("health")};
+    if (!(route.flags & Blocking) && (!qos || health)) {
+        Reply reply = run(route, pending->call);
+        finish(pending, std::move(reply));
+        return;
+    }
+    // On the pool: QoS admission (which may wait) and the handler. The route outlives the pool.
+    m_pool.start([this, &route, pending, qos]() mutable {
+        Reply reply;
+        {
+            Result<AdmissionController::Ticket> ticket = qos ? qos->acquire(pending->call.cancel, Priority::High)
+                                                             : Result<AdmissionController::Ticket>(AdmissionController::Ticket());
+            if (!ticket)
+                reply = Reply::error(503, QStringLiteral("overloaded: %1").arg(ticket.status().message()));
+            else
+                reply = run(route, pending->call);
+        }
+        QMetaObject::invokeMethod(this, [this, pending, reply = std::move(reply)]() mutable { finish(pending, std::move(reply)); },
+                                  Qt::QueuedConnection);
+    });
+}
+
+Reply AdminServer::run(const Route &route, Call &call)
+{
+    Reply reply;
+    try {
+        reply = route.handler(call);
+    } catch (const std::exception &e) {
+        reply = Reply::error(500, QStringLiteral("internal error: %1").arg(QString::fromLocal8Bit(e.what())));
+    }
+    if (route.flags & Mutating) {
+        QString result = reply.status < 300 ? QStringLiteral("ok") : QString::number(reply.status);
+        if (reply.status >= 300)
+            result += u' ' + QJsonDocument::fromJson(reply.body).object().value(QStringLiteral("message")).toString();
+        m_audit.record({0, {}, call.identity.name, call.remoteAddr, route.action, call.target, result});
+    }
+    return reply;
+}
+
+void AdminServer::finish(const std::shared_ptr<Pending> &pending, Reply reply)
+{
+    if (!pending->socket || pending->socket->state() != QAbstractSocket::ConnectedState)
+        return; // the client went away; nobody to answer
+    QHttpServerResponder &responder = pending->responder;
+    responder.writeStatusLine(QHttpServerResponder::StatusCode(reply.status));
+    if (!reply.contentType.isEmpty())
+        responder.writeHeader("Content-Type", reply.contentType);
+    for (const auto &[name, value] : reply.headers)
+        responder.writeHeader(name, value);
+    responder.writeHeader("Content-Length", QByteArray::number(reply.body.size()));
+    responder.writeBody(reply.body);
+}
+
+Result<Identity> AdminServer::authenticate(const QByteArray &authorization, const QString &remoteAddr, int *httpStatus,
+                                           QString *retryAfter)
+{
+    if (rateLimited(remoteAddr, retryAfter)) {
+        *httpStatus = 429;
+        return Status::unavailable(QStringLiteral("too many failed authentications from this address; retry later"));
+    }
+    const QByteArray token = bearer(authorization);
+    if (!token.isEmpty()) {
+        const QByteArray hash = Tokens::hash(token);
+        // Every candidate is compared (constant time each), so timing does not tell which matched.
+        std::optional<Identity> found;
+        if (Tokens::equal(hash, m_adminTokenHash))
+            found = Identity{QStringLiteral("admin"), Role::Admin};
+        reloadTokens();
+        for (const TokenInfo &named : m_namedTokens) {
+            if (Tokens::equal(hash, named.hash) && !found)
+                found = Identity{named.name, named.role};
+        }
+        if (found) {
+            return *found;
+        }
+    }
+    m_authFailures[remoteAddr].push_back(std::chrono::steady_clock::now());
+    *httpStatus = 401;
+    return Status::invalidArgument(QStringLiteral("unauthorized"));
+}
+
+bool AdminServer::rateLimited(const QString &remoteAddr, QString *retryAfter)
+{
+    const auto it = m_authFailures.find(remoteAddr);
+    if (it == m_authFailures.end())
+        return false;
+    const auto now = std::chrono::steady_clock::now();
+    auto &failures = it->second;
+    while (!failures.empty() && now - failures.front() > m_options.authFailureWindow)
+        failures.pop_front();
+    if (failures.empty()) {
+        m_authFailures.erase(it);
+        return false;
+    }
+    if (int(failures.size()) < m_options.authFailureLimit)
+        return false;
+    const auto wait = std::chrono::duration_cast<std::chrono::seconds>(m_options.authFailureWindow - (now - failures.front()));
+    *retryAfter = QString::number(std::max<qint64>(1, wait.count() + 1));
+    return true;
+}
+
+void AdminServer::reloadTokens()
+{
+    const QFileInfo info(m_tokens.path());
+    const QDateTime modified = info.exists() ? info.lastModified() : QDateTime();
+    const qint64 size = info.exists() ? info.size() : -1;
+    if (modified == m_tokensModified && size == m_tokensSize)
+        return;
+    m_tokensModified = modified;
+    m_tokensSize = size;
+    Result<std::vector<TokenInfo>> tokens = m_tokens.list();
+    if (!tokens) {
+        qCWarning(lcCore).noquote() << "named tokens not loaded:" << tokens.status().message();
+        m_namedTokens.clear(); // fail closed
+        return;
+    }
+    m_namedTokens = std::move(tokens).value();
+}
+
+bool AdminServer::originAllowed(const QString &origin) const
+{
+    if (origin.isEmpty() || m_options.allowedOrigins.contains(origin))
+        return true;
+    const QUrl url(origin);
+    const QHostAddress host(url.host());
+    const bool local = url.host() == QLatin1String("localhost") || (!host.isNull() && (host.isLoopback() || host == m_options.address));
+    return local && url.port() == int(m_port);
+}
+
+void AdminServer::acceptStream()
+{
+    while (m_http->hasPendingWebSocketConnections()) {
+        std::unique_ptr<QWebSocket> socket = m_http->nextPendingWebSocketConnection();
+        if (!socket)
+            continue;
+        // The upgrade has happened already (QtHttpServer 6.4 cannot refuse it first): a refused
+        // client is closed at once with a policy code and receives no frame.
+        const QUrl url = socket->requestUrl();
+        const QString remoteAddr = socket->peerAddress().toString();
+        if (url.path() != kPrefix + QStringLiteral("/stream")) {
+            socket->close(QWebSocketProtocol::CloseCode(4404), QStringLiteral("no stream at %1").arg(url.path().left(100)));
+            continue;
+        }
+        if (!originAllowed(socket->origin())) {
+            socket->close(QWebSocketProtocol::CloseCode(4403), QStringLiteral("origin not allowed"));
+            continue;
+        }
+        QByteArray authorization = socket->request().rawHeader("Authorization");
+        if (authorization.isEmpty() && QUrlQuery(url).hasQueryItem(QStringLiteral("token")))
+            authorization = "Bearer " + QUrlQuery(url).queryItemValue(QStringLiteral("token"), QUrl::FullyDecoded).toUtf8();
+        int status = 401;
+        QString retryAfter;
+        if (Result<Identity> identity = authenticate(authorization, remoteAddr, &status, &retryAfter); !identity) {
+            socket->close(QWebSocketProtocol::CloseCode(status == 429 ? 4429 : 4401), identity.status().message());
+            continue;
+        }
+        QWebSocket *raw = socket.get();
+        connect(raw, &QWebSocket::disconnected, this, [this, raw] {
+            const auto it = std::find_if(m_streams.begin(), m_streams.end(), [raw](const auto &s) { return s.get() == raw; });
+            if (it != m_streams.end()) {
+                it->release()->deleteLater();
+                m_streams.erase(it);
+            }
+        });
+        m_streams.push_back(std::move(socket));
+    }
+}
+
+void AdminServer::broadcast(const QByteArray &frame)
+{
+    const QString text = QString::fromUtf8(frame);
+    for (const auto &socket : m_streams) {
+        // A slow reader misses frames instead of growing our memory or slowing the others.
+        if (socket->bytesToWrite() > m_options.streamBacklog) {
+            ++m_framesSkipped;
+            continue;
+        }
+        socket->sendTextMessage(text);
+    }
+}
+
+QByteArray AdminServer::metrics() const
+{
+    return prometheusText(m_operations, streamClients(), m_framesSkipped);
+}
+
+} // namespace Switchyard::Server

@@ -1,0 +1,173 @@
+#pragma once
+
+// The daemon's admin API (docs/api.md): HTTP on QtHttpServer and the live stream on QtWebSockets,
+// over the admin layer's operations — the same functions the console's local backend calls.
+//
+// Every request goes through one pipeline: body limit (413) → route (404/405) → authentication
+// (401, failed attempts rate-limited per address: 429) → role (403 for read-only tokens on
+// mutating routes) → QoS admission when [qos] ENABLED (503) → the handler → the audit log for
+// mutating routes. Handlers that may wait (flush, self-check, Redis locks …) run on the server's
+// thread pool and answer when done; the rest answer inline. Adding an endpoint is one route()
+// call with its handler (see registerRoutes()).
+//
+// Threads: the server lives on the thread that created it (the daemon's main thread); its pool
+// and its event source are owned and joined by stop() / the destructor.
+
+#include "admin/adminoperations.h"
+#include "admin/auditlog.h"
+#include "admin/tokens.h"
+
+#include "engine/core/cancellation.h"
+
+#include <QHostAddress>
+#include <QHttpServerRequest>
+#include <QJsonValue>
+#include <QObject>
+#include <QThreadPool>
+#include <QUrlQuery>
+
+#include <chrono>
+#include <deque>
+#include <map>
+#include <memory>
+
+class QHttpServer;
+class QHttpServerResponder;
+class QWebSocket;
+
+namespace Switchyard::Admin {
+class AdminEventSource;
+}
+
+namespace Switchyard::Server {
+
+struct ServerOptions
+{
+    QHostAddress address = QHostAddress::LocalHost;
+    quint16 port = 3300; // 0: any free port (tests)
+    QString certFile;    // PEM; with keyFile: TLS
+    QString keyFile;
+    bool allowInsecureRemote = false;
+    QStringList allowedOrigins;
+    qint64 maxBodySize = 1 << 20;
+    int authFailureLimit = 10;
+    std::chrono::milliseconds authFailureWindow{60000};
+    std::chrono::milliseconds streamInterval{1000};
+    qint64 streamBacklog = 1 << 20; // bytes queued to a WebSocket client before its frames are skipped
+    int callThreads = 4;
+};
+
+// One HTTP answer.
+struct Reply
+{
+    int status = 200;
+    QByteArray body;
+    QByteArray contentType = "application/json";
+    std::vector<std::pair<QByteArray, QByteArray>> headers;
+
+    static Reply json(const QJsonValue &value, int status = 200);
+    static Reply error(const Status &status);
+    static Reply error(int httpStatus, const QString &message, const QString &field = QString());
+    static Reply empty(int status) { return Reply{status, QByteArray(), QByteArray(), {}}; }
+    static int httpStatus(Status::Code code);
+};
+
+// What a handler sees of its request.
+struct Call
+{
+    QHttpServerRequest::Method method;
+    std::map<QString, QString> params; // path placeholders, percent-decoded
+    QUrlQuery query;
+    QByteArray body;
+    QString remoteAddr;
+    Admin::Identity identity;
+    CancelToken cancel; // fires when the client goes away or the server stops
+    QString target;     // set by mutating handlers for the audit log
+
+    // Path placeholder as a positive id; InvalidArgument naming it otherwise.
+    Result<qint64> id(const QString &name) const;
+    // Path placeholder as a name (queue, task, lock key): no control characters, not "." or "..".
+    Result<QString> name(const QString &name) const;
+    // Query integer in [min, max]; `fallback` when absent.
+    Result<qint64> queryInteger(const QString &key, qint64 fallback, qint64 min, qint64 max) const;
+    bool queryFlag(const QString &key) const;
+    // The body as a JSON object; InvalidArgument ("body: …") otherwise.
+    Result<QJsonObject> jsonObject() const;
+    // `all` paged by ?page&limit (default 50, max 500) with X-Total-Count.
+    Reply page(const QJsonArray &all) const;
+};
+
+class AdminServer : public QObject
+{
+    Q_OBJECT
+public:
+    using Handler = std::function<Reply(Call &)>;
+    enum RouteFlag { Read = 0, Mutating = 1, Blocking = 2 };
+
+    AdminServer(Admin::AdminOperations &operations, Admin::AuditLog &audit, QByteArray adminTokenHash,
+                Admin::TokenStore tokens, ServerOptions options, QObject *parent = nullptr); // references: Not owned
+    ~AdminServer() override;
+
+    // Binds and starts the stream. Refuses a non-loopback address without TLS unless allowed
+    // (a warning is logged then), unreadable TLS files, and a port in use.
+    Status listen();
+    quint16 port() const { return m_port; }
+    bool isTls() const { return !m_options.certFile.isEmpty(); }
+    // Stops accepting, closes stream clients, cancels running handlers and waits for them. Idempotent.
+    void stop();
+
+    // `path` below /api/v1 with {placeholders}; `action` names mutating calls in the audit log.
+    void route(QHttpServerRequest::Method method, const QString &path, int flags, const QString &action, Handler handler);
+
+    int streamClients() const { return int(m_streams.size()); }
+    qint64 streamFramesSkipped() const { return m_framesSkipped; }
+
+private:
+    struct Route
+    {
+        QHttpServerRequest::Method method;
+        QStringList segments; // "{name}" for a placeholder
+        int flags = Read;
+        QString action;
+        Handler handler;
+    };
+    struct Pending;
+
+    void registerRoutes();
+    void handle(const QHttpServerRequest &request, QHttpServerResponder &&responder);
+    void dispatch(const Route &route, std::shared_ptr<Pending> pending);
+    Reply run(const Route &route, Call &call);
+    void finish(const std::shared_ptr<Pending> &pending, Reply reply);
+    Result<Admin::Identity> authenticate(const QByteArray &authorization, const QString &remoteAddr, int *httpStatus,
+                                         QString *retryAfter);
+    bool rateLimited(const QString &remoteAddr, QString *retryAfter);
+    void reloadTokens();
+    void acceptStream();
+    void broadcast(const QByteArray &frame);
+    bool originAllowed(const QString &origin) const;
+    QByteArray metrics() const;
+
+    Admin::AdminOperations &m_operations;
+    Admin::AuditLog &m_audit;
+    const QByteArray m_adminTokenHash;
+    Admin::TokenStore m_tokens;
+    ServerOptions m_options;
+    std::unique_ptr<QHttpServer> m_http;
+    std::vector<Route> m_routes;
+    quint16 m_port = 0;
+    bool m_stopped = false;
+    CancelSource m_calls;
+    QThreadPool m_pool;
+    std::unique_ptr<Admin::AdminEventSource> m_events;
+    std::vector<std::unique_ptr<QWebSocket>> m_streams;
+    qint64 m_framesSkipped = 0;
+
+    // Named tokens, re-read when tokens.json changes (the CLI edits it while the daemon runs).
+    std::vector<Admin::TokenInfo> m_namedTokens;
+    QDateTime m_tokensModified;
+    qint64 m_tokensSize = -1;
+    // Failed authentications per client address (server thread only).
+    std::map<QString, std::deque<std::chrono::steady_clock::time_point>> m_authFailures;
+};
+
+} // namespace Switchyard::Server

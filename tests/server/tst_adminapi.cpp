@@ -1,0 +1,673 @@
+// The admin API over real HTTP against a real daemon process (tests/server/testdaemon.cpp = the
+// daemon plus two queues and a held lock): every endpoint's success and error answers, tokens and
+// roles, the audit log, limits, the WebSocket stream, TLS and binding rules.
+#include "support/daemonprocess.h"
+#include "support/testutil.h"
+
+#include "admin/tokens.h"
+
+#include <QEventLoop>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QNetworkRequest>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QSet>
+#include <QTcpSocket>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+#include <QUrlQuery>
+#include <QWebSocket>
+
+using namespace Switchyard;
+using namespace Switchyard::Test;
+
+namespace {
+
+const QString kTestDaemon = QStringLiteral(TEST_DAEMON_PATH);
+
+const QByteArray kConfig = "[server]\n"
+                           "MAX_BODY_SIZE = 4096\n"
+                           "AUTH_FAILURE_LIMIT = 1000\n" // the 401 tests fail often; tst_apisecurity tests the limit
+                           "[queue.slow]\nTYPE = channel\n"
+                           "[queue.fast]\nTYPE = channel\n"
+                           "[cron.slow_task]\nCOMMAND = sleep 30\nSCHEDULE = @every 1h\nTITLE = Sleeps\n";
+
+QJsonArray array(const HttpResult &r)
+{
+    return r.json().array();
+}
+
+QJsonObject object(const HttpResult &r)
+{
+    return r.json().object();
+}
+
+QString describe(const HttpResult &r)
+{
+    return QStringLiteral("%1 %2 %3").arg(r.status).arg(QString::fromUtf8(r.body.left(400)), r.networkError);
+}
+
+// Waits for frames of a WebSocket until `accept` says so or the bound passes.
+struct StreamClient
+{
+    QWebSocket socket;
+    QList<QString> frames;
+    int closeCode = -1;
+
+    bool open(const QUrl &url, const QByteArray &token, const QByteArray &origin = QByteArray())
+    {
+        QNetworkRequest request(url);
+        if (!token.isEmpty())
+            request.setRawHeader("Authorization", "Bearer " + token);
+        if (!origin.isEmpty())
+            request.setRawHeader("Origin", origin);
+        QObject::connect(&socket, &QWebSocket::textMessageReceived, &socket, [this](const QString &frame) { frames.append(frame); });
+        QObject::connect(&socket, &QWebSocket::disconnected, &socket, [this] { closeCode = socket.closeCode(); });
+        QEventLoop loop;
+        QObject::connect(&socket, &QWebSocket::connected, &loop, &QEventLoop::quit);
+        QObject::connect(&socket, &QWebSocket::disconnected, &loop, &QEventLoop::quit);
+        socket.open(request);
+        QTimer::singleShot(10000, &loop, &QEventLoop::quit);
+        loop.exec();
+        return socket.state() == QAbstractSocket::ConnectedState;
+    }
+
+    // The first frame of `type` whose body satisfies `accept`, waiting up to `boundMs`.
+    QJsonDocument waitFor(const QString &type, const std::function<bool(const QJsonDocument &)> &accept, int boundMs = 15000)
+    {
+        QJsonDocument found;
+        auto scan = [&] {
+            for (const QString &frame : std::as_const(frames)) {
+                if (!frame.startsWith(type + u'\n'))
+                    continue;
+                const QJsonDocument doc = QJsonDocument::fromJson(frame.mid(type.size() + 1).toUtf8());
+                if (accept(doc)) {
+                    found = doc;
+                    return true;
+                }
+            }
+            return false;
+        };
+        QEventLoop loop;
+        QObject::connect(&socket, &QWebSocket::textMessageReceived, &loop, [&] {
+            if (scan())
+                loop.quit();
+        });
+        QObject::connect(&socket, &QWebSocket::disconnected, &loop, &QEventLoop::quit);
+        QTimer::singleShot(boundMs, &loop, &QEventLoop::quit);
+        if (!scan())
+            loop.exec();
+        return found;
+    }
+
+    int waitForClose(int boundMs = 10000)
+    {
+        if (socket.state() != QAbstractSocket::UnconnectedState) {
+            QEventLoop loop;
+            QObject::connect(&socket, &QWebSocket::disconnected, &loop, &QEventLoop::quit);
+            QTimer::singleShot(boundMs, &loop, &QEventLoop::quit);
+            loop.exec();
+        }
+        return socket.state() == QAbstractSocket::UnconnectedState ? int(socket.closeCode()) : -1;
+    }
+};
+
+// A strict reader of the Prometheus text exposition format (0.0.4): every line is a HELP, a TYPE
+// or a sample; a family's TYPE comes once, before its samples, which are contiguous; names and
+// labels match the grammar; values parse; no series appears twice.
+QString checkExposition(const QByteArray &text, QMap<QString, double> *series)
+{
+    static const QRegularExpression name(QStringLiteral("^[a-zA-Z_:][a-zA-Z0-9_:]*$"));
+    static const QRegularExpression sample(QStringLiteral(R"(^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(.*)\})? (\S+)$)"));
+    static const QRegularExpression label(QStringLiteral(R"(^([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\\n]|\\[\\"n])*)\"(,|$))"));
+    static const QSet<QString> types{QStringLiteral("counter"), QStringLiteral("gauge"), QStringLiteral("histogram"),
+                                     QStringLiteral("summary"), QStringLiteral("untyped")};
+    if (!text.endsWith('\n'))
+        return QStringLiteral("the text does not end with a newline");
+    QMap<QString, QString> typeOf;
+    QSet<QString> finished;
+    QString current;
+    int lineNumber = 0;
+    for (const QByteArray &raw : text.split('\n')) {
+        ++lineNumber;
+        const QString line = QString::fromUtf8(raw);
+        if (line.isEmpty())
+            continue;
+        const QString where = QStringLiteral("line %1: %2").arg(lineNumber).arg(line);
+        if (line.startsWith(QLatin1String("# "))) {
+            const QStringList parts = line.split(u' ');
+            if (parts.size() < 3 || (parts[1] != QLatin1String("HELP") && parts[1] != QLatin1String("TYPE")))
+                return where + QStringLiteral(" (a comment other than HELP/TYPE)");
+            if (!name.match(parts[2]).hasMatch())
+                return where + QStringLiteral(" (bad metric name)");
+            if (parts[1] == QLatin1String("TYPE")) {
+                if (parts.size() != 4 || !types.contains(parts[3]))
+                    return where + QStringLiteral(" (bad type)");
+                if (typeOf.contains(parts[2]))
+                    return where + QStringLiteral(" (TYPE given twice)");
+                typeOf[parts[2]] = parts[3];
+            }
+            if (parts[2] != current) {
+                if (!current.isEmpty())
+                    finished.insert(current);
+                if (finished.contains(parts[2]))
+                    return where + QStringLiteral(" (family not contiguous)");
+                current = parts[2];
+            }
+            continue;
+        }
+        const QRegularExpressionMatch m = sample.match(line);
+        if (!m.hasMatch())
+            return where + QStringLiteral(" (not a sample)");
+        const QString metric = m.captured(1);
+        if (metric != current || !typeOf.contains(metric))
+            return where + QStringLiteral(" (sample outside its family, or without TYPE)");
+        QString labels = m.captured(3);
+        QStringList seenLabels;
+        while (!labels.isEmpty()) {
+            const QRegularExpressionMatch l = label.match(labels);
+            if (!l.hasMatch())
+                return where + QStringLiteral(" (bad label syntax)");
+            if (seenLabels.contains(l.captured(1)))
+                return where + QStringLiteral(" (label twice)");
+            seenLabels << l.captured(1);
+            labels = labels.mid(l.capturedLength());
+        }
+        bool ok = false;
+        const QString value = m.captured(4);
+        const double v = value.toDouble(&ok);
+        if (!ok && value != QLatin1String("NaN") && value != QLatin1String("+Inf") && value != QLatin1String("-Inf"))
+            return where + QStringLiteral(" (bad value)");
+        if (typeOf[metric] == QLatin1String("counter") && v < 0)
+            return where + QStringLiteral(" (negative counter)");
+        const QString key = metric + u'{' + m.captured(3) + u'}';
+        if (series->contains(key))
+            return where + QStringLiteral(" (series twice)");
+        series->insert(key, v);
+    }
+    return {};
+}
+
+} // namespace
+
+class TestAdminApi : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    DaemonProcess m_daemon;
+    QByteArray m_token;
+    QByteArray m_readOnly;
+
+    QUrl url(const QString &path, const QString &query = QString()) const
+    {
+        QUrl u = m_daemon.baseUrl();
+        u.setPath(u.path() + path);
+        if (!query.isEmpty())
+            u.setQuery(query);
+        return u;
+    }
+    HttpResult get(const QString &path, const QByteArray &token, const QString &query = QString())
+    {
+        return http("GET", url(path, query), token);
+    }
+    HttpResult post(const QString &path, const QByteArray &token, const QByteArray &body = QByteArray())
+    {
+        return http("POST", url(path), token, body);
+    }
+    qint64 qid(const QString &name)
+    {
+        for (const QJsonValue &q : array(get(QStringLiteral("/queues"), m_token)))
+            if (q[QStringLiteral("name")].toString() == name)
+                return q[QStringLiteral("qid")].toInteger();
+        return -1;
+    }
+    QJsonObject cronRow(const QString &name)
+    {
+        for (const QJsonValue &t : array(get(QStringLiteral("/cron"), m_token)))
+            if (t[QStringLiteral("name")].toString() == name)
+                return t.toObject();
+        return {};
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        DaemonProcess::Options options;
+        options.program = kTestDaemon;
+        options.dataDir = m_dir.path();
+        options.config = kConfig;
+        options.environment = {{QStringLiteral("SY_TEST_QUEUES"), QStringLiteral("slow:200,fast:0")},
+                               {QStringLiteral("SY_TEST_PUSH"), QStringLiteral("slow:200")},
+                               {QStringLiteral("SY_TEST_LOCK"), QStringLiteral("demo-lock")}};
+        QVERIFY2(m_daemon.start(options), m_daemon.output().constData());
+        m_token = m_daemon.adminToken();
+        QVERIFY(m_token.startsWith("sy_"));
+        // A read-only token, made the way `switchyardctl token create` does, while the daemon runs.
+        Result<QString> readOnly = Admin::TokenStore(m_dir.path()).create(QStringLiteral("viewer"), Admin::Role::ReadOnly);
+        QVERIFY2(readOnly.isOk(), qPrintable(readOnly.status().message()));
+        m_readOnly = readOnly->toLatin1();
+    }
+
+    void cleanupTestCase()
+    {
+        QCOMPARE(m_daemon.stop(), 0);
+    }
+
+    void adminTokenIsGeneratedPrivateAndPrintedOnce()
+    {
+        const QFileInfo file(m_dir.filePath(QStringLiteral("admin-token")));
+        QCOMPARE(file.permissions() & (QFile::ReadGroup | QFile::ReadOther | QFile::WriteGroup | QFile::WriteOther),
+                 QFile::Permissions());
+        QVERIFY(m_daemon.output().contains(m_token));
+        QVERIFY(m_token.size() >= 3 + 64); // "sy_" + 32 bytes in hex
+        QFile tokens(m_dir.filePath(QStringLiteral("tokens.json")));
+        QVERIFY(tokens.open(QIODevice::ReadOnly));
+        QVERIFY2(!tokens.readAll().contains(m_readOnly), "tokens.json must hold hashes only");
+    }
+
+    void healthNeedsNoTokenAndEverythingElseDoes()
+    {
+        const HttpResult health = get(QStringLiteral("/health"), QByteArray());
+        QCOMPARE(health.status, 200);
+        QCOMPARE(object(health)[QStringLiteral("status")].toString(), QStringLiteral("ok"));
+        QVERIFY(object(health)[QStringLiteral("uptime_ms")].toInteger() >= 0);
+        QVERIFY(!object(health)[QStringLiteral("instance_id")].toString().isEmpty());
+
+        for (const char *path : {"/instance", "/queues", "/cron", "/locks", "/metrics", "/audit", "/notices", "/qos"}) {
+            const HttpResult none = get(QLatin1String(path), QByteArray());
+            QVERIFY2(none.status == 401, qPrintable(describe(none)));
+            QCOMPARE(none.message(), QStringLiteral("unauthorized")); // no detail
+            const HttpResult wrong = get(QLatin1String(path), "sy_" + QByteArray(64, 'a'));
+            QCOMPARE(wrong.status, 401);
+        }
+        // Bearer and token schemes both work.
+        const HttpResult scheme = http("GET", url(QStringLiteral("/instance")), QByteArray(), QByteArray(),
+                                       {{"Authorization", "token " + m_token}});
+        QCOMPARE(scheme.status, 200);
+    }
+
+    void instanceAndSelfCheck()
+    {
+        const QJsonObject instance = object(get(QStringLiteral("/instance"), m_token));
+        for (const char *key : {"version", "instance_id", "started_at", "config_path", "data_path", "db_type", "queue_types",
+                                "cache_adapter", "lock_service", "pubsub_type"})
+            QVERIFY2(instance.contains(QLatin1String(key)), key);
+        QCOMPARE(instance[QStringLiteral("queue_types")][QStringLiteral("slow")].toString(), QStringLiteral("channel"));
+        QVERIFY(QDateTime::fromString(instance[QStringLiteral("started_at")].toString(), Qt::ISODateWithMs).isValid());
+
+        const HttpResult check = get(QStringLiteral("/self-check"), m_token);
+        QCOMPARE(check.status, 200);
+        QStringList names;
+        for (const QJsonValue &item : array(check))
+            names << item[QStringLiteral("name")].toString();
+        QVERIFY2(names.contains(QStringLiteral("cache")) && names.contains(QStringLiteral("disk")), qPrintable(names.join(u',')));
+    }
+
+    void queueListPagingAndErrors()
+    {
+        const HttpResult all = get(QStringLiteral("/queues"), m_token);
+        QCOMPARE(all.status, 200);
+        QCOMPARE(all.headers.value("x-total-count"), QByteArray("2"));
+        const QJsonObject slow = array(all).at(0).toObject();
+        for (const char *key : {"qid", "name", "type", "unique", "length", "batch_length", "workers", "active_workers",
+                                "max_workers", "capacity", "pushed_total", "handled_total", "failed_total", "paused"})
+            QVERIFY2(slow.contains(QLatin1String(key)), key);
+
+        const HttpResult second = get(QStringLiteral("/queues"), m_token, QStringLiteral("limit=1&page=2"));
+        QCOMPARE(array(second).size(), 1);
+        QCOMPARE(second.headers.value("x-total-count"), QByteArray("2"));
+        QCOMPARE(array(get(QStringLiteral("/queues"), m_token, QStringLiteral("limit=1&page=3"))).size(), 0);
+
+        const HttpResult badLimit = get(QStringLiteral("/queues"), m_token, QStringLiteral("limit=501"));
+        QCOMPARE(badLimit.status, 400);
+        QCOMPARE(badLimit.errorField(), QStringLiteral("limit"));
+        const HttpResult badPage = get(QStringLiteral("/queues"), m_token, QStringLiteral("page=zero"));
+        QCOMPARE(badPage.status, 400);
+        QCOMPARE(badPage.errorField(), QStringLiteral("page"));
+
+        const qint64 fast = qid(QStringLiteral("fast"));
+        const HttpResult one = get(QStringLiteral("/queues/%1").arg(fast), m_token);
+        QCOMPARE(one.status, 200);
+        QCOMPARE(object(one)[QStringLiteral("name")].toString(), QStringLiteral("fast"));
+        QCOMPARE(object(one)[QStringLiteral("settings")][QStringLiteral("type")].toString(), QStringLiteral("channel"));
+        QCOMPARE(get(QStringLiteral("/queues/9999"), m_token).status, 404);
+        const HttpResult notId = get(QStringLiteral("/queues/abc"), m_token);
+        QCOMPARE(notId.status, 400);
+        QCOMPARE(notId.errorField(), QStringLiteral("qid"));
+        const HttpResult unknownEndpoint = get(QStringLiteral("/queues/1/nothing"), m_token);
+        QCOMPARE(unknownEndpoint.status, 404);
+        QVERIFY(unknownEndpoint.message().contains(QStringLiteral("no such endpoint")));
+        const HttpResult wrongMethod = http("DELETE", url(QStringLiteral("/queues")), m_token);
+        QCOMPARE(wrongMethod.status, 405);
+        QCOMPARE(wrongMethod.headers.value("allow"), QByteArray("GET"));
+    }
+
+    void setMaxWorkersValidatesTheBody()
+    {
+        const QString path = QStringLiteral("/queues/%1/max-workers").arg(qid(QStringLiteral("fast")));
+        QCOMPARE(http("PUT", url(path), m_token, R"({"max_workers": 3})").status, 200);
+        QCOMPARE(object(get(QStringLiteral("/queues/%1").arg(qid(QStringLiteral("fast"))), m_token))[QStringLiteral("max_workers")].toInt(), 3);
+
+        const struct
+        {
+            QByteArray body;
+            QString field;
+        } bad[] = {{R"({"max_workers": "3"})", QStringLiteral("max_workers")},
+                   {R"({"max_workers": 2.5})", QStringLiteral("max_workers")},
+                   {R"({"max_workers": 0})", QStringLiteral("max_workers")},
+                   {R"({"max_workers": 3, "colour": "red"})", QStringLiteral("colour")},
+                   {R"({"max_workers": )", QStringLiteral("body")},
+                   {R"([3])", QStringLiteral("body")}};
+        for (const auto &[body, field] : bad) {
+            const HttpResult r = http("PUT", url(path), m_token, body);
+            QVERIFY2(r.status == 400, qPrintable(describe(r)));
+            QVERIFY2(r.errorField() == field, qPrintable(describe(r)));
+        }
+        // Nothing changed by the refused calls.
+        QCOMPARE(object(get(QStringLiteral("/queues/%1").arg(qid(QStringLiteral("fast"))), m_token))[QStringLiteral("max_workers")].toInt(), 3);
+    }
+
+    void pauseResumeFlushTimeoutAndRemoveAll()
+    {
+        const qint64 slow = qid(QStringLiteral("slow"));
+        QCOMPARE(post(QStringLiteral("/queues/%1/pause").arg(slow), m_token).status, 200);
+        QVERIFY(object(get(QStringLiteral("/queues/%1").arg(slow), m_token))[QStringLiteral("paused")].toBool());
+        QCOMPARE(post(QStringLiteral("/queues/%1/resume").arg(slow), m_token).status, 200);
+        QVERIFY(!object(get(QStringLiteral("/queues/%1").arg(slow), m_token))[QStringLiteral("paused")].toBool());
+
+        // 200 items in batches of 20 at 200 ms each: 50 ms is far too little.
+        const HttpResult timedOut = http("POST", url(QStringLiteral("/queues/%1/flush").arg(slow), QStringLiteral("timeout_ms=50")), m_token);
+        QVERIFY2(timedOut.status == 408, qPrintable(describe(timedOut)));
+        const HttpResult badTimeout = http("POST", url(QStringLiteral("/queues/%1/flush").arg(slow), QStringLiteral("timeout_ms=soon")), m_token);
+        QCOMPARE(badTimeout.status, 400);
+        QCOMPARE(badTimeout.errorField(), QStringLiteral("timeout_ms"));
+
+        const HttpResult dryRun = http("POST", url(QStringLiteral("/queues/%1/remove-all").arg(slow), QStringLiteral("dry_run=1")), m_token);
+        QCOMPARE(dryRun.status, 200);
+        QVERIFY(object(dryRun)[QStringLiteral("count")].toInteger() > 0);
+        const HttpResult removed = post(QStringLiteral("/queues/%1/remove-all").arg(slow), m_token);
+        QCOMPARE(removed.status, 200);
+        QVERIFY(object(removed).contains(QStringLiteral("removed")));
+        const HttpResult flushed = http("POST", url(QStringLiteral("/queues/%1/flush").arg(slow), QStringLiteral("timeout_ms=30000")), m_token);
+        QVERIFY2(flushed.status == 200, qPrintable(describe(flushed)));
+        QCOMPARE(object(get(QStringLiteral("/queues/%1").arg(slow), m_token))[QStringLiteral("length")].toInteger(), 0);
+
+        QCOMPARE(http("POST", url(QStringLiteral("/queues/flush-all"), QStringLiteral("timeout_ms=30000")), m_token).status, 200);
+        QCOMPARE(http("POST", url(QStringLiteral("/queues/flush-all"), QStringLiteral("non_blocking=1")), m_token).status, 202);
+        QCOMPARE(post(QStringLiteral("/queues/9999/pause"), m_token).status, 404);
+    }
+
+    void cronRunTwiceIsAConflict()
+    {
+        const QJsonObject row = cronRow(QStringLiteral("slow_task"));
+        for (const char *key : {"name", "title", "schedule", "enabled", "run_at_start", "notice_on_success", "running", "next",
+                                "prev", "status", "message", "exec_times", "last_doer"})
+            QVERIFY2(row.contains(QLatin1String(key)), key);
+
+        const HttpResult started = post(QStringLiteral("/cron/slow_task/run"), m_token);
+        QVERIFY2(started.status == 202, qPrintable(describe(started)));
+        const HttpResult again = post(QStringLiteral("/cron/slow_task/run"), m_token);
+        QVERIFY2(again.status == 409, qPrintable(describe(again)));
+        QVERIFY(cronRow(QStringLiteral("slow_task"))[QStringLiteral("running")].toBool());
+        QCOMPARE(cronRow(QStringLiteral("slow_task"))[QStringLiteral("last_doer")].toString(), QStringLiteral("api (admin)"));
+        QCOMPARE(post(QStringLiteral("/cron/no_such_task/run"), m_token).status, 404);
+
+        // The run shows under processes; cancelling it ends it as cancelled.
+        qint64 pid = 0;
+        for (const QJsonValue &p : array(get(QStringLiteral("/processes"), m_token)))
+            if (p[QStringLiteral("description")].toString().contains(QStringLiteral("slow_task")) && p[QStringLiteral("cancellable")].toBool())
+                pid = p[QStringLiteral("pid")].toInteger();
+        QVERIFY(pid > 0);
+        QCOMPARE(post(QStringLiteral("/processes/%1/cancel").arg(pid), m_token).status, 200);
+        QCOMPARE(post(QStringLiteral("/processes/99999999/cancel"), m_token).status, 404);
+        QTRY_VERIFY_WITH_TIMEOUT(!cronRow(QStringLiteral("slow_task"))[QStringLiteral("running")].toBool(), 15000);
+
+        const HttpResult runs = get(QStringLiteral("/cron/slow_task/runs"), m_token);
+        QCOMPARE(runs.status, 200);
+        QCOMPARE(array(runs).at(0)[QStringLiteral("trigger")].toString(), QStringLiteral("manual"));
+        QCOMPARE(array(runs).at(0)[QStringLiteral("status")].toString(), QStringLiteral("cancelled"));
+        QCOMPARE(get(QStringLiteral("/cron/no_such_task/runs"), m_token).status, 404);
+
+        QCOMPARE(post(QStringLiteral("/cron/slow_task/pause"), m_token).status, 200);
+        QVERIFY(cronRow(QStringLiteral("slow_task"))[QStringLiteral("paused")].toBool());
+        QCOMPARE(post(QStringLiteral("/cron/slow_task/resume"), m_token).status, 200);
+        QVERIFY(!cronRow(QStringLiteral("slow_task"))[QStringLiteral("paused")].toBool());
+    }
+
+    void oddNamesAndPathsAreRefusedPrecisely()
+    {
+        // Percent-encoded traversal and control characters in a name: 400 naming the field.
+        const QByteArray auth = "Authorization: Bearer " + m_token + "\r\n";
+        QByteArray answer = rawHttp(m_daemon.port(), "POST /api/v1/cron/..%2F..%2Fetc/run HTTP/1.1\r\nHost: x\r\n" + auth
+                                                         + "Content-Length: 0\r\n\r\n");
+        QVERIFY2(answer.startsWith("HTTP/1.1 404"), answer.constData()); // a name with a slash is just unknown
+        answer = rawHttp(m_daemon.port(), "POST /api/v1/cron/%2E%2E/run HTTP/1.1\r\nHost: x\r\n" + auth + "Content-Length: 0\r\n\r\n");
+        QVERIFY2(answer.startsWith("HTTP/1.1 400") && answer.contains("\"field\":\"name\""), answer.constData());
+        answer = rawHttp(m_daemon.port(), "POST /api/v1/locks/a%01b/force-release HTTP/1.1\r\nHost: x\r\n" + auth
+                                              + "Content-Length: 0\r\n\r\n");
+        QVERIFY2(answer.startsWith("HTTP/1.1 400") && answer.contains("\"field\":\"key\""), answer.constData());
+        answer = rawHttp(m_daemon.port(), "GET /etc/passwd HTTP/1.1\r\nHost: x\r\n" + auth + "\r\n");
+        QVERIFY2(answer.startsWith("HTTP/1.1 404") && answer.contains("application/json"), answer.constData());
+        QCOMPARE(get(QStringLiteral("/health"), QByteArray()).status, 200); // still serving
+    }
+
+    void bodiesOverTheLimitAre413()
+    {
+        const HttpResult big = http("PUT", url(QStringLiteral("/queues/1/max-workers")), m_token, QByteArray(8192, ' '));
+        QCOMPARE(big.status, 413);
+        QCOMPARE(big.errorField(), QStringLiteral("body"));
+    }
+
+    void locksAndForceRelease()
+    {
+        const HttpResult locks = get(QStringLiteral("/locks"), m_token);
+        QCOMPARE(locks.status, 200);
+        QCOMPARE(array(locks).size(), 1);
+        const QJsonObject lock = array(locks).at(0).toObject();
+        QCOMPARE(lock[QStringLiteral("key")].toString(), QStringLiteral("demo-lock"));
+        for (const char *key : {"backend", "owner", "token_prefix", "acquired_at", "ttl_ms", "extensions", "fencing_token", "waiters"})
+            QVERIFY2(lock.contains(QLatin1String(key)), key);
+
+        StreamClient stream;
+        QVERIFY(stream.open(QUrl(url(QStringLiteral("/stream")).toString().replace(QStringLiteral("http"), QStringLiteral("ws"))), m_token));
+        QCOMPARE(post(QStringLiteral("/locks/demo-lock/force-release"), m_token).status, 200);
+        QCOMPARE(post(QStringLiteral("/locks/demo-lock/force-release"), m_token).status, 404);
+        const QJsonDocument released = stream.waitFor(QStringLiteral("lock"), [](const QJsonDocument &d) {
+            return d[QStringLiteral("key")].toString() == QLatin1String("demo-lock") && d[QStringLiteral("action")].toString() == QLatin1String("released");
+        });
+        QVERIFY2(!released.isNull(), qPrintable(stream.frames.join(u'|').left(2000)));
+
+        // Recorded as a system notice naming the actor; notices can be deleted.
+        const HttpResult notices = get(QStringLiteral("/notices"), m_token);
+        QJsonObject notice;
+        for (const QJsonValue &n : array(notices))
+            if (n[QStringLiteral("description")].toString().contains(QStringLiteral("demo-lock")))
+                notice = n.toObject();
+        QVERIFY2(notice[QStringLiteral("description")].toString().contains(QStringLiteral("api (admin)")), notices.body.constData());
+        const QString path = QStringLiteral("/notices/%1").arg(notice[QStringLiteral("id")].toInteger());
+        QCOMPARE(http("DELETE", url(path), m_token).status, 200);
+        QCOMPARE(http("DELETE", url(path), m_token).status, 404);
+    }
+
+    void cacheAndQos()
+    {
+        QCOMPARE(object(get(QStringLiteral("/cache"), m_token))[QStringLiteral("adapter")].toString(), QStringLiteral("memory"));
+        const HttpResult test = post(QStringLiteral("/cache/test"), m_readOnly); // a diagnostic: read-only may run it
+        QCOMPARE(test.status, 200);
+        QVERIFY(object(test)[QStringLiteral("ok")].toBool());
+        QCOMPARE(object(test)[QStringLiteral("threshold_ms")].toInt(), 30);
+        const QJsonObject stats = object(get(QStringLiteral("/cache/stats"), m_token));
+        QVERIFY(stats.contains(QStringLiteral("latency_ms")) && stats[QStringLiteral("latency_ms")].toObject().contains(QStringLiteral("p99")));
+        const QJsonObject qos = object(get(QStringLiteral("/qos"), m_token));
+        QCOMPARE(qos[QStringLiteral("enabled")].toBool(), false);
+        QVERIFY(qos[QStringLiteral("dropped_total")].toObject().contains(QStringLiteral("low")));
+    }
+
+    void readOnlyTokensReadButNeverMutate()
+    {
+        QCOMPARE(get(QStringLiteral("/queues"), m_readOnly).status, 200);
+        QCOMPARE(get(QStringLiteral("/metrics"), m_readOnly).status, 200);
+        const qint64 fast = qid(QStringLiteral("fast"));
+        const struct
+        {
+            QByteArray method;
+            QString path;
+            QByteArray body;
+        } mutating[] = {{"POST", QStringLiteral("/queues/%1/flush").arg(fast), {}},
+                        {"POST", QStringLiteral("/queues/flush-all"), {}},
+                        {"POST", QStringLiteral("/queues/%1/remove-all").arg(fast), {}},
+                        {"PUT", QStringLiteral("/queues/%1/max-workers").arg(fast), R"({"max_workers": 1})"},
+                        {"POST", QStringLiteral("/queues/%1/pause").arg(fast), {}},
+                        {"POST", QStringLiteral("/queues/%1/resume").arg(fast), {}},
+                        {"POST", QStringLiteral("/cron/slow_task/run"), {}},
+                        {"POST", QStringLiteral("/cron/slow_task/pause"), {}},
+                        {"POST", QStringLiteral("/cron/slow_task/resume"), {}},
+                        {"POST", QStringLiteral("/locks/x/force-release"), {}},
+                        {"POST", QStringLiteral("/processes/1/cancel"), {}},
+                        {"DELETE", QStringLiteral("/notices/1"), {}}};
+        for (const auto &[method, path, body] : mutating) {
+            const HttpResult r = http(method, url(path), m_readOnly, body);
+            QVERIFY2(r.status == 403, qPrintable(path + u' ' + describe(r)));
+        }
+        QCOMPARE(object(get(QStringLiteral("/queues/%1").arg(fast), m_token))[QStringLiteral("max_workers")].toInt(), 3);
+        QVERIFY(!cronRow(QStringLiteral("slow_task"))[QStringLiteral("running")].toBool());
+    }
+
+    void auditRecordsEveryMutatingCall()
+    {
+        const HttpResult audit = get(QStringLiteral("/audit"), m_readOnly, QStringLiteral("limit=500"));
+        QCOMPARE(audit.status, 200);
+        const QJsonArray entries = array(audit);
+        QVERIFY(audit.headers.value("x-total-count").toInt() >= entries.size());
+        QSet<QString> actions;
+        bool forbiddenSeen = false;
+        for (const QJsonValue &e : entries) {
+            actions.insert(e[QStringLiteral("action")].toString());
+            QVERIFY(!e[QStringLiteral("actor")].toString().startsWith(QStringLiteral("sy_"))); // never the token
+            if (e[QStringLiteral("actor")].toString() == QLatin1String("viewer") && e[QStringLiteral("result")].toString().startsWith(QStringLiteral("403")))
+                forbiddenSeen = true;
+        }
+        QVERIFY(forbiddenSeen);
+        for (const char *action : {"queue.pause", "queue.resume", "queue.flush", "queue.remove-all", "queue.set-max-workers",
+                                   "queue.flush-all", "cron.run", "cron.pause", "cron.resume", "lock.force-release",
+                                   "process.cancel", "notice.delete"})
+            QVERIFY2(actions.contains(QLatin1String(action)), action);
+
+        const HttpResult runs = get(QStringLiteral("/audit"), m_token, QStringLiteral("action=cron.run"));
+        QVERIFY(!array(runs).isEmpty());
+        for (const QJsonValue &e : array(runs))
+            QCOMPARE(e[QStringLiteral("action")].toString(), QStringLiteral("cron.run"));
+        const QJsonObject conflict = [&] {
+            for (const QJsonValue &e : array(runs))
+                if (e[QStringLiteral("result")].toString().startsWith(QStringLiteral("409")))
+                    return e.toObject();
+            return QJsonObject();
+        }();
+        QCOMPARE(conflict[QStringLiteral("actor")].toString(), QStringLiteral("admin"));
+        QCOMPARE(conflict[QStringLiteral("remote_addr")].toString(), QStringLiteral("127.0.0.1"));
+        QCOMPARE(conflict[QStringLiteral("target")].toString(), QStringLiteral("slow_task"));
+        QCOMPARE(get(QStringLiteral("/audit"), m_token, QStringLiteral("since=yesterday")).errorField(), QStringLiteral("since"));
+        const QString future = QDateTime::currentDateTimeUtc().addDays(1).toString(Qt::ISODate);
+        QCOMPARE(array(get(QStringLiteral("/audit"), m_token, QStringLiteral("since=") + future)).size(), 0);
+    }
+
+    void metricsAreValidExposition()
+    {
+        const HttpResult metrics = get(QStringLiteral("/metrics"), m_readOnly);
+        QCOMPARE(metrics.status, 200);
+        QVERIFY(metrics.headers.value("content-type").startsWith("text/plain; version=0.0.4"));
+        QMap<QString, double> series;
+        const QString problem = checkExposition(metrics.body, &series);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        QVERIFY(series.contains(QStringLiteral("switchyard_queue_length{queue=\"slow\",type=\"channel\"}")));
+        QVERIFY(series.value(QStringLiteral("switchyard_queue_pushed_total{queue=\"slow\",type=\"channel\"}")) >= 200);
+        QVERIFY(series.value(QStringLiteral("switchyard_cron_runs_total{task=\"slow_task\",status=\"cancelled\"}")) >= 1);
+        QVERIFY(series.contains(QStringLiteral("switchyard_locks_held{backend=\"memory\"}")));
+        QVERIFY(series.contains(QStringLiteral("switchyard_cache_hits_total{adapter=\"memory\"}")));
+        QVERIFY(series.contains(QStringLiteral("switchyard_qos_dropped_total{priority=\"low\"}")));
+
+        // The checker itself refuses what it must.
+        QMap<QString, double> scratch;
+        QVERIFY(!checkExposition("a 1\n", &scratch).isEmpty());                                  // no TYPE
+        QVERIFY(!checkExposition("# TYPE a gauge\na{x=\"1} 1\n", &scratch).isEmpty());           // bad label
+        QVERIFY(!checkExposition("# TYPE a gauge\na 1\n# TYPE b gauge\nb 1\na 2\n", &scratch).isEmpty()); // split family
+    }
+
+    void streamCarriesQueueStatsAndCronStatus()
+    {
+        StreamClient stream;
+        const QUrl ws(url(QStringLiteral("/stream")).toString().replace(QStringLiteral("http"), QStringLiteral("ws")));
+        QVERIFY(stream.open(ws, m_token));
+        const QJsonDocument stats = stream.waitFor(QStringLiteral("queue-stats"), [](const QJsonDocument &d) { return d.array().size() == 2; });
+        QVERIFY2(!stats.isNull(), qPrintable(stream.frames.join(u'|').left(2000)));
+        QVERIFY(stats.array().at(0).toObject().contains(QStringLiteral("handled_total")));
+
+        QCOMPARE(post(QStringLiteral("/cron/delete_old_system_notices/run"), m_token).status, 202);
+        const QJsonDocument cron = stream.waitFor(QStringLiteral("cron-status"), [](const QJsonDocument &d) {
+            return d[QStringLiteral("name")].toString() == QLatin1String("delete_old_system_notices") && d[QStringLiteral("exec_times")].toInt() >= 1;
+        });
+        QVERIFY2(!cron.isNull(), qPrintable(stream.frames.join(u'|').left(2000)));
+
+        // The token may also come as a query parameter (browsers cannot set headers).
+        StreamClient byQuery;
+        QUrl withToken = ws;
+        withToken.setQuery(QStringLiteral("token=") + QString::fromLatin1(m_readOnly));
+        QVERIFY(byQuery.open(withToken, QByteArray()));
+        QVERIFY(!byQuery.waitFor(QStringLiteral("queue-stats"), [](const QJsonDocument &) { return true; }).isNull());
+    }
+
+    void streamRefusesBadTokensAndForeignOrigins()
+    {
+        const QUrl ws(url(QStringLiteral("/stream")).toString().replace(QStringLiteral("http"), QStringLiteral("ws")));
+        StreamClient noToken;
+        noToken.open(ws, QByteArray());
+        QCOMPARE(noToken.waitForClose(), 4401);
+        QVERIFY(noToken.frames.isEmpty());
+
+        StreamClient foreign;
+        foreign.open(ws, m_token, "https://evil.example");
+        QCOMPARE(foreign.waitForClose(), 4403);
+        QVERIFY(foreign.frames.isEmpty());
+
+        StreamClient sameHost;
+        QVERIFY(sameHost.open(ws, m_token, "http://127.0.0.1:" + QByteArray::number(m_daemon.port())));
+        QVERIFY(!sameHost.waitFor(QStringLiteral("queue-stats"), [](const QJsonDocument &) { return true; }).isNull());
+    }
+
+    void silentAndVanishingClientsDoNotHurtOthers()
+    {
+        // A client that connects and sends nothing.
+        QTcpSocket silent;
+        silent.connectToHost(QHostAddress::LocalHost, m_daemon.port());
+        QVERIFY(silent.waitForConnected(5000));
+        // A stream client that never reads: the server skips its frames.
+        QTcpSocket sluggish;
+        sluggish.connectToHost(QHostAddress::LocalHost, m_daemon.port());
+        QVERIFY(sluggish.waitForConnected(5000));
+        sluggish.write("GET /api/v1/stream HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                       "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nAuthorization: Bearer "
+                       + m_token + "\r\n\r\n");
+        sluggish.flush();
+        // A client that starts a long flush and goes away: its flush is cancelled, nothing crashes.
+        const qint64 slow = qid(QStringLiteral("slow"));
+        QTcpSocket leaving;
+        leaving.connectToHost(QHostAddress::LocalHost, m_daemon.port());
+        QVERIFY(leaving.waitForConnected(5000));
+        leaving.write("POST /api/v1/queues/" + QByteArray::number(slow) + "/flush?timeout_ms=60000 HTTP/1.1\r\nHost: x\r\n"
+                      "Authorization: Bearer " + m_token + "\r\nContent-Length: 0\r\n\r\n");
+        QVERIFY(leaving.waitForBytesWritten(5000));
+        leaving.abort();
+
+        for (int i = 0; i < 20; ++i)
+            QCOMPARE(get(QStringLiteral("/queues"), m_token).status, 200);
+        QCOMPARE(get(QStringLiteral("/health"), QByteArray()).status, 200);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAdminApi)
+#include "tst_adminapi.moc"

@@ -1,0 +1,70 @@
+#pragma once
+
+// A daemon process for black-box tests: started with --port 0 on a private data directory; the
+// port is read from its "admin API on …" line, the admin token from the data directory. Plus a
+// synchronous HTTP helper that waits for the reply's finished() signal (no sleeping).
+
+#include <QByteArray>
+#include <QJsonDocument>
+#include <QMap>
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QString>
+#include <QStringList>
+#include <QUrl>
+
+namespace Switchyard::Test {
+
+class DaemonProcess
+{
+public:
+    struct Options
+    {
+        QString program;
+        QString dataDir;
+        QByteArray config; // app.ini text; empty: embedded defaults
+        QMap<QString, QString> environment;
+        QStringList extraArguments;
+    };
+
+    ~DaemonProcess();
+    // Starts and waits for the API line; false (with output()) when the daemon exits first.
+    bool start(const Options &options);
+    // SIGTERM and wait; returns the exit code (-1 when it crashed or hung).
+    int stop();
+
+    QUrl baseUrl() const { return m_baseUrl; } // http(s)://127.0.0.1:PORT/api/v1
+    quint16 port() const { return quint16(m_baseUrl.port()); }
+    QByteArray adminToken() const;
+    QByteArray output();
+    QProcess &process() { return m_process; }
+
+private:
+    Options m_options;
+    QProcess m_process;
+    QByteArray m_output;
+    QUrl m_baseUrl;
+};
+
+struct HttpResult
+{
+    int status = 0; // 0: no HTTP answer (networkError says why)
+    QByteArray body;
+    QMap<QByteArray, QByteArray> headers; // lower-case names
+    QString networkError;
+
+    QJsonDocument json() const { return QJsonDocument::fromJson(body); }
+    QString message() const;                // the error body's "message"
+    QString errorField() const;             // its first errors[].field
+};
+
+// One request, waited for with a bound that only matters when the server is broken. `token`
+// empty: no Authorization header.
+HttpResult http(const QByteArray &method, const QUrl &url, const QByteArray &token, const QByteArray &body = QByteArray(),
+                const QMap<QByteArray, QByteArray> &headers = {});
+
+// Raw bytes over TCP (for paths a URL class would normalise): the whole answer until the server closes
+// or `boundMs` passes.
+QByteArray rawHttp(quint16 port, const QByteArray &request, int boundMs = 10000);
+
+} // namespace Switchyard::Test
