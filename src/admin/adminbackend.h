@@ -9,6 +9,7 @@
 // never waits on the engine or the network.
 
 #include "admintypes.h"
+#include "auditlog.h"
 
 #include "engine/core/status.h"
 
@@ -120,6 +121,9 @@ public:
     virtual void cacheStats(QObject *context, Reply<CacheStats> reply) = 0;
     virtual void cacheTest(QObject *context, Reply<CacheTest> reply) = 0;
     virtual void qos(QObject *context, Reply<QosStats> reply) = 0;
+
+    // Audit: the newest mutating admin calls (up to 500), optionally of one action.
+    virtual void audit(const QString &action, QObject *context, Reply<std::vector<AuditEntry>> reply) = 0;
 
 Q_SIGNALS:
     void stateChanged(Switchyard::Admin::AdminBackend::State state, const QString &message);

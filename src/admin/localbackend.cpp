@@ -25,7 +25,7 @@ public:
                 m_initial = *waiting;
             setProgress(0, m_initial);
         }, [qid](AdminOperations &ops, const CancelToken &) { return ops.removeAllCount(qid); });
-        m_backend.submit<Status>(this, [this](Status result) {
+        m_backend.submitAudited<Status>(QStringLiteral("queue.flush"), QString::number(qid), this, [this](Status result) {
             m_timer.stop();
             if (result)
                 setProgress(m_initial, m_initial);
@@ -129,6 +129,11 @@ void LocalBackend::connected(std::unique_ptr<Engine> engine)
 {
     m_engine = std::move(engine);
     m_operations = std::make_unique<AdminOperations>(*m_engine);
+    // The console's own changes are audited like the API's, in the same file the daemon uses.
+    if (Result<std::unique_ptr<AuditLog>> audit = AuditLog::open(m_engine->config().dataPath()))
+        m_audit = std::move(audit).value();
+    else
+        qWarning("the console's actions are not audited: %s", qPrintable(audit.status().message()));
     m_events = std::make_unique<AdminEventSource>(
         *m_operations, [this](AdminEvent event) { forward(std::move(event)); }, m_options.eventInterval);
     m_events->start();
@@ -237,6 +242,36 @@ void LocalBackend::submit(QObject *context, std::function<void(R)> reply,
     });
 }
 
+namespace {
+const Status &statusOf(const Status &status)
+{
+    return status;
+}
+template<typename T>
+Status statusOf(const Result<T> &result)
+{
+    return result ? Status::ok() : result.status();
+}
+} // namespace
+
+void LocalBackend::record(const QString &action, const QString &target, const Status &result)
+{
+    if (m_audit)
+        m_audit->record({0, {}, actor(), QStringLiteral("local"), action, target,
+                         result ? QStringLiteral("ok") : Status::codeName(result.code()) + QStringLiteral(": ") + result.message()});
+}
+
+template<typename R>
+void LocalBackend::submitAudited(const QString &action, const QString &target, QObject *context, std::function<void(R)> reply,
+                                 std::function<R(AdminOperations &, const CancelToken &)> operation)
+{
+    submit<R>(context, std::move(reply), [this, action, target, operation = std::move(operation)](AdminOperations &ops, const CancelToken &cancel) {
+        R result = operation(ops, cancel);
+        record(action, target, statusOf(result));
+        return result;
+    });
+}
+
 void LocalBackend::instance(QObject *context, Reply<InstanceInfo> reply)
 {
     submit<Result<InstanceInfo>>(context, std::move(reply),
@@ -259,7 +294,7 @@ void LocalBackend::processes(QObject *context, Reply<std::vector<ProcessRow>> re
 
 void LocalBackend::cancelProcess(qint64 pid, QObject *context, StatusReply reply)
 {
-    submit<Status>(context, std::move(reply), [pid](AdminOperations &ops, const CancelToken &) { return ops.cancelProcess(pid); });
+    submitAudited<Status>(QStringLiteral("process.cancel"), QString::number(pid), context, std::move(reply), [pid](AdminOperations &ops, const CancelToken &) { return ops.cancelProcess(pid); });
 }
 
 void LocalBackend::notices(QObject *context, Reply<std::vector<NoticeRow>> reply)
@@ -276,6 +311,7 @@ void LocalBackend::deleteNotices(const QList<qint64> &ids, QObject *context, Sta
         Status first;
         for (qint64 id : ids) {
             Status deleted = ops.deleteNotice(id);
+            record(QStringLiteral("notice.delete"), QString::number(id), deleted);
             if (deleted) {
                 AdminEvent event;
                 event.type = AdminEvent::Type::NoticeRemoved;
@@ -314,24 +350,24 @@ void LocalBackend::removeAllCount(qint64 qid, QObject *context, Reply<qint64> re
 
 void LocalBackend::removeAll(qint64 qid, QObject *context, Reply<qint64> reply)
 {
-    submit<Result<qint64>>(context, std::move(reply),
+    submitAudited<Result<qint64>>(QStringLiteral("queue.remove-all"), QString::number(qid), context, std::move(reply),
                            [qid](AdminOperations &ops, const CancelToken &cancel) { return ops.removeAll(cancel, qid); });
 }
 
 void LocalBackend::setMaxWorkers(qint64 qid, int maxWorkers, QObject *context, StatusReply reply)
 {
-    submit<Status>(context, std::move(reply),
+    submitAudited<Status>(QStringLiteral("queue.set-max-workers"), QString::number(qid), context, std::move(reply),
                    [qid, maxWorkers](AdminOperations &ops, const CancelToken &) { return ops.setMaxWorkers(qid, maxWorkers); });
 }
 
 void LocalBackend::pauseQueue(qint64 qid, QObject *context, StatusReply reply)
 {
-    submit<Status>(context, std::move(reply), [qid](AdminOperations &ops, const CancelToken &cancel) { return ops.pauseQueue(cancel, qid); });
+    submitAudited<Status>(QStringLiteral("queue.pause"), QString::number(qid), context, std::move(reply), [qid](AdminOperations &ops, const CancelToken &cancel) { return ops.pauseQueue(cancel, qid); });
 }
 
 void LocalBackend::resumeQueue(qint64 qid, QObject *context, StatusReply reply)
 {
-    submit<Status>(context, std::move(reply), [qid](AdminOperations &ops, const CancelToken &) { return ops.resumeQueue(qid); });
+    submitAudited<Status>(QStringLiteral("queue.resume"), QString::number(qid), context, std::move(reply), [qid](AdminOperations &ops, const CancelToken &) { return ops.resumeQueue(qid); });
 }
 
 void LocalBackend::cronTasks(QObject *context, Reply<std::vector<CronRow>> reply)
@@ -343,19 +379,19 @@ void LocalBackend::cronTasks(QObject *context, Reply<std::vector<CronRow>> reply
 
 void LocalBackend::runCron(const QString &name, QObject *context, StatusReply reply)
 {
-    submit<Status>(context, std::move(reply), [name, doer = actor()](AdminOperations &ops, const CancelToken &) {
+    submitAudited<Status>(QStringLiteral("cron.run"), name, context, std::move(reply), [name, doer = actor()](AdminOperations &ops, const CancelToken &) {
         return ops.runCron(name, doer);
     });
 }
 
 void LocalBackend::pauseCron(const QString &name, QObject *context, StatusReply reply)
 {
-    submit<Status>(context, std::move(reply), [name](AdminOperations &ops, const CancelToken &) { return ops.pauseCron(name); });
+    submitAudited<Status>(QStringLiteral("cron.pause"), name, context, std::move(reply), [name](AdminOperations &ops, const CancelToken &) { return ops.pauseCron(name); });
 }
 
 void LocalBackend::resumeCron(const QString &name, QObject *context, StatusReply reply)
 {
-    submit<Status>(context, std::move(reply), [name](AdminOperations &ops, const CancelToken &) { return ops.resumeCron(name); });
+    submitAudited<Status>(QStringLiteral("cron.resume"), name, context, std::move(reply), [name](AdminOperations &ops, const CancelToken &) { return ops.resumeCron(name); });
 }
 
 void LocalBackend::cronRuns(const QString &name, QObject *context, Reply<std::vector<CronRun>> reply)
@@ -372,7 +408,7 @@ void LocalBackend::locks(QObject *context, Reply<std::vector<LockRow>> reply)
 
 void LocalBackend::forceReleaseLock(const QString &key, QObject *context, StatusReply reply)
 {
-    submit<Status>(context, std::move(reply), [key, who = actor()](AdminOperations &ops, const CancelToken &cancel) {
+    submitAudited<Status>(QStringLiteral("lock.force-release"), key, context, std::move(reply), [key, who = actor()](AdminOperations &ops, const CancelToken &cancel) {
         return ops.forceReleaseLock(cancel, key, who);
     });
 }
@@ -399,6 +435,18 @@ void LocalBackend::qos(QObject *context, Reply<QosStats> reply)
 {
     submit<Result<QosStats>>(context, std::move(reply),
                              [](AdminOperations &ops, const CancelToken &) { return Result<QosStats>(ops.qos()); });
+}
+
+void LocalBackend::audit(const QString &action, QObject *context, Reply<std::vector<AuditEntry>> reply)
+{
+    submit<Result<std::vector<AuditEntry>>>(context, std::move(reply), [this, action](AdminOperations &, const CancelToken &) {
+        if (!m_audit)
+            return Result<std::vector<AuditEntry>>(Status::unavailable(tr("the audit log could not be opened")));
+        AuditQuery query;
+        query.action = action;
+        query.limit = 500;
+        return Result<std::vector<AuditEntry>>(m_audit->query(query).entries);
+    });
 }
 
 } // namespace Switchyard::Admin

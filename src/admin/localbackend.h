@@ -85,6 +85,7 @@ public:
     void cacheStats(QObject *context, Reply<CacheStats> reply) override;
     void cacheTest(QObject *context, Reply<CacheTest> reply) override;
     void qos(QObject *context, Reply<QosStats> reply) override;
+    void audit(const QString &action, QObject *context, Reply<std::vector<AuditEntry>> reply) override;
 
 private:
     class FlushJob;
@@ -94,6 +95,11 @@ private:
     template<typename R>
     void submit(QObject *context, std::function<void(R)> reply,
                 std::function<R(AdminOperations &, const CancelToken &)> operation);
+    // submit() for a mutating call: its outcome goes to the audit log (actor(), "local").
+    template<typename R>
+    void submitAudited(const QString &action, const QString &target, QObject *context, std::function<void(R)> reply,
+                       std::function<R(AdminOperations &, const CancelToken &)> operation);
+    void record(const QString &action, const QString &target, const Status &result);
 
     void connected(std::unique_ptr<Engine> engine);
     void adoptStarted(); // on this object's thread, when the start-up thread is done
@@ -108,6 +114,7 @@ private:
     std::unique_ptr<Engine> m_engine;
     std::unique_ptr<AdminOperations> m_operations;
     std::unique_ptr<AdminEventSource> m_events;
+    std::unique_ptr<AuditLog> m_audit; // the data directory's audit log; null when it cannot be opened
     CancelSource m_startup;
     CancelSource m_calls;
     QThreadPool m_pool;

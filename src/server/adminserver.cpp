@@ -110,6 +110,8 @@ int Reply::httpStatus(Status::Code code)
     case Status::Code::Unavailable: return 503;
     case Status::Code::Corruption:
     case Status::Code::Internal: return 500;
+    case Status::Code::Unauthenticated: return 401;
+    case Status::Code::PermissionDenied: return 403;
     }
     return 500;
 }

@@ -54,9 +54,16 @@ void AdminServer::registerRoutes()
         return Reply::json(QJsonObject{{QStringLiteral("status"), QStringLiteral("ok")},
                                        {QStringLiteral("version"), info.version},
                                        {QStringLiteral("instance_id"), info.instanceId},
+                                       {QStringLiteral("api_version"), 1},
                                        {QStringLiteral("uptime_ms"), info.startedAt.msecsTo(QDateTime::currentDateTimeUtc())}});
     });
-    route(Method::Get, QStringLiteral("/instance"), Read, {}, [&ops](Call &) { return Reply::json(Json::toJson(ops.instance())); });
+    // Plus who is asking: clients disable what a read-only token may not do before anyone clicks.
+    route(Method::Get, QStringLiteral("/instance"), Read, {}, [&ops](Call &call) {
+        QJsonObject json = Json::toJson(ops.instance());
+        json.insert(QStringLiteral("access"), QJsonObject{{QStringLiteral("token_name"), call.identity.name},
+                                                          {QStringLiteral("role"), roleName(call.identity.role)}});
+        return Reply::json(json);
+    });
     route(Method::Get, QStringLiteral("/self-check"), Wait, {},
           [&ops](Call &call) { return Reply::json(Json::toJson(ops.selfCheck(call.cancel))); });
     route(Method::Get, QStringLiteral("/metrics"), Read, {}, [this](Call &) {

@@ -237,13 +237,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
-        DaemonProcess::Options options;
-        options.program = kTestDaemon;
-        options.dataDir = m_dir.path();
-        options.config = kConfig;
-        options.environment = {{QStringLiteral("SY_TEST_QUEUES"), QStringLiteral("slow:200,fast:0")},
-                               {QStringLiteral("SY_TEST_PUSH"), QStringLiteral("slow:200")},
-                               {QStringLiteral("SY_TEST_LOCK"), QStringLiteral("demo-lock")}};
+        const DaemonProcess::Options options = DaemonProcess::standardFixture(kTestDaemon, m_dir.path(), kConfig);
         QVERIFY2(m_daemon.start(options), m_daemon.output().constData());
         m_token = m_daemon.adminToken();
         QVERIFY(m_token.startsWith("sy_"));

@@ -16,6 +16,18 @@
 
 namespace Switchyard::Test {
 
+DaemonProcess::Options DaemonProcess::standardFixture(const QString &program, const QString &dataDir, const QByteArray &config)
+{
+    Options options;
+    options.program = program;
+    options.dataDir = dataDir;
+    options.config = config;
+    options.environment = {{QStringLiteral("SY_TEST_QUEUES"), QStringLiteral("slow:200,fast:0")},
+                           {QStringLiteral("SY_TEST_PUSH"), QStringLiteral("slow:200")},
+                           {QStringLiteral("SY_TEST_LOCK"), QStringLiteral("demo-lock")}};
+    return options;
+}
+
 DaemonProcess::~DaemonProcess()
 {
     if (m_process.state() != QProcess::NotRunning)

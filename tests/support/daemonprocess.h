@@ -27,6 +27,10 @@ public:
         QStringList extraArguments;
     };
 
+    // The test daemon with the standard fixture of the API and backend tests: queues "slow"
+    // (200 ms per batch, 200 items waiting) and "fast", and the held lock "demo-lock".
+    static Options standardFixture(const QString &program, const QString &dataDir, const QByteArray &config);
+
     ~DaemonProcess();
     // Starts and waits for the API line; false (with output()) when the daemon exits first.
     bool start(const Options &options);

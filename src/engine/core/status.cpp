@@ -15,6 +15,8 @@ QString Status::codeName(Code code)
     case Code::Unavailable: return QStringLiteral("unavailable");
     case Code::Corruption: return QStringLiteral("corruption");
     case Code::Internal: return QStringLiteral("internal error");
+    case Code::Unauthenticated: return QStringLiteral("unauthenticated");
+    case Code::PermissionDenied: return QStringLiteral("permission denied");
     }
     return QStringLiteral("unknown");
 }

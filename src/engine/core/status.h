@@ -25,6 +25,8 @@ public:
         Unavailable,       // infrastructure (Redis, disk, network) unreachable
         Corruption,        // stored data that cannot be decoded
         Internal,
+        Unauthenticated,   // a remote instance refused the credentials (HTTP 401)
+        PermissionDenied,  // the credentials may not do this (HTTP 403: a read-only token)
     };
 
     Status() = default;
@@ -40,6 +42,8 @@ public:
     static Status unavailable(QString m) { return {Code::Unavailable, std::move(m)}; }
     static Status corruption(QString m) { return {Code::Corruption, std::move(m)}; }
     static Status internal(QString m) { return {Code::Internal, std::move(m)}; }
+    static Status unauthenticated(QString m) { return {Code::Unauthenticated, std::move(m)}; }
+    static Status permissionDenied(QString m) { return {Code::PermissionDenied, std::move(m)}; }
 
     bool isOk() const { return m_code == Code::Ok; }
     explicit operator bool() const { return isOk(); }

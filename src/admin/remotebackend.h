@@ -1,0 +1,141 @@
+#pragma once
+
+// AdminBackend over the admin API of an instance that runs elsewhere (SPEC §12): every call is a
+// REST request, the live stream is the WebSocket /stream. The connection is watched: a lost stream
+// reconnects with exponential backoff and jitter, and each (re)connection is announced by
+// stateChanged(Connected) so pages re-read what they show. States say what is wrong — unreachable
+// (retrying), unauthorised (401: stops), incompatible API version (stops); a read-only token
+// connects with canMutate() false so pages disable what it may not do.
+
+#include "adminbackend.h"
+
+#include <QNetworkAccessManager>
+#include <QPointer>
+#include <QSslCertificate>
+#include <QTimer>
+#include <QUrl>
+#include <QUrlQuery>
+
+#include <chrono>
+#include <functional>
+#include <memory>
+
+class QNetworkReply;
+class QWebSocket;
+
+namespace Switchyard::Admin {
+
+struct RemoteBackendOptions
+{
+    QUrl url;             // the API base: http(s)://host:port/api/v1 (a bare host:port gets /api/v1)
+    QByteArray token;
+    QString name;         // shown in the console; empty: host:port
+    std::chrono::milliseconds reconnectMin{500};
+    std::chrono::milliseconds reconnectMax{30000};
+    std::chrono::milliseconds requestTimeout{60000};
+    std::chrono::milliseconds progressInterval{200}; // how often a flush job reads the queue length
+    std::chrono::milliseconds pingInterval{15000};   // a stream without a pong for this long is reconnected
+    QList<QSslCertificate> caCertificates;           // extra trust for a self-signed instance
+};
+
+// Thread-safety: a QObject of the thread that created it (the GUI thread); all calls from there.
+// Owns its network objects; no threads of its own.
+class RemoteBackend final : public AdminBackend
+{
+    Q_OBJECT
+public:
+    // Why the backend is not (or no longer) Connected.
+    enum class Problem { None, Unreachable, Unauthorised, Incompatible };
+    Q_ENUM(Problem)
+
+    explicit RemoteBackend(RemoteBackendOptions options, QObject *parent = nullptr);
+    ~RemoteBackend() override;
+
+    // Connecting → Connected (or Failed). Returns at once.
+    void start();
+    void close(const QString &reason) override;
+    QString displayName() const override;
+    bool canMutate() const override { return m_canMutate; }
+    Problem problem() const { return m_problem; }
+    QUrl url() const { return m_options.url; }
+    int reconnectAttempts() const { return m_attempt; }
+
+    void instance(QObject *context, Reply<InstanceInfo> reply) override;
+    void selfCheck(QObject *context, Reply<std::vector<SelfCheckItem>> reply) override;
+    void processes(QObject *context, Reply<std::vector<ProcessRow>> reply) override;
+    void cancelProcess(qint64 pid, QObject *context, StatusReply reply) override;
+    void notices(QObject *context, Reply<std::vector<NoticeRow>> reply) override;
+    void deleteNotices(const QList<qint64> &ids, QObject *context, StatusReply reply) override;
+
+    void queues(QObject *context, Reply<std::vector<QueueRow>> reply) override;
+    void queueSettings(qint64 qid, QObject *context, Reply<QueueSettingsInfo> reply) override;
+    AdminJob *flushQueue(qint64 qid, std::chrono::milliseconds timeout, QObject *parent) override;
+    void removeAllCount(qint64 qid, QObject *context, Reply<qint64> reply) override;
+    void removeAll(qint64 qid, QObject *context, Reply<qint64> reply) override;
+    void setMaxWorkers(qint64 qid, int maxWorkers, QObject *context, StatusReply reply) override;
+    void pauseQueue(qint64 qid, QObject *context, StatusReply reply) override;
+    void resumeQueue(qint64 qid, QObject *context, StatusReply reply) override;
+
+    void cronTasks(QObject *context, Reply<std::vector<CronRow>> reply) override;
+    void runCron(const QString &name, QObject *context, StatusReply reply) override;
+    void pauseCron(const QString &name, QObject *context, StatusReply reply) override;
+    void resumeCron(const QString &name, QObject *context, StatusReply reply) override;
+    void cronRuns(const QString &name, QObject *context, Reply<std::vector<CronRun>> reply) override;
+
+    void locks(QObject *context, Reply<std::vector<LockRow>> reply) override;
+    void forceReleaseLock(const QString &key, QObject *context, StatusReply reply) override;
+
+    void cacheInfo(QObject *context, Reply<CacheInfo> reply) override;
+    void cacheStats(QObject *context, Reply<CacheStats> reply) override;
+    void cacheTest(QObject *context, Reply<CacheTest> reply) override;
+    void qos(QObject *context, Reply<QosStats> reply) override;
+
+    void audit(const QString &action, QObject *context, Reply<std::vector<AuditEntry>> reply) override;
+
+    // One HTTP answer: the status and body of a 2xx, else the Status the error maps to.
+    struct Answer
+    {
+        int status = 0;
+        QByteArray body;
+        qint64 total = -1; // X-Total-Count
+    };
+    using AnswerReply = std::function<void(Result<Answer>)>;
+    // Sends one request; `done` runs on `context`'s thread unless `context` is gone. Public for
+    // jobs and tests; pages use the typed calls.
+    QNetworkReply *send(const QByteArray &method, const QString &path, const QUrlQuery &query, const QByteArray &body,
+                        QObject *context, AnswerReply done);
+
+private:
+    class FlushJob;
+
+    template<typename T>
+    void fetch(const QString &path, QObject *context, Reply<T> reply, Result<T> (*decode)(const QJsonValue &));
+    template<typename T>
+    void fetchAll(const QString &path, const QUrlQuery &query, QObject *context, Reply<std::vector<T>> reply,
+                  Result<std::vector<T>> (*decode)(const QJsonValue &));
+    void perform(const QByteArray &method, const QString &path, const QByteArray &body, QObject *context, StatusReply reply,
+                 const QUrlQuery &query = {});
+
+    void connectNow();
+    void openStream();
+    void streamLost(const QString &why);
+    void scheduleReconnect(Problem problem, const QString &why);
+    void fail(Problem problem, const QString &why);
+    void onFrame(const QString &frame);
+    QNetworkRequest request(const QString &path, const QUrlQuery &query = {}) const;
+    QUrl streamUrl() const;
+
+    RemoteBackendOptions m_options;
+    QNetworkAccessManager m_network;
+    std::unique_ptr<QWebSocket> m_stream;
+    QTimer m_reconnect;
+    QTimer m_ping;
+    bool m_awaitingPong = false;
+    bool m_closing = false;
+    bool m_canMutate = false;
+    int m_attempt = 0;
+    Problem m_problem = Problem::None;
+    qint64 m_connection = 0; // bumped per connection attempt: late answers of an old attempt are ignored
+};
+
+} // namespace Switchyard::Admin

@@ -1,0 +1,266 @@
+// One conformance suite for both AdminBackends (SPEC §12: a page works the same on either): run as
+// tst_backends_local (the embedded engine) and tst_backends_remote (a test daemon over the admin
+// API). Same data on both: two queues ("slow" batches take 200 ms), a held lock, a user cron task
+// that sleeps.
+#include "admin/localbackend.h"
+#include "admin/remotebackend.h"
+
+#include "support/daemonprocess.h"
+#include "support/testengine.h"
+#include "support/testutil.h"
+#include "support/wait.h"
+
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Switchyard;
+using namespace std::chrono_literals;
+using Admin::AdminBackend;
+
+namespace {
+
+const QByteArray kConfig = "[queue]\nTYPE = channel\n"
+                           "[cron.slow_task]\nCOMMAND = sleep 30\nSCHEDULE = @every 1h\nTITLE = Sleeps\n";
+
+const Test::TestEngineSpec kSpec{{{QStringLiteral("slow"), 200}, {QStringLiteral("fast"), 0}},
+                                 {{QStringLiteral("slow"), 200}},
+                                 QStringLiteral("demo-lock")};
+
+bool remote()
+{
+    return qgetenv("SY_BACKEND") == "remote";
+}
+
+// Calls `start(context, reply)` and waits for its one reply (on this thread).
+template<typename R, typename Call>
+R await(Call start)
+{
+    QObject context;
+    std::optional<R> result;
+    start(&context, [&](R value) { result.emplace(std::move(value)); });
+    if (!Test::eventually([&] { return result.has_value(); }, 60s))
+        qFatal("no reply");
+    return std::move(*result);
+}
+
+} // namespace
+
+class TestBackends : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    Test::DaemonProcess m_daemon;
+    std::optional<LockGuard> m_heldLock;
+    std::unique_ptr<AdminBackend> m_backend;
+    Admin::LocalBackend *m_local = nullptr;
+
+    AdminBackend &backend() { return *m_backend; }
+
+    qint64 qid(const QString &name)
+    {
+        const auto queues = await<Result<std::vector<Admin::QueueRow>>>([&](QObject *c, auto r) { backend().queues(c, r); });
+        for (const Admin::QueueRow &q : queues.value())
+            if (q.name == name)
+                return q.qid;
+        return -1;
+    }
+    Admin::CronRow cron(const QString &name)
+    {
+        const auto tasks = await<Result<std::vector<Admin::CronRow>>>([&](QObject *c, auto r) { backend().cronTasks(c, r); });
+        for (const Admin::CronRow &t : tasks.value())
+            if (t.name == name)
+                return t;
+        return {};
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        if (remote()) {
+            const Test::DaemonProcess::Options options = Test::DaemonProcess::standardFixture(QStringLiteral(TEST_DAEMON_PATH), m_dir.path(), kConfig);
+            QVERIFY2(m_daemon.start(options), m_daemon.output().constData());
+            Admin::RemoteBackendOptions remoteOptions;
+            remoteOptions.url = m_daemon.baseUrl();
+            remoteOptions.token = m_daemon.adminToken();
+            remoteOptions.progressInterval = 50ms;
+            auto backend = std::make_unique<Admin::RemoteBackend>(remoteOptions);
+            backend->start();
+            m_backend = std::move(backend);
+        } else {
+            const EngineConfig config = Test::configFrom(kConfig, m_dir.path());
+            Result<std::unique_ptr<Engine>> engine = Engine::start(CancelToken(), config);
+            QVERIFY2(engine.isOk(), qPrintable(engine.status().toString()));
+            QVERIFY(Test::prepareTestEngine(**engine, kSpec, m_heldLock));
+            Admin::LocalBackendOptions options;
+            options.eventInterval = 200ms;
+            options.progressInterval = 50ms;
+            options.actor = QStringLiteral("tester");
+            auto backend = std::make_unique<Admin::LocalBackend>(std::move(engine).value(), options);
+            m_local = backend.get();
+            m_backend = std::move(backend);
+        }
+        QVERIFY(Test::eventually([&] { return backend().state() == AdminBackend::State::Connected; }));
+        QVERIFY(backend().canMutate());
+    }
+
+    void cleanupTestCase()
+    {
+        QSignalSpy closed(m_backend.get(), &AdminBackend::closed);
+        m_heldLock.reset();
+        backend().close(QStringLiteral("test over"));
+        QVERIFY(closed.wait(30000) || closed.count() == 1);
+        QCOMPARE(closed.at(0).at(0).toBool(), true);
+        QCOMPARE(backend().state(), AdminBackend::State::Closed);
+        if (remote())
+            QCOMPARE(m_daemon.stop(), 0);
+    }
+
+    void readsEveryList()
+    {
+        const Result<Admin::InstanceInfo> instance = await<Result<Admin::InstanceInfo>>([&](QObject *c, auto r) { backend().instance(c, r); });
+        QVERIFY(instance.isOk());
+        QVERIFY(!instance->instanceId.isEmpty());
+        QVERIFY(instance->startedAt.isValid());
+        QCOMPARE(instance->lockService, QStringLiteral("memory"));
+
+        const auto queues = await<Result<std::vector<Admin::QueueRow>>>([&](QObject *c, auto r) { backend().queues(c, r); });
+        QVERIFY(queues.isOk());
+        QCOMPARE(queues->size(), std::size_t(2));
+        QVERIFY(qid(QStringLiteral("slow")) > 0);
+        const auto settings = await<Result<Admin::QueueSettingsInfo>>([&](QObject *c, auto r) { backend().queueSettings(qid(QStringLiteral("slow")), c, r); });
+        QVERIFY(settings.isOk());
+        QCOMPARE(settings->type, QStringLiteral("channel"));
+
+        QCOMPARE(cron(QStringLiteral("slow_task")).title, QStringLiteral("Sleeps"));
+        QVERIFY(!await<Result<std::vector<Admin::ProcessRow>>>([&](QObject *c, auto r) { backend().processes(c, r); })->empty());
+        QVERIFY(await<Result<std::vector<Admin::NoticeRow>>>([&](QObject *c, auto r) { backend().notices(c, r); }).isOk());
+        const auto locks = await<Result<std::vector<Admin::LockRow>>>([&](QObject *c, auto r) { backend().locks(c, r); });
+        QCOMPARE(locks->size(), std::size_t(1));
+        QCOMPARE(locks->front().key, QStringLiteral("demo-lock"));
+        QCOMPARE(await<Result<Admin::CacheInfo>>([&](QObject *c, auto r) { backend().cacheInfo(c, r); })->adapter, QStringLiteral("memory"));
+        QVERIFY(await<Result<CacheStats>>([&](QObject *c, auto r) { backend().cacheStats(c, r); }).isOk());
+        QVERIFY(await<Result<Admin::CacheTest>>([&](QObject *c, auto r) { backend().cacheTest(c, r); })->ok);
+        QVERIFY(!await<Result<QosStats>>([&](QObject *c, auto r) { backend().qos(c, r); })->enabled);
+        const auto checks = await<Result<std::vector<Admin::SelfCheckItem>>>([&](QObject *c, auto r) { backend().selfCheck(c, r); });
+        QVERIFY(checks->size() >= 3);
+    }
+
+    void errorsKeepTheirCodes()
+    {
+        QCOMPARE(await<Status>([&](QObject *c, auto r) { backend().pauseQueue(999, c, r); }).code(), Status::Code::NotFound);
+        QCOMPARE(await<Result<Admin::QueueSettingsInfo>>([&](QObject *c, auto r) { backend().queueSettings(999, c, r); }).status().code(),
+                 Status::Code::NotFound);
+        const Status workers = await<Status>([&](QObject *c, auto r) { backend().setMaxWorkers(qid(QStringLiteral("fast")), 0, c, r); });
+        QCOMPARE(workers.code(), Status::Code::InvalidArgument);
+        QVERIFY2(workers.message().startsWith(QStringLiteral("max_workers:")), qPrintable(workers.message()));
+        const Status three = await<Status>([&](QObject *c, auto r) { backend().setMaxWorkers(qid(QStringLiteral("fast")), 3, c, r); });
+        QVERIFY2(three.isOk(), qPrintable(three.toString()));
+        QCOMPARE(await<Status>([&](QObject *c, auto r) { backend().runCron(QStringLiteral("nope"), c, r); }).code(), Status::Code::NotFound);
+        QCOMPARE(await<Status>([&](QObject *c, auto r) { backend().forceReleaseLock(QStringLiteral("nope"), c, r); }).code(),
+                 Status::Code::NotFound);
+        QCOMPARE(await<Status>([&](QObject *c, auto r) { backend().cancelProcess(99999999, c, r); }).code(), Status::Code::NotFound);
+    }
+
+    void cronRunTwiceIsAConflict()
+    {
+        QVERIFY(await<Status>([&](QObject *c, auto r) { backend().runCron(QStringLiteral("slow_task"), c, r); }));
+        QCOMPARE(await<Status>([&](QObject *c, auto r) { backend().runCron(QStringLiteral("slow_task"), c, r); }).code(), Status::Code::Conflict);
+        QVERIFY(cron(QStringLiteral("slow_task")).running);
+        qint64 pid = 0;
+        const auto processes = await<Result<std::vector<Admin::ProcessRow>>>([&](QObject *c, auto r) { backend().processes(c, r); });
+        for (const Admin::ProcessRow &p : processes.value())
+            if (p.description.contains(QStringLiteral("slow_task")) && p.cancellable)
+                pid = p.pid;
+        QVERIFY(pid > 0);
+        QVERIFY(await<Status>([&](QObject *c, auto r) { backend().cancelProcess(pid, c, r); }));
+        QVERIFY(Test::eventually([&] { return !cron(QStringLiteral("slow_task")).running; }));
+        const auto runs = await<Result<std::vector<Admin::CronRun>>>([&](QObject *c, auto r) { backend().cronRuns(QStringLiteral("slow_task"), c, r); });
+        QCOMPARE(runs->front().status, QStringLiteral("cancelled"));
+        QCOMPARE(runs->front().trigger, QStringLiteral("manual"));
+
+        QVERIFY(await<Status>([&](QObject *c, auto r) { backend().pauseCron(QStringLiteral("slow_task"), c, r); }));
+        QVERIFY(cron(QStringLiteral("slow_task")).paused);
+        QVERIFY(await<Status>([&](QObject *c, auto r) { backend().resumeCron(QStringLiteral("slow_task"), c, r); }));
+        QVERIFY(!cron(QStringLiteral("slow_task")).paused);
+    }
+
+    void flushJobsTimeOutCancelAndComplete()
+    {
+        const qint64 slow = qid(QStringLiteral("slow"));
+        // Too short: DeadlineExceeded, with progress reported on the way.
+        Admin::AdminJob *short_ = backend().flushQueue(slow, 100ms, this);
+        QSignalSpy shortDone(short_, &Admin::AdminJob::finished);
+        QVERIFY(shortDone.wait(30000));
+        QCOMPARE(shortDone.at(0).at(0).value<Status>().code(), Status::Code::DeadlineExceeded);
+
+        Admin::AdminJob *cancelled = backend().flushQueue(slow, 60s, this);
+        QSignalSpy progress(cancelled, &Admin::AdminJob::progress);
+        QSignalSpy cancelledDone(cancelled, &Admin::AdminJob::finished);
+        QVERIFY(progress.wait(30000));
+        QVERIFY(progress.last().at(1).toLongLong() > 0); // the total: items waiting at the start
+        cancelled->cancel();
+        QVERIFY(cancelledDone.count() == 1 || cancelledDone.wait(30000));
+        QCOMPARE(cancelledDone.at(0).at(0).value<Status>().code(), Status::Code::Cancelled);
+
+        const Result<qint64> waiting = await<Result<qint64>>([&](QObject *c, auto r) { backend().removeAllCount(slow, c, r); });
+        QVERIFY(waiting.isOk());
+        const Result<qint64> removed = await<Result<qint64>>([&](QObject *c, auto r) { backend().removeAll(slow, c, r); });
+        QVERIFY(removed.isOk());
+
+        Admin::AdminJob *complete = backend().flushQueue(slow, 60s, this);
+        QSignalSpy completeDone(complete, &Admin::AdminJob::finished);
+        QVERIFY(completeDone.wait(60000));
+        QVERIFY(completeDone.at(0).at(0).value<Status>().isOk());
+    }
+
+    void theStreamCarriesEveryKind()
+    {
+        QSignalSpy events(m_backend.get(), &AdminBackend::event);
+        auto seen = [&](Admin::AdminEvent::Type type, const std::function<bool(const Admin::AdminEvent &)> &accept) {
+            return Test::eventually([&] {
+                for (const QList<QVariant> &args : std::as_const(events)) {
+                    const auto e = args.at(0).value<Admin::AdminEvent>();
+                    if (e.type == type && accept(e))
+                        return true;
+                }
+                return false;
+            });
+        };
+        QVERIFY(seen(Admin::AdminEvent::Type::QueueStats, [](const Admin::AdminEvent &e) { return e.queues.size() == 2; }));
+        QVERIFY(await<Status>([&](QObject *c, auto r) { backend().runCron(QStringLiteral("delete_old_system_notices"), c, r); }));
+        QVERIFY(seen(Admin::AdminEvent::Type::CronStatus,
+                     [](const Admin::AdminEvent &e) { return e.cron.name == QLatin1String("delete_old_system_notices") && e.cron.execTimes >= 1; }));
+        QVERIFY(await<Status>([&](QObject *c, auto r) { backend().forceReleaseLock(QStringLiteral("demo-lock"), c, r); }));
+        QVERIFY(seen(Admin::AdminEvent::Type::Lock,
+                     [](const Admin::AdminEvent &e) { return e.lock.key == QLatin1String("demo-lock") && e.lock.action == QLatin1String("released"); }));
+        Admin::NoticeRow notice;
+        QVERIFY(seen(Admin::AdminEvent::Type::Notice, [&](const Admin::AdminEvent &e) {
+            notice = e.notice;
+            return e.notice.description.contains(QStringLiteral("demo-lock"));
+        }));
+        QVERIFY(await<Status>([&](QObject *c, auto r) { backend().deleteNotices({notice.id}, c, r); }));
+        QVERIFY(seen(Admin::AdminEvent::Type::NoticeRemoved, [&](const Admin::AdminEvent &e) { return e.notice.id == notice.id; }));
+        QCOMPARE(await<Status>([&](QObject *c, auto r) { backend().deleteNotices({notice.id}, c, r); }).code(), Status::Code::NotFound);
+    }
+
+    void mutatingCallsAreAudited()
+    {
+        const auto entries = await<Result<std::vector<Admin::AuditEntry>>>(
+            [&](QObject *c, auto r) { backend().audit(QStringLiteral("cron.run"), c, r); });
+        QVERIFY2(entries.isOk(), qPrintable(entries.status().message()));
+        QVERIFY(entries->size() >= 2);
+        for (const Admin::AuditEntry &e : *entries)
+            QCOMPARE(e.action, QStringLiteral("cron.run"));
+        QCOMPARE(entries->front().actor, remote() ? QStringLiteral("admin") : QStringLiteral("tester"));
+        QCOMPARE(entries->front().remoteAddr, remote() ? QStringLiteral("127.0.0.1") : QStringLiteral("local"));
+        bool conflict = false;
+        for (const Admin::AuditEntry &e : *entries)
+            conflict = conflict || (e.target == QLatin1String("slow_task") && e.result != QLatin1String("ok"));
+        QVERIFY(conflict);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestBackends)
+#include "tst_backends.moc"
