@@ -145,7 +145,8 @@ QString RemoteBackend::displayName() const
 QNetworkRequest RemoteBackend::request(const QString &path, const QUrlQuery &query) const
 {
     QUrl url = m_options.url;
-    url.setPath(m_options.url.path() + path);
+    // The path's segments are percent-encoded already (a lock key may hold '/' or ':').
+    url.setPath(m_options.url.path(QUrl::FullyEncoded) + path, QUrl::TolerantMode);
     url.setQuery(query);
     QNetworkRequest request(url);
     if (!m_options.token.isEmpty())

@@ -173,7 +173,7 @@ public:
     Answer call(const QByteArray &method, const QString &path, const QUrlQuery &query = {}, const QByteArray &body = {})
     {
         QUrl url = m_base;
-        url.setPath(m_base.path() + path);
+        url.setPath(m_base.path(QUrl::FullyEncoded) + path, QUrl::TolerantMode); // segments come percent-encoded
         url.setQuery(query);
         QNetworkRequest request(url);
         if (!m_token.isEmpty())

@@ -1,0 +1,221 @@
+// What only the remote backend has: a connection that can be missing, refused, incompatible,
+// read-only or revoked — and two instances on one Redis, each watched through its own backend.
+#include "admin/remotebackend.h"
+#include "admin/tokens.h"
+
+#include "support/daemonprocess.h"
+#include "support/httpreceiver.h"
+#include "support/redisserver.h"
+#include "support/testutil.h"
+#include "support/wait.h"
+
+#include <QSignalSpy>
+#include <QTcpServer>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Switchyard;
+using namespace std::chrono_literals;
+using Admin::AdminBackend;
+using Admin::RemoteBackend;
+
+namespace {
+
+const QString kTestDaemon = QStringLiteral(TEST_DAEMON_PATH);
+
+template<typename R, typename Call>
+R await(Call start)
+{
+    QObject context;
+    std::optional<R> result;
+    start(&context, [&](R value) { result.emplace(std::move(value)); });
+    if (!Test::eventually([&] { return result.has_value(); }, 60s))
+        qFatal("no reply");
+    return std::move(*result);
+}
+
+std::unique_ptr<RemoteBackend> connectTo(const QUrl &url, const QByteArray &token)
+{
+    Admin::RemoteBackendOptions options;
+    options.url = url;
+    options.token = token;
+    options.reconnectMin = 50ms;
+    options.reconnectMax = 200ms;
+    auto backend = std::make_unique<RemoteBackend>(options);
+    backend->start();
+    return backend;
+}
+
+quint16 freePort()
+{
+    QTcpServer probe;
+    probe.listen(QHostAddress::LocalHost, 0);
+    return probe.serverPort();
+}
+
+bool connected(AdminBackend &backend)
+{
+    return Test::eventually([&] { return backend.state() == AdminBackend::State::Connected; });
+}
+
+} // namespace
+
+class TestRemoteBackend : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void unreachableRetriesThenConnectsAndReconnects()
+    {
+        const quint16 port = freePort();
+        auto backend = connectTo(QUrl(QStringLiteral("http://127.0.0.1:%1").arg(port)), "sy_whatever");
+        QSignalSpy states(backend.get(), &AdminBackend::stateChanged);
+        QVERIFY(Test::eventually([&] { return backend->reconnectAttempts() >= 2; }));
+        QCOMPARE(backend->state(), AdminBackend::State::Connecting);
+        QCOMPARE(backend->problem(), RemoteBackend::Problem::Unreachable);
+        QVERIFY2(backend->stateMessage().startsWith(QStringLiteral("unreachable:")), qPrintable(backend->stateMessage()));
+
+        // The daemon appears on that port: the backend connects (its token comes from the data dir).
+        QTemporaryDir dir;
+        Test::DaemonProcess daemon;
+        Test::DaemonProcess::Options options;
+        options.program = kTestDaemon;
+        options.dataDir = dir.path();
+        options.extraArguments = {QStringLiteral("--port"), QString::number(port)};
+        Admin::TokenStore(dir.path()).adminTokenHash(QString(), nullptr); // the token exists before the daemon starts
+        QFile tokenFile(dir.filePath(QStringLiteral("admin-token")));
+        QVERIFY(tokenFile.open(QIODevice::ReadOnly));
+        backend.reset();
+        backend = connectTo(QUrl(QStringLiteral("http://127.0.0.1:%1/api/v1").arg(port)), tokenFile.readAll().trimmed());
+        QVERIFY(Test::eventually([&] { return backend->reconnectAttempts() >= 1; }));
+        QVERIFY2(daemon.start(options), daemon.output().constData());
+        QVERIFY(connected(*backend));
+        QCOMPARE(backend->problem(), RemoteBackend::Problem::None);
+        QVERIFY(backend->canMutate());
+
+        // The daemon goes away and comes back: unreachable, then Connected again (pages re-read).
+        QSignalSpy again(backend.get(), &AdminBackend::stateChanged);
+        QCOMPARE(daemon.stop(), 0);
+        QVERIFY(Test::eventually([&] { return backend->problem() == RemoteBackend::Problem::Unreachable; }));
+        Test::DaemonProcess second;
+        QVERIFY2(second.start(options), second.output().constData());
+        QVERIFY(connected(*backend));
+        int connections = 0;
+        for (const QList<QVariant> &args : std::as_const(again))
+            connections += args.at(0).value<AdminBackend::State>() == AdminBackend::State::Connected;
+        QCOMPARE(connections, 1);
+        QVERIFY(await<Result<std::vector<Admin::QueueRow>>>([&](QObject *c, auto r) { backend->queues(c, r); }).isOk());
+        QCOMPARE(second.stop(), 0);
+    }
+
+    void wrongTokenIsUnauthorisedAndStops()
+    {
+        QTemporaryDir dir;
+        Test::DaemonProcess daemon;
+        QVERIFY2(daemon.start(Test::DaemonProcess::standardFixture(kTestDaemon, dir.path(), QByteArray())), daemon.output().constData());
+        auto backend = connectTo(daemon.baseUrl(), "sy_" + QByteArray(64, '0'));
+        QVERIFY(Test::eventually([&] { return backend->state() == AdminBackend::State::Failed; }));
+        QCOMPARE(backend->problem(), RemoteBackend::Problem::Unauthorised);
+        QVERIFY2(backend->stateMessage().contains(QStringLiteral("unauthorised")), qPrintable(backend->stateMessage()));
+        QCOMPARE(backend->reconnectAttempts(), 0);
+        QCOMPARE(daemon.stop(), 0);
+    }
+
+    void readOnlyTokensConnectWithoutMutating()
+    {
+        QTemporaryDir dir;
+        Test::DaemonProcess daemon;
+        QVERIFY2(daemon.start(Test::DaemonProcess::standardFixture(kTestDaemon, dir.path(), QByteArray())), daemon.output().constData());
+        const Result<QString> viewer = Admin::TokenStore(dir.path()).create(QStringLiteral("viewer"), Admin::Role::ReadOnly);
+        QVERIFY(viewer.isOk());
+        auto backend = connectTo(daemon.baseUrl(), viewer->toLatin1());
+        QVERIFY(connected(*backend));
+        QVERIFY(!backend->canMutate());
+        QVERIFY(backend->stateMessage().contains(QStringLiteral("read-only")));
+        QVERIFY(await<Result<std::vector<Admin::CronRow>>>([&](QObject *c, auto r) { backend->cronTasks(c, r); }).isOk());
+        QCOMPARE(await<Status>([&](QObject *c, auto r) { backend->runCron(QStringLiteral("delete_old_system_notices"), c, r); }).code(),
+                 Status::Code::PermissionDenied);
+
+        // A token revoked while connected: the next call is refused and the backend says so.
+        const Result<QString> ci = Admin::TokenStore(dir.path()).create(QStringLiteral("ci"), Admin::Role::Admin);
+        auto admin = connectTo(daemon.baseUrl(), ci->toLatin1());
+        QVERIFY(connected(*admin));
+        QVERIFY(admin->canMutate());
+        QVERIFY(Admin::TokenStore(dir.path()).revoke(QStringLiteral("ci")));
+        QCOMPARE(await<Result<std::vector<Admin::QueueRow>>>([&](QObject *c, auto r) { admin->queues(c, r); }).status().code(),
+                 Status::Code::Unauthenticated);
+        QCOMPARE(admin->state(), AdminBackend::State::Failed);
+        QCOMPARE(admin->problem(), RemoteBackend::Problem::Unauthorised);
+        QCOMPARE(daemon.stop(), 0);
+    }
+
+    void otherServersAreIncompatible()
+    {
+        Test::HttpReceiver server;
+        server.respond(200, R"({"status":"ok","version":"9.0.0"})");
+        auto backend = connectTo(QUrl(QString::fromLatin1(server.url("/api/v1"))), "sy_x");
+        QVERIFY(Test::eventually([&] { return backend->state() == AdminBackend::State::Failed; }));
+        QCOMPARE(backend->problem(), RemoteBackend::Problem::Incompatible);
+        QVERIFY2(backend->stateMessage().contains(QStringLiteral("incompatible version")), qPrintable(backend->stateMessage()));
+    }
+
+    // Two daemons on one private Redis (Redis locks, Redis queues), one backend each: a cron task
+    // run from one shows as held on the other, with the other's lock events.
+    void twoInstancesOnOneRedis()
+    {
+        Test::RedisServer redis;
+        QVERIFY(redis.start());
+        const QByteArray config = "[redis]\nCONN_STR = " + redis.url().toUtf8() + "\n[queue]\nTYPE = redis\n"
+                                  "[global_lock]\nSERVICE_TYPE = redis\n"
+                                  "[cron.slow_task]\nCOMMAND = sleep 30\nSCHEDULE = @every 1h\n";
+        QTemporaryDir dirA, dirB;
+        Test::DaemonProcess a, b;
+        Test::DaemonProcess::Options options = Test::DaemonProcess::standardFixture(kTestDaemon, dirA.path(), config);
+        options.environment.remove(QStringLiteral("SY_TEST_LOCK"));
+        options.environment.insert(QStringLiteral("SY_TEST_PUSH"), QString());
+        QVERIFY2(a.start(options), a.output().constData());
+        options.dataDir = dirB.path();
+        QVERIFY2(b.start(options), b.output().constData());
+        auto backendA = connectTo(a.baseUrl(), a.adminToken());
+        auto backendB = connectTo(b.baseUrl(), b.adminToken());
+        QVERIFY(connected(*backendA));
+        QVERIFY(connected(*backendB));
+        const QString instanceA = await<Result<Admin::InstanceInfo>>([&](QObject *c, auto r) { backendA->instance(c, r); })->instanceId;
+        QCOMPARE(await<Result<Admin::InstanceInfo>>([&](QObject *c, auto r) { backendB->instance(c, r); })->lockService, QStringLiteral("redis"));
+        const auto queuesB = await<Result<std::vector<Admin::QueueRow>>>([&](QObject *c, auto r) { backendB->queues(c, r); });
+        QCOMPARE(queuesB->front().type, QStringLiteral("redis"));
+
+        QSignalSpy eventsB(backendB.get(), &AdminBackend::event);
+        QVERIFY(await<Status>([&](QObject *c, auto r) { backendA->runCron(QStringLiteral("slow_task"), c, r); }));
+        const QString key = QStringLiteral("cron_task:slow_task");
+        QVERIFY(Test::eventually([&] {
+            const auto locks = await<Result<std::vector<Admin::LockRow>>>([&](QObject *c, auto r) { backendB->locks(c, r); });
+            return locks && std::any_of(locks->begin(), locks->end(), [&](const Admin::LockRow &l) { return l.key == key && l.owner == instanceA; });
+        }));
+        auto lockEvent = [&](const QString &action) {
+            return Test::eventually([&] {
+                for (const QList<QVariant> &args : std::as_const(eventsB)) {
+                    const auto e = args.at(0).value<Admin::AdminEvent>();
+                    if (e.type == Admin::AdminEvent::Type::Lock && e.lock.key == key && e.lock.action == action)
+                        return true;
+                }
+                return false;
+            });
+        };
+        QVERIFY(lockEvent(QStringLiteral("acquired")));
+
+        // Released from B (force release): A's run is cancelled, B's stream says released.
+        const Status released = await<Status>([&](QObject *c, auto r) { backendB->forceReleaseLock(key, c, r); });
+        QVERIFY2(released.isOk(), qPrintable(released.toString()));
+        QVERIFY(lockEvent(QStringLiteral("released")));
+        const auto notices = await<Result<std::vector<Admin::NoticeRow>>>([&](QObject *c, auto r) { backendB->notices(c, r); });
+        QVERIFY(std::any_of(notices->begin(), notices->end(), [&](const Admin::NoticeRow &n) { return n.description.contains(key); }));
+        backendA.reset();
+        backendB.reset();
+        QCOMPARE(a.stop(), 0);
+        QCOMPARE(b.stop(), 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRemoteBackend)
+#include "tst_remotebackend.moc"
