@@ -639,8 +639,8 @@ int main(int argc, char *argv[])
     QCoreApplication::setApplicationVersion(QStringLiteral(SWITCHYARD_VERSION));
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Switchyard command-line client.\n\n") + QLatin1String(kUsage));
-    parser.addHelpOption();
-    parser.addVersionOption();
+    const QCommandLineOption helpOption = parser.addHelpOption();
+    const QCommandLineOption versionOption = parser.addVersionOption();
     const auto option = [&](const QString &name, const QString &help, const QString &value = QString(), const QString &fallback = QString()) {
         parser.addOption(value.isEmpty() ? QCommandLineOption(name, help) : QCommandLineOption(name, help, value, fallback));
     };
@@ -662,7 +662,13 @@ int main(int argc, char *argv[])
     option(QStringLiteral("limit"), QStringLiteral("Lists: entries per page (max 500)."), QStringLiteral("n"));
     option(QStringLiteral("role"), QStringLiteral("token create: admin or read-only (default)."), QStringLiteral("role"));
     parser.addPositionalArgument(QStringLiteral("command"), QStringLiteral("See the list above."));
-    parser.process(app);
+    // parse(), not process(): an unknown option is a usage error (exit 2), not exit 1.
+    if (!parser.parse(QCoreApplication::arguments()))
+        return usage(parser.errorText());
+    if (parser.isSet(helpOption))
+        parser.showHelp(ExitOk);
+    if (parser.isSet(versionOption))
+        parser.showVersion();
 
     Options o;
     o.parser = &parser;

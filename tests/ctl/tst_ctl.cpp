@@ -1,6 +1,13 @@
-// switchyardctl as scripts call it.
+// switchyardctl as scripts call it: offline commands, token management, and every instance command
+// against a test daemon over the admin API, with its exit codes.
+#include "support/daemonprocess.h"
+
 #include <QDateTime>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
+#include <QTemporaryDir>
 #include <QTest>
 
 namespace {
@@ -12,9 +19,15 @@ struct Run
     QByteArray err;
 };
 
-Run ctl(const QStringList &args)
+Run ctl(const QStringList &args, const QMap<QString, QString> &env = {})
 {
     QProcess process;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.remove(QStringLiteral("SWITCHYARD_TOKEN"));
+    environment.remove(QStringLiteral("SWITCHYARD_URL"));
+    for (auto it = env.begin(); it != env.end(); ++it)
+        environment.insert(it.key(), it.value());
+    process.setProcessEnvironment(environment);
     process.start(QStringLiteral(SWITCHYARDCTL_PATH), args);
     process.waitForFinished(20000);
     return Run{process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError()};
@@ -26,7 +39,151 @@ class TestCtl : public QObject
 {
     Q_OBJECT
 
+    QTemporaryDir m_dir;
+    Switchyard::Test::DaemonProcess m_daemon;
+
+    // An instance command with the daemon's URL and its data directory's admin token.
+    Run api(QStringList args)
+    {
+        args << QStringLiteral("--url") << m_daemon.baseUrl().toString() << QStringLiteral("--data-dir") << m_dir.path();
+        return ctl(args);
+    }
+
 private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY2(m_daemon.start(Switchyard::Test::DaemonProcess::standardFixture(
+                     QStringLiteral(TEST_DAEMON_PATH), m_dir.path(),
+                     "[cron.slow_task]\nCOMMAND = sleep 30\nSCHEDULE = @every 1h\n")),
+                 m_daemon.output().constData());
+    }
+
+    void cleanupTestCase()
+    {
+        QCOMPARE(m_daemon.stop(), 0);
+    }
+
+    void instanceCommandsPrintTablesOrJson()
+    {
+        const Run instance = api({QStringLiteral("instance")});
+        QCOMPARE(instance.exitCode, 0);
+        QVERIFY2(instance.out.contains("instance_id:") && instance.out.contains("lock_service:"), instance.out.constData());
+        const Run health = api({QStringLiteral("health"), QStringLiteral("--json")});
+        QCOMPARE(QJsonDocument::fromJson(health.out).object().value(QStringLiteral("status")).toString(), QStringLiteral("ok"));
+
+        const Run queues = api({QStringLiteral("queues")});
+        QCOMPARE(queues.exitCode, 0);
+        QVERIFY2(queues.out.startsWith("QID") && queues.out.contains("slow") && queues.out.contains("fast"), queues.out.constData());
+        const Run json = api({QStringLiteral("queues"), QStringLiteral("list"), QStringLiteral("--json")});
+        const QJsonArray rows = QJsonDocument::fromJson(json.out).array();
+        QCOMPARE(rows.size(), 2);
+        QString slow, fast;
+        for (const QJsonValue &row : rows)
+            (row[QStringLiteral("name")].toString() == QLatin1String("slow") ? slow : fast) = QString::number(row[QStringLiteral("qid")].toInteger());
+
+        QCOMPARE(api({QStringLiteral("queues"), QStringLiteral("set-workers"), fast, QStringLiteral("4")}).exitCode, 0);
+        QCOMPARE(api({QStringLiteral("queues"), QStringLiteral("pause"), fast}).exitCode, 0);
+        QCOMPARE(api({QStringLiteral("queues"), QStringLiteral("resume"), fast}).exitCode, 0);
+        const Run timedOut = api({QStringLiteral("queues"), QStringLiteral("flush"), slow, QStringLiteral("--timeout"), QStringLiteral("20")});
+        QCOMPARE(timedOut.exitCode, 1);
+        QVERIFY2(timedOut.err.contains("408"), timedOut.err.constData());
+        const Run dryRun = api({QStringLiteral("queues"), QStringLiteral("remove-all"), slow, QStringLiteral("--dry-run")});
+        QCOMPARE(dryRun.exitCode, 0);
+        QVERIFY2(dryRun.out.startsWith("would remove "), dryRun.out.constData());
+        QCOMPARE(api({QStringLiteral("queues"), QStringLiteral("remove-all"), slow}).exitCode, 0);
+        QCOMPARE(api({QStringLiteral("queues"), QStringLiteral("flush-all"), QStringLiteral("--timeout"), QStringLiteral("30000")}).exitCode, 0);
+        QCOMPARE(api({QStringLiteral("queues"), QStringLiteral("pause"), QStringLiteral("999")}).exitCode, 1);
+        QCOMPARE(api({QStringLiteral("queues"), QStringLiteral("pause")}).exitCode, 2);
+    }
+
+    void cronLocksAndTheRest()
+    {
+        QCOMPARE(api({QStringLiteral("cron"), QStringLiteral("run"), QStringLiteral("slow_task")}).exitCode, 0);
+        const Run again = api({QStringLiteral("cron"), QStringLiteral("run"), QStringLiteral("slow_task")});
+        QCOMPARE(again.exitCode, 1);
+        QVERIFY2(again.err.contains("409"), again.err.constData());
+        const Run list = api({QStringLiteral("cron")});
+        QVERIFY2(list.out.contains("slow_task") && list.out.startsWith("NAME"), list.out.constData());
+        QCOMPARE(api({QStringLiteral("cron"), QStringLiteral("pause"), QStringLiteral("slow_task")}).exitCode, 0);
+        QCOMPARE(api({QStringLiteral("cron"), QStringLiteral("resume"), QStringLiteral("slow_task")}).exitCode, 0);
+        // The run in progress is recorded when it ends.
+        QCOMPARE(api({QStringLiteral("cron"), QStringLiteral("runs"), QStringLiteral("slow_task")}).out, QByteArray("(none)\n"));
+
+        const Run locks = api({QStringLiteral("locks")});
+        QVERIFY2(locks.out.contains("demo-lock"), locks.out.constData());
+        QCOMPARE(api({QStringLiteral("locks"), QStringLiteral("force-release"), QStringLiteral("demo-lock")}).exitCode, 0);
+        QCOMPARE(api({QStringLiteral("locks"), QStringLiteral("force-release"), QStringLiteral("demo-lock")}).exitCode, 1);
+        QVERIFY(api({QStringLiteral("notices")}).out.contains("demo-lock"));
+
+        QCOMPARE(api({QStringLiteral("cache"), QStringLiteral("test")}).exitCode, 0);
+        QVERIFY(api({QStringLiteral("cache"), QStringLiteral("stats")}).out.contains("latency_ms"));
+        QVERIFY(api({QStringLiteral("qos")}).out.contains("admitted_total"));
+        QVERIFY(api({QStringLiteral("processes")}).out.startsWith("PID"));
+        QVERIFY(api({QStringLiteral("self-check")}).out.startsWith("CHECK"));
+        QVERIFY(api({QStringLiteral("metrics")}).out.contains("# TYPE switchyard_queue_length gauge"));
+        const Run audit = api({QStringLiteral("audit"), QStringLiteral("--action"), QStringLiteral("cron.run"), QStringLiteral("--json")});
+        const QJsonArray entries = QJsonDocument::fromJson(audit.out).array();
+        QCOMPARE(entries.size(), 2); // the run and the refused second run
+        QCOMPARE(entries.at(0)[QStringLiteral("actor")].toString(), QStringLiteral("admin"));
+
+        const Run tail = api({QStringLiteral("stream"), QStringLiteral("tail"), QStringLiteral("--type"), QStringLiteral("queue-stats"),
+                              QStringLiteral("--count"), QStringLiteral("1"), QStringLiteral("--json")});
+        QCOMPARE(tail.exitCode, 0);
+        QCOMPARE(QJsonDocument::fromJson(tail.out).array().size(), 2);
+    }
+
+    void exitCodesTellFailuresApart()
+    {
+        // Unreachable: 3.
+        const Run unreachable = ctl({QStringLiteral("queues"), QStringLiteral("--url"), QStringLiteral("http://127.0.0.1:1/api/v1")},
+                                    {{QStringLiteral("SWITCHYARD_TOKEN"), QStringLiteral("x")}});
+        QCOMPARE(unreachable.exitCode, 3);
+        QVERIFY2(unreachable.err.contains("cannot reach"), unreachable.err.constData());
+        // A wrong token from the environment: 4.
+        const Run wrong = ctl({QStringLiteral("queues"), QStringLiteral("--url"), m_daemon.baseUrl().toString()},
+                              {{QStringLiteral("SWITCHYARD_TOKEN"), QStringLiteral("sy_wrong")}});
+        QCOMPARE(wrong.exitCode, 4);
+        // A read-only token from a file: reading works, changing is forbidden (4).
+        const Run created = ctl({QStringLiteral("token"), QStringLiteral("create"), QStringLiteral("viewer"), QStringLiteral("--data-dir"),
+                                 m_dir.path(), QStringLiteral("--json")});
+        QCOMPARE(created.exitCode, 0);
+        const QByteArray token = QJsonDocument::fromJson(created.out).object().value(QStringLiteral("token")).toString().toLatin1();
+        QVERIFY(token.startsWith("sy_"));
+        QTemporaryDir other;
+        QFile file(other.filePath(QStringLiteral("token")));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(token + '\n');
+        file.close();
+        const QStringList viewer{QStringLiteral("--url"), m_daemon.baseUrl().toString(), QStringLiteral("--token-file"), file.fileName()};
+        QCOMPARE(ctl(QStringList{QStringLiteral("queues")} + viewer).exitCode, 0);
+        const Run forbidden = ctl(QStringList{QStringLiteral("cron"), QStringLiteral("run"), QStringLiteral("slow_task")} + viewer);
+        QCOMPARE(forbidden.exitCode, 4);
+        QVERIFY2(forbidden.err.contains("403"), forbidden.err.constData());
+
+        const Run tokens = ctl({QStringLiteral("token"), QStringLiteral("list"), QStringLiteral("--data-dir"), m_dir.path()});
+        QVERIFY2(tokens.out.contains("viewer") && tokens.out.contains("read-only") && !tokens.out.contains(token), tokens.out.constData());
+        QCOMPARE(ctl({QStringLiteral("token"), QStringLiteral("revoke"), QStringLiteral("viewer"), QStringLiteral("--data-dir"), m_dir.path()}).exitCode, 0);
+        QCOMPARE(ctl(QStringList{QStringLiteral("queues")} + viewer).exitCode, 4);
+        QCOMPARE(ctl({QStringLiteral("token"), QStringLiteral("create"), QStringLiteral("x"), QStringLiteral("--role"), QStringLiteral("root"),
+                      QStringLiteral("--data-dir"), m_dir.path()}).exitCode, 2);
+
+        // Usage: 2 — and there is no way to put a token on the command line.
+        QCOMPARE(ctl({QStringLiteral("queues"), QStringLiteral("--token"), QStringLiteral("x")}).exitCode, 2);
+        QCOMPARE(ctl({QStringLiteral("queues"), QStringLiteral("--url"), QStringLiteral("ftp://x")}).exitCode, 2);
+    }
+
+    void cronNextTakesFromAndJson()
+    {
+        const Run run = ctl({QStringLiteral("cron"), QStringLiteral("next"), QStringLiteral("@daily"), QStringLiteral("--tz"), QStringLiteral("UTC"),
+                             QStringLiteral("--from"), QStringLiteral("2026-12-01T10:00:00Z"), QStringLiteral("--count"), QStringLiteral("2"),
+                             QStringLiteral("--json")});
+        QCOMPARE(run.exitCode, 0);
+        const QJsonArray firings = QJsonDocument::fromJson(run.out).array();
+        QCOMPARE(firings.size(), 2);
+        QCOMPARE(QDateTime::fromString(firings.at(0).toString(), Qt::ISODate), QDateTime(QDate(2026, 12, 2), QTime(0, 0), Qt::UTC));
+        QCOMPARE(ctl({QStringLiteral("cron"), QStringLiteral("next"), QStringLiteral("@daily"), QStringLiteral("--from"), QStringLiteral("soon")}).exitCode, 2);
+    }
+
     void nextPrintsFiringTimes()
     {
         const Run run = ctl({QStringLiteral("next"), QStringLiteral("0 12 * * MON"), QStringLiteral("--count"), QStringLiteral("3"),
