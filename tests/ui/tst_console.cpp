@@ -635,6 +635,11 @@ private Q_SLOTS:
             QTest::qWait(100); // the throughput history needs samples spread over time
         }
         c.engine().cron().waitIdle();
+        // Changes made through the console are audited (the Audit page lists them).
+        std::optional<Status> audited;
+        c.backend->setMaxWorkers(c.qid(QStringLiteral("webhook_sender")), 4, c.window.get(), [&](Status s) { audited = s; });
+        QVERIFY(Test::eventually([&] { return audited.has_value(); }));
+        QVERIFY(*audited);
 
         MainWindow &w = *c.window;
         w.show();

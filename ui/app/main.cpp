@@ -1,10 +1,14 @@
-// switchyard: the desktop console on the embedded engine. Reads the same --config / --data-dir as
-// the daemon, opens the window at once and starts the engine behind it; closing the window shuts
-// the engine down gracefully (the daemon's SIGTERM path).
+// switchyard: the desktop console. By default on the embedded engine ("This computer"): reads the
+// same --config / --data-dir as the daemon, opens the window at once and starts the engine behind
+// it; closing the window shuts the engine down gracefully (the daemon's SIGTERM path). With
+// --connect URL it opens a remote instance over its admin API instead; and when switchyardd already
+// runs on the data directory, the console connects to it rather than refusing to start.
 
 #include "mainwindow.h"
 
 #include "admin/localbackend.h"
+#include "admin/remotebackend.h"
+#include "admin/tokens.h"
 #include "admin/startup.h"
 #include "admin/unixsignals.h"
 #include "engine/core/version.h"
@@ -12,6 +16,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
+#include <QFile>
 #include <QLockFile>
 #include <QMessageBox>
 #include <QTextStream>
@@ -75,28 +80,81 @@ int main(int argc, char *argv[])
         QStringLiteral("data-dir"),
         QApplication::translate("main", "Keep data under <dir> (default: [server] APP_DATA_PATH, else the user's data directory)."),
         QStringLiteral("dir"));
-    parser.addOptions({configOption, dataDirOption});
+    const QCommandLineOption connectOption(
+        QStringLiteral("connect"),
+        QApplication::translate("main", "Open the instance whose admin API is at <url> (instead of the embedded engine)."),
+        QStringLiteral("url"));
+    const QCommandLineOption tokenFileOption(
+        QStringLiteral("token-file"),
+        QApplication::translate("main", "With --connect: read the token from <file> (else $SWITCHYARD_TOKEN, else ask)."),
+        QStringLiteral("file"));
+    const QCommandLineOption embeddedOption(
+        QStringLiteral("embedded"), QApplication::translate("main", "With --connect: open the embedded engine as well."));
+    parser.addOptions({configOption, dataDirOption, connectOption, tokenFileOption, embeddedOption});
     parser.process(app);
     if (!parser.positionalArguments().isEmpty()) {
         fail(QStringLiteral("unexpected argument \"%1\"; see --help").arg(parser.positionalArguments().first()), false);
         return ExitConfigError;
     }
 
-    Result<EngineConfig> config = Admin::loadEngineConfig(parser.value(configOption), parser.value(dataDirOption));
-    if (!config) {
-        fail(config.status().message(), true);
-        return ExitConfigError;
-    }
-    QLockFile dataLock(QDir(config->dataPath()).filePath(QStringLiteral("switchyard.lock")));
-    if (Status locked = Admin::lockDataDirectory(config->dataPath(), dataLock); !locked) {
-        fail(locked.message(), true);
-        return ExitRuntimeError;
+    // --connect: a remote instance, with the token from a file or the environment (never argv).
+    std::optional<Admin::RemoteBackendOptions> remote;
+    if (parser.isSet(connectOption)) {
+        Admin::RemoteBackendOptions options;
+        options.url = QUrl::fromUserInput(parser.value(connectOption));
+        if (!options.url.isValid() || options.url.host().isEmpty()) {
+            fail(QStringLiteral("--connect \"%1\" is not a URL (e.g. http://127.0.0.1:3300/api/v1)").arg(parser.value(connectOption)), false);
+            return ExitConfigError;
+        }
+        if (parser.isSet(tokenFileOption)) {
+            QFile file(parser.value(tokenFileOption));
+            if (!file.open(QIODevice::ReadOnly)) {
+                fail(QStringLiteral("--token-file %1: %2").arg(file.fileName(), file.errorString()), false);
+                return ExitConfigError;
+            }
+            options.token = file.readAll().trimmed();
+        } else {
+            options.token = qgetenv("SWITCHYARD_TOKEN").trimmed();
+        }
+        remote = options;
     }
 
-    Admin::LocalBackend backend(std::move(config).value());
-    Console::MainWindow window(backend);
+    std::unique_ptr<Admin::LocalBackend> backend;
+    std::unique_ptr<QLockFile> dataLock; // held while the embedded engine owns the data directory
+    if (!remote || parser.isSet(embeddedOption)) {
+        Result<EngineConfig> config = Admin::loadEngineConfig(parser.value(configOption), parser.value(dataDirOption));
+        if (!config) {
+            fail(config.status().message(), true);
+            return ExitConfigError;
+        }
+        dataLock = std::make_unique<QLockFile>(QDir(config->dataPath()).filePath(QStringLiteral("switchyard.lock")));
+        if (Status locked = Admin::lockDataDirectory(config->dataPath(), *dataLock); !locked) {
+            dataLock.reset();
+            // The daemon runs on this data directory: watch it through its admin API instead.
+            QFile token(QDir(config->dataPath()).filePath(QLatin1String(Admin::TokenStore::kAdminTokenFile)));
+            if (remote || !token.open(QIODevice::ReadOnly)) {
+                fail(locked.message(), true);
+                return ExitRuntimeError;
+            }
+            Admin::RemoteBackendOptions options;
+            options.name = QApplication::translate("main", "This computer (switchyardd)");
+            options.url.setScheme(config->server.certFile.isEmpty() ? QStringLiteral("http") : QStringLiteral("https"));
+            options.url.setHost(config->server.httpAddr == QLatin1String("0.0.0.0") ? QStringLiteral("127.0.0.1") : config->server.httpAddr);
+            options.url.setPort(config->server.httpPort);
+            options.url.setPath(QStringLiteral("/api/v1"));
+            options.token = config->server.adminToken.isEmpty() ? token.readAll().trimmed() : config->server.adminToken.toUtf8();
+            remote = options;
+        } else {
+            backend = std::make_unique<Admin::LocalBackend>(std::move(config).value());
+        }
+    }
+
+    Console::MainWindow window(backend.get());
     window.show();
-    backend.start();
+    if (backend)
+        backend->start();
+    if (remote)
+        window.openRemote(*remote);
     UnixSignals signalHandler({SIGINT, SIGTERM});
     QObject::connect(&signalHandler, &UnixSignals::received, &window, [&window](int) { window.close(); });
     return app.exec();

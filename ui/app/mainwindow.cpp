@@ -1,5 +1,10 @@
 #include "mainwindow.h"
 
+#include "connectdialog.h"
+#include "instanceview.h"
+#include "secretstore.h"
+
+#include "pages/auditpage.h"
 #include "pages/cachepage.h"
 #include "pages/cronpage.h"
 #include "pages/lockspage.h"
@@ -7,26 +12,28 @@
 #include "pages/overviewpage.h"
 #include "pages/processespage.h"
 #include "pages/queuespage.h"
-#include "widgets/format.h"
 #include "widgets/icons.h"
 #include "widgets/sidebardelegate.h"
 
 #include <QAction>
 #include <QCloseEvent>
+#include <QFile>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
+#include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
 #include <QShortcut>
+#include <QSslCertificate>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QTime>
 #include <QToolButton>
-#include <QVBoxLayout>
 
 namespace Switchyard::Console {
 
-MainWindow::MainWindow(Admin::AdminBackend &backend, QWidget *parent) : QMainWindow(parent), m_backend(backend)
+MainWindow::MainWindow(Admin::AdminBackend *embedded, QWidget *parent) : QMainWindow(parent), m_secrets(new SecretStore(this))
 {
     setWindowTitle(tr("Switchyard"));
     setObjectName(QStringLiteral("mainWindow"));
@@ -35,62 +42,23 @@ MainWindow::MainWindow(Admin::AdminBackend &backend, QWidget *parent) : QMainWin
     auto *outer = new QHBoxLayout(central);
     outer->setContentsMargins(0, 0, 0, 0);
     outer->setSpacing(0);
-
     m_sidebar = new QListWidget(central);
     m_sidebar->setObjectName(QStringLiteral("sidebar"));
-    m_sidebar->setAccessibleName(tr("Pages"));
+    m_sidebar->setAccessibleName(tr("Instances and pages"));
     m_sidebar->setIconSize(QSize(22, 22));
-    m_sidebar->setFixedWidth(190);
+    m_sidebar->setFixedWidth(220);
+    m_sidebar->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_sidebar->setTextElideMode(Qt::ElideRight);
     m_sidebar->setFrameShape(QFrame::NoFrame);
     m_sidebar->setItemDelegate(new SidebarDelegate(m_sidebar));
-    m_sidebar->setUniformItemSizes(true);
     QPalette sidebarPalette = m_sidebar->palette();
     sidebarPalette.setColor(QPalette::Base, sidebarPalette.color(QPalette::Window).darker(106));
     m_sidebar->setPalette(sidebarPalette);
     outer->addWidget(m_sidebar);
-
-    auto *right = new QVBoxLayout;
-    right->setContentsMargins(0, 0, 0, 0);
-    right->setSpacing(0);
-    m_header = new QLabel(central);
-    m_header->setObjectName(QStringLiteral("instanceHeader"));
-    m_header->setTextFormat(Qt::RichText);
-    m_header->setContentsMargins(12, 8, 12, 8);
-    m_header->setAutoFillBackground(true);
-    QPalette headerPalette = m_header->palette();
-    headerPalette.setColor(QPalette::Window, QColor(0x26, 0x32, 0x38));
-    headerPalette.setColor(QPalette::WindowText, QColor(0xec, 0xef, 0xf1));
-    m_header->setPalette(headerPalette);
-    right->addWidget(m_header);
     m_stack = new QStackedWidget(central);
-    right->addWidget(m_stack, 1);
-    outer->addLayout(right, 1);
+    outer->addWidget(m_stack, 1);
     setCentralWidget(central);
-
-    m_overview = new OverviewPage(backend, this);
-    m_queues = new QueuesPage(backend, this);
-    m_cron = new CronPage(backend, this);
-    m_locks = new LocksPage(backend, this);
-    m_cache = new CachePage(backend, this);
-    m_processes = new ProcessesPage(backend, this);
-    m_notices = new NoticesPage(backend, this);
-    for (Page *page : std::initializer_list<Page *>{m_overview, m_queues, m_cron, m_locks, m_cache, m_processes, m_notices})
-        addPage(page);
-    connect(m_overview, &OverviewPage::instanceChanged, this, [this](const Admin::InstanceInfo &info) {
-        m_instance = info;
-        m_locks->setLocalInstance(info.instanceId);
-        updateHeader();
-    });
-
-    connect(m_sidebar, &QListWidget::currentRowChanged, this, [this](int row) {
-        if (row < 0 || row >= m_pages.size())
-            return;
-        for (Page *page : std::as_const(m_pages))
-            if (page != m_pages[row] && page->isActive())
-                page->setActive(false);
-        m_stack->setCurrentWidget(m_pages[row]);
-        m_pages[row]->setActive(true);
-    });
+    connect(m_sidebar, &QListWidget::currentRowChanged, this, &MainWindow::onSidebarRow);
 
     // Status bar: operation · error + Details… · live indicator.
     m_operation = new QLabel(this);
@@ -120,17 +88,9 @@ MainWindow::MainWindow(Admin::AdminBackend &backend, QWidget *parent) : QMainWin
     statusBar()->addWidget(m_details);
     statusBar()->addPermanentWidget(m_live);
 
-    connect(&backend, &Admin::AdminBackend::stateChanged, this, &MainWindow::onStateChanged);
-    connect(&backend, &Admin::AdminBackend::event, this, [this](const Admin::AdminEvent &event) {
-        if (event.type == Admin::AdminEvent::Type::QueueStats)
-            m_lastEvent = QDateTime::currentDateTimeUtc();
-    });
-    connect(&backend, &Admin::AdminBackend::closed, this, [this] {
-        m_closed = true;
-        close();
-    });
+    buildMenus();
 
-    // Shortcuts: F5 refresh, Ctrl+1…9 pages, Ctrl+F filter, Ctrl+Q quit.
+    // Shortcuts: F5 refresh, Ctrl+1…9 pages of the current instance, Ctrl+F filter, Ctrl+Q quit.
     auto *refreshAction = new QAction(tr("Refresh"), this);
     refreshAction->setShortcut(QKeySequence::Refresh);
     connect(refreshAction, &QAction::triggered, this, [this] {
@@ -145,64 +105,251 @@ MainWindow::MainWindow(Admin::AdminBackend &backend, QWidget *parent) : QMainWin
             page->focusFilter();
     });
     addAction(filterAction);
-    for (int i = 0; i < m_pages.size() && i < 9; ++i) {
+    for (int i = 0; i < 9; ++i) {
         auto *shortcut = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)), this);
-        connect(shortcut, &QShortcut::activated, this, [this, i] { m_sidebar->setCurrentRow(i); });
+        connect(shortcut, &QShortcut::activated, this, [this, i] {
+            if (m_current && i < m_current->pages().size())
+                showPage(m_current->pages().at(i)->id());
+        });
     }
     auto *quit = new QShortcut(QKeySequence::Quit, this);
     connect(quit, &QShortcut::activated, this, &QWidget::close);
 
     m_clock.setInterval(1000);
     connect(&m_clock, &QTimer::timeout, this, [this] {
-        updateHeader();
         updateLive();
+        updateSidebarHealth();
     });
     m_clock.start();
 
+    if (embedded)
+        addInstance(*embedded, nullptr);
     resize(1280, 800);
     restoreSettings();
-    onStateChanged(backend.state(), backend.stateMessage());
 }
 
-MainWindow::~MainWindow() = default;
-
-void MainWindow::addPage(Page *page)
+MainWindow::~MainWindow()
 {
-    m_pages << page;
-    m_stack->addWidget(page);
-    auto *item = new QListWidgetItem(page->icon(), page->title(), m_sidebar);
-    item->setData(SidebarDelegate::BadgeRole, 0);
-    item->setToolTip(tr("%1 (Ctrl+%2)").arg(page->title()).arg(m_pages.size()));
-    connect(page, &Page::badgeChanged, this, [this, page](int count) { updateBadge(page, count); });
-    connect(page, &Page::operationSucceeded, this, [this](const QString &message) { showOperation(message); });
-    connect(page, &Page::operationInfo, this, [this](const QString &message) { showOperation(message); });
-    connect(page, &Page::operationFailed, this,
-            [this](const QString &summary, const QString &detail) { showOperation(summary, true, detail); });
-    connect(page, &Page::navigate, this, [this](const QString &id, const QString &filter) { showPage(id, filter); });
+    // Views own remote backends and their pages; they go before the window's other parts.
+    qDeleteAll(m_instances);
+    m_instances.clear();
 }
 
-void MainWindow::updateBadge(Page *page, int count)
+// ---- Instances ----------------------------------------------------------------------------------
+
+InstanceView *MainWindow::addInstance(Admin::AdminBackend &backend, std::unique_ptr<Admin::AdminBackend> owned)
 {
-    const int row = int(m_pages.indexOf(page));
-    if (QListWidgetItem *item = m_sidebar->item(row))
-        item->setData(SidebarDelegate::BadgeRole, count);
+    auto *view = new InstanceView(backend, std::move(owned), m_stack);
+    m_instances << view;
+    m_stack->addWidget(view);
+    for (Page *page : view->pages()) {
+        connect(page, &Page::badgeChanged, this, [this, view, page](int count) { updateBadge(view, page, count); });
+        connect(page, &Page::operationSucceeded, this, [this](const QString &message) { showOperation(message); });
+        connect(page, &Page::operationInfo, this, [this](const QString &message) { showOperation(message); });
+        connect(page, &Page::operationFailed, this,
+                [this](const QString &summary, const QString &detail) { showOperation(summary, true, detail); });
+        connect(page, &Page::navigate, this, [this, view](const QString &id, const QString &filter) {
+            setCurrentInstance(view);
+            showPage(id, filter);
+        });
+    }
+    connect(view, &InstanceView::healthChanged, this, [this, view] {
+        updateSidebarHealth();
+        updateLive();
+        if (view->backend().state() == Admin::AdminBackend::State::Failed)
+            showOperation(tr("%1: not connected").arg(view->backend().displayName()), true, view->backend().stateMessage());
+    });
+    connect(&backend, &Admin::AdminBackend::closed, this, [this, view] {
+        if (m_closing) {
+            finishClosing();
+            return;
+        }
+        // A remote instance the operator closed: its view goes.
+        if (!view->isEmbedded()) {
+            const bool wasCurrent = m_current == view;
+            m_instances.removeOne(view);
+            m_stack->removeWidget(view);
+            view->deleteLater();
+            if (wasCurrent)
+                m_current = nullptr;
+            rebuildSidebar();
+            if (wasCurrent && !m_instances.isEmpty())
+                setCurrentInstance(m_instances.first());
+        }
+    });
+    rebuildSidebar();
+    if (!m_current)
+        setCurrentInstance(view);
+    return view;
+}
+
+InstanceView *MainWindow::openRemote(const Admin::RemoteBackendOptions &options)
+{
+    auto backend = std::make_unique<Admin::RemoteBackend>(options);
+    Admin::RemoteBackend *remote = backend.get();
+    InstanceView *view = addInstance(*remote, std::move(backend));
+    setCurrentInstance(view);
+    remote->start();
+    showOperation(tr("Connecting to %1 (%2)").arg(remote->displayName(), remote->url().toString()));
+    return view;
+}
+
+void MainWindow::closeInstance(InstanceView *view)
+{
+    if (!view || view->isEmbedded())
+        return;
+    view->deactivate();
+    view->backend().close(tr("closed by the operator"));
+}
+
+void MainWindow::setCurrentInstance(InstanceView *view)
+{
+    if (!view || view == m_current)
+        return;
+    if (m_current)
+        m_current->deactivate();
+    const QString pageId = m_current && m_current->currentPage() ? m_current->currentPage()->id() : QStringLiteral("overview");
+    m_current = view;
+    m_stack->setCurrentWidget(view);
+    showPage(pageId);
+    m_closeConnection->setEnabled(!view->isEmbedded());
+    setWindowTitle(tr("Switchyard — %1").arg(view->backend().displayName()));
+    updateLive();
+}
+
+// ---- Sidebar ------------------------------------------------------------------------------------
+
+void MainWindow::rebuildSidebar()
+{
+    m_rebuilding = true;
+    m_sidebar->clear();
+    int shortcut = 0;
+    for (InstanceView *view : std::as_const(m_instances)) {
+        // The instance's header row: its name and health dot; selecting it shows its overview.
+        auto *header = new QListWidgetItem(m_sidebar);
+        header->setData(InstanceRole, QVariant::fromValue<QObject *>(view));
+        header->setData(PageRole, -1);
+        QFont bold = header->font();
+        bold.setBold(true);
+        header->setFont(bold);
+        header->setData(SidebarDelegate::BadgeRole, 0);
+        const QList<Page *> pages = view->pages();
+        for (int i = 0; i < pages.size(); ++i) {
+            auto *item = new QListWidgetItem(pages[i]->icon(), pages[i]->title(), m_sidebar);
+            item->setData(InstanceRole, QVariant::fromValue<QObject *>(view));
+            item->setData(PageRole, i);
+            item->setData(SidebarDelegate::BadgeRole, pages[i]->badge());
+            item->setToolTip(view == m_current && ++shortcut <= 9 ? tr("%1 (Ctrl+%2)").arg(pages[i]->title()).arg(i + 1)
+                                                                  : pages[i]->title());
+        }
+    }
+    m_rebuilding = false;
+    updateSidebarHealth();
+    if (m_current && m_current->currentPage()) {
+        const int index = int(m_current->pages().indexOf(m_current->currentPage()));
+        for (int row = 0; row < m_sidebar->count(); ++row) {
+            QListWidgetItem *item = m_sidebar->item(row);
+            if (item->data(InstanceRole).value<QObject *>() == m_current && item->data(PageRole).toInt() == index) {
+                m_sidebar->setCurrentRow(row);
+                break;
+            }
+        }
+    }
+}
+
+void MainWindow::updateSidebarHealth()
+{
+    for (int row = 0; row < m_sidebar->count(); ++row) {
+        QListWidgetItem *item = m_sidebar->item(row);
+        if (item->data(PageRole).toInt() != -1)
+            continue;
+        auto *view = qobject_cast<InstanceView *>(item->data(InstanceRole).value<QObject *>());
+        if (!view)
+            continue;
+        item->setIcon(Icons::state(view->healthColor()));
+        item->setText(view->backend().displayName());
+        item->setToolTip(QStringLiteral("%1 — %2%3")
+                             .arg(view->backend().displayName(), view->healthText(),
+                                  view->backend().state() == Admin::AdminBackend::State::Failed
+                                      ? QStringLiteral(": ") + view->backend().stateMessage()
+                                      : QString()));
+    }
+}
+
+void MainWindow::onSidebarRow(int row)
+{
+    if (m_rebuilding || row < 0)
+        return;
+    QListWidgetItem *item = m_sidebar->item(row);
+    auto *view = qobject_cast<InstanceView *>(item->data(InstanceRole).value<QObject *>());
+    if (!view)
+        return;
+    const int pageIndex = std::max(0, item->data(PageRole).toInt());
+    if (view != m_current) {
+        if (m_current)
+            m_current->deactivate();
+        m_current = view;
+        m_stack->setCurrentWidget(view);
+        m_closeConnection->setEnabled(!view->isEmbedded());
+        setWindowTitle(tr("Switchyard — %1").arg(view->backend().displayName()));
+    }
+    view->setCurrentPage(view->pages().at(pageIndex));
+    if (item->data(PageRole).toInt() == -1)
+        showPage(view->pages().at(0)->id()); // the header row stands for the overview
+    updateLive();
+}
+
+void MainWindow::updateBadge(InstanceView *view, Page *page, int count)
+{
+    const int index = int(view->pages().indexOf(page));
+    for (int row = 0; row < m_sidebar->count(); ++row) {
+        QListWidgetItem *item = m_sidebar->item(row);
+        if (item->data(InstanceRole).value<QObject *>() == view && item->data(PageRole).toInt() == index)
+            item->setData(SidebarDelegate::BadgeRole, count);
+    }
+}
+
+// ---- Pages of the current instance --------------------------------------------------------------
+
+void MainWindow::showPage(const QString &id, const QString &filter)
+{
+    if (!m_current)
+        return;
+    Page *page = m_current->page(id);
+    if (!page)
+        return;
+    const int index = int(m_current->pages().indexOf(page));
+    for (int row = 0; row < m_sidebar->count(); ++row) {
+        QListWidgetItem *item = m_sidebar->item(row);
+        if (item->data(InstanceRole).value<QObject *>() == m_current && item->data(PageRole).toInt() == index) {
+            if (m_sidebar->currentRow() == row)
+                m_current->setCurrentPage(page);
+            else
+                m_sidebar->setCurrentRow(row);
+            break;
+        }
+    }
+    page->setFilterText(filter);
 }
 
 Page *MainWindow::currentPage() const
 {
-    return qobject_cast<Page *>(m_stack->currentWidget());
+    return m_current ? m_current->currentPage() : nullptr;
 }
 
-void MainWindow::showPage(const QString &id, const QString &filter)
+QList<Page *> MainWindow::pages() const
 {
-    for (int i = 0; i < m_pages.size(); ++i) {
-        if (m_pages[i]->id() == id) {
-            m_sidebar->setCurrentRow(i);
-            m_pages[i]->setFilterText(filter);
-            return;
-        }
-    }
+    return m_current ? m_current->pages() : QList<Page *>();
 }
+
+OverviewPage *MainWindow::overviewPage() const { return m_current ? m_current->overviewPage() : nullptr; }
+QueuesPage *MainWindow::queuesPage() const { return m_current ? m_current->queuesPage() : nullptr; }
+CronPage *MainWindow::cronPage() const { return m_current ? m_current->cronPage() : nullptr; }
+LocksPage *MainWindow::locksPage() const { return m_current ? m_current->locksPage() : nullptr; }
+CachePage *MainWindow::cachePage() const { return m_current ? m_current->cachePage() : nullptr; }
+ProcessesPage *MainWindow::processesPage() const { return m_current ? m_current->processesPage() : nullptr; }
+NoticesPage *MainWindow::noticesPage() const { return m_current ? m_current->noticesPage() : nullptr; }
+AuditPage *MainWindow::auditPage() const { return m_current ? m_current->auditPage() : nullptr; }
 
 QString MainWindow::lastOperation() const
 {
@@ -216,27 +363,8 @@ QString MainWindow::lastError() const
 
 void MainWindow::refreshAll()
 {
-    for (Page *page : std::as_const(m_pages))
-        page->refresh();
-}
-
-void MainWindow::onStateChanged(Admin::AdminBackend::State state, const QString &message)
-{
-    using State = Admin::AdminBackend::State;
-    if (state == State::Connected) {
-        m_stack->setEnabled(true);
-        refreshAll();
-    } else if (state == State::Failed) {
-        showOperation(tr("Not connected"), true, message);
-        m_error->setText(message);
-    } else if (state == State::Closing) {
-        m_stack->setEnabled(false);
-        for (Page *page : std::as_const(m_pages))
-            page->setActive(false); // no more reads: the backend refuses them while closing
-        showOperation(tr("Shutting down the engine…"));
-    }
-    updateHeader();
-    updateLive();
+    if (m_current)
+        m_current->refreshAll();
 }
 
 void MainWindow::showOperation(const QString &message, bool error, const QString &detail)
@@ -251,46 +379,148 @@ void MainWindow::showOperation(const QString &message, bool error, const QString
     }
 }
 
-void MainWindow::updateHeader()
-{
-    using State = Admin::AdminBackend::State;
-    QString state;
-    QString color;
-    switch (m_backend.state()) {
-        case State::Connecting: state = tr("starting…"); color = QStringLiteral("#ffb74d"); break;
-        case State::Connected: state = tr("connected"); color = QStringLiteral("#81c784"); break;
-        case State::Failed: state = tr("not connected"); color = QStringLiteral("#e57373"); break;
-        case State::Closing: state = tr("shutting down…"); color = QStringLiteral("#ffb74d"); break;
-        case State::Closed: state = tr("closed"); color = QStringLiteral("#b0bec5"); break;
-    }
-    QString text = QStringLiteral("<span style='color:%1'>●</span> <b>%2</b>").arg(color, m_backend.displayName().toHtmlEscaped());
-    if (!m_instance.instanceId.isEmpty()) {
-        const qint64 uptime = m_instance.startedAt.msecsTo(QDateTime::currentDateTimeUtc());
-        const QString common = m_instance.queueTypes.value(QStringLiteral("common"));
-        text += tr(" &nbsp;·&nbsp; %1 &nbsp;·&nbsp; v%2 &nbsp;·&nbsp; up %3 &nbsp;·&nbsp; queues %4 · cache %5 · locks %6")
-                    .arg(m_instance.instanceId.toHtmlEscaped(), m_instance.version, formatDuration((uptime / 1000) * 1000),
-                         common, m_instance.cacheAdapter, m_instance.lockService);
-    }
-    text += QStringLiteral(" &nbsp;·&nbsp; %1").arg(state);
-    if (m_backend.state() == State::Failed)
-        text += QStringLiteral(": %1").arg(m_backend.stateMessage().toHtmlEscaped());
-    m_header->setText(text);
-    setWindowTitle(m_instance.instanceId.isEmpty() ? tr("Switchyard") : tr("Switchyard — %1").arg(m_instance.instanceId));
-}
-
 void MainWindow::updateLive()
 {
-    if (m_backend.state() != Admin::AdminBackend::State::Connected) {
-        m_live->setText(tr("○ not live"));
-        return;
-    }
-    if (!m_lastEvent.isValid()) {
-        m_live->setText(tr("○ waiting for updates"));
-        return;
-    }
-    const qint64 age = m_lastEvent.msecsTo(QDateTime::currentDateTimeUtc());
-    m_live->setText(age < 3000 ? tr("● live") : tr("◌ stale since %1").arg(m_lastEvent.toLocalTime().toString(QStringLiteral("HH:mm:ss"))));
+    m_live->setText(m_current ? m_current->liveText() : tr("○ not live"));
 }
+
+// ---- Connections --------------------------------------------------------------------------------
+
+void MainWindow::buildMenus()
+{
+    QMenu *menu = menuBar()->addMenu(tr("&Connection"));
+    QAction *connectAction = menu->addAction(tr("&Connect to an instance…"), this, &MainWindow::connectDialog);
+    connectAction->setObjectName(QStringLiteral("connectAction"));
+    connectAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    m_savedMenu = menu->addMenu(tr("&Saved instances"));
+    m_savedMenu->setObjectName(QStringLiteral("savedMenu"));
+    m_closeConnection = menu->addAction(tr("C&lose this connection"), this, [this] { closeInstance(m_current); });
+    m_closeConnection->setObjectName(QStringLiteral("closeConnectionAction"));
+    m_closeConnection->setEnabled(false);
+    menu->addSeparator();
+    menu->addAction(tr("&Quit"), this, &QWidget::close);
+    rebuildSavedMenu();
+}
+
+QStringList MainWindow::savedInstances() const
+{
+    QSettings settings;
+    settings.beginGroup(QStringLiteral("connections"));
+    return settings.childGroups();
+}
+
+void MainWindow::rebuildSavedMenu()
+{
+    m_savedMenu->clear();
+    const QStringList names = savedInstances();
+    for (const QString &name : names) {
+        QMenu *entry = m_savedMenu->addMenu(name);
+        entry->addAction(tr("Open"), this, [this, name] { openSaved(name); });
+        entry->addAction(tr("Forget"), this, [this, name] { forgetConnection(name); });
+    }
+    if (names.isEmpty())
+        m_savedMenu->addAction(tr("(none yet)"))->setEnabled(false);
+}
+
+void MainWindow::connectDialog()
+{
+    auto *dialog = new ConnectDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        Admin::RemoteBackendOptions options;
+        options.name = dialog->name();
+        options.url = dialog->url();
+        options.token = dialog->token();
+        if (!dialog->caFile().isEmpty()) {
+            QFile pem(dialog->caFile());
+            if (pem.open(QIODevice::ReadOnly))
+                options.caCertificates = QSslCertificate::fromData(pem.readAll(), QSsl::Pem);
+        }
+        if (dialog->remember())
+            rememberConnection(options, dialog->caFile());
+        openRemote(options);
+    });
+    dialog->open();
+}
+
+void MainWindow::rememberConnection(const Admin::RemoteBackendOptions &options, const QString &caFile)
+{
+    QSettings settings;
+    settings.beginGroup(QStringLiteral("connections"));
+    settings.beginGroup(options.name);
+    settings.setValue(QStringLiteral("url"), options.url.toString());
+    settings.setValue(QStringLiteral("caFile"), caFile);
+    settings.endGroup();
+    settings.endGroup();
+    rebuildSavedMenu();
+    // The token never goes to the settings file: the keychain, or this session's memory.
+    m_secrets->write(options.name, options.token, this, [this, name = options.name, token = options.token](Status stored) {
+        if (stored) {
+            m_sessionTokens.remove(name);
+            showOperation(tr("Saved %1; its token is in the system keychain").arg(name));
+            return;
+        }
+        m_sessionTokens.insert(name, token);
+        showOperation(tr("Saved %1, but %2: its token is kept for this session only and will be asked for next time")
+                          .arg(name, stored.message()));
+    });
+}
+
+void MainWindow::forgetConnection(const QString &name)
+{
+    QSettings settings;
+    settings.beginGroup(QStringLiteral("connections"));
+    settings.remove(name);
+    settings.endGroup();
+    m_sessionTokens.remove(name);
+    m_secrets->remove(name);
+    rebuildSavedMenu();
+    showOperation(tr("Forgot %1").arg(name));
+}
+
+void MainWindow::openSaved(const QString &name)
+{
+    QSettings settings;
+    settings.beginGroup(QStringLiteral("connections"));
+    settings.beginGroup(name);
+    Admin::RemoteBackendOptions options;
+    options.name = name;
+    options.url = QUrl(settings.value(QStringLiteral("url")).toString());
+    const QString caFile = settings.value(QStringLiteral("caFile")).toString();
+    if (!caFile.isEmpty()) {
+        QFile pem(caFile);
+        if (pem.open(QIODevice::ReadOnly))
+            options.caCertificates = QSslCertificate::fromData(pem.readAll(), QSsl::Pem);
+    }
+    if (m_sessionTokens.contains(name)) {
+        options.token = m_sessionTokens.value(name);
+        openRemote(options);
+        return;
+    }
+    m_secrets->read(name, this, [this, options, caFile](Result<QByteArray> token) mutable {
+        if (token) {
+            options.token = *token;
+            openRemote(options);
+            return;
+        }
+        // No token to be had (no keychain service, or none stored): ask for it.
+        showOperation(tr("%1: %2").arg(options.name, token.status().message()));
+        auto *dialog = new ConnectDialog(this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->setName(options.name);
+        dialog->setUrl(options.url.toString());
+        dialog->setCaFile(caFile);
+        connect(dialog, &QDialog::accepted, this, [this, dialog, options]() mutable {
+            options.token = dialog->token();
+            if (dialog->remember())
+                rememberConnection(options, dialog->caFile());
+            openRemote(options);
+        });
+        dialog->open();
+    });
+}
+
+// ---- Settings and closing -----------------------------------------------------------------------
 
 void MainWindow::saveSettings() const
 {
@@ -300,8 +530,9 @@ void MainWindow::saveSettings() const
     if (Page *page = currentPage())
         settings.setValue(QStringLiteral("window/page"), page->id());
     settings.beginGroup(QStringLiteral("pages"));
-    for (Page *page : m_pages)
-        page->saveState(settings);
+    if (m_current)
+        for (Page *page : m_current->pages())
+            page->saveState(settings);
     settings.endGroup();
 }
 
@@ -311,27 +542,42 @@ void MainWindow::restoreSettings()
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     settings.beginGroup(QStringLiteral("pages"));
-    for (Page *page : std::as_const(m_pages))
-        page->restoreState(settings);
+    for (InstanceView *view : std::as_const(m_instances))
+        for (Page *page : view->pages())
+            page->restoreState(settings);
     settings.endGroup();
-    const QString last = settings.value(QStringLiteral("window/page"), QStringLiteral("overview")).toString();
-    m_sidebar->setCurrentRow(0);
-    showPage(last);
+    showPage(settings.value(QStringLiteral("window/page"), QStringLiteral("overview")).toString());
+}
+
+void MainWindow::finishClosing()
+{
+    for (InstanceView *view : std::as_const(m_instances))
+        if (view->backend().state() != Admin::AdminBackend::State::Closed)
+            return;
+    m_closed = true;
+    close();
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
-    if (m_closed || m_backend.state() == Admin::AdminBackend::State::Closed) {
+    const bool allClosed = std::all_of(m_instances.begin(), m_instances.end(), [](InstanceView *view) {
+        return view->backend().state() == Admin::AdminBackend::State::Closed;
+    });
+    if (m_closed || allClosed) {
         event->accept();
         return;
     }
-    // Close the backend first (a flush in progress is cancelled, the engine shuts down as on
-    // SIGTERM); the window closes when closed() arrives.
+    // Close every backend first (a flush in progress is cancelled, the embedded engine shuts down
+    // as on SIGTERM); the window closes when the last closed() arrives.
     event->ignore();
     if (!m_closing) {
         m_closing = true;
         saveSettings();
-        m_backend.close(tr("console window closed"));
+        for (InstanceView *view : std::as_const(m_instances)) {
+            view->deactivate();
+            view->backend().close(tr("console window closed"));
+        }
+        showOperation(tr("Shutting down…"));
     }
 }
 

@@ -1,22 +1,27 @@
 #pragma once
 
-// The console's main window (CONSOLE.md "Layout"): a sidebar of pages with attention badges, a
-// header naming the instance and its backends, the pages in a stack, and a status bar with the
-// latest operation, the latest error (Details…) and the live-update indicator.
+// The console's main window (CONSOLE.md "Layout"): a sidebar listing every open instance — "This
+// computer (embedded engine)" and remote daemons — each with a health dot and its pages (with
+// attention badges); the current instance's view; and a status bar with the latest operation, the
+// latest error (Details…) and the live-update indicator. The Connection menu opens remote
+// instances (saved ones, with their tokens in the system keychain) and closes them.
 
 #include "admin/adminbackend.h"
+#include "admin/remotebackend.h"
 
-#include <QDateTime>
 #include <QMainWindow>
 #include <QTimer>
 
 class QLabel;
 class QListWidget;
+class QListWidgetItem;
+class QMenu;
 class QStackedWidget;
 class QToolButton;
 
 namespace Switchyard::Console {
 
+class InstanceView;
 class Page;
 class OverviewPage;
 class QueuesPage;
@@ -25,62 +30,86 @@ class LocksPage;
 class CachePage;
 class ProcessesPage;
 class NoticesPage;
+class AuditPage;
+class SecretStore;
 
 class MainWindow final : public QMainWindow
 {
     Q_OBJECT
 public:
-    explicit MainWindow(Admin::AdminBackend &backend, QWidget *parent = nullptr); // backend: Not owned.
+    // `embedded`: the first instance (not owned; outlives the window); null to start without one
+    // (--connect).
+    explicit MainWindow(Admin::AdminBackend *embedded, QWidget *parent = nullptr);
+    explicit MainWindow(Admin::AdminBackend &embedded, QWidget *parent = nullptr) : MainWindow(&embedded, parent) {}
     ~MainWindow() override;
 
+    // Opens a remote instance in its own view, starts connecting and makes it current.
+    InstanceView *openRemote(const Admin::RemoteBackendOptions &options);
+    // Closes a remote instance (its backend closes; the view goes when it has).
+    void closeInstance(InstanceView *view);
+    QList<InstanceView *> instances() const { return m_instances; }
+    InstanceView *currentInstance() const { return m_current; }
+    void setCurrentInstance(InstanceView *view);
+
+    // The current instance's pages.
     void showPage(const QString &id, const QString &filter = QString());
     Page *currentPage() const;
-    QList<Page *> pages() const { return m_pages; }
-    OverviewPage *overviewPage() const { return m_overview; }
-    QueuesPage *queuesPage() const { return m_queues; }
-    CronPage *cronPage() const { return m_cron; }
-    LocksPage *locksPage() const { return m_locks; }
-    CachePage *cachePage() const { return m_cache; }
-    ProcessesPage *processesPage() const { return m_processes; }
-    NoticesPage *noticesPage() const { return m_notices; }
+    QList<Page *> pages() const;
+    OverviewPage *overviewPage() const;
+    QueuesPage *queuesPage() const;
+    CronPage *cronPage() const;
+    LocksPage *locksPage() const;
+    CachePage *cachePage() const;
+    ProcessesPage *processesPage() const;
+    NoticesPage *noticesPage() const;
+    AuditPage *auditPage() const;
 
     QString lastOperation() const;
     QString lastError() const;
     void refreshAll();
+    QListWidget *sidebar() const { return m_sidebar; }
+
+    // Opens the saved instance `name` (its token read from the keychain, or the session's).
+    void openSaved(const QString &name);
+    QStringList savedInstances() const;
 
 protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
-    void addPage(Page *page);
-    void onStateChanged(Admin::AdminBackend::State state, const QString &message);
+    enum ItemRole { InstanceRole = Qt::UserRole + 20, PageRole };
+
+    InstanceView *addInstance(Admin::AdminBackend &backend, std::unique_ptr<Admin::AdminBackend> owned);
+    void rebuildSidebar();
+    void updateSidebarHealth();
+    void onSidebarRow(int row);
     void showOperation(const QString &message, bool error = false, const QString &detail = QString());
-    void updateHeader();
     void updateLive();
-    void updateBadge(Page *page, int count);
+    void updateBadge(InstanceView *view, Page *page, int count);
+    void buildMenus();
+    void connectDialog();
+    void rememberConnection(const Admin::RemoteBackendOptions &options, const QString &caFile);
+    void forgetConnection(const QString &name);
+    void rebuildSavedMenu();
     void saveSettings() const;
     void restoreSettings();
+    void finishClosing();
 
-    Admin::AdminBackend &m_backend;
     QListWidget *m_sidebar;
     QStackedWidget *m_stack;
-    QLabel *m_header;
     QLabel *m_operation;
     QLabel *m_error;
     QToolButton *m_details;
     QLabel *m_live;
+    QMenu *m_savedMenu = nullptr;
+    QAction *m_closeConnection = nullptr;
     QString m_errorDetail;
-    QList<Page *> m_pages;
-    OverviewPage *m_overview;
-    QueuesPage *m_queues;
-    CronPage *m_cron;
-    LocksPage *m_locks;
-    CachePage *m_cache;
-    ProcessesPage *m_processes;
-    NoticesPage *m_notices;
-    Admin::InstanceInfo m_instance;
-    QDateTime m_lastEvent;
+    QList<InstanceView *> m_instances;
+    InstanceView *m_current = nullptr;
+    SecretStore *m_secrets;
+    QMap<QString, QByteArray> m_sessionTokens; // tokens the keychain could not take, for this session only
     QTimer m_clock;
+    bool m_rebuilding = false;
     bool m_closing = false;
     bool m_closed = false;
 };

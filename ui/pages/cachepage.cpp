@@ -127,8 +127,7 @@ CachePage::CachePage(Admin::AdminBackend &backend, QWidget *parent) : Page(backe
     layout->setColumnStretch(0, 2);
     layout->setColumnStretch(1, 3);
 
-    m_poll.setInterval(1000);
-    connect(&m_poll, &QTimer::timeout, this, &CachePage::refresh);
+    pollWhileActive(std::chrono::milliseconds(1000));
 }
 
 QIcon CachePage::icon() const
@@ -136,16 +135,6 @@ QIcon CachePage::icon() const
     return Icons::page(QStringLiteral("$"), QColor(0x00, 0x83, 0x8f));
 }
 
-void CachePage::setActive(bool active)
-{
-    Page::setActive(active);
-    if (active) {
-        refresh();
-        m_poll.start();
-    } else {
-        m_poll.stop();
-    }
-}
 
 void CachePage::refresh()
 {

@@ -26,7 +26,6 @@ public:
     QString title() const override { return tr("Cache & QoS"); }
     QIcon icon() const override;
     void refresh() override;
-    void setActive(bool active) override;
 
     QPushButton *selfCheckButton() const { return m_checkButton; }
     QLabel *selfCheckResult() const { return m_checkResult; }
@@ -52,7 +51,6 @@ private:
     QLineSeries *m_waiting;
     QDateTimeAxis *m_qosTime;
     QValueAxis *m_qosAxis;
-    QTimer m_poll;
 };
 
 } // namespace Switchyard::Console

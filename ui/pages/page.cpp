@@ -7,6 +7,28 @@ namespace Switchyard::Console {
 
 Page::Page(Admin::AdminBackend &backend, QWidget *parent) : QWidget(parent), m_backend(backend) {}
 
+void Page::setActive(bool active)
+{
+    m_active = active;
+    if (!m_poll)
+        return;
+    if (active) {
+        refresh();
+        m_poll->start();
+    } else {
+        m_poll->stop();
+    }
+}
+
+void Page::pollWhileActive(std::chrono::milliseconds interval)
+{
+    if (!m_poll) {
+        m_poll = new QTimer(this);
+        connect(m_poll, &QTimer::timeout, this, &Page::refresh);
+    }
+    m_poll->setInterval(interval);
+}
+
 void Page::setBadge(int count)
 {
     if (count == m_badge)

@@ -7,7 +7,10 @@
 #include "admin/adminbackend.h"
 
 #include <QIcon>
+#include <QTimer>
 #include <QWidget>
+
+#include <chrono>
 
 #include <functional>
 
@@ -30,8 +33,9 @@ public:
     virtual void setFilterText(const QString &text) { Q_UNUSED(text) }
     virtual void saveState(QSettings &settings) const { Q_UNUSED(settings) }
     virtual void restoreState(QSettings &settings) { Q_UNUSED(settings) }
-    // Called when the page is shown / hidden (pages poll what the stream does not carry only while visible).
-    virtual void setActive(bool active) { m_active = active; }
+    // Called when the page is shown / hidden (pages poll what the stream does not carry only while
+    // visible: see pollWhileActive()).
+    virtual void setActive(bool active);
     bool isActive() const { return m_active; }
 
     int badge() const { return m_badge; }
@@ -47,6 +51,8 @@ Q_SIGNALS:
     void navigate(const QString &pageId, const QString &filter);
 
 protected:
+    // While the page is shown: refresh() at once, then every `interval`.
+    void pollWhileActive(std::chrono::milliseconds interval);
     void setBadge(int count);
     // Asks before a destructive action without blocking (a window-modal box opened with open()):
     // `accepted` runs when the operator confirms. The box's object name is "confirmation".
@@ -58,6 +64,7 @@ private:
     Admin::AdminBackend &m_backend;
     int m_badge = 0;
     bool m_active = false;
+    QTimer *m_poll = nullptr;
 };
 
 } // namespace Switchyard::Console

@@ -27,8 +27,7 @@ ProcessesPage::ProcessesPage(Admin::AdminBackend &backend, QWidget *parent) : Ta
     m_cancel->setToolTip(tr("Cancel the selected process and its children"));
     addPageAction(m_cancel);
     connect(m_cancel, &QAction::triggered, this, &ProcessesPage::cancelSelected);
-    m_poll.setInterval(2000);
-    connect(&m_poll, &QTimer::timeout, this, &ProcessesPage::refresh);
+    pollWhileActive(std::chrono::milliseconds(2000));
     connect(&m_model, &QAbstractItemModel::rowsInserted, view(), [this] { view()->expandAll(); });
     selectionChanged();
 }
@@ -38,16 +37,6 @@ QIcon ProcessesPage::icon() const
     return Icons::page(QStringLiteral("P"), QColor(0x45, 0x5a, 0x64));
 }
 
-void ProcessesPage::setActive(bool active)
-{
-    TablePage::setActive(active);
-    if (active) {
-        refresh();
-        m_poll.start();
-    } else {
-        m_poll.stop();
-    }
-}
 
 void ProcessesPage::refresh()
 {

@@ -22,7 +22,6 @@ public:
     QString title() const override { return tr("Processes"); }
     QIcon icon() const override;
     void refresh() override;
-    void setActive(bool active) override;
 
     ProcessModel &model() { return m_model; }
     QAction *cancelAction() const { return m_cancel; }
@@ -35,7 +34,6 @@ private:
 
     ProcessModel m_model;
     QAction *m_cancel;
-    QTimer m_poll;
 };
 
 } // namespace Switchyard::Console

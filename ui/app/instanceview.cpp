@@ -1,0 +1,205 @@
+#include "instanceview.h"
+
+#include "admin/remotebackend.h"
+#include "pages/auditpage.h"
+#include "pages/cachepage.h"
+#include "pages/cronpage.h"
+#include "pages/lockspage.h"
+#include "pages/noticespage.h"
+#include "pages/overviewpage.h"
+#include "pages/processespage.h"
+#include "pages/queuespage.h"
+#include "widgets/format.h"
+
+#include <QLabel>
+#include <QStackedWidget>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace Switchyard::Console {
+
+InstanceView::InstanceView(Admin::AdminBackend &backend, std::unique_ptr<Admin::AdminBackend> owned, QWidget *parent)
+    : QWidget(parent), m_backend(backend), m_owned(std::move(owned))
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    m_header = new QLabel(this);
+    m_header->setObjectName(QStringLiteral("instanceHeader"));
+    m_header->setTextFormat(Qt::RichText);
+    m_header->setContentsMargins(12, 8, 12, 8);
+    m_header->setAutoFillBackground(true);
+    QPalette headerPalette = m_header->palette();
+    headerPalette.setColor(QPalette::Window, QColor(0x26, 0x32, 0x38));
+    headerPalette.setColor(QPalette::WindowText, QColor(0xec, 0xef, 0xf1));
+    m_header->setPalette(headerPalette);
+    layout->addWidget(m_header);
+    // Why a connection is not usable (unreachable, unauthorised, incompatible, read-only), in words.
+    m_banner = new QLabel(this);
+    m_banner->setObjectName(QStringLiteral("connectionBanner"));
+    m_banner->setWordWrap(true);
+    m_banner->setContentsMargins(12, 6, 12, 6);
+    m_banner->setAutoFillBackground(true);
+    m_banner->hide();
+    layout->addWidget(m_banner);
+    m_stack = new QStackedWidget(this);
+    layout->addWidget(m_stack, 1);
+
+    m_overview = new OverviewPage(backend, this);
+    m_queues = new QueuesPage(backend, this);
+    m_cron = new CronPage(backend, this);
+    m_locks = new LocksPage(backend, this);
+    m_cache = new CachePage(backend, this);
+    m_processes = new ProcessesPage(backend, this);
+    m_notices = new NoticesPage(backend, this);
+    m_audit = new AuditPage(backend, this);
+    for (Page *page : std::initializer_list<Page *>{m_overview, m_queues, m_cron, m_locks, m_cache, m_processes, m_notices, m_audit}) {
+        m_pages << page;
+        m_stack->addWidget(page);
+    }
+    connect(m_overview, &OverviewPage::instanceChanged, this, [this](const Admin::InstanceInfo &info) {
+        m_instance = info;
+        m_locks->setLocalInstance(info.instanceId);
+        updateHeader();
+    });
+    connect(&backend, &Admin::AdminBackend::stateChanged, this, &InstanceView::onStateChanged);
+    connect(&backend, &Admin::AdminBackend::event, this, [this](const Admin::AdminEvent &event) {
+        if (event.type == Admin::AdminEvent::Type::QueueStats)
+            m_lastEvent = QDateTime::currentDateTimeUtc();
+    });
+    auto *clock = new QTimer(this);
+    clock->setInterval(1000);
+    connect(clock, &QTimer::timeout, this, &InstanceView::updateHeader);
+    clock->start();
+    onStateChanged(backend.state(), backend.stateMessage());
+}
+
+InstanceView::~InstanceView()
+{
+    // Pages hold references to the backend: they go first, then an owned backend.
+    qDeleteAll(m_pages);
+    m_pages.clear();
+}
+
+Page *InstanceView::page(const QString &id) const
+{
+    for (Page *page : m_pages)
+        if (page->id() == id)
+            return page;
+    return nullptr;
+}
+
+Page *InstanceView::currentPage() const
+{
+    return qobject_cast<Page *>(m_stack->currentWidget());
+}
+
+void InstanceView::setCurrentPage(Page *page)
+{
+    for (Page *other : std::as_const(m_pages))
+        if (other != page && other->isActive())
+            other->setActive(false);
+    m_stack->setCurrentWidget(page);
+    page->setActive(true);
+}
+
+void InstanceView::deactivate()
+{
+    for (Page *page : std::as_const(m_pages))
+        if (page->isActive())
+            page->setActive(false);
+}
+
+void InstanceView::refreshAll()
+{
+    for (Page *page : std::as_const(m_pages))
+        page->refresh();
+}
+
+void InstanceView::onStateChanged(Admin::AdminBackend::State state, const QString &message)
+{
+    using State = Admin::AdminBackend::State;
+    // Connected (again): every page re-reads what it shows — a reconnect may have missed frames.
+    if (state == State::Connected) {
+        m_stack->setEnabled(true);
+        refreshAll();
+    } else if (state == State::Closing) {
+        m_stack->setEnabled(false);
+        deactivate(); // no more reads: the backend refuses them while closing
+    }
+    QString banner;
+    QColor colour(0xff, 0xf3, 0xe0);
+    if (state == State::Failed) {
+        banner = message;
+        colour = QColor(0xff, 0xeb, 0xee);
+    } else if (state == State::Connecting && !message.isEmpty() && !isEmbedded()) {
+        banner = message;
+    } else if (state == State::Connected && !m_backend.canMutate()) {
+        banner = tr("Read-only connection: this token may look but not change anything, so the actions are disabled.");
+        colour = QColor(0xe3, 0xf2, 0xfd);
+    }
+    QPalette palette = m_banner->palette();
+    palette.setColor(QPalette::Window, colour);
+    m_banner->setPalette(palette);
+    m_banner->setText(banner);
+    m_banner->setVisible(!banner.isEmpty());
+    updateHeader();
+    Q_EMIT healthChanged();
+}
+
+QColor InstanceView::healthColor() const
+{
+    using State = Admin::AdminBackend::State;
+    switch (m_backend.state()) {
+        case State::Connected: return QColor(0x43, 0xa0, 0x47);
+        case State::Connecting:
+        case State::Closing: return QColor(0xfb, 0x8c, 0x00);
+        case State::Failed: return QColor(0xe5, 0x39, 0x35);
+        case State::Closed: return QColor(0x90, 0xa4, 0xae);
+    }
+    return QColor(0x90, 0xa4, 0xae);
+}
+
+QString InstanceView::healthText() const
+{
+    using State = Admin::AdminBackend::State;
+    switch (m_backend.state()) {
+        case State::Connecting: return isEmbedded() ? tr("starting…") : tr("connecting…");
+        case State::Connected: return m_backend.canMutate() ? tr("connected") : tr("connected, read-only");
+        case State::Failed: return tr("not connected");
+        case State::Closing: return isEmbedded() ? tr("shutting down…") : tr("closing…");
+        case State::Closed: return tr("closed");
+    }
+    return {};
+}
+
+QString InstanceView::liveText() const
+{
+    if (m_backend.state() != Admin::AdminBackend::State::Connected)
+        return tr("○ not live");
+    if (!m_lastEvent.isValid())
+        return tr("○ waiting for updates");
+    const qint64 age = m_lastEvent.msecsTo(QDateTime::currentDateTimeUtc());
+    return age < 3000 ? tr("● live") : tr("◌ stale since %1").arg(m_lastEvent.toLocalTime().toString(QStringLiteral("HH:mm:ss")));
+}
+
+void InstanceView::updateHeader()
+{
+    QString text = QStringLiteral("<span style='color:%1'>●</span> <b>%2</b>").arg(healthColor().lighter(130).name(),
+                                                                                    m_backend.displayName().toHtmlEscaped());
+    if (!m_instance.instanceId.isEmpty()) {
+        const qint64 uptime = m_instance.startedAt.msecsTo(QDateTime::currentDateTimeUtc());
+        const QString common = m_instance.queueTypes.value(QStringLiteral("common"));
+        text += tr(" &nbsp;·&nbsp; %1 &nbsp;·&nbsp; v%2 &nbsp;·&nbsp; up %3 &nbsp;·&nbsp; queues %4 · cache %5 · locks %6")
+                    .arg(m_instance.instanceId.toHtmlEscaped(), m_instance.version, formatDuration((uptime / 1000) * 1000),
+                         common, m_instance.cacheAdapter, m_instance.lockService);
+    }
+    if (auto *remote = qobject_cast<Admin::RemoteBackend *>(&m_backend))
+        text += QStringLiteral(" &nbsp;·&nbsp; %1").arg(remote->url().toString().toHtmlEscaped());
+    text += QStringLiteral(" &nbsp;·&nbsp; %1").arg(healthText());
+    if (m_backend.state() == Admin::AdminBackend::State::Failed && m_banner->isHidden())
+        text += QStringLiteral(": %1").arg(m_backend.stateMessage().toHtmlEscaped());
+    m_header->setText(text);
+}
+
+} // namespace Switchyard::Console

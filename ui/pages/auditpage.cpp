@@ -1,0 +1,43 @@
+#include "auditpage.h"
+
+#include "widgets/icons.h"
+
+#include <QHeaderView>
+#include <QTreeView>
+
+namespace Switchyard::Console {
+
+AuditPage::AuditPage(Admin::AdminBackend &backend, QWidget *parent) : TablePage(backend, parent), m_model(this)
+{
+    setSourceModel(&m_model);
+    view()->header()->resizeSection(AuditModel::Time, 160);
+    view()->header()->resizeSection(AuditModel::Actor, 150);
+    view()->header()->resizeSection(AuditModel::From, 110);
+    view()->header()->resizeSection(AuditModel::Action, 170);
+    view()->header()->resizeSection(AuditModel::Target, 200);
+    view()->sortByColumn(AuditModel::Time, Qt::DescendingOrder);
+    detailArea()->hide();
+    setEmptyText(tr("<h3>Nothing changed yet</h3><p>Every change made through the admin API or this console — "
+                    "a flush, a Run now, a forced lock release — is recorded here with who made it, from where "
+                    "and how it ended. Reading is never recorded.</p>"));
+    pollWhileActive(std::chrono::milliseconds(5000));
+}
+
+QIcon AuditPage::icon() const
+{
+    return Icons::page(QStringLiteral("A"), QColor(0x5d, 0x40, 0x37));
+}
+
+void AuditPage::refresh()
+{
+    backend().audit(QString(), this, [this](Result<std::vector<Admin::AuditEntry>> rows) {
+        if (!rows) {
+            reportFailure(tr("Reading the audit log"), rows.status());
+            return;
+        }
+        m_model.applySnapshot(std::move(rows).value());
+    });
+}
+
+
+} // namespace Switchyard::Console

@@ -1,0 +1,31 @@
+#pragma once
+
+#include "tablepage.h"
+
+#include "models/auditmodel.h"
+
+#include <QTimer>
+
+namespace Switchyard::Console {
+
+// Every mutating admin call on this instance — from the API (actor = the token's name) and from
+// consoles on the embedded engine ("console (user)", from "local"): newest first, refused calls in
+// red. Read while the page is shown, every 5 s (the stream does not carry the audit log).
+class AuditPage final : public TablePage
+{
+    Q_OBJECT
+public:
+    explicit AuditPage(Admin::AdminBackend &backend, QWidget *parent = nullptr);
+
+    QString id() const override { return QStringLiteral("audit"); }
+    QString title() const override { return tr("Audit"); }
+    QIcon icon() const override;
+    void refresh() override;
+
+    AuditModel &model() { return m_model; }
+
+private:
+    AuditModel m_model;
+};
+
+} // namespace Switchyard::Console
