@@ -198,6 +198,7 @@ struct AdminServer::Pending
     }
     QHttpServerResponder responder;
     QPointer<QTcpSocket> socket;
+    QMetaObject::Connection disconnected; // while a pooled handler runs
     CancelSource cancel;
     Call call;
     QString path;
@@ -376,15 +377,6 @@ void AdminServer::handle(const QHttpServerRequest &request, QHttpServerResponder
     call.body = request.body();
     call.remoteAddr = request.remoteAddress().toString();
     call.cancel = pending->cancel.token();
-    // The client going away cancels what its request started (a flush stops waiting).
-    if (pending->socket) {
-        std::weak_ptr<Pending> weak = pending;
-        connect(pending->socket, &QTcpSocket::disconnected, this, [weak] {
-            if (auto p = weak.lock())
-                p->cancel.cancel(QStringLiteral("the client disconnected"));
-        });
-    }
-
     const bool health = matched->segments == QStringList{QStringLiteral("health")};
     if (!health) {
         int status = 401;
@@ -417,9 +409,30 @@ void AdminServer::dispatch(const Route &route, std::shared_ptr<Pending> pending)
     AdmissionController *qos = m_operations.engine().qos();
     const bool health = route.segments == QStringList{QStringLiteral("health")};
     if (!(route.flags & Blocking) && (!qos || health)) {
+        if (route.flags & Cached) {
+            const QString key = pending->path + u'?' + pending->call.query.toString(QUrl::FullyEncoded);
+            const auto now = std::chrono::steady_clock::now();
+            auto it = m_cache.find(key);
+            if (it == m_cache.end() || now - it->second.at > kCacheTtl) {
+                if (m_cache.size() > 64)
+                    m_cache.clear();
+                it = m_cache.insert_or_assign(key, CachedReply{now, run(route, pending->call)}).first;
+            }
+            finish(pending, it->second.reply);
+            return;
+        }
         Reply reply = run(route, pending->call);
         finish(pending, std::move(reply));
         return;
+    }
+    // The client going away cancels what its request started (a flush stops waiting). Only for
+    // requests that outlive this call: a keep-alive socket would otherwise collect connections.
+    if (pending->socket) {
+        std::weak_ptr<Pending> weak = pending;
+        pending->disconnected = connect(pending->socket, &QTcpSocket::disconnected, this, [weak] {
+            if (auto p = weak.lock())
+                p->cancel.cancel(QStringLiteral("the client disconnected"));
+        });
     }
     // On the pool: QoS admission (which may wait) and the handler. The route outlives the pool.
     m_pool.start([this, &route, pending, qos]() mutable {
@@ -446,6 +459,8 @@ Reply AdminServer::run(const Route &route, Call &call)
         reply = Reply::error(500, QStringLiteral("internal error: %1").arg(QString::fromLocal8Bit(e.what())));
     }
     if (route.flags & Mutating) {
+        // Whatever changed, no cached list may hide it (the pool's handlers post this back).
+        QMetaObject::invokeMethod(this, [this] { m_cache.clear(); }, Qt::AutoConnection);
         QString result = reply.status < 300 ? QStringLiteral("ok") : QString::number(reply.status);
         if (reply.status >= 300)
             result += u' ' + QJsonDocument::fromJson(reply.body).object().value(QStringLiteral("message")).toString();
@@ -456,6 +471,8 @@ Reply AdminServer::run(const Route &route, Call &call)
 
 void AdminServer::finish(const std::shared_ptr<Pending> &pending, Reply reply)
 {
+    if (pending->disconnected)
+        disconnect(pending->disconnected);
     if (!pending->socket || pending->socket->state() != QAbstractSocket::ConnectedState)
         return; // the client went away; nobody to answer
     QHttpServerResponder &responder = pending->responder;

@@ -102,7 +102,10 @@ class AdminServer : public QObject
     Q_OBJECT
 public:
     using Handler = std::function<Reply(Call &)>;
-    enum RouteFlag { Read = 0, Mutating = 1, Blocking = 2 };
+    // Cached: answers from a snapshot at most kCacheTtl old (per path and query), dropped by every
+    // mutating call — for lists monitors poll hard (GET /queues).
+    enum RouteFlag { Read = 0, Mutating = 1, Blocking = 2, Cached = 4 };
+    static constexpr std::chrono::milliseconds kCacheTtl{100};
 
     AdminServer(Admin::AdminOperations &operations, Admin::AuditLog &audit, QByteArray adminTokenHash,
                 Admin::TokenStore tokens, ServerOptions options, QObject *parent = nullptr); // references: Not owned
@@ -161,6 +164,13 @@ private:
     std::unique_ptr<Admin::AdminEventSource> m_events;
     std::vector<std::unique_ptr<QWebSocket>> m_streams;
     qint64 m_framesSkipped = 0;
+
+    struct CachedReply
+    {
+        std::chrono::steady_clock::time_point at;
+        Reply reply;
+    };
+    std::map<QString, CachedReply> m_cache; // server thread only
 
     // Named tokens, re-read when tokens.json changes (the CLI edits it while the daemon runs).
     std::vector<Admin::TokenInfo> m_namedTokens;

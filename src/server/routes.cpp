@@ -90,7 +90,7 @@ void AdminServer::registerRoutes()
     });
 
     // ---- Queues ---------------------------------------------------------------------------------
-    route(Method::Get, QStringLiteral("/queues"), Read, {}, [&ops](Call &call) { return call.page(Json::toJson(ops.queues())); });
+    route(Method::Get, QStringLiteral("/queues"), Read | Cached, {}, [&ops](Call &call) { return call.page(Json::toJson(ops.queues())); });
     route(Method::Post, QStringLiteral("/queues/flush-all"), Mutate | Wait, QStringLiteral("queue.flush-all"), [this, &ops](Call &call) {
         const Result<qint64> timeout = call.queryInteger(QStringLiteral("timeout_ms"), 60000, -1, 24 * 3600 * 1000);
         if (!timeout)

@@ -171,8 +171,14 @@ private Q_SLOTS:
         QVERIFY(connected(staging));
         QVERIFY(m_window->savedInstances().contains(QStringLiteral("staging")));
         // The keychain answered one way or the other, and the status bar says which.
-        QVERIFY(Test::eventually([&] { return m_window->lastOperation().contains(QStringLiteral("Saved staging")); }));
-        const bool sessionOnly = m_window->lastOperation().contains(QStringLiteral("this session only"));
+        QString saved;
+        QVERIFY(Test::eventually([&] {
+            for (const QString &line : m_window->operationHistory())
+                if (line.contains(QStringLiteral("Saved staging")))
+                    saved = line;
+            return !saved.isEmpty();
+        }));
+        const bool sessionOnly = saved.contains(QStringLiteral("this session only"));
         qInfo("keychain: %s", sessionOnly ? "no service running (session-only token)" : "stored");
 
         QSettings settings;

@@ -158,6 +158,9 @@ InstanceView *MainWindow::addInstance(Admin::AdminBackend &backend, std::unique_
         updateLive();
         if (view->backend().state() == Admin::AdminBackend::State::Failed)
             showOperation(tr("%1: not connected").arg(view->backend().displayName()), true, view->backend().stateMessage());
+        else if (view->backend().state() == Admin::AdminBackend::State::Connected && !view->isEmbedded())
+            showOperation(tr("Connected to %1%2").arg(view->backend().displayName(),
+                                                      view->backend().canMutate() ? QString() : tr(" (read-only)")));
     });
     connect(&backend, &Admin::AdminBackend::closed, this, [this, view] {
         if (m_closing) {
@@ -370,6 +373,10 @@ void MainWindow::refreshAll()
 void MainWindow::showOperation(const QString &message, bool error, const QString &detail)
 {
     const QString stamped = QStringLiteral("%1  %2").arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")), message);
+    m_history << stamped;
+    if (m_history.size() > 100)
+        m_history.removeFirst();
+    m_operation->setToolTip(m_history.mid(std::max<qsizetype>(0, m_history.size() - 15)).join(u'\n'));
     if (error) {
         m_error->setText(stamped);
         m_errorDetail = detail;

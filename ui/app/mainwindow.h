@@ -65,6 +65,8 @@ public:
     AuditPage *auditPage() const;
 
     QString lastOperation() const;
+    // The latest operations and errors, oldest first (up to 100; the status bar's tooltip).
+    QStringList operationHistory() const { return m_history; }
     QString lastError() const;
     void refreshAll();
     QListWidget *sidebar() const { return m_sidebar; }
@@ -104,6 +106,7 @@ private:
     QMenu *m_savedMenu = nullptr;
     QAction *m_closeConnection = nullptr;
     QString m_errorDetail;
+    QStringList m_history;
     QList<InstanceView *> m_instances;
     InstanceView *m_current = nullptr;
     SecretStore *m_secrets;
