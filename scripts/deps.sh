@@ -10,7 +10,7 @@ packages=(
     qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools linguist-qt6
     qtkeychain-qt6-dev libgl-dev libqt6opengl6-dev
     libhiredis-dev libleveldb-dev libsnappy-dev libssl-dev
-    redis-server tzdata
+    redis-server tzdata wrk
 )
 
 missing=()
