@@ -151,6 +151,67 @@
     </message>
 </context>
 <context>
+    <name>QObject</name>
+    <message>
+        <source>no token is stored for this instance</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no keychain service is running (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the keychain refused: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Switchyard::Console::AuditModel</name>
+    <message>
+        <source>Time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Who</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Target</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Switchyard::Console::AuditPage</name>
+    <message>
+        <source>&lt;h3&gt;Nothing changed yet&lt;/h3&gt;&lt;p&gt;Every change made through the admin API or this console — a flush, a Run now, a forced lock release — is recorded here with who made it, from where and how it ended. Reading is never recorded.&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading the audit log</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Audit</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Switchyard::Console::CachePage</name>
     <message>
         <source>Cache</source>
@@ -262,6 +323,85 @@
     </message>
     <message>
         <source>Cache &amp; QoS</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Switchyard::Console::ConnectDialog</name>
+    <message>
+        <source>Connect to an instance</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open a Switchyard daemon&apos;s admin API. Tokens are made with &lt;code&gt;switchyardctl token create NAME --role admin|read-only&lt;/code&gt; on its machine.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>production</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;URL:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Token:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>only for a self-signed certificate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CA certificate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PEM certificates (*.pem *.crt)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;CA certificate:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Remember this instance (the token goes to the system keychain)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connect</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enter the instance&apos;s URL.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The URL must be http:// or https:// with a host, e.g. https://forge.example.org:3300/api/v1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enter a token for this instance.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The CA certificate file does not exist.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Note: plain http to another machine sends the token in clear text.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Note:</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -479,6 +619,65 @@
     </message>
 </context>
 <context>
+    <name>Switchyard::Console::InstanceView</name>
+    <message>
+        <source>Read-only connection: this token may look but not change anything, so the actions are disabled.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>starting…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>connecting…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>connected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>connected, read-only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not connected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>shutting down…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>closing…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>closed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>○ not live</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>○ waiting for updates</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>● live</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>◌ stale since %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> &amp;nbsp;·&amp;nbsp; %1 &amp;nbsp;·&amp;nbsp; v%2 &amp;nbsp;·&amp;nbsp; up %3 &amp;nbsp;·&amp;nbsp; queues %4 · cache %5 · locks %6</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Switchyard::Console::LockModel</name>
     <message>
         <source>Key</source>
@@ -593,10 +792,6 @@ The holder will be told it lost the lock; work it does after that is not protect
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Pages</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Details…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -617,38 +812,6 @@ The holder will be told it lost the lock; work it does after that is not protect
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Not connected</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Shutting down the engine…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>starting…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>connected</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>not connected</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>shutting down…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>closed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source> &amp;nbsp;·&amp;nbsp; %1 &amp;nbsp;·&amp;nbsp; v%2 &amp;nbsp;·&amp;nbsp; up %3 &amp;nbsp;·&amp;nbsp; queues %4 · cache %5 · locks %6</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Switchyard — %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -657,19 +820,83 @@ The holder will be told it lost the lock; work it does after that is not protect
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>○ waiting for updates</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>● live</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>◌ stale since %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>console window closed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Instances and pages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: not connected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connected to %1%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (read-only)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connecting to %1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>closed by the operator</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Connection</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Connect to an instance…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Saved instances</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>C&amp;lose this connection</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Forget</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(none yet)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved %1; its token is in the system keychain</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved %1, but %2: its token is kept for this session only and will be asked for next time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Forgot %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shutting down…</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -8,6 +8,7 @@
 #include "engine/core/logging.h"
 #include "engine/engine.h"
 
+#include <QCoreApplication>
 #include <QFile>
 #include <QFileInfo>
 #include <QHttpServer>
@@ -303,6 +304,9 @@ void AdminServer::stop()
     m_streams.clear();
     m_calls.cancel(QStringLiteral("the admin API is stopping"));
     m_pool.waitForDone();
+    // Answers the pool posted and nobody delivered yet hold responders: drop them while the HTTP
+    // server (and its sockets) still exist.
+    QCoreApplication::removePostedEvents(this, QEvent::MetaCall);
 }
 
 void AdminServer::route(Method method, const QString &path, int flags, const QString &action, Handler handler)
