@@ -153,7 +153,9 @@ int main(int argc, char *argv[])
     window.show();
     if (backend)
         backend->start();
-    if (remote)
+    if (remote && remote->token.isEmpty())
+        window.connectDialog(*remote); // --connect without a token: ask for it (never on the command line)
+    else if (remote)
         window.openRemote(*remote);
     UnixSignals signalHandler({SIGINT, SIGTERM});
     QObject::connect(&signalHandler, &UnixSignals::received, &window, [&window](int) { window.close(); });

@@ -396,7 +396,7 @@ void MainWindow::updateLive()
 void MainWindow::buildMenus()
 {
     QMenu *menu = menuBar()->addMenu(tr("&Connection"));
-    QAction *connectAction = menu->addAction(tr("&Connect to an instance…"), this, &MainWindow::connectDialog);
+    QAction *connectAction = menu->addAction(tr("&Connect to an instance…"), this, [this] { connectDialog(); });
     connectAction->setObjectName(QStringLiteral("connectAction"));
     connectAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     m_savedMenu = menu->addMenu(tr("&Saved instances"));
@@ -429,10 +429,14 @@ void MainWindow::rebuildSavedMenu()
         m_savedMenu->addAction(tr("(none yet)"))->setEnabled(false);
 }
 
-void MainWindow::connectDialog()
+void MainWindow::connectDialog(const Admin::RemoteBackendOptions &prefill)
 {
     auto *dialog = new ConnectDialog(this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
+    if (!prefill.url.isEmpty())
+        dialog->setUrl(prefill.url.toString());
+    if (!prefill.name.isEmpty())
+        dialog->setName(prefill.name);
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
         Admin::RemoteBackendOptions options;
         options.name = dialog->name();

@@ -71,6 +71,8 @@ public:
     void refreshAll();
     QListWidget *sidebar() const { return m_sidebar; }
 
+    // "Connect to an instance…", optionally prefilled (--connect without a token).
+    void connectDialog(const Admin::RemoteBackendOptions &prefill = {});
     // Opens the saved instance `name` (its token read from the keychain, or the session's).
     void openSaved(const QString &name);
     QStringList savedInstances() const;
@@ -89,7 +91,6 @@ private:
     void updateLive();
     void updateBadge(InstanceView *view, Page *page, int count);
     void buildMenus();
-    void connectDialog();
     void rememberConnection(const Admin::RemoteBackendOptions &options, const QString &caFile);
     void forgetConnection(const QString &name);
     void rebuildSavedMenu();
