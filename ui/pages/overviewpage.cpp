@@ -6,6 +6,7 @@
 #include "widgets/icons.h"
 
 #include <QCoreApplication>
+#include <QHeaderView>
 #include <QMouseEvent>
 #include <QVBoxLayout>
 
@@ -81,8 +82,12 @@ OverviewPage::OverviewPage(Admin::AdminBackend &backend, QWidget *parent) : Page
         m_ui->cardsLayout->addWidget(card, 1);
     }
     m_ui->pageLayout->setStretch(2, 1); // the self-check and the notices take the height, not the cards
-    m_ui->selfCheckTree->header()->resizeSection(0, 90);
-    m_ui->selfCheckTree->header()->resizeSection(1, 380);
+    // The message takes the width left; the time stays readable without a horizontal scroll bar.
+    QHeaderView *checks = m_ui->selfCheckTree->header();
+    checks->resizeSection(0, 90);
+    checks->setStretchLastSection(false);
+    checks->setSectionResizeMode(1, QHeaderView::Stretch);
+    checks->setSectionResizeMode(2, QHeaderView::ResizeToContents);
     connect(m_ui->selfCheckButton, &QPushButton::clicked, this, &OverviewPage::runSelfCheck);
     connect(m_ui->noticesList, &QListWidget::itemActivated, this, [this] { Q_EMIT navigate(QStringLiteral("notices"), QString()); });
     connect(&backend, &Admin::AdminBackend::event, this, &OverviewPage::onEvent);
