@@ -96,8 +96,11 @@ void LocalBackend::start()
     setState(State::Connecting, tr("starting the embedded engine"));
     m_starter = std::thread([this, config = m_config, options = m_options.engine, token = m_startup.token()] {
         Result<std::unique_ptr<Engine>> started = Engine::start(token, config, options);
+        // The audit log reads its whole file: here, not on the GUI thread.
+        std::unique_ptr<AuditLog> audit = started ? openAudit(config.dataPath()) : nullptr;
         {
             std::lock_guard lock(m_startMutex);
+            m_startedAudit = std::move(audit);
             if (started)
                 m_startedEngine = std::move(started).value();
             else
@@ -117,6 +120,7 @@ void LocalBackend::adoptStarted()
         std::lock_guard lock(m_startMutex);
         engine = std::move(m_startedEngine);
         error = m_startError;
+        m_audit = std::move(m_startedAudit);
     }
     if (!engine) {
         setState(State::Failed, tr("the engine did not start: %1").arg(error.message()));
@@ -125,15 +129,22 @@ void LocalBackend::adoptStarted()
     connected(std::move(engine));
 }
 
+// The console's own changes are audited like the API's, in the same file the daemon uses.
+std::unique_ptr<AuditLog> LocalBackend::openAudit(const QString &dataPath)
+{
+    Result<std::unique_ptr<AuditLog>> audit = AuditLog::open(dataPath);
+    if (audit)
+        return std::move(audit).value();
+    qWarning("the console's actions are not audited: %s", qPrintable(audit.status().message()));
+    return nullptr;
+}
+
 void LocalBackend::connected(std::unique_ptr<Engine> engine)
 {
     m_engine = std::move(engine);
     m_operations = std::make_unique<AdminOperations>(*m_engine);
-    // The console's own changes are audited like the API's, in the same file the daemon uses.
-    if (Result<std::unique_ptr<AuditLog>> audit = AuditLog::open(m_engine->config().dataPath()))
-        m_audit = std::move(audit).value();
-    else
-        qWarning("the console's actions are not audited: %s", qPrintable(audit.status().message()));
+    if (!m_audit) // an adopted engine (tests, benchmarks); start() opened it on the start-up thread
+        m_audit = openAudit(m_engine->config().dataPath());
     m_events = std::make_unique<AdminEventSource>(
         *m_operations, [this](AdminEvent event) { forward(std::move(event)); }, m_options.eventInterval);
     m_events->start();

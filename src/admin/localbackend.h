@@ -102,6 +102,7 @@ private:
     void record(const QString &action, const QString &target, const Status &result);
 
     void connected(std::unique_ptr<Engine> engine);
+    static std::unique_ptr<AuditLog> openAudit(const QString &dataPath);
     void adoptStarted(); // on this object's thread, when the start-up thread is done
     void forward(AdminEvent event);
     void deliverQueueStats();
@@ -122,6 +123,7 @@ private:
     std::thread m_closer;
     std::mutex m_startMutex;
     std::unique_ptr<Engine> m_startedEngine; // guarded by m_startMutex; the start-up thread's result
+    std::unique_ptr<AuditLog> m_startedAudit; // guarded by m_startMutex
     Status m_startError;                     // guarded by m_startMutex
     bool m_closeRequested = false;
 

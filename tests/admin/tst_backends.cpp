@@ -18,6 +18,8 @@ using namespace Switchyard;
 using namespace std::chrono_literals;
 using Admin::AdminBackend;
 
+using Switchyard::Test::await;
+
 namespace {
 
 const QByteArray kConfig = "[queue]\nTYPE = channel\n"
@@ -32,17 +34,6 @@ bool remote()
     return qgetenv("SY_BACKEND") == "remote";
 }
 
-// Calls `start(context, reply)` and waits for its one reply (on this thread).
-template<typename R, typename Call>
-R await(Call start)
-{
-    QObject context;
-    std::optional<R> result;
-    start(&context, [&](R value) { result.emplace(std::move(value)); });
-    if (!Test::eventually([&] { return result.has_value(); }, 60s))
-        qFatal("no reply");
-    return std::move(*result);
-}
 
 } // namespace
 

@@ -16,6 +16,8 @@
 using namespace Switchyard;
 using namespace std::chrono_literals;
 
+using Switchyard::Test::await;
+
 namespace {
 
 std::unique_ptr<Admin::LocalBackend> openBackend(const QString &dir)
@@ -30,23 +32,6 @@ std::unique_ptr<Admin::LocalBackend> openBackend(const QString &dir)
     return std::make_unique<Admin::LocalBackend>(std::move(engine).value(), options);
 }
 
-// Calls `start(context, reply)` and waits for its one reply.
-template<typename R, typename Call>
-R await(Call start)
-{
-    QObject context;
-    std::optional<R> result;
-    QThread *thread = nullptr;
-    start(&context, [&](R value) {
-        thread = QThread::currentThread();
-        result.emplace(std::move(value));
-    });
-    if (!Test::eventually([&] { return result.has_value(); }))
-        qFatal("no reply");
-    if (thread != QThread::currentThread())
-        qFatal("reply on another thread");
-    return std::move(*result);
-}
 
 } // namespace
 
@@ -217,6 +202,14 @@ private Q_SLOTS:
         QVERIFY(info);
         QCOMPARE(info->dataPath, dir.path());
         QVERIFY(info->configPath.endsWith(QStringLiteral("app.ini")));
+        // The audit log opened on the start-up thread records the console's changes.
+        QCOMPARE(await<Status>([&](QObject *c, auto r) { backend.pauseCron(QStringLiteral("cache_self_check"), c, r); }).code(),
+                 Status::Code::Ok);
+        const auto audit = await<Result<std::vector<Admin::AuditEntry>>>([&](QObject *c, auto r) { backend.audit(QString(), c, r); });
+        QVERIFY(audit.isOk());
+        QCOMPARE(audit->size(), std::size_t(1));
+        QCOMPARE(audit->front().action, QStringLiteral("cron.pause"));
+        QCOMPARE(audit->front().remoteAddr, QStringLiteral("local"));
     }
 };
 

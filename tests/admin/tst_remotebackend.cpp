@@ -19,20 +19,12 @@ using namespace std::chrono_literals;
 using Admin::AdminBackend;
 using Admin::RemoteBackend;
 
+using Switchyard::Test::await;
+
 namespace {
 
 const QString kTestDaemon = QStringLiteral(TEST_DAEMON_PATH);
 
-template<typename R, typename Call>
-R await(Call start)
-{
-    QObject context;
-    std::optional<R> result;
-    start(&context, [&](R value) { result.emplace(std::move(value)); });
-    if (!Test::eventually([&] { return result.has_value(); }, 60s))
-        qFatal("no reply");
-    return std::move(*result);
-}
 
 std::unique_ptr<RemoteBackend> connectTo(const QUrl &url, const QByteArray &token)
 {

@@ -71,7 +71,7 @@ int main(int argc, char *argv[])
         QApplication::installTranslator(&translator);
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QApplication::translate("main", "Switchyard console on the embedded engine."));
+    parser.setApplicationDescription(QApplication::translate("main", "Switchyard console: the embedded engine, or a remote instance with --connect."));
     parser.addHelpOption();
     parser.addVersionOption();
     const QCommandLineOption configOption(QStringLiteral("config"), QApplication::translate("main", "Read settings from <path> (app.ini)."),
