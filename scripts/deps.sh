@@ -9,7 +9,7 @@ packages=(
     qt6-httpserver-dev qt6-websockets-dev qt6-charts-dev
     qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools linguist-qt6
     qtkeychain-qt6-dev libgl-dev libqt6opengl6-dev
-    libhiredis-dev libleveldb-dev libsnappy-dev libssl-dev
+    libhiredis-dev libhttp-parser-dev libleveldb-dev libsnappy-dev libssl-dev
     redis-server tzdata wrk
 )
 

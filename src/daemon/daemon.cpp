@@ -164,6 +164,10 @@ Server::ServerOptions serverOptions(const EngineConfig &config)
     options.allowedOrigins = srv.allowedOrigins;
     options.maxBodySize = srv.maxBodySize;
     options.authFailureLimit = srv.authFailureLimit;
+    options.edge.headerTimeout = srv.headerTimeout;
+    options.edge.idleTimeout = srv.idleTimeout;
+    options.edge.maxConnections = srv.maxConnections;
+    options.edge.maxPerNetwork = srv.maxConnectionsPerAddress;
     return options;
 }
 

@@ -251,6 +251,7 @@ Status AdminServer::listen()
                                     << "without TLS ([server] ALLOW_INSECURE_REMOTE = true): tokens and data cross the "
                                        "network in clear text";
     }
+    std::optional<QSslConfiguration> tls;
     if (isTls()) {
         QFile certFile(m_options.certFile), keyFile(m_options.keyFile);
         if (!certFile.open(QIODevice::ReadOnly))
@@ -270,14 +271,39 @@ Status AdminServer::listen()
         ssl.setLocalCertificateChain(chain);
         ssl.setPrivateKey(key);
         ssl.setPeerVerifyMode(QSslSocket::VerifyNone);
-        m_http->sslSetup(ssl);
+        ssl.setProtocol(QSsl::TlsV1_2OrLater); // explicit: never SSLv3, TLS 1.0 or 1.1
+        tls = ssl;
     }
-    m_port = m_http->listen(address, m_options.port);
-    if (m_port == 0)
-        return Status::unavailable(QStringLiteral("cannot listen on %1:%2 ([server] HTTP_ADDR / HTTP_PORT): the port is in use "
-                                                  "or the address is not on this machine")
+    EdgeHooks hooks;
+    hooks.bodyLimit = [this](const QByteArray &method, const QByteArray &path) {
+        const QString decoded = QString::fromLatin1(path);
+        if (decoded.startsWith(kPrefix + u'/')) {
+            std::map<QString, QString> params;
+            QStringList allowed;
+            if (const Route *route = match(QString::fromLatin1(method), decoded.mid(kPrefix.size()).split(u'/', Qt::SkipEmptyParts),
+                                           &params, &allowed);
+                route && route->maxBody > 0)
+                return route->maxBody;
+        }
+        return m_options.maxBodySize;
+    };
+    hooks.errorBody = [](int status, const QString &message, const QString &field) {
+        return Reply::error(status, message, field).body;
+    };
+    m_edge = new HttpEdge(m_options.edge, std::move(hooks));
+    if (tls)
+        m_edge->setTls(*tls);
+    if (!m_edge->start(address, m_options.port)) {
+        const QString why = m_edge->errorString();
+        delete m_edge;
+        m_edge = nullptr;
+        return Status::unavailable(QStringLiteral("cannot listen on %1:%2 ([server] HTTP_ADDR / HTTP_PORT): %3")
                                        .arg(address.toString())
-                                       .arg(m_options.port));
+                                       .arg(m_options.port)
+                                       .arg(why));
+    }
+    m_http->bind(m_edge); // parents the edge
+    m_port = m_edge->serverPort();
     m_events = std::make_unique<AdminEventSource>(
         m_operations,
         [this](AdminEvent event) {
@@ -295,8 +321,8 @@ void AdminServer::stop()
         return;
     m_stopped = true;
     // Producers first: no new connections, no new frames; then the handlers in flight.
-    for (QTcpServer *server : m_http->servers())
-        server->close();
+    if (m_edge)
+        m_edge->shutdown();
     if (m_events)
         m_events->stop();
     for (const auto &socket : m_streams)
@@ -309,9 +335,37 @@ void AdminServer::stop()
     QCoreApplication::removePostedEvents(this, QEvent::MetaCall);
 }
 
-void AdminServer::route(Method method, const QString &path, int flags, const QString &action, Handler handler)
+void AdminServer::route(Method method, const QString &path, int flags, const QString &action, Handler handler, qint64 maxBody)
 {
-    m_routes.push_back({method, path.split(u'/', Qt::SkipEmptyParts), flags, action, std::move(handler)});
+    m_routes.push_back({method, path.split(u'/', Qt::SkipEmptyParts), flags, action, std::move(handler), maxBody});
+}
+
+const AdminServer::Route *AdminServer::match(const QString &method, const QStringList &segments,
+                                             std::map<QString, QString> *params, QStringList *allowed) const
+{
+    // The first route whose segments match; literal segments win over placeholders by order.
+    for (const Route &route : m_routes) {
+        if (route.segments.size() != segments.size())
+            continue;
+        std::map<QString, QString> captured;
+        bool matches = true;
+        for (qsizetype i = 0; i < segments.size() && matches; ++i) {
+            const QString &pattern = route.segments.at(i);
+            if (pattern.startsWith(u'{'))
+                captured[pattern.mid(1, pattern.size() - 2)] = QUrl::fromPercentEncoding(segments.at(i).toUtf8());
+            else
+                matches = pattern == segments.at(i);
+        }
+        if (!matches)
+            continue;
+        if (methodName(route.method) != method) {
+            allowed->append(methodName(route.method));
+            continue;
+        }
+        *params = std::move(captured);
+        return &route;
+    }
+    return nullptr;
 }
 
 void AdminServer::handle(const QHttpServerRequest &request, QHttpServerResponder &&responder)
@@ -323,45 +377,15 @@ void AdminServer::handle(const QHttpServerRequest &request, QHttpServerResponder
     }
     const QString path = request.url().path(QUrl::FullyEncoded);
     pending->path = path;
-    const qint64 declared = request.value("content-length").toLongLong();
-    if (request.body().size() > m_options.maxBodySize || declared > m_options.maxBodySize) {
-        finish(pending, Reply::error(413, QStringLiteral("body: larger than the limit of %1 bytes ([server] MAX_BODY_SIZE)")
-                                              .arg(m_options.maxBodySize),
-                                     QStringLiteral("body")));
-        return;
-    }
     if (!path.startsWith(kPrefix + u'/')) {
         finish(pending, Reply::error(404, QStringLiteral("no such endpoint: %1 (the API lives under %2)").arg(path.left(200), kPrefix)));
         return;
     }
     const QStringList segments = path.mid(kPrefix.size()).split(u'/', Qt::SkipEmptyParts);
 
-    // Route: the first whose segments match; literal segments win over placeholders by order.
-    const Route *matched = nullptr;
     QStringList allowed;
     std::map<QString, QString> params;
-    for (const Route &route : m_routes) {
-        if (route.segments.size() != segments.size())
-            continue;
-        std::map<QString, QString> captured;
-        bool match = true;
-        for (qsizetype i = 0; i < segments.size() && match; ++i) {
-            const QString &pattern = route.segments.at(i);
-            if (pattern.startsWith(u'{'))
-                captured[pattern.mid(1, pattern.size() - 2)] = QUrl::fromPercentEncoding(segments.at(i).toUtf8());
-            else
-                match = pattern == segments.at(i);
-        }
-        if (!match)
-            continue;
-        if (route.method != request.method()) {
-            allowed.append(methodName(route.method));
-            continue;
-        }
-        matched = &route;
-        params = std::move(captured);
-        break;
-    }
+    const Route *matched = match(methodName(request.method()), segments, &params, &allowed);
     if (!matched) {
         if (!allowed.isEmpty()) {
             Reply reply = Reply::error(405, QStringLiteral("%1 is not allowed on %2 (allowed: %3)")

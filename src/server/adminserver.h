@@ -16,6 +16,7 @@
 #include "admin/adminoperations.h"
 #include "admin/auditlog.h"
 #include "admin/tokens.h"
+#include "server/httpedge.h"
 
 #include "engine/core/cancellation.h"
 
@@ -27,6 +28,7 @@
 #include <QUrlQuery>
 
 #include <chrono>
+#include <optional>
 #include <deque>
 #include <map>
 #include <memory>
@@ -49,7 +51,8 @@ struct ServerOptions
     QString keyFile;
     bool allowInsecureRemote = false;
     QStringList allowedOrigins;
-    qint64 maxBodySize = 1 << 20;
+    qint64 maxBodySize = 1 << 20; // a route may set its own (route()'s maxBody)
+    EdgeLimits edge;
     int authFailureLimit = 10;
     std::chrono::milliseconds authFailureWindow{60000};
     std::chrono::milliseconds streamInterval{1000};
@@ -120,7 +123,9 @@ public:
     void stop();
 
     // `path` below /api/v1 with {placeholders}; `action` names mutating calls in the audit log.
-    void route(QHttpServerRequest::Method method, const QString &path, int flags, const QString &action, Handler handler);
+    // `maxBody` 0: [server] MAX_BODY_SIZE.
+    void route(QHttpServerRequest::Method method, const QString &path, int flags, const QString &action, Handler handler,
+               qint64 maxBody = 0);
 
     int streamClients() const { return int(m_streams.size()); }
     qint64 streamFramesSkipped() const { return m_framesSkipped; }
@@ -133,10 +138,15 @@ private:
         int flags = Read;
         QString action;
         Handler handler;
+        qint64 maxBody = 0;
     };
     struct Pending;
 
     void registerRoutes();
+    // The route for `method` and `segments` below the prefix (placeholders into `params`), or null
+    // with the methods the path allows in `allowed`.
+    const Route *match(const QString &method, const QStringList &segments, std::map<QString, QString> *params,
+                       QStringList *allowed) const;
     void handle(const QHttpServerRequest &request, QHttpServerResponder &&responder);
     void dispatch(const Route &route, std::shared_ptr<Pending> pending);
     Reply run(const Route &route, Call &call);
@@ -156,6 +166,7 @@ private:
     Admin::TokenStore m_tokens;
     ServerOptions m_options;
     std::unique_ptr<QHttpServer> m_http;
+    HttpEdge *m_edge = nullptr; // child of m_http
     std::vector<Route> m_routes;
     quint16 m_port = 0;
     bool m_stopped = false;

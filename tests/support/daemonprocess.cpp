@@ -46,7 +46,10 @@ bool DaemonProcess::start(const Options &options)
         env.insert(it.key(), it.value());
     m_process.setProcessEnvironment(env);
     m_process.setProcessChannelMode(QProcess::MergedChannels);
-    m_process.start(options.program, args);
+    if (options.wrapper.isEmpty())
+        m_process.start(options.program, args);
+    else
+        m_process.start(options.wrapper.first(), options.wrapper.mid(1) + QStringList{options.program} + args);
     if (!waitForOutput(m_process, m_output, "ready (pid"))
         return false;
     static const QRegularExpression api(QStringLiteral("admin API on (https?://[^ ]+?:\\d+/api/v1)"));

@@ -25,6 +25,9 @@ public:
         QByteArray config; // app.ini text; empty: embedded defaults
         QMap<QString, QString> environment;
         QStringList extraArguments;
+        // A command the daemon runs under, e.g. {"prlimit", "--nofile=128:128", "--"} (it must exec
+        // the daemon, so the process id stays the daemon's).
+        QStringList wrapper;
     };
 
     // The test daemon with the standard fixture of the API and backend tests: queues "slow"
@@ -42,6 +45,7 @@ public:
     QByteArray adminToken() const;
     QByteArray output();
     QProcess &process() { return m_process; }
+    qint64 pid() const { return m_process.processId(); }
 
 private:
     Options m_options;

@@ -63,7 +63,9 @@ const QHash<QString, QStringList> &knownKeys()
          {QStringLiteral("HTTP_ADDR"), QStringLiteral("HTTP_PORT"), QStringLiteral("ADMIN_TOKEN"),
           QStringLiteral("APP_DATA_PATH"), QStringLiteral("GRACEFUL_HAMMER_TIME"), QStringLiteral("CERT_FILE"),
           QStringLiteral("KEY_FILE"), QStringLiteral("ALLOW_INSECURE_REMOTE"), QStringLiteral("ALLOWED_ORIGINS"),
-          QStringLiteral("MAX_BODY_SIZE"), QStringLiteral("AUTH_FAILURE_LIMIT")}},
+          QStringLiteral("MAX_BODY_SIZE"), QStringLiteral("AUTH_FAILURE_LIMIT"),
+          QStringLiteral("HEADER_TIMEOUT"), QStringLiteral("IDLE_TIMEOUT"), QStringLiteral("MAX_CONNECTIONS"),
+          QStringLiteral("MAX_CONNECTIONS_PER_ADDRESS"), QStringLiteral("AUDIT_MAX_SIZE"), QStringLiteral("AUDIT_KEEP")}},
     };
     return keys;
 }
@@ -207,6 +209,30 @@ void EngineConfig::loadServer(Collector &c, const Settings &s, EngineConfig &con
         c.fail(QStringLiteral("%1 = %2 is not valid; expected at least 1")
                    .arg(s.location(server, QStringLiteral("AUTH_FAILURE_LIMIT")))
                    .arg(srv.authFailureLimit));
+    for (auto [key, value] : {std::pair{QStringLiteral("HEADER_TIMEOUT"), &srv.headerTimeout},
+                              std::pair{QStringLiteral("IDLE_TIMEOUT"), &srv.idleTimeout}}) {
+        const auto taken = c.take(s.duration(server, key, *value), std::chrono::nanoseconds(*value));
+        if (taken < std::chrono::milliseconds(100) || taken > std::chrono::hours(1))
+            c.fail(QStringLiteral("%1 is not valid; expected a duration from 100ms to 1h").arg(s.location(server, key)));
+        else
+            *value = std::chrono::duration_cast<std::chrono::milliseconds>(taken);
+    }
+    for (auto [key, value, min, max] : {std::tuple{QStringLiteral("MAX_CONNECTIONS"), &srv.maxConnections, 8, 100000},
+                                        std::tuple{QStringLiteral("MAX_CONNECTIONS_PER_ADDRESS"), &srv.maxConnectionsPerAddress, 1, 100000},
+                                        std::tuple{QStringLiteral("AUDIT_KEEP"), &srv.auditKeep, 1, 1000}}) {
+        *value = clampToInt(c.take(s.integer(server, key, *value), qint64(*value)));
+        if (*value < min || *value > max)
+            c.fail(QStringLiteral("%1 = %2 is not valid; expected a number from %3 to %4")
+                       .arg(s.location(server, key))
+                       .arg(*value)
+                       .arg(min)
+                       .arg(max));
+    }
+    srv.auditMaxSize = c.take(s.integer(server, QStringLiteral("AUDIT_MAX_SIZE"), srv.auditMaxSize), srv.auditMaxSize);
+    if (srv.auditMaxSize < 4096)
+        c.fail(QStringLiteral("%1 = %2 is too small; expected at least 4096 bytes")
+                   .arg(s.location(server, QStringLiteral("AUDIT_MAX_SIZE")))
+                   .arg(srv.auditMaxSize));
 }
 
 void EngineConfig::loadCache(Collector &c, const Settings &s, EngineConfig &config)

@@ -102,7 +102,16 @@ struct ServerSettings
     // Origins a browser WebSocket client may connect from (besides the API's own address).
     QStringList allowedOrigins;
     qint64 maxBodySize = 1 << 20;  // bytes; larger request bodies get 413
-    int authFailureLimit = 10;     // failed authentications per client address per minute before 429
+    int authFailureLimit = 10;     // failed authentications per credential / network per minute before 429
+    // The API's edge (docs/security.md): a request head must arrive within headerTimeout; a
+    // keep-alive connection with no request, or a body with no byte, is closed after idleTimeout.
+    std::chrono::milliseconds headerTimeout = std::chrono::seconds(10);
+    std::chrono::milliseconds idleTimeout = std::chrono::seconds(60);
+    int maxConnections = 512;            // also bounded by the descriptor limit
+    int maxConnectionsPerAddress = 128;  // per IPv4 address (127.0.0.0/8 as one) or IPv6 /64
+    // The audit log rotates at auditMaxSize bytes, keeping auditKeep older files.
+    qint64 auditMaxSize = 16 << 20;
+    int auditKeep = 5;
     // Lifecycle: how long a graceful shutdown may take before the hammer phase.
     std::chrono::nanoseconds gracefulHammerTime = std::chrono::seconds(60);
 };

@@ -1,0 +1,221 @@
+// The admin API's edge under hostile and slow peers, against a real daemon process: bodies over
+// the limit are refused before they are read (the daemon's peak RSS is measured), silent and slow
+// connections time out, and running out of descriptors neither spins the CPU nor stops /health.
+#include "support/daemonprocess.h"
+#include "support/wait.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTcpSocket>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+#include <unistd.h>
+
+using namespace Switchyard;
+using namespace Switchyard::Test;
+
+namespace {
+
+const QString kTestDaemon = QStringLiteral(TEST_DAEMON_PATH);
+
+// A /proc/PID/status field in kB (VmHWM: peak resident set).
+qint64 statusKb(qint64 pid, const QByteArray &field)
+{
+    QFile file(QStringLiteral("/proc/%1/status").arg(pid));
+    if (!file.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray &line : file.readAll().split('\n')) {
+        if (line.startsWith(field + ':'))
+            return line.mid(field.size() + 1).trimmed().split(' ').first().toLongLong();
+    }
+    return -1;
+}
+
+// CPU time (user + system) of a process, in clock ticks.
+qint64 cpuTicks(qint64 pid)
+{
+    QFile file(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (!file.open(QIODevice::ReadOnly))
+        return -1;
+    const QByteArray stat = file.readAll();
+    const QList<QByteArray> fields = stat.mid(stat.lastIndexOf(')') + 2).split(' ');
+    return fields.value(11).toLongLong() + fields.value(12).toLongLong(); // utime, stime (fields 14, 15)
+}
+
+int openDescriptors(qint64 pid)
+{
+    return int(QDir(QStringLiteral("/proc/%1/fd").arg(pid)).entryList(QDir::Files | QDir::System).size());
+}
+
+// Writes `head`, then up to `bodyBytes` of body in `piece`-sized writes, reading as it goes; stops
+// as soon as an answer has arrived. Returns the answer and how much of the body went out.
+struct Upload
+{
+    QByteArray answer;
+    qint64 bodySent = 0;
+    bool closedByServer = false;
+};
+
+Upload upload(quint16 port, const QByteArray &head, qint64 bodyBytes, const std::function<QByteArray(qint64)> &piece)
+{
+    Upload result;
+    QTcpSocket socket;
+    socket.connectToHost(QHostAddress::LocalHost, port);
+    if (!socket.waitForConnected(5000))
+        return result;
+    socket.write(head);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (std::chrono::steady_clock::now() < deadline) {
+        if (socket.bytesAvailable() > 0 || socket.waitForReadyRead(0))
+            result.answer += socket.readAll();
+        if (result.answer.contains("\r\n\r\n"))
+            break;
+        if (socket.state() != QAbstractSocket::ConnectedState)
+            break;
+        if (result.bodySent < bodyBytes && socket.bytesToWrite() < (1 << 20)) {
+            const QByteArray bytes = piece(result.bodySent);
+            socket.write(bytes);
+            result.bodySent += bytes.size();
+        }
+        socket.waitForBytesWritten(5);
+    }
+    // The server closes after its answer: wait for the end of the stream.
+    while (socket.state() == QAbstractSocket::ConnectedState && socket.waitForReadyRead(5000))
+        result.answer += socket.readAll();
+    result.closedByServer = socket.state() != QAbstractSocket::ConnectedState;
+    return result;
+}
+
+} // namespace
+
+class TestApiEdge : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    DaemonProcess m_daemon;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        DaemonProcess::Options o;
+        o.program = kTestDaemon;
+        o.dataDir = m_dir.path();
+        o.config = "[server]\nHEADER_TIMEOUT = 700ms\nIDLE_TIMEOUT = 1s\n"; // MAX_BODY_SIZE: 1 MiB (default)
+        QVERIFY2(m_daemon.start(o), m_daemon.output().constData());
+    }
+
+    void cleanupTestCase() { QCOMPARE(m_daemon.stop(), 0); }
+
+    void aDeclaredBodyOverTheLimitIs413BeforeTheUpload()
+    {
+        const qint64 before = statusKb(m_daemon.pid(), "VmHWM");
+        const qint64 size = 64 << 20;
+        const Upload sent = upload(m_daemon.port(),
+                                   "POST /api/v1/queues/flush-all HTTP/1.1\r\nHost: x\r\nContent-Length: " + QByteArray::number(size)
+                                       + "\r\n\r\n",
+                                   size, [](qint64) { return QByteArray(256 << 10, 'x'); });
+        QVERIFY2(sent.answer.startsWith("HTTP/1.1 413"), sent.answer.left(300).constData());
+        QVERIFY2(sent.answer.contains("\"field\":\"body\""), sent.answer.constData());
+        QVERIFY2(sent.bodySent < size, QByteArray::number(sent.bodySent).constData()); // before the upload ended
+        QVERIFY(sent.closedByServer);
+        const qint64 grown = statusKb(m_daemon.pid(), "VmHWM") - before;
+        QVERIFY2(grown < 16 * 1024, qPrintable(QStringLiteral("peak RSS grew by %1 kB").arg(grown)));
+    }
+
+    void aLyingContentLengthIs413AtOnce()
+    {
+        const Upload sent = upload(m_daemon.port(),
+                                   "PUT /api/v1/queues/1/max-workers HTTP/1.1\r\nHost: x\r\nContent-Length: 999999999999\r\n\r\nabc",
+                                   0, {});
+        QVERIFY2(sent.answer.startsWith("HTTP/1.1 413"), sent.answer.constData());
+        QVERIFY(sent.closedByServer);
+    }
+
+    void aChunkedBodyGrowingPastTheLimitIs413()
+    {
+        const qint64 before = statusKb(m_daemon.pid(), "VmHWM");
+        const qint64 size = 100 << 20;
+        const QByteArray chunk = QByteArray::number(64 << 10, 16) + "\r\n" + QByteArray(64 << 10, 'y') + "\r\n";
+        const Upload sent = upload(m_daemon.port(),
+                                   "POST /api/v1/queues/flush-all HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n",
+                                   size, [&](qint64) { return chunk; });
+        QVERIFY2(sent.answer.startsWith("HTTP/1.1 413"), sent.answer.left(300).constData());
+        QVERIFY(sent.bodySent < size);
+        // The limit is 1 MiB: the refusal came while at most the socket buffers' worth more was on its way.
+        const qint64 grown = statusKb(m_daemon.pid(), "VmHWM") - before;
+        QVERIFY2(grown < 16 * 1024, qPrintable(QStringLiteral("peak RSS grew by %1 kB").arg(grown)));
+    }
+
+    void oversizedUrlsAndHeadsAreRefused()
+    {
+        const QByteArray url = "GET /api/v1/" + QByteArray(8 << 20, 'a') + " HTTP/1.1\r\nHost: x\r\n\r\n";
+        const Upload longUrl = upload(m_daemon.port(), url, 0, {});
+        QVERIFY2(longUrl.answer.startsWith("HTTP/1.1 414"), longUrl.answer.left(300).constData());
+        const QByteArray head = "GET /api/v1/health HTTP/1.1\r\nHost: x\r\nX-Filler: " + QByteArray(200 << 10, 'b') + "\r\n\r\n";
+        const Upload longHead = upload(m_daemon.port(), head, 0, {});
+        QVERIFY2(longHead.answer.startsWith("HTTP/1.1 431"), longHead.answer.left(300).constData());
+        QCOMPARE(http("GET", QUrl(m_daemon.baseUrl().toString() + QStringLiteral("/health")), QByteArray()).status, 200);
+    }
+
+    void silentHalfAndIdleConnectionsAreClosed()
+    {
+        QTcpSocket silent, half, idle;
+        for (QTcpSocket *socket : {&silent, &half, &idle}) {
+            socket->connectToHost(QHostAddress::LocalHost, m_daemon.port());
+            QVERIFY(socket->waitForConnected(5000));
+        }
+        half.write("GET /api/v1/health HTTP/1.1\r\nHost: x\r\n"); // never finished
+        idle.write("GET /api/v1/health HTTP/1.1\r\nHost: x\r\n\r\n");
+        QByteArray halfAnswer, idleAnswer;
+        QVERIFY(eventually([&] {
+            halfAnswer += half.readAll();
+            idleAnswer += idle.readAll();
+            return silent.state() == QAbstractSocket::UnconnectedState && half.state() == QAbstractSocket::UnconnectedState
+                   && idle.state() == QAbstractSocket::UnconnectedState;
+        }, std::chrono::seconds(15)));
+        QVERIFY2(halfAnswer.startsWith("HTTP/1.1 408"), halfAnswer.constData());
+        QVERIFY2(idleAnswer.startsWith("HTTP/1.1 200"), idleAnswer.constData()); // answered, then closed when idle
+    }
+
+    void runningOutOfDescriptorsNeitherSpinsNorStopsHealth()
+    {
+        QTemporaryDir dir;
+        DaemonProcess daemon;
+        DaemonProcess::Options o;
+        o.program = kTestDaemon;
+        o.dataDir = dir.path();
+        o.config = "[server]\nHEADER_TIMEOUT = 1s\n";
+        o.wrapper = {QStringLiteral("prlimit"), QStringLiteral("--nofile=128:128"), QStringLiteral("--")};
+        QVERIFY2(daemon.start(o), daemon.output().constData());
+        QVERIFY2(daemon.output().contains("at most"), daemon.output().constData()); // the cap follows the limit
+
+        std::vector<std::unique_ptr<QTcpSocket>> sockets;
+        for (int i = 0; i < 200; ++i) {
+            sockets.push_back(std::make_unique<QTcpSocket>());
+            sockets.back()->connectToHost(QHostAddress::LocalHost, daemon.port());
+        }
+        const QUrl health(daemon.baseUrl().toString() + QStringLiteral("/health"));
+        for (int i = 0; i < 5; ++i)
+            QCOMPARE(http("GET", health, QByteArray()).status, 200);
+        QVERIFY(openDescriptors(daemon.pid()) < 128);
+        // Every silent socket is closed by the header timeout (or to make room for a newer one).
+        QVERIFY(eventually([&] {
+            return std::all_of(sockets.begin(), sockets.end(),
+                               [](const auto &s) { return s->state() == QAbstractSocket::UnconnectedState; });
+        }, std::chrono::seconds(30)));
+        // Idle now: over a second of wall time the daemon uses a small fraction of a second of CPU.
+        const qint64 ticksPerSecond = sysconf(_SC_CLK_TCK);
+        const qint64 before = cpuTicks(daemon.pid());
+        QTest::qWait(1000); // a measurement window, not a synchronisation
+        const qint64 used = cpuTicks(daemon.pid()) - before;
+        QVERIFY2(used * 5 < ticksPerSecond, qPrintable(QStringLiteral("%1 ticks of CPU in 1 s").arg(used)));
+        QCOMPARE(http("GET", health, QByteArray()).status, 200);
+        QCOMPARE(daemon.stop(), 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestApiEdge)
+#include "tst_apiedge.moc"
