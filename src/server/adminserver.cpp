@@ -21,6 +21,7 @@
 #include <QSslKey>
 #include <QTcpServer>
 #include <QTcpSocket>
+#include <QTimer>
 #include <QWebSocket>
 
 namespace Switchyard::Server {
@@ -160,6 +161,52 @@ bool Call::queryFlag(const QString &key) const
     return query.hasQueryItem(key) && value != QLatin1String("0") && value != QLatin1String("false");
 }
 
+namespace {
+
+// The first key that appears twice in one object of a JSON text (QJsonDocument keeps the last and
+// says nothing); empty when there is none. The text is known to parse.
+QString duplicateKey(const QByteArray &json)
+{
+    std::vector<std::vector<QByteArray>> objects; // keys seen per open object
+    std::vector<char> open;                       // '{' or '['
+    bool expectKey = false;
+    for (qsizetype i = 0; i < json.size(); ++i) {
+        const char c = json.at(i);
+        if (c == '{') {
+            open.push_back('{');
+            objects.emplace_back();
+            expectKey = true;
+        } else if (c == '[') {
+            open.push_back('[');
+        } else if (c == '}' || c == ']') {
+            if (!open.empty() && open.back() == '{')
+                objects.pop_back();
+            if (!open.empty())
+                open.pop_back();
+            expectKey = false;
+        } else if (c == ',') {
+            expectKey = !open.empty() && open.back() == '{';
+        } else if (c == '"') {
+            const qsizetype start = i + 1;
+            for (++i; i < json.size() && json.at(i) != '"'; ++i) {
+                if (json.at(i) == '\\')
+                    ++i;
+            }
+            if (expectKey && !objects.empty()) {
+                const QByteArray key = json.mid(start, i - start);
+                std::vector<QByteArray> &keys = objects.back();
+                if (std::find(keys.begin(), keys.end(), key) != keys.end())
+                    return QString::fromUtf8(key);
+                keys.push_back(key);
+                expectKey = false;
+            }
+        }
+    }
+    return {};
+}
+
+} // namespace
+
 Result<QJsonObject> Call::jsonObject() const
 {
     QJsonParseError error;
@@ -169,6 +216,8 @@ Result<QJsonObject> Call::jsonObject() const
             QStringLiteral("body: malformed JSON at offset %1: %2").arg(error.offset).arg(error.errorString()));
     if (!doc.isObject())
         return Status::invalidArgument(QStringLiteral("body: expected a JSON object"));
+    if (const QString twice = duplicateKey(body); !twice.isEmpty())
+        return Status::invalidArgument(QStringLiteral("%1: given twice (each field once)").arg(twice.left(64)));
     return doc.object();
 }
 
@@ -208,7 +257,8 @@ struct AdminServer::Pending
 AdminServer::AdminServer(AdminOperations &operations, AuditLog &audit, QByteArray adminTokenHash, TokenStore tokens,
                          ServerOptions options, QObject *parent)
     : QObject(parent), m_operations(operations), m_audit(audit), m_adminTokenHash(std::move(adminTokenHash)),
-      m_tokens(std::move(tokens)), m_options(std::move(options)), m_http(std::make_unique<QHttpServer>())
+      m_tokens(std::move(tokens)), m_options(std::move(options)), m_http(std::make_unique<QHttpServer>()),
+      m_limiter(m_options.authFailureLimit, m_options.authFailureWindow)
 {
     // Admission control waits on the pool: room for the admitted and a few waiting requests.
     int threads = m_options.callThreads;
@@ -258,6 +308,10 @@ Status AdminServer::listen()
             return Status::invalidArgument(QStringLiteral("[server] CERT_FILE = %1: %2").arg(m_options.certFile, certFile.errorString()));
         if (!keyFile.open(QIODevice::ReadOnly))
             return Status::invalidArgument(QStringLiteral("[server] KEY_FILE = %1: %2").arg(m_options.keyFile, keyFile.errorString()));
+        if (keyFile.permissions() & QFileDevice::ReadOther)
+            return Status::invalidArgument(QStringLiteral("[server] KEY_FILE = %1 is readable by every user of this machine; "
+                                                          "make it private (chmod 600 or 640) and start again")
+                                               .arg(m_options.keyFile));
         const QList<QSslCertificate> chain = QSslCertificate::fromData(certFile.readAll(), QSsl::Pem);
         if (chain.isEmpty())
             return Status::invalidArgument(QStringLiteral("[server] CERT_FILE = %1 holds no PEM certificate").arg(m_options.certFile));
@@ -312,6 +366,9 @@ Status AdminServer::listen()
         },
         m_options.streamInterval);
     m_events->start();
+    m_recheck.setInterval(m_options.streamInterval);
+    connect(&m_recheck, &QTimer::timeout, this, &AdminServer::recheckStreams);
+    m_recheck.start();
     return Status::ok();
 }
 
@@ -325,8 +382,9 @@ void AdminServer::stop()
         m_edge->shutdown();
     if (m_events)
         m_events->stop();
-    for (const auto &socket : m_streams)
-        socket->close(QWebSocketProtocol::CloseCodeGoingAway, QStringLiteral("server shutting down"));
+    m_recheck.stop();
+    for (const Stream &stream : m_streams)
+        stream.socket->close(QWebSocketProtocol::CloseCodeGoingAway, QStringLiteral("server shutting down"));
     m_streams.clear();
     m_calls.cancel(QStringLiteral("the admin API is stopping"));
     m_pool.waitForDone();
@@ -406,7 +464,13 @@ void AdminServer::handle(const QHttpServerRequest &request, QHttpServerResponder
     call.remoteAddr = request.remoteAddress().toString();
     call.cancel = pending->cancel.token();
     const bool health = matched->segments == QStringList{QStringLiteral("health")};
-    if (!health) {
+    if (health) {
+        // Anonymous unless a valid token comes along (then the full answer); never refused, never counted.
+        const QByteArray token = bearer(request.value("authorization"));
+        if (!token.isEmpty())
+            if (std::optional<Identity> known = identify(Tokens::hash(token)))
+                call.identity = *known;
+    } else {
         int status = 401;
         QString retryAfter;
         Result<Identity> identity = authenticate(request.value("authorization"), call.remoteAddr, &status, &retryAfter);
@@ -480,19 +544,28 @@ void AdminServer::dispatch(const Route &route, std::shared_ptr<Pending> pending)
 
 Reply AdminServer::run(const Route &route, Call &call)
 {
+    // Audit before acting: a change whose entry cannot be written is not made.
+    std::optional<qint64> audited;
+    if (route.flags & Mutating) {
+        Result<qint64> begun = m_audit.begin({0, {}, call.identity.name, call.remoteAddr, route.action,
+                                              call.params.empty() ? QString() : call.params.begin()->second, {}});
+        if (!begun)
+            return Reply::error(503, QStringLiteral("%1; nothing was changed").arg(begun.status().message()));
+        audited = *begun;
+    }
     Reply reply;
     try {
         reply = route.handler(call);
     } catch (const std::exception &e) {
         reply = Reply::error(500, QStringLiteral("internal error: %1").arg(QString::fromLocal8Bit(e.what())));
     }
-    if (route.flags & Mutating) {
+    if (audited) {
         // Whatever changed, no cached list may hide it (the pool's handlers post this back).
         QMetaObject::invokeMethod(this, [this] { m_cache.clear(); }, Qt::AutoConnection);
         QString result = reply.status < 300 ? QStringLiteral("ok") : QString::number(reply.status);
         if (reply.status >= 300)
             result += u' ' + QJsonDocument::fromJson(reply.body).object().value(QStringLiteral("message")).toString();
-        m_audit.record({0, {}, call.identity.name, call.remoteAddr, route.action, call.target, result});
+        m_audit.finish(*audited, call.target, result);
     }
     return reply;
 }
@@ -514,51 +587,56 @@ void AdminServer::finish(const std::shared_ptr<Pending> &pending, Reply reply)
 }
 
 Result<Identity> AdminServer::authenticate(const QByteArray &authorization, const QString &remoteAddr, int *httpStatus,
-                                           QString *retryAfter)
+                                           QString *retryAfter, QByteArray *tokenHash)
 {
-    if (rateLimited(remoteAddr, retryAfter)) {
-        *httpStatus = 429;
-        return Status::unavailable(QStringLiteral("too many failed authentications from this address; retry later"));
-    }
     const QByteArray token = bearer(authorization);
-    if (!token.isEmpty()) {
-        const QByteArray hash = Tokens::hash(token);
-        // Every candidate is compared (constant time each), so timing does not tell which matched.
-        std::optional<Identity> found;
-        if (Tokens::equal(hash, m_adminTokenHash))
-            found = Identity{QStringLiteral("admin"), Role::Admin};
-        reloadTokens();
-        for (const TokenInfo &named : m_namedTokens) {
-            if (Tokens::equal(hash, named.hash) && !found)
-                found = Identity{named.name, named.role};
-        }
-        if (found) {
-            return *found;
-        }
+    if (token.isEmpty()) { // guesses nothing: answered, not counted
+        *httpStatus = 401;
+        return Status(Status::Code::Unauthenticated, QStringLiteral("unauthorized"));
     }
-    m_authFailures[remoteAddr].push_back(std::chrono::steady_clock::now());
+    const QByteArray hash = Tokens::hash(token);
+    if (std::optional<Identity> found = identify(hash)) {
+        if (tokenHash)
+            *tokenHash = hash;
+        return *found; // the right token is never refused by the limiter
+    }
+    const QString network = HttpEdge::networkOf(QHostAddress(remoteAddr));
+    if (const qint64 wait = m_limiter.retryAfter(network, hash); wait > 0) {
+        *httpStatus = 429;
+        *retryAfter = QString::number(wait);
+        return Status::unavailable(QStringLiteral("too many failed authentications from this network or with this token; retry later"));
+    }
+    m_limiter.fail(network, hash);
     *httpStatus = 401;
-    return Status::invalidArgument(QStringLiteral("unauthorized"));
+    return Status(Status::Code::Unauthenticated, QStringLiteral("unauthorized"));
 }
 
-bool AdminServer::rateLimited(const QString &remoteAddr, QString *retryAfter)
+std::optional<Identity> AdminServer::identify(const QByteArray &hash)
 {
-    const auto it = m_authFailures.find(remoteAddr);
-    if (it == m_authFailures.end())
-        return false;
-    const auto now = std::chrono::steady_clock::now();
-    auto &failures = it->second;
-    while (!failures.empty() && now - failures.front() > m_options.authFailureWindow)
-        failures.pop_front();
-    if (failures.empty()) {
-        m_authFailures.erase(it);
-        return false;
+    // Every candidate is compared (constant time each), so timing does not tell which matched.
+    std::optional<Identity> found;
+    if (Tokens::equal(hash, m_adminTokenHash))
+        found = Identity{QStringLiteral("admin"), Role::Admin};
+    reloadTokens();
+    for (const TokenInfo &named : m_namedTokens) {
+        if (Tokens::equal(hash, named.hash) && !found)
+            found = Identity{named.name, named.role};
     }
-    if (int(failures.size()) < m_options.authFailureLimit)
-        return false;
-    const auto wait = std::chrono::duration_cast<std::chrono::seconds>(m_options.authFailureWindow - (now - failures.front()));
-    *retryAfter = QString::number(std::max<qint64>(1, wait.count() + 1));
-    return true;
+    return found;
+}
+
+void AdminServer::recheckStreams()
+{
+    // A revoked token, or one whose role changed, loses its stream within one interval.
+    for (auto &stream : m_streams) {
+        if (!stream.socket || stream.socket->state() != QAbstractSocket::ConnectedState)
+            continue;
+        const std::optional<Identity> now = identify(stream.tokenHash);
+        if (!now)
+            stream.socket->close(QWebSocketProtocol::CloseCode(4401), QStringLiteral("the token was revoked"));
+        else if (now->role != stream.identity.role || now->name != stream.identity.name)
+            stream.socket->close(QWebSocketProtocol::CloseCode(4401), QStringLiteral("the token's role changed; reconnect"));
+    }
 }
 
 void AdminServer::reloadTokens()
@@ -612,32 +690,34 @@ void AdminServer::acceptStream()
             authorization = "Bearer " + QUrlQuery(url).queryItemValue(QStringLiteral("token"), QUrl::FullyDecoded).toUtf8();
         int status = 401;
         QString retryAfter;
-        if (Result<Identity> identity = authenticate(authorization, remoteAddr, &status, &retryAfter); !identity) {
+        QByteArray tokenHash;
+        Result<Identity> identity = authenticate(authorization, remoteAddr, &status, &retryAfter, &tokenHash);
+        if (!identity) {
             socket->close(QWebSocketProtocol::CloseCode(status == 429 ? 4429 : 4401), identity.status().message());
             continue;
         }
         QWebSocket *raw = socket.get();
         connect(raw, &QWebSocket::disconnected, this, [this, raw] {
-            const auto it = std::find_if(m_streams.begin(), m_streams.end(), [raw](const auto &s) { return s.get() == raw; });
+            const auto it = std::find_if(m_streams.begin(), m_streams.end(), [raw](const Stream &s) { return s.socket.get() == raw; });
             if (it != m_streams.end()) {
-                it->release()->deleteLater();
+                it->socket.release()->deleteLater();
                 m_streams.erase(it);
             }
         });
-        m_streams.push_back(std::move(socket));
+        m_streams.push_back(Stream{std::move(socket), tokenHash, *identity});
     }
 }
 
 void AdminServer::broadcast(const QByteArray &frame)
 {
     const QString text = QString::fromUtf8(frame);
-    for (const auto &socket : m_streams) {
+    for (const Stream &stream : m_streams) {
         // A slow reader misses frames instead of growing our memory or slowing the others.
-        if (socket->bytesToWrite() > m_options.streamBacklog) {
+        if (stream.socket->bytesToWrite() > m_options.streamBacklog) {
             ++m_framesSkipped;
             continue;
         }
-        socket->sendTextMessage(text);
+        stream.socket->sendTextMessage(text);
     }
 }
 

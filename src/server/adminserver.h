@@ -16,6 +16,7 @@
 #include "admin/adminoperations.h"
 #include "admin/auditlog.h"
 #include "admin/tokens.h"
+#include "server/authlimiter.h"
 #include "server/httpedge.h"
 
 #include "engine/core/cancellation.h"
@@ -25,6 +26,7 @@
 #include <QJsonValue>
 #include <QObject>
 #include <QThreadPool>
+#include <QTimer>
 #include <QUrlQuery>
 
 #include <chrono>
@@ -151,9 +153,11 @@ private:
     void dispatch(const Route &route, std::shared_ptr<Pending> pending);
     Reply run(const Route &route, Call &call);
     void finish(const std::shared_ptr<Pending> &pending, Reply reply);
+    // The caller's identity; 401 (no or a wrong token) or 429 (the limiter) in `httpStatus`.
     Result<Admin::Identity> authenticate(const QByteArray &authorization, const QString &remoteAddr, int *httpStatus,
-                                         QString *retryAfter);
-    bool rateLimited(const QString &remoteAddr, QString *retryAfter);
+                                         QString *retryAfter, QByteArray *tokenHash = nullptr);
+    std::optional<Admin::Identity> identify(const QByteArray &tokenHash);
+    void recheckStreams();
     void reloadTokens();
     void acceptStream();
     void broadcast(const QByteArray &frame);
@@ -173,7 +177,14 @@ private:
     CancelSource m_calls;
     QThreadPool m_pool;
     std::unique_ptr<Admin::AdminEventSource> m_events;
-    std::vector<std::unique_ptr<QWebSocket>> m_streams;
+    struct Stream
+    {
+        std::unique_ptr<QWebSocket> socket;
+        QByteArray tokenHash; // re-checked every stream interval: revocation closes the stream
+        Admin::Identity identity;
+    };
+    std::vector<Stream> m_streams;
+    QTimer m_recheck;
     qint64 m_framesSkipped = 0;
 
     struct CachedReply
@@ -187,8 +198,7 @@ private:
     std::vector<Admin::TokenInfo> m_namedTokens;
     QDateTime m_tokensModified;
     qint64 m_tokensSize = -1;
-    // Failed authentications per client address (server thread only).
-    std::map<QString, std::deque<std::chrono::steady_clock::time_point>> m_authFailures;
+    AuthLimiter m_limiter; // server thread only
 };
 
 } // namespace Switchyard::Server

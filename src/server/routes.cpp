@@ -49,7 +49,10 @@ void AdminServer::registerRoutes()
     const int Wait = Blocking;
 
     // ---- Instance -------------------------------------------------------------------------------
-    route(Method::Get, QStringLiteral("/health"), Read, {}, [&ops](Call &) {
+    // Without a (valid) token: only that the API answers and its version — nothing about the host.
+    route(Method::Get, QStringLiteral("/health"), Read, {}, [&ops](Call &call) {
+        if (call.identity.name.isEmpty())
+            return Reply::json(QJsonObject{{QStringLiteral("status"), QStringLiteral("ok")}, {QStringLiteral("api_version"), 1}});
         const InstanceInfo info = ops.instance();
         return Reply::json(QJsonObject{{QStringLiteral("status"), QStringLiteral("ok")},
                                        {QStringLiteral("version"), info.version},
@@ -65,7 +68,12 @@ void AdminServer::registerRoutes()
         return Reply::json(json);
     });
     route(Method::Get, QStringLiteral("/self-check"), Wait, {},
-          [&ops](Call &call) { return Reply::json(Json::toJson(ops.selfCheck(call.cancel))); });
+          [this, &ops](Call &call) {
+              std::vector<SelfCheckItem> items = ops.selfCheck(call.cancel);
+              const Status audit = m_audit.healthy();
+              items.push_back({QStringLiteral("audit"), bool(audit), audit ? QStringLiteral("appending") : audit.message(), 0});
+              return Reply::json(Json::toJson(items));
+          });
     route(Method::Get, QStringLiteral("/metrics"), Read, {}, [this](Call &) {
         Reply reply;
         reply.body = metrics();
@@ -159,7 +167,8 @@ void AdminServer::registerRoutes()
                 return Reply::error(400, QStringLiteral("%1: unknown field (expected only max_workers)").arg(it.key()), it.key());
         }
         const QJsonValue value = body->value(QStringLiteral("max_workers"));
-        if (!value.isDouble() || value.toDouble() != double(qint64(value.toDouble())) || value.toDouble() > 1e6)
+        if (!value.isDouble() || value.toDouble() != double(qint64(value.toDouble())) || value.toDouble() < 1
+            || value.toDouble() > 1e6)
             return Reply::error(400, QStringLiteral("max_workers: expected a whole number from 1 to 1000000"),
                                 QStringLiteral("max_workers"));
         return answer(ops.setMaxWorkers(*qid, int(value.toInteger())));

@@ -11,6 +11,15 @@
 #include <QSslSocket>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QScopeGuard>
+#include <QTcpSocket>
+
+#include <set>
+#include <sys/stat.h>
 
 using namespace Switchyard;
 using namespace Switchyard::Test;
@@ -56,6 +65,22 @@ Exit runToEnd(const QString &dir, const QByteArray &config)
     return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1, process.readAll()};
 }
 
+// One raw request from a chosen local source address; the answer until the server closes or 10 s pass.
+QByteArray fromAddress(const QHostAddress &source, quint16 port, const QByteArray &request)
+{
+    QTcpSocket socket;
+    if (!socket.bind(source))
+        return "bind failed";
+    socket.connectToHost(QHostAddress::LocalHost, port);
+    if (!socket.waitForConnected(10000))
+        return "connect failed";
+    socket.write(request);
+    QByteArray answer;
+    while (!answer.contains("\r\n\r\n") && socket.waitForReadyRead(10000))
+        answer += socket.readAll();
+    return answer;
+}
+
 } // namespace
 
 class TestApiSecurity : public QObject
@@ -63,21 +88,193 @@ class TestApiSecurity : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
-    void failedAuthenticationsAreRateLimitedPerAddress()
+    void failedAuthenticationsAreLimitedPerNetworkNeverTheRightToken()
     {
         QTemporaryDir dir;
         DaemonProcess daemon;
         QVERIFY2(daemon.start(options(dir.path(), "[server]\nAUTH_FAILURE_LIMIT = 3\n")), daemon.output().constData());
         const QUrl instance = endpoint(daemon, QStringLiteral("/instance"));
-        QCOMPARE(http("GET", instance, daemon.adminToken()).status, 200); // successes do not count
+        // Requests without a token guess nothing: any number of them, and the limiter does not count them.
+        for (int i = 0; i < 10; ++i)
+            QCOMPARE(http("GET", instance, QByteArray()).status, 401);
+        QCOMPARE(http("GET", instance, daemon.adminToken()).status, 200);
         for (int i = 0; i < 3; ++i)
-            QCOMPARE(http("GET", instance, "wrong").status, 401);
-        const HttpResult limited = http("GET", instance, "wrong");
+            QCOMPARE(http("GET", instance, "wrong-" + QByteArray::number(i)).status, 401);
+        const HttpResult limited = http("GET", instance, "wrong-again");
         QCOMPARE(limited.status, 429);
         QVERIFY(limited.headers.value("retry-after").toInt() >= 1);
-        // While limited, even the right token waits: guessing gains nothing.
-        QCOMPARE(http("GET", instance, daemon.adminToken()).status, 429);
+        // Another loopback address is the same network: no fresh budget.
+        const QByteArray other = fromAddress(QHostAddress(QStringLiteral("127.0.0.2")), daemon.port(),
+                                             "GET /api/v1/instance HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer guess\r\n\r\n");
+        QVERIFY2(other.startsWith("HTTP/1.1 429"), other.constData());
+        // The right token is never refused by the limiter: the operator is not locked out.
+        QCOMPARE(http("GET", instance, daemon.adminToken()).status, 200);
+        const QByteArray operatorElsewhere = fromAddress(QHostAddress(QStringLiteral("127.0.0.3")), daemon.port(),
+                                                         "GET /api/v1/instance HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
+                                                             + daemon.adminToken() + "\r\n\r\n");
+        QVERIFY2(operatorElsewhere.startsWith("HTTP/1.1 200"), operatorElsewhere.constData());
         QCOMPARE(http("GET", endpoint(daemon, QStringLiteral("/health")), QByteArray()).status, 200);
+        QCOMPARE(daemon.stop(), 0);
+    }
+
+    void adminTokenSettingIsValidated()
+    {
+        QTemporaryDir dir;
+        const Exit tooShort = runToEnd(dir.path(), "[server]\nADMIN_TOKEN = x\n");
+        QCOMPARE(tooShort.code, 2);
+        QVERIFY2(tooShort.output.contains("app.ini:2") && tooShort.output.contains("ADMIN_TOKEN")
+                     && tooShort.output.contains("32 characters"),
+                 tooShort.output.constData());
+        const Exit spaced = runToEnd(dir.path(), "[server]\nADMIN_TOKEN = abcdefghijklmnop qrstuvwxyz0123456789\n");
+        QCOMPARE(spaced.code, 2);
+        QVERIFY2(spaced.output.contains("without spaces"), spaced.output.constData());
+    }
+
+    void dataDirectoryAndFilesArePrivateWhateverTheUmask()
+    {
+        QTemporaryDir parent;
+        const QString data = parent.filePath(QStringLiteral("new-data"));
+        const mode_t previous = ::umask(0); // the daemon inherits it
+        DaemonProcess daemon;
+        const bool started = daemon.start(options(data, QByteArray()));
+        ::umask(previous);
+        QVERIFY2(started, daemon.output().constData());
+        QCOMPARE(http("POST", endpoint(daemon, QStringLiteral("/cron/delete_old_system_notices/pause")), daemon.adminToken()).status, 200);
+        struct stat info{};
+        QCOMPARE(::stat(QFile::encodeName(data).constData(), &info), 0);
+        QCOMPARE(info.st_mode & 0777, mode_t(0700));
+        for (const char *file : {"audit.jsonl", "admin-token"}) {
+            QCOMPARE(::stat(QFile::encodeName(QDir(data).filePath(QLatin1String(file))).constData(), &info), 0);
+            QVERIFY2((info.st_mode & 0777) == 0600, file);
+        }
+        QCOMPARE(daemon.stop(), 0);
+    }
+
+    void aKeyFileReadableByOthersIsRefused()
+    {
+        QTemporaryDir dir;
+        QProcess openssl;
+        openssl.start(QStringLiteral("openssl"), {QStringLiteral("req"), QStringLiteral("-x509"), QStringLiteral("-newkey"),
+                                                  QStringLiteral("ec"), QStringLiteral("-pkeyopt"), QStringLiteral("ec_paramgen_curve:P-256"),
+                                                  QStringLiteral("-nodes"), QStringLiteral("-keyout"), dir.filePath(QStringLiteral("key.pem")),
+                                                  QStringLiteral("-out"), dir.filePath(QStringLiteral("cert.pem")), QStringLiteral("-days"),
+                                                  QStringLiteral("1"), QStringLiteral("-subj"), QStringLiteral("/CN=127.0.0.1")});
+        QVERIFY(openssl.waitForFinished(60000));
+        QCOMPARE(openssl.exitCode(), 0);
+        QVERIFY(QFile::setPermissions(dir.filePath(QStringLiteral("key.pem")),
+                                      QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther));
+        const Exit refused = runToEnd(dir.path(), "[server]\nCERT_FILE = cert.pem\nKEY_FILE = key.pem\n");
+        QCOMPARE(refused.code, 2);
+        QVERIFY2(refused.output.contains("KEY_FILE") && refused.output.contains("readable by every user"), refused.output.constData());
+    }
+
+    void theAuditLogRotatesAndListsAcrossFiles()
+    {
+        QTemporaryDir dir;
+        DaemonProcess daemon;
+        QVERIFY2(daemon.start(options(dir.path(), "[server]\nAUDIT_MAX_SIZE = 4096\nAUDIT_KEEP = 2\n")), daemon.output().constData());
+        const QUrl pause = endpoint(daemon, QStringLiteral("/cron/delete_old_system_notices/pause"));
+        for (int i = 0; i < 60; ++i)
+            QCOMPARE(http("POST", pause, daemon.adminToken()).status, 200);
+        QVERIFY(QFile::exists(dir.filePath(QStringLiteral("audit.jsonl.1"))));
+        QVERIFY(QFile::exists(dir.filePath(QStringLiteral("audit.jsonl.2"))));
+        QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("audit.jsonl.3")))); // AUDIT_KEEP = 2: the oldest went
+        for (const char *name : {"audit.jsonl", "audit.jsonl.1", "audit.jsonl.2"})
+            QVERIFY2(QFileInfo(dir.filePath(QLatin1String(name))).size() < 4096 + 1024, name);
+        QCOMPARE(daemon.stop(), 0);
+        // After a restart the list still spans the rotated files.
+        qint64 onDisk = 0;
+        for (const char *name : {"audit.jsonl", "audit.jsonl.1", "audit.jsonl.2"}) {
+            QFile file(dir.filePath(QLatin1String(name)));
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            std::set<qint64> ids;
+            for (const QByteArray &line : file.readAll().split('\n'))
+                if (!line.isEmpty())
+                    ids.insert(QJsonDocument::fromJson(line).object().value(QStringLiteral("id")).toInteger());
+            onDisk += qint64(ids.size());
+        }
+        DaemonProcess again;
+        QVERIFY2(again.start(options(dir.path(), "[server]\nAUDIT_MAX_SIZE = 4096\nAUDIT_KEEP = 2\n")), again.output().constData());
+        const HttpResult listed = http("GET", endpoint(again, QStringLiteral("/audit")), again.adminToken());
+        QCOMPARE(listed.headers.value("x-total-count").toLongLong(), onDisk);
+        QVERIFY(onDisk > 20);
+        QCOMPARE(again.stop(), 0);
+    }
+
+    void aFullDiskRefusesChangesAndSaysSo()
+    {
+        // A real full file system: a small tmpfs (root only; CI runs as root).
+        QTemporaryDir mountPoint;
+        QProcess mount;
+        mount.start(QStringLiteral("mount"), {QStringLiteral("-t"), QStringLiteral("tmpfs"), QStringLiteral("-o"),
+                                              QStringLiteral("size=4m,mode=0700"), QStringLiteral("tmpfs"), mountPoint.path()});
+        mount.waitForFinished(10000);
+        if (mount.exitStatus() != QProcess::NormalExit || mount.exitCode() != 0)
+            QSKIP("mounting a small tmpfs needs root");
+        const auto unmount = qScopeGuard([&] { QProcess::execute(QStringLiteral("umount"), {QStringLiteral("-l"), mountPoint.path()}); });
+        const QString data = mountPoint.filePath(QStringLiteral("data"));
+        DaemonProcess daemon;
+        QVERIFY2(daemon.start(options(data, QByteArray())), daemon.output().constData());
+        const QUrl pause = endpoint(daemon, QStringLiteral("/cron/delete_old_system_notices/pause"));
+        const QUrl resume = endpoint(daemon, QStringLiteral("/cron/delete_old_system_notices/resume"));
+        QCOMPARE(http("POST", pause, daemon.adminToken()).status, 200);
+
+        // Fill the file system to the last byte.
+        {
+            QFile filler(mountPoint.filePath(QStringLiteral("filler")));
+            QVERIFY(filler.open(QIODevice::WriteOnly | QIODevice::Unbuffered));
+            const QByteArray block(64 * 1024, 'f');
+            while (filler.write(block) == block.size()) {
+            }
+            const QByteArray byte(1, 'f');
+            while (filler.write(byte) == 1) {
+            }
+        }
+        // The audit file's last block may still hold a few lines: toggle until a change is refused.
+        bool paused = true;
+        HttpResult refused;
+        for (int i = 0; i < 500; ++i) {
+            refused = http("POST", paused ? resume : pause, daemon.adminToken());
+            if (refused.status != 200)
+                break;
+            paused = !paused;
+        }
+        QVERIFY2(refused.status == 503, qPrintable(QStringLiteral("%1 %2").arg(refused.status).arg(QString::fromUtf8(refused.body))));
+        QVERIFY2(refused.message().contains(QStringLiteral("audit log")) && refused.message().contains(QStringLiteral("nothing was changed")),
+                 qPrintable(refused.message()));
+        // Nothing changed: the task is as the last accepted call left it.
+        bool isPaused = !paused;
+        for (const QJsonValue &task : http("GET", endpoint(daemon, QStringLiteral("/cron")), daemon.adminToken()).json().array())
+            if (task[QStringLiteral("name")].toString() == QLatin1String("delete_old_system_notices"))
+                isPaused = task[QStringLiteral("paused")].toBool();
+        QCOMPARE(isPaused, paused);
+        // The self-check says why.
+        bool reported = false;
+        for (const QJsonValue &item : http("GET", endpoint(daemon, QStringLiteral("/self-check")), daemon.adminToken()).json().array())
+            if (item[QStringLiteral("name")].toString() == QLatin1String("audit"))
+                reported = !item[QStringLiteral("ok")].toBool() && item[QStringLiteral("message")].toString().contains(QStringLiteral("audit"));
+        QVERIFY(reported);
+        const qint64 rss = [&] {
+            QFile status(QStringLiteral("/proc/%1/status").arg(daemon.pid()));
+            status.open(QIODevice::ReadOnly);
+            for (const QByteArray &line : status.readAll().split('\n'))
+                if (line.startsWith("VmRSS:"))
+                    return line.mid(6).trimmed().split(' ').first().toLongLong();
+            return qint64(-1);
+        }();
+        for (int i = 0; i < 200; ++i)
+            QCOMPARE(http("POST", paused ? resume : pause, daemon.adminToken()).status, 503);
+        QFile status(QStringLiteral("/proc/%1/status").arg(daemon.pid()));
+        QVERIFY(status.open(QIODevice::ReadOnly));
+        qint64 after = -1;
+        for (const QByteArray &line : status.readAll().split('\n'))
+            if (line.startsWith("VmRSS:"))
+                after = line.mid(6).trimmed().split(' ').first().toLongLong();
+        QVERIFY2(after - rss < 8 * 1024, qPrintable(QStringLiteral("RSS %1 → %2 kB").arg(rss).arg(after))); // refusals pile nothing up
+
+        // Room again: changes go through and are audited.
+        QVERIFY(QFile::remove(mountPoint.filePath(QStringLiteral("filler"))));
+        QCOMPARE(http("POST", paused ? resume : pause, daemon.adminToken()).status, 200);
         QCOMPARE(daemon.stop(), 0);
     }
 
