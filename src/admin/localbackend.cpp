@@ -97,7 +97,7 @@ void LocalBackend::start()
     m_starter = std::thread([this, config = m_config, options = m_options.engine, token = m_startup.token()] {
         Result<std::unique_ptr<Engine>> started = Engine::start(token, config, options);
         // The audit log reads its whole file: here, not on the GUI thread.
-        std::unique_ptr<AuditLog> audit = started ? openAudit(config.dataPath()) : nullptr;
+        std::unique_ptr<AuditLog> audit = started ? openAudit(config) : nullptr;
         {
             std::lock_guard lock(m_startMutex);
             m_startedAudit = std::move(audit);
@@ -130,9 +130,9 @@ void LocalBackend::adoptStarted()
 }
 
 // The console's own changes are audited like the API's, in the same file the daemon uses.
-std::unique_ptr<AuditLog> LocalBackend::openAudit(const QString &dataPath)
+std::unique_ptr<AuditLog> LocalBackend::openAudit(const EngineConfig &config)
 {
-    Result<std::unique_ptr<AuditLog>> audit = AuditLog::open(dataPath);
+    Result<std::unique_ptr<AuditLog>> audit = AuditLog::open(config);
     if (audit)
         return std::move(audit).value();
     qWarning("the console's actions are not audited: %s", qPrintable(audit.status().message()));
@@ -144,7 +144,7 @@ void LocalBackend::connected(std::unique_ptr<Engine> engine)
     m_engine = std::move(engine);
     m_operations = std::make_unique<AdminOperations>(*m_engine);
     if (!m_audit) // an adopted engine (tests, benchmarks); start() opened it on the start-up thread
-        m_audit = openAudit(m_engine->config().dataPath());
+        m_audit = openAudit(m_engine->config());
     m_events = std::make_unique<AdminEventSource>(
         *m_operations, [this](AdminEvent event) { forward(std::move(event)); }, m_options.eventInterval);
     m_events->start();
@@ -265,11 +265,18 @@ Status statusOf(const Result<T> &result)
 }
 } // namespace
 
-void LocalBackend::record(const QString &action, const QString &target, const Status &result)
+Result<qint64> LocalBackend::beginAudit(const QString &action, const QString &target)
 {
-    if (m_audit)
-        m_audit->record({0, {}, actor(), QStringLiteral("local"), action, target,
-                         result ? QStringLiteral("ok") : Status::codeName(result.code()) + QStringLiteral(": ") + result.message()});
+    if (!m_audit)
+        return qint64(0); // not audited (said once, when the log could not be opened)
+    return m_audit->begin({0, {}, actor(), QStringLiteral("local"), action, target, {}});
+}
+
+void LocalBackend::finishAudit(qint64 id, const Status &result)
+{
+    if (m_audit && id > 0)
+        m_audit->finish(id, QString(),
+                        result ? QStringLiteral("ok") : Status::codeName(result.code()) + QStringLiteral(": ") + result.message());
 }
 
 template<typename R>
@@ -277,8 +284,12 @@ void LocalBackend::submitAudited(const QString &action, const QString &target, Q
                                  std::function<R(AdminOperations &, const CancelToken &)> operation)
 {
     submit<R>(context, std::move(reply), [this, action, target, operation = std::move(operation)](AdminOperations &ops, const CancelToken &cancel) {
+        // Audit before acting: a change the log cannot record is not made.
+        const Result<qint64> audited = beginAudit(action, target);
+        if (!audited)
+            return R(Status::unavailable(audited.status().message() + QStringLiteral("; nothing was changed")));
         R result = operation(ops, cancel);
-        record(action, target, statusOf(result));
+        finishAudit(*audited, statusOf(result));
         return result;
     });
 }
@@ -321,8 +332,11 @@ void LocalBackend::deleteNotices(const QList<qint64> &ids, QObject *context, Sta
     submit<Status>(context, std::move(reply), [this, ids](AdminOperations &ops, const CancelToken &) {
         Status first;
         for (qint64 id : ids) {
+            const Result<qint64> audited = beginAudit(QStringLiteral("notice.delete"), QString::number(id));
+            if (!audited)
+                return Status::unavailable(audited.status().message() + QStringLiteral("; nothing was changed"));
             Status deleted = ops.deleteNotice(id);
-            record(QStringLiteral("notice.delete"), QString::number(id), deleted);
+            finishAudit(*audited, deleted);
             if (deleted) {
                 AdminEvent event;
                 event.type = AdminEvent::Type::NoticeRemoved;

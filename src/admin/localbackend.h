@@ -99,10 +99,11 @@ private:
     template<typename R>
     void submitAudited(const QString &action, const QString &target, QObject *context, std::function<void(R)> reply,
                        std::function<R(AdminOperations &, const CancelToken &)> operation);
-    void record(const QString &action, const QString &target, const Status &result);
+    Result<qint64> beginAudit(const QString &action, const QString &target);
+    void finishAudit(qint64 id, const Status &result);
 
     void connected(std::unique_ptr<Engine> engine);
-    static std::unique_ptr<AuditLog> openAudit(const QString &dataPath);
+    static std::unique_ptr<AuditLog> openAudit(const EngineConfig &config);
     void adoptStarted(); // on this object's thread, when the start-up thread is done
     void forward(AdminEvent event);
     void deliverQueueStats();

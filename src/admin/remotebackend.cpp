@@ -113,6 +113,8 @@ RemoteBackend::RemoteBackend(RemoteBackendOptions options, QObject *parent)
             path.chop(1);
         m_options.url.setPath(path + QStringLiteral("/api/v1"));
     }
+    // Never follow a redirect: the token would go wherever it points.
+    m_network.setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
     m_reconnect.setSingleShot(true);
     connect(&m_reconnect, &QTimer::timeout, this, &RemoteBackend::connectNow);
     m_ping.setInterval(m_options.pingInterval);
@@ -186,6 +188,10 @@ QNetworkReply *RemoteBackend::send(const QByteArray &method, const QString &path
             answer = reply->error() == QNetworkReply::OperationCanceledError && m_closing
                          ? Status::cancelled(tr("the connection was closed"))
                          : Status::unavailable(tr("%1 is unreachable: %2").arg(displayName(), reply->errorString()));
+        } else if (http >= 300 && http < 400) {
+            answer = Status::unavailable(tr("%1 answered with a redirect to %2; it is not followed, since the token would go along "
+                                            "(connect to the address you trust instead)")
+                                             .arg(displayName(), QString::fromUtf8(reply->rawHeader("Location")).left(200)));
         } else if (http >= 200 && http < 300) {
             bool counted = false;
             const qint64 total = reply->rawHeader("X-Total-Count").toLongLong(&counted);

@@ -7,6 +7,11 @@
 #include <QLockFile>
 #include <QStandardPaths>
 
+#include <QFileInfo>
+
+#include <cerrno>
+#include <sys/stat.h>
+
 namespace Switchyard::Admin {
 
 Result<EngineConfig> loadEngineConfig(const QString &configPath, const QString &dataDirOverride)
@@ -30,9 +35,20 @@ Result<EngineConfig> loadEngineConfig(const QString &configPath, const QString &
     return loaded;
 }
 
+bool makePrivateDirectory(const QString &path)
+{
+    if (QFileInfo(path).isDir())
+        return true;
+    const QString parent = QFileInfo(path).absolutePath();
+    if (parent != path && !QFileInfo(parent).isDir() && !QDir().mkpath(parent))
+        return false;
+    // 0700 from the start (the mode is only ever narrowed by the umask).
+    return ::mkdir(QFile::encodeName(path).constData(), 0700) == 0 || errno == EEXIST;
+}
+
 Status lockDataDirectory(const QString &dataPath, QLockFile &lock)
 {
-    if (!QDir().mkpath(dataPath))
+    if (!makePrivateDirectory(dataPath))
         return Status::unavailable(QStringLiteral("cannot create the data directory %1").arg(dataPath));
     lock.setStaleLockTime(0);
     if (!lock.tryLock(0)) {

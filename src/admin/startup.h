@@ -18,6 +18,9 @@ Result<EngineConfig> loadEngineConfig(const QString &configPath, const QString &
 
 // One engine per data directory: queues and the store are not safe to share between processes.
 // `lock` must stay alive as long as the engine runs. Unavailable names the other holder.
+// Creates the directory `path` with mode 0700 when it is missing (parents as QDir::mkpath does).
+bool makePrivateDirectory(const QString &path);
+
 Status lockDataDirectory(const QString &dataPath, QLockFile &lock);
 
 } // namespace Switchyard::Admin

@@ -1,5 +1,7 @@
 #include "tokens.h"
 
+#include "startup.h"
+
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
@@ -126,7 +128,7 @@ Status TokenStore::write(const std::vector<TokenInfo> &tokens) const
 // Read, change, write tokens.json under its lock file, so that two clients cannot lose each other's change.
 Status TokenStore::edit(const std::function<Status(std::vector<TokenInfo> &)> &change)
 {
-    if (!QDir().mkpath(m_dataPath))
+    if (!makePrivateDirectory(m_dataPath))
         return Status::unavailable(QStringLiteral("cannot create the data directory %1").arg(m_dataPath));
     QLockFile lock(path() + QStringLiteral(".lock"));
     if (!lock.tryLock(5000))

@@ -4,6 +4,7 @@
 //
 // Exit codes: 0 ok, 1 the operation failed, 2 usage, 3 unreachable, 4 unauthorised or forbidden.
 
+#include "admin/auditlog.h"
 #include "admin/tokens.h"
 
 #include "engine/core/version.h"
@@ -21,6 +22,7 @@
 #include <QNetworkReply>
 #include <QSslError>
 #include <QStandardPaths>
+#include <QHostAddress>
 #include <QTextStream>
 #include <QTimer>
 #include <QUrlQuery>
@@ -105,6 +107,23 @@ QString cell(const QJsonValue &value)
     }
 }
 
+// What the server sent, safe for a terminal: control characters escaped, never interpreted.
+QString printable(const QString &text)
+{
+    return Admin::AuditLog::escapeControl(text, std::numeric_limits<qsizetype>::max());
+}
+
+// A JSON body as the server sent it, re-encoded (JSON escapes control characters) or, when it is
+// not JSON, escaped.
+QString printableJson(const QByteArray &body)
+{
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(body, &error);
+    if (error.error == QJsonParseError::NoError)
+        return QString::fromUtf8(doc.toJson(QJsonDocument::Compact));
+    return printable(QString::fromUtf8(body));
+}
+
 struct Column
 {
     QString header;
@@ -124,7 +143,7 @@ void printTable(const QJsonArray &rows, const QList<Column> &columns)
     for (const QJsonValue &row : rows) {
         QStringList line;
         for (int i = 0; i < columns.size(); ++i) {
-            QString text = cell(row.toObject().value(columns[i].key));
+            QString text = printable(cell(row.toObject().value(columns[i].key)));
             if (text.size() > 60)
                 text = text.left(59) + QStringLiteral("…");
             widths[i] = std::max(widths[i], int(text.size()));
@@ -151,7 +170,7 @@ void printObject(const QJsonObject &object)
     for (auto it = object.begin(); it != object.end(); ++it)
         width = std::max(width, int(it.key().size()));
     for (auto it = object.begin(); it != object.end(); ++it)
-        out() << (it.key() + u':').leftJustified(width + 2) << cell(it.value()) << '\n';
+        out() << printable(it.key() + u':').leftJustified(width + 2) << printable(cell(it.value())) << '\n';
 }
 
 // ---- The API ------------------------------------------------------------------------------------
@@ -162,13 +181,18 @@ struct Answer
     QByteArray body;
     QString networkError;
     QByteArray totalCount;
+    QString location; // a redirect's target (never followed)
     QJsonDocument json() const { return QJsonDocument::fromJson(body); }
 };
 
 class Client
 {
 public:
-    Client(QUrl base, QByteArray token) : m_base(std::move(base)), m_token(std::move(token)) {}
+    Client(QUrl base, QByteArray token) : m_base(std::move(base)), m_token(std::move(token))
+    {
+        // Never follow a redirect: the Authorization header would go to wherever it points.
+        m_network.setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
+    }
 
     Answer call(const QByteArray &method, const QString &path, const QUrlQuery &query = {}, const QByteArray &body = {})
     {
@@ -189,6 +213,7 @@ public:
         answer.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         answer.body = reply->readAll();
         answer.totalCount = reply->rawHeader("X-Total-Count");
+        answer.location = QString::fromUtf8(reply->rawHeader("Location"));
         if (answer.status == 0)
             answer.networkError = reply->errorString();
         reply->deleteLater();
@@ -212,8 +237,13 @@ int failure(const Answer &answer, const QUrl &base)
         return ExitUnreachable;
     }
     const QString message = answer.json().object().value(QStringLiteral("message")).toString();
-    err() << "switchyardctl: " << answer.status << ' ' << (message.isEmpty() ? QString::fromUtf8(answer.body.left(300)) : message)
-          << '\n';
+    if (answer.status >= 300 && answer.status < 400) {
+        err() << "switchyardctl: " << answer.status << " redirect to " << printable(answer.location)
+              << " — not followed: the token would go along; use --url with the address you trust\n";
+        return ExitFailed;
+    }
+    err() << "switchyardctl: " << answer.status << ' '
+          << printable(message.isEmpty() ? QString::fromUtf8(answer.body.left(300)) : message) << '\n';
     if (answer.status == 401)
         err() << "  (check the token: --token-file, $SWITCHYARD_TOKEN or the data directory's admin-token)\n";
     return answer.status == 401 || answer.status == 403 ? ExitDenied : ExitFailed;
@@ -234,7 +264,7 @@ int show(Client &client, const Options &o, const QString &path, const QList<Colu
     if (answer.status != 200)
         return failure(answer, client.base());
     if (o.json) {
-        out() << answer.body << '\n';
+        out() << printableJson(answer.body) << '\n';
         return ExitOk;
     }
     const QJsonDocument doc = answer.json();
@@ -255,7 +285,7 @@ int act(Client &client, const Options &o, const QByteArray &method, const QStrin
     if (answer.status < 200 || answer.status >= 300)
         return failure(answer, client.base());
     if (o.json)
-        out() << answer.body << '\n';
+        out() << printableJson(answer.body) << '\n';
     else
         out() << done << '\n';
     return ExitOk;
@@ -398,7 +428,7 @@ int streamTail(Client &client, const Options &o)
         const QString frameType = frame.section(u'\n', 0, 0);
         if (!type.isEmpty() && frameType != type)
             return;
-        out() << (o.json ? frame.section(u'\n', 1) : frameType + u' ' + frame.section(u'\n', 1)) << Qt::endl;
+        out() << printable(o.json ? frame.section(u'\n', 1) : frameType + u' ' + frame.section(u'\n', 1)) << Qt::endl;
         if (count > 0 && ++received >= count)
             loop.quit();
     });
@@ -441,7 +471,7 @@ int run(const QStringList &positional, const Options &o, Client &client)
         if (answer.status != 200)
             return failure(answer, client.base());
         if (o.json)
-            out() << answer.body << '\n';
+            out() << printableJson(answer.body) << '\n';
         else
             printTable(answer.json().array(), {{QStringLiteral("check"), QStringLiteral("name")}, {QStringLiteral("ok"), QStringLiteral("ok")},
                                                {QStringLiteral("ms"), QStringLiteral("elapsed_ms")}, {QStringLiteral("message"), QStringLiteral("message")}});
@@ -482,7 +512,7 @@ int run(const QStringList &positional, const Options &o, Client &client)
                 return failure(answer, client.base());
             const QJsonObject result = answer.json().object();
             if (o.json)
-                out() << answer.body << '\n';
+                out() << printableJson(answer.body) << '\n';
             else if (o.isSet(QStringLiteral("dry-run")))
                 out() << "would remove " << result[QStringLiteral("count")].toInteger() << " items from queue " << rest[0] << '\n';
             else
@@ -556,7 +586,7 @@ int run(const QStringList &positional, const Options &o, Client &client)
                 return failure(answer, client.base());
             const QJsonObject result = answer.json().object();
             if (o.json)
-                out() << answer.body << '\n';
+                out() << printableJson(answer.body) << '\n';
             else
                 printObject(result);
             return result[QStringLiteral("ok")].toBool() && !result[QStringLiteral("slow")].toBool() ? ExitOk : ExitFailed;
@@ -569,7 +599,8 @@ int run(const QStringList &positional, const Options &o, Client &client)
         const Answer answer = client.call("GET", QStringLiteral("/metrics"));
         if (answer.status != 200)
             return failure(answer, client.base());
-        out() << answer.body;
+        for (const QString &line : QString::fromUtf8(answer.body).split(u'\n'))
+            out() << printable(line) << '\n';
         return ExitOk;
     }
     if (command == QLatin1String("processes")) {
@@ -613,8 +644,15 @@ int run(const QStringList &positional, const Options &o, Client &client)
     return usage(QStringLiteral("unknown command \"%1\"").arg(command));
 }
 
-// --token-file, else $SWITCHYARD_TOKEN, else the data directory's admin-token.
-Result<QByteArray> readToken(const Options &o)
+bool isLoopback(const QUrl &url)
+{
+    const QHostAddress host(url.host());
+    return url.host() == QLatin1String("localhost") || (!host.isNull() && host.isLoopback());
+}
+
+// --token-file, else $SWITCHYARD_TOKEN, else the data directory's admin-token — that one only for
+// a loopback URL unless --data-dir names it (the local daemon's token is not for other hosts).
+Result<QByteArray> readToken(const Options &o, const QUrl &url)
 {
     if (o.isSet(QStringLiteral("token-file"))) {
         QFile file(o.value(QStringLiteral("token-file")));
@@ -624,6 +662,8 @@ Result<QByteArray> readToken(const Options &o)
     }
     if (const QByteArray env = qgetenv("SWITCHYARD_TOKEN"); !env.isEmpty())
         return env.trimmed();
+    if (!isLoopback(url) && !o.isSet(QStringLiteral("data-dir")))
+        return QByteArray();
     QFile file(QDir(dataDir(o)).filePath(QLatin1String(Admin::TokenStore::kAdminTokenFile)));
     if (file.open(QIODevice::ReadOnly))
         return file.readAll().trimmed();
@@ -649,6 +689,7 @@ int main(int argc, char *argv[])
     option(QStringLiteral("token-file"), QStringLiteral("Read the API token from <file>."), QStringLiteral("file"));
     option(QStringLiteral("data-dir"), QStringLiteral("Data directory (token commands; default admin-token)."), QStringLiteral("dir"));
     option(QStringLiteral("json"), QStringLiteral("Print JSON instead of tables."));
+    option(QStringLiteral("insecure"), QStringLiteral("Send the token over plain http to a non-loopback host."));
     option(QStringLiteral("timeout"), QStringLiteral("Flush timeout in milliseconds."), QStringLiteral("ms"));
     option(QStringLiteral("non-blocking"), QStringLiteral("flush-all: return at once."));
     option(QStringLiteral("dry-run"), QStringLiteral("remove-all: only count."));
@@ -691,9 +732,13 @@ int main(int argc, char *argv[])
         return usage(QStringLiteral("--url \"%1\" is not an http(s) URL (e.g. http://127.0.0.1:3300/api/v1)").arg(base));
     if (!url.path().endsWith(QLatin1String("/api/v1")))
         url.setPath(url.path().chopped(url.path().endsWith(u'/') ? 1 : 0) + QStringLiteral("/api/v1"));
-    const Result<QByteArray> tokenValue = readToken(o);
+    const Result<QByteArray> tokenValue = readToken(o, url);
     if (!tokenValue)
         return usage(tokenValue.status().message());
+    if (!tokenValue->isEmpty() && url.scheme() == QLatin1String("http") && !isLoopback(url) && !parser.isSet(QStringLiteral("insecure")))
+        return usage(QStringLiteral("refusing to send a token over plain http to %1: anyone on the way could read it. "
+                                    "Use https, or --insecure to accept the risk")
+                         .arg(url.host()));
     Client client(url, *tokenValue);
     return run(positional, o, client);
 }

@@ -32,6 +32,8 @@
 #include <optional>
 #include <thread>
 
+#include <unistd.h>
+
 namespace Switchyard {
 
 namespace {
@@ -181,10 +183,15 @@ Status startServer(Engine &engine, const EngineConfig &config, std::unique_ptr<A
     if (!adminHash)
         return adminHash.status();
     if (!generated.isEmpty()) {
-        QTextStream(stdout) << "switchyardd: generated the admin token (shown this once; kept 0600 in "
-                            << tokens.adminTokenPath() << "):\n  " << generated << '\n';
+        // On a terminal the operator sees it once; elsewhere (a journal, a log file) it would be kept.
+        if (::isatty(STDOUT_FILENO))
+            QTextStream(stdout) << "switchyardd: generated the admin token (shown this once; kept 0600 in "
+                                << tokens.adminTokenPath() << "):\n  " << generated << '\n';
+        else
+            QTextStream(stdout) << "switchyardd: generated the admin token; it is in " << tokens.adminTokenPath()
+                                << " (0600), not printed since standard output is not a terminal\n";
     }
-    Result<std::unique_ptr<Admin::AuditLog>> opened = Admin::AuditLog::open(config.dataPath());
+    Result<std::unique_ptr<Admin::AuditLog>> opened = Admin::AuditLog::open(config);
     if (!opened)
         return opened.status();
     audit = std::move(opened).value();

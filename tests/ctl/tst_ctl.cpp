@@ -1,6 +1,8 @@
 // switchyardctl as scripts call it: offline commands, token management, and every instance command
 // against a test daemon over the admin API, with its exit codes.
 #include "support/daemonprocess.h"
+#include "support/httpreceiver.h"
+#include "support/testutil.h"
 
 #include <QDateTime>
 #include <QJsonArray>
@@ -170,6 +172,52 @@ private Q_SLOTS:
         // Usage: 2 — and there is no way to put a token on the command line.
         QCOMPARE(ctl({QStringLiteral("queues"), QStringLiteral("--token"), QStringLiteral("x")}).exitCode, 2);
         QCOMPARE(ctl({QStringLiteral("queues"), QStringLiteral("--url"), QStringLiteral("ftp://x")}).exitCode, 2);
+    }
+
+    void redirectsAreNotFollowedWithTheToken()
+    {
+        // 127.0.0.1 redirects to another host name (localhost, a listening receiver): the token must not go there.
+        Switchyard::Test::HttpReceiver elsewhere;
+        Switchyard::Test::HttpReceiver redirecting;
+        const QByteArray target = "http://localhost:" + QByteArray::number(elsewhere.port()) + "/api/v1/queues";
+        redirecting.respond(307, {}, "Location: " + target + "\r\n");
+        const QString tokenFile = Switchyard::Test::writeFile(m_dir.path(), QStringLiteral("token-redirect"), "sy_secret_token");
+        const Run run = ctl({QStringLiteral("queues"), QStringLiteral("--url"), QString::fromLatin1(redirecting.url("/api/v1")),
+                             QStringLiteral("--token-file"), tokenFile});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains("redirect") && run.err.contains("not followed"), run.err.constData());
+        QCOMPARE(redirecting.requests().size(), 1);
+        QVERIFY(elsewhere.requests().isEmpty());
+    }
+
+    void tokensDoNotCrossPlainHttpToOtherHosts()
+    {
+        const QString tokenFile = Switchyard::Test::writeFile(m_dir.path(), QStringLiteral("token-remote"), "sy_secret_token");
+        // Refused before any connection is made (192.0.2.0/24 is a documentation network).
+        const Run refused = ctl({QStringLiteral("queues"), QStringLiteral("--url"), QStringLiteral("http://192.0.2.7:3300/api/v1"),
+                                 QStringLiteral("--token-file"), tokenFile});
+        QCOMPARE(refused.exitCode, 2);
+        QVERIFY2(refused.err.contains("plain http") && refused.err.contains("--insecure"), refused.err.constData());
+    }
+
+    void serverTextNeverReachesTheTerminalRaw()
+    {
+        // A server (or a name someone chose) with escape sequences and a bell in its strings.
+        Switchyard::Test::HttpReceiver hostile;
+        hostile.respond(200, "[{\"qid\":1,\"name\":\"\\u001b[2J\\u001b[31mred\\u0007\",\"type\":\"channel\"}]");
+        const QString tokenFile = Switchyard::Test::writeFile(m_dir.path(), QStringLiteral("token-hostile"), "sy_secret_token");
+        for (const QStringList &extra : {QStringList{}, QStringList{QStringLiteral("--json")}}) {
+            const Run run = ctl(QStringList{QStringLiteral("queues"), QStringLiteral("--url"), QString::fromLatin1(hostile.url("/api/v1")),
+                                            QStringLiteral("--token-file"), tokenFile}
+                                + extra);
+            QCOMPARE(run.exitCode, 0);
+            QVERIFY2(!run.out.contains('\x1b') && !run.out.contains('\x07'), run.out.constData());
+            QVERIFY2(run.out.contains("red"), run.out.constData());
+        }
+        hostile.respond(400, "{\"message\":\"bad \\u001b]0;title\\u0007\"}");
+        const Run failed = ctl({QStringLiteral("queues"), QStringLiteral("--url"), QString::fromLatin1(hostile.url("/api/v1")),
+                                QStringLiteral("--token-file"), tokenFile});
+        QVERIFY2(!failed.err.contains('\x1b') && !failed.err.contains('\x07'), failed.err.constData());
     }
 
     void cronNextTakesFromAndJson()

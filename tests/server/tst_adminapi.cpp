@@ -4,6 +4,7 @@
 #include "support/daemonprocess.h"
 #include "support/testutil.h"
 
+#include "admin/auditlog.h"
 #include "admin/tokens.h"
 
 #include <QEventLoop>
@@ -17,6 +18,7 @@
 #include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QElapsedTimer>
 #include <QTimer>
 #include <QUrlQuery>
 #include <QWebSocket>
@@ -257,7 +259,10 @@ private Q_SLOTS:
         const QFileInfo file(m_dir.filePath(QStringLiteral("admin-token")));
         QCOMPARE(file.permissions() & (QFile::ReadGroup | QFile::ReadOther | QFile::WriteGroup | QFile::WriteOther),
                  QFile::Permissions());
-        QVERIFY(m_daemon.output().contains(m_token));
+        // Standard output is a pipe here (a journal, a log file): the token stays in its file.
+        QVERIFY(!m_daemon.output().contains(m_token));
+        QVERIFY2(m_daemon.output().contains(file.absoluteFilePath().toUtf8()) && m_daemon.output().contains("not a terminal"),
+                 m_daemon.output().constData());
         QVERIFY(m_token.size() >= 3 + 64); // "sy_" + 32 bytes in hex
         QFile tokens(m_dir.filePath(QStringLiteral("tokens.json")));
         QVERIFY(tokens.open(QIODevice::ReadOnly));
@@ -266,11 +271,18 @@ private Q_SLOTS:
 
     void healthNeedsNoTokenAndEverythingElseDoes()
     {
+        // Without a token /health says only that the API answers, and which version: no host
+        // name, process id, exact version or uptime for whoever asks.
         const HttpResult health = get(QStringLiteral("/health"), QByteArray());
         QCOMPARE(health.status, 200);
+        QCOMPARE(object(health).keys(), (QStringList{QStringLiteral("api_version"), QStringLiteral("status")}));
         QCOMPARE(object(health)[QStringLiteral("status")].toString(), QStringLiteral("ok"));
-        QVERIFY(object(health)[QStringLiteral("uptime_ms")].toInteger() >= 0);
-        QVERIFY(!object(health)[QStringLiteral("instance_id")].toString().isEmpty());
+        QCOMPARE(object(health)[QStringLiteral("api_version")].toInt(), 1);
+        QCOMPARE(object(get(QStringLiteral("/health"), "sy_" + QByteArray(64, 'b'))).keys().size(), 2); // a wrong one: the same
+        const QJsonObject full = object(get(QStringLiteral("/health"), m_token));
+        QVERIFY(full[QStringLiteral("uptime_ms")].toInteger() >= 0);
+        QVERIFY(!full[QStringLiteral("instance_id")].toString().isEmpty());
+        QVERIFY(!full[QStringLiteral("version")].toString().isEmpty());
 
         for (const char *path : {"/instance", "/queues", "/cron", "/locks", "/metrics", "/audit", "/notices", "/qos"}) {
             const HttpResult none = get(QLatin1String(path), QByteArray());
@@ -354,6 +366,8 @@ private Q_SLOTS:
         } bad[] = {{R"({"max_workers": "3"})", QStringLiteral("max_workers")},
                    {R"({"max_workers": 2.5})", QStringLiteral("max_workers")},
                    {R"({"max_workers": 0})", QStringLiteral("max_workers")},
+                   {R"({"max_workers": -4294967295})", QStringLiteral("max_workers")},
+                   {R"({"max_workers": 1, "max_workers": 3})", QStringLiteral("max_workers")}, // duplicates: refused, not last-wins
                    {R"({"max_workers": 3, "colour": "red"})", QStringLiteral("colour")},
                    {R"({"max_workers": )", QStringLiteral("body")},
                    {R"([3])", QStringLiteral("body")}};
@@ -613,6 +627,68 @@ private Q_SLOTS:
         withToken.setQuery(QStringLiteral("token=") + QString::fromLatin1(m_readOnly));
         QVERIFY(byQuery.open(withToken, QByteArray()));
         QVERIFY(!byQuery.waitFor(QStringLiteral("queue-stats"), [](const QJsonDocument &) { return true; }).isNull());
+    }
+
+    void aRevokedTokenLosesItsStream()
+    {
+        const QUrl ws(url(QStringLiteral("/stream")).toString().replace(QStringLiteral("http"), QStringLiteral("ws")));
+        Admin::TokenStore store(m_dir.path());
+        const Result<QString> watcher = store.create(QStringLiteral("watcher"), Admin::Role::Admin);
+        QVERIFY(watcher);
+        StreamClient stream;
+        QVERIFY(stream.open(ws, watcher->toUtf8()));
+        QVERIFY(!stream.waitFor(QStringLiteral("queue-stats"), [](const QJsonDocument &) { return true; }).isNull());
+        QVERIFY(store.revoke(QStringLiteral("watcher")));
+        QElapsedTimer closing;
+        closing.start();
+        QCOMPARE(stream.waitForClose(), 4401);
+        QVERIFY2(closing.elapsed() < 3 * 1000, qPrintable(QString::number(closing.elapsed()))); // one interval (1 s) and change
+
+        // A token whose role changes (the file edited while the daemon runs) is closed as well.
+        const Result<QString> demoted = store.create(QStringLiteral("demoted"), Admin::Role::Admin);
+        QVERIFY(demoted);
+        StreamClient second;
+        QVERIFY(second.open(ws, demoted->toUtf8()));
+        QVERIFY(!second.waitFor(QStringLiteral("queue-stats"), [](const QJsonDocument &) { return true; }).isNull());
+        QFile file(m_dir.filePath(QStringLiteral("tokens.json")));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QJsonDocument doc = QJsonDocument::fromJson(file.readAll());
+        file.close();
+        QByteArray text = doc.toJson();
+        const qsizetype at = text.indexOf("\"demoted\"");
+        QVERIFY(at > 0);
+        const qsizetype role = text.indexOf("\"admin\"", at);
+        QVERIFY(role > 0);
+        text.replace(role, 7, "\"read-only\"");
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        file.write(text);
+        file.close();
+        QCOMPARE(second.waitForClose(), 4401);
+    }
+
+    void auditTargetsAreCleanedAndBounded()
+    {
+        // A read-only token's refused call names the raw path value: escape and bell bytes, and a long name.
+        const QByteArray hostile = "%1B%5B2J%07x";
+        QCOMPARE(rawHttp(m_daemon.port(), "POST /api/v1/locks/" + hostile + "/force-release HTTP/1.1\r\nHost: x\r\n"
+                                             "Authorization: Bearer " + m_readOnly + "\r\nContent-Length: 0\r\n\r\n")
+                     .left(12),
+                 QByteArray("HTTP/1.1 403"));
+        const QByteArray longName(5000, 'n');
+        QCOMPARE(rawHttp(m_daemon.port(), "POST /api/v1/locks/" + longName + "/force-release HTTP/1.1\r\nHost: x\r\n"
+                                             "Authorization: Bearer " + m_readOnly + "\r\nContent-Length: 0\r\n\r\n")
+                     .left(12),
+                 QByteArray("HTTP/1.1 403"));
+        const QJsonArray entries = array(get(QStringLiteral("/audit"), m_token, QStringLiteral("action=lock.force-release&limit=2")));
+        QCOMPARE(entries.size(), 2);
+        const QString longTarget = entries.at(0)[QStringLiteral("target")].toString();
+        QVERIFY2(longTarget.size() <= Admin::AuditLog::kMaxField + 1, qPrintable(QString::number(longTarget.size())));
+        const QString escaped = entries.at(1)[QStringLiteral("target")].toString();
+        QCOMPARE(escaped, QStringLiteral("\\x1b[2J\\x07x"));
+        QFile file(m_dir.filePath(QStringLiteral("audit.jsonl")));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray text = file.readAll();
+        QVERIFY(!text.contains("\\u001b") && !text.contains(QByteArray(5000, 'n')));
     }
 
     void streamRefusesBadTokensAndForeignOrigins()

@@ -44,11 +44,12 @@ QByteArray HttpReceiver::url(const QByteArray &path) const
     return "http://127.0.0.1:" + QByteArray::number(m_port) + path;
 }
 
-void HttpReceiver::respond(int status, QByteArray body)
+void HttpReceiver::respond(int status, QByteArray body, QByteArray extraHeaders)
 {
     std::lock_guard lock(m_mutex);
     m_status = status;
     m_body = std::move(body);
+    m_extraHeaders = std::move(extraHeaders);
 }
 
 QList<HttpReceiver::Request> HttpReceiver::requests() const
@@ -104,7 +105,7 @@ void HttpReceiver::serve()
         {
             std::lock_guard lock(m_mutex);
             m_requests.append(request);
-            response = "HTTP/1.1 " + QByteArray::number(m_status) + " Status\r\nContent-Type: text/plain\r\nContent-Length: "
+            response = "HTTP/1.1 " + QByteArray::number(m_status) + " Status\r\n" + m_extraHeaders + "Content-Type: text/plain\r\nContent-Length: "
                        + QByteArray::number(m_body.size()) + "\r\nConnection: close\r\n\r\n" + m_body;
         }
         [[maybe_unused]] const ssize_t written = ::write(client, response.constData(), size_t(response.size()));

@@ -30,7 +30,8 @@ public:
 
     quint16 port() const { return m_port; }
     QByteArray url(const QByteArray &path = "/") const;
-    void respond(int status, QByteArray body);
+    // `extraHeaders`: "Name: value\r\n" lines (a redirect's Location, say).
+    void respond(int status, QByteArray body, QByteArray extraHeaders = {});
     QList<Request> requests() const;
 
 private:
@@ -42,6 +43,7 @@ private:
     mutable std::mutex m_mutex;
     int m_status = 200;       // guarded by m_mutex
     QByteArray m_body = "ok"; // guarded by m_mutex
+    QByteArray m_extraHeaders; // guarded by m_mutex
     QList<Request> m_requests; // guarded by m_mutex
     std::thread m_thread;
 };

@@ -176,6 +176,13 @@ void EngineConfig::loadServer(Collector &c, const Settings &s, EngineConfig &con
                    .arg(s.location(server, QStringLiteral("HTTP_PORT")))
                    .arg(srv.httpPort));
     srv.adminToken = c.take(s.string(server, QStringLiteral("ADMIN_TOKEN"), QString()), QString());
+    if (!srv.adminToken.isEmpty()) {
+        const bool spaced = std::any_of(srv.adminToken.begin(), srv.adminToken.end(), [](QChar ch) { return ch.isSpace(); });
+        if (srv.adminToken.size() < 32 || spaced)
+            c.fail(QStringLiteral("%1 is not valid; expected at least 32 characters without spaces (leave it empty to have one "
+                                  "generated into the data directory)")
+                       .arg(s.location(server, QStringLiteral("ADMIN_TOKEN"))));
+    }
     srv.gracefulHammerTime = c.take(s.duration(server, QStringLiteral("GRACEFUL_HAMMER_TIME"), srv.gracefulHammerTime),
                                     srv.gracefulHammerTime);
     if (srv.gracefulHammerTime.count() < 0)
