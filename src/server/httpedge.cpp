@@ -33,6 +33,7 @@ struct HttpEdge::Connection
     Clock::time_point since = Clock::now(); // start of the phase
     Clock::time_point lastByte = Clock::now();
     QByteArray url;
+    bool inHeaders = false; // past the request line
     qint64 bodyBytes = 0;
     qint64 bodyLimit = 0;
     bool handedOn = false; // QtHttpServer has the socket (after the TLS handshake)
@@ -256,6 +257,7 @@ void HttpEdge::onReadyRead(Connection &c)
         http_parser_settings s = parserSettings();
         s.on_message_begin = &HttpEdge::onMessageBegin;
         s.on_url = &HttpEdge::onUrl;
+        s.on_header_field = &HttpEdge::onHeaderField;
         s.on_headers_complete = &HttpEdge::onHeadersComplete;
         s.on_body = &HttpEdge::onBody;
         s.on_message_complete = &HttpEdge::onMessageComplete;
@@ -274,7 +276,9 @@ void HttpEdge::onReadyRead(Connection &c)
         return;
     }
     const auto error = http_errno(c.parser.http_errno);
-    if (error == HPE_HEADER_OVERFLOW)
+    if (error == HPE_HEADER_OVERFLOW && !c.inHeaders) // the parser counts before it hands the URL over
+        refuse(c, 414, QStringLiteral("URL longer than %1 bytes").arg(kMaxUrlBytes), QStringLiteral("url"));
+    else if (error == HPE_HEADER_OVERFLOW)
         refuse(c, 431, QStringLiteral("request head larger than %1 bytes").arg(HTTP_MAX_HEADER_SIZE));
     else if (error != HPE_OK)
         refuse(c, 400, QStringLiteral("malformed HTTP request: %1").arg(QString::fromLatin1(http_errno_description(error))));
@@ -286,7 +290,14 @@ int HttpEdge::onMessageBegin(http_parser *parser)
     c.phase = Phase::Head;
     c.since = Clock::now();
     c.url.clear();
+    c.inHeaders = false;
     c.bodyBytes = 0;
+    return 0;
+}
+
+int HttpEdge::onHeaderField(http_parser *parser, const char *, size_t)
+{
+    static_cast<Connection *>(parser->data)->inHeaders = true;
     return 0;
 }
 

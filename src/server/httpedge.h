@@ -102,6 +102,7 @@ private:
 
     static int onMessageBegin(::http_parser *parser);
     static int onUrl(::http_parser *parser, const char *at, size_t length);
+    static int onHeaderField(::http_parser *parser, const char *at, size_t length);
     static int onHeadersComplete(::http_parser *parser);
     static int onBody(::http_parser *parser, const char *at, size_t length);
     static int onMessageComplete(::http_parser *parser);

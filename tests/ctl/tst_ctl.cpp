@@ -8,7 +8,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
+#include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -23,16 +23,27 @@ struct Run
 
 Run ctl(const QStringList &args, const QMap<QString, QString> &env = {})
 {
-    QProcess process;
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.remove(QStringLiteral("SWITCHYARD_TOKEN"));
-    environment.remove(QStringLiteral("SWITCHYARD_URL"));
+    // stdout through the pipe, stderr into a file: the two are checked apart.
+    QTemporaryDir dir;
+    const QString errFile = dir.filePath(QStringLiteral("stderr"));
+    QMap<QString, QString> environment{{QStringLiteral("SWITCHYARD_TOKEN"), QString()}, {QStringLiteral("SWITCHYARD_URL"), QString()}};
     for (auto it = env.begin(); it != env.end(); ++it)
         environment.insert(it.key(), it.value());
-    process.setProcessEnvironment(environment);
-    process.start(QStringLiteral(SWITCHYARDCTL_PATH), args);
-    process.waitForFinished(20000);
-    return Run{process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError()};
+    Switchyard::ChildProcess process;
+    Switchyard::ChildProcess::Options options;
+    options.output = Switchyard::ChildProcess::Output::StdoutOnly;
+    options.environment = environment;
+    options.errorFile = errFile;
+    Run run;
+    if (!process.start(QStringLiteral(SWITCHYARDCTL_PATH), args, options))
+        return run;
+    if (!process.waitForFinished(20000, &run.out))
+        process.kill();
+    run.exitCode = process.crashed() ? -1 : process.exitCode();
+    QFile err(errFile);
+    if (err.open(QIODevice::ReadOnly))
+        run.err = err.readAll();
+    return run;
 }
 
 } // namespace

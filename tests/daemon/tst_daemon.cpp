@@ -4,13 +4,13 @@
 
 #include <QDeadlineTimer>
 #include <QElapsedTimer>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <csignal>
 
 using namespace Switchyard;
+using Switchyard::ChildProcess;
 
 namespace {
 
@@ -25,17 +25,8 @@ struct Run
 
 Run runToEnd(const QStringList &args)
 {
-    QProcess process;
-    process.setProcessChannelMode(QProcess::MergedChannels);
-    process.start(kDaemon, args);
-    Run run;
-    if (!process.waitForFinished(20000)) {
-        process.kill();
-        process.waitForFinished();
-    }
-    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
-    run.output = process.readAll();
-    return run;
+    const Test::Ran ran = Test::runProgram(kDaemon, args, {}, 20000);
+    return Run{ran.exitCode, ran.output};
 }
 
 } // namespace
@@ -68,18 +59,17 @@ private Q_SLOTS:
     {
         QFETCH(int, signalNumber);
         QTemporaryDir data;
-        QProcess daemon;
-        daemon.setProcessChannelMode(QProcess::MergedChannels);
-        daemon.start(kDaemon, {QStringLiteral("--data-dir"), data.path(), QStringLiteral("--port"), QStringLiteral("0")});
+        ChildProcess daemon;
+        QVERIFY(daemon.start(kDaemon, {QStringLiteral("--data-dir"), data.path(), QStringLiteral("--port"), QStringLiteral("0")}));
         QByteArray output;
         QVERIFY2(Test::waitForOutput(daemon, output, "ready"), output.constData());
         QVERIFY(output.contains("config: embedded defaults"));
         QVERIFY(QFileInfo::exists(data.filePath(QStringLiteral("switchyard.lock"))));
 
-        ::kill(pid_t(daemon.processId()), signalNumber);
+        ::kill(daemon.pid(), signalNumber);
         QVERIFY2(Test::waitForOutput(daemon, output, "shutdown complete"), output.constData());
-        QVERIFY(daemon.waitForFinished(20000));
-        QCOMPARE(daemon.exitStatus(), QProcess::NormalExit);
+        QVERIFY(daemon.waitForFinished(20000, &output));
+        QVERIFY(!daemon.crashed());
         QCOMPARE(daemon.exitCode(), 0);
         QVERIFY(output.contains("terminated cleanly"));
         QVERIFY(!QFileInfo::exists(data.filePath(QStringLiteral("switchyard.lock"))));
@@ -88,36 +78,33 @@ private Q_SLOTS:
     void secondSignalDuringShutdownStillExitsZero()
     {
         QTemporaryDir data;
-        QProcess daemon;
-        daemon.setProcessChannelMode(QProcess::MergedChannels);
-        daemon.start(kDaemon, {QStringLiteral("--data-dir"), data.path(), QStringLiteral("--port"), QStringLiteral("0")});
+        ChildProcess daemon;
+        QVERIFY(daemon.start(kDaemon, {QStringLiteral("--data-dir"), data.path(), QStringLiteral("--port"), QStringLiteral("0")}));
         QByteArray output;
         QVERIFY2(Test::waitForOutput(daemon, output, "ready"), output.constData());
-        ::kill(pid_t(daemon.processId()), SIGTERM);
-        ::kill(pid_t(daemon.processId()), SIGTERM);
-        const bool finished = daemon.waitForFinished(20000);
-        output += daemon.readAll();
+        ::kill(daemon.pid(), SIGTERM);
+        ::kill(daemon.pid(), SIGTERM);
+        const bool finished = daemon.waitForFinished(20000, &output);
         QVERIFY2(finished, output.constData());
-        QCOMPARE(daemon.exitStatus(), QProcess::NormalExit);
+        QVERIFY(!daemon.crashed());
         QCOMPARE(daemon.exitCode(), 0);
     }
 
     void secondInstanceOnTheSameDataDirectoryIsRefused()
     {
         QTemporaryDir data;
-        QProcess first;
-        first.setProcessChannelMode(QProcess::MergedChannels);
-        first.start(kDaemon, {QStringLiteral("--data-dir"), data.path(), QStringLiteral("--port"), QStringLiteral("0")});
+        ChildProcess first;
+        QVERIFY(first.start(kDaemon, {QStringLiteral("--data-dir"), data.path(), QStringLiteral("--port"), QStringLiteral("0")}));
         QByteArray output;
         QVERIFY2(Test::waitForOutput(first, output, "ready"), output.constData());
 
         const Run second = runToEnd({QStringLiteral("--data-dir"), data.path()});
         QCOMPARE(second.exitCode, 1);
         QVERIFY2(second.output.contains("is in use by another Switchyard process (pid "
-                                        + QByteArray::number(first.processId())),
+                                        + QByteArray::number(first.pid())),
                  second.output.constData());
 
-        first.terminate();
+        first.signal(SIGTERM);
         QVERIFY(first.waitForFinished(20000));
         QCOMPARE(first.exitCode(), 0);
     }
@@ -146,13 +133,12 @@ private Q_SLOTS:
         const QString config = Test::writeFile(dir.path(), QStringLiteral("app.ini"),
                                                "[redis]\nCONN_STR = " + redis.url().toUtf8()
                                                    + "\n[cache]\nADAPTER = redis\n[global_lock]\nSERVICE_TYPE = redis\n");
-        QProcess daemon;
-        daemon.setProcessChannelMode(QProcess::MergedChannels);
-        daemon.start(kDaemon, {QStringLiteral("--config"), config, QStringLiteral("--data-dir"), dir.path(), QStringLiteral("--port"), QStringLiteral("0")});
+        ChildProcess daemon;
+        QVERIFY(daemon.start(kDaemon, {QStringLiteral("--config"), config, QStringLiteral("--data-dir"), dir.path(), QStringLiteral("--port"), QStringLiteral("0")}));
         QByteArray output;
         QVERIFY2(Test::waitForOutput(daemon, output, "ready"), output.constData());
         QVERIFY2(output.contains("cache redis , locks redis"), output.constData());
-        daemon.terminate();
+        daemon.signal(SIGTERM);
         QVERIFY(daemon.waitForFinished(20000));
         QCOMPARE(daemon.exitCode(), 0);
     }
@@ -168,18 +154,16 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString config = Test::writeFile(dir.path(), QStringLiteral("app.ini"),
                                                "[cache]\nADAPTER = redis\nHOST = " + url.toUtf8() + "\n");
-        QProcess daemon;
-        daemon.setProcessChannelMode(QProcess::MergedChannels);
-        daemon.start(kDaemon, {QStringLiteral("--config"), config, QStringLiteral("--data-dir"), dir.path(), QStringLiteral("--port"), QStringLiteral("0")});
+        ChildProcess daemon;
+        QVERIFY(daemon.start(kDaemon, {QStringLiteral("--config"), config, QStringLiteral("--data-dir"), dir.path(), QStringLiteral("--port"), QStringLiteral("0")}));
         QByteArray output;
         QVERIFY2(Test::waitForOutput(daemon, output, "retrying"), output.constData());
         QElapsedTimer stopping;
         stopping.start();
-        ::kill(pid_t(daemon.processId()), SIGTERM);
-        QVERIFY(daemon.waitForFinished(20000));
-        output += daemon.readAll();
+        ::kill(daemon.pid(), SIGTERM);
+        QVERIFY(daemon.waitForFinished(20000, &output));
         QVERIFY2(stopping.elapsed() < 3000, qPrintable(QString::number(stopping.elapsed()))); // the attempts would take 9 s
-        QCOMPARE(daemon.exitStatus(), QProcess::NormalExit);
+        QVERIFY(!daemon.crashed());
         QCOMPARE(daemon.exitCode(), 0);
         QVERIFY2(output.contains("start-up stopped: received SIGTERM during start-up"), output.constData());
     }

@@ -7,7 +7,6 @@
 
 #include <QFile>
 #include <QJsonObject>
-#include <QProcess>
 #include <QSslSocket>
 #include <QTemporaryDir>
 #include <QTest>
@@ -53,16 +52,9 @@ struct Exit
 // A daemon expected to refuse to start.
 Exit runToEnd(const QString &dir, const QByteArray &config)
 {
-    QProcess process;
-    process.setProcessChannelMode(QProcess::MergedChannels);
-    process.start(kTestDaemon, {QStringLiteral("--data-dir"), dir, QStringLiteral("--port"), QStringLiteral("0"),
-                                QStringLiteral("--config"), writeFile(dir, QStringLiteral("app.ini"), config)});
-    if (!process.waitForFinished(30000)) {
-        process.kill();
-        process.waitForFinished();
-        return {};
-    }
-    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1, process.readAll()};
+    const Ran ran = runProgram(kTestDaemon, {QStringLiteral("--data-dir"), dir, QStringLiteral("--port"), QStringLiteral("0"),
+                                             QStringLiteral("--config"), writeFile(dir, QStringLiteral("app.ini"), config)});
+    return {ran.exitCode, ran.output};
 }
 
 // One raw request from a chosen local source address; the answer until the server closes or 10 s pass.
@@ -153,14 +145,14 @@ private Q_SLOTS:
     void aKeyFileReadableByOthersIsRefused()
     {
         QTemporaryDir dir;
-        QProcess openssl;
-        openssl.start(QStringLiteral("openssl"), {QStringLiteral("req"), QStringLiteral("-x509"), QStringLiteral("-newkey"),
-                                                  QStringLiteral("ec"), QStringLiteral("-pkeyopt"), QStringLiteral("ec_paramgen_curve:P-256"),
-                                                  QStringLiteral("-nodes"), QStringLiteral("-keyout"), dir.filePath(QStringLiteral("key.pem")),
-                                                  QStringLiteral("-out"), dir.filePath(QStringLiteral("cert.pem")), QStringLiteral("-days"),
-                                                  QStringLiteral("1"), QStringLiteral("-subj"), QStringLiteral("/CN=127.0.0.1")});
-        QVERIFY(openssl.waitForFinished(60000));
-        QCOMPARE(openssl.exitCode(), 0);
+        const Ran openssl = runProgram(QStringLiteral("openssl"),
+                                       {QStringLiteral("req"), QStringLiteral("-x509"), QStringLiteral("-newkey"), QStringLiteral("ec"),
+                                        QStringLiteral("-pkeyopt"), QStringLiteral("ec_paramgen_curve:P-256"), QStringLiteral("-nodes"),
+                                        QStringLiteral("-keyout"), dir.filePath(QStringLiteral("key.pem")), QStringLiteral("-out"),
+                                        dir.filePath(QStringLiteral("cert.pem")), QStringLiteral("-days"), QStringLiteral("1"),
+                                        QStringLiteral("-subj"), QStringLiteral("/CN=127.0.0.1")},
+                                       {}, 60000);
+        QVERIFY2(openssl.exitCode == 0, openssl.output.constData());
         QVERIFY(QFile::setPermissions(dir.filePath(QStringLiteral("key.pem")),
                                       QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther));
         const Exit refused = runToEnd(dir.path(), "[server]\nCERT_FILE = cert.pem\nKEY_FILE = key.pem\n");
@@ -205,13 +197,11 @@ private Q_SLOTS:
     {
         // A real full file system: a small tmpfs (root only; CI runs as root).
         QTemporaryDir mountPoint;
-        QProcess mount;
-        mount.start(QStringLiteral("mount"), {QStringLiteral("-t"), QStringLiteral("tmpfs"), QStringLiteral("-o"),
-                                              QStringLiteral("size=4m,mode=0700"), QStringLiteral("tmpfs"), mountPoint.path()});
-        mount.waitForFinished(10000);
-        if (mount.exitStatus() != QProcess::NormalExit || mount.exitCode() != 0)
+        const Ran mount = runProgram(QStringLiteral("mount"), {QStringLiteral("-t"), QStringLiteral("tmpfs"), QStringLiteral("-o"),
+                                                               QStringLiteral("size=4m,mode=0700"), QStringLiteral("tmpfs"), mountPoint.path()});
+        if (mount.exitCode != 0)
             QSKIP("mounting a small tmpfs needs root");
-        const auto unmount = qScopeGuard([&] { QProcess::execute(QStringLiteral("umount"), {QStringLiteral("-l"), mountPoint.path()}); });
+        const auto unmount = qScopeGuard([&] { runProgram(QStringLiteral("umount"), {QStringLiteral("-l"), mountPoint.path()}); });
         const QString data = mountPoint.filePath(QStringLiteral("data"));
         DaemonProcess daemon;
         QVERIFY2(daemon.start(options(data, QByteArray())), daemon.output().constData());
@@ -302,13 +292,12 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString cert = dir.filePath(QStringLiteral("cert.pem"));
         const QString key = dir.filePath(QStringLiteral("key.pem"));
-        QProcess openssl;
-        openssl.start(QStringLiteral("openssl"), {QStringLiteral("req"), QStringLiteral("-x509"), QStringLiteral("-newkey"),
-                                                  QStringLiteral("rsa:2048"), QStringLiteral("-nodes"), QStringLiteral("-keyout"), key,
-                                                  QStringLiteral("-out"), cert, QStringLiteral("-days"), QStringLiteral("1"),
-                                                  QStringLiteral("-subj"), QStringLiteral("/CN=127.0.0.1")});
-        QVERIFY(openssl.waitForFinished(60000));
-        QCOMPARE(openssl.exitCode(), 0);
+        const Ran openssl = runProgram(QStringLiteral("openssl"), {QStringLiteral("req"), QStringLiteral("-x509"), QStringLiteral("-newkey"),
+                                                                  QStringLiteral("rsa:2048"), QStringLiteral("-nodes"), QStringLiteral("-keyout"), key,
+                                                                  QStringLiteral("-out"), cert, QStringLiteral("-days"), QStringLiteral("1"),
+                                                                  QStringLiteral("-subj"), QStringLiteral("/CN=127.0.0.1")},
+                                       {}, 60000);
+        QVERIFY2(openssl.exitCode == 0, openssl.output.constData());
 
         // Relative paths resolve against the data directory; TLS makes a remote address acceptable.
         DaemonProcess daemon;

@@ -2,6 +2,7 @@
 
 #include "testutil.h"
 
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QEventLoop>
 #include <QFile>
@@ -13,6 +14,8 @@
 #include <QSslError>
 #include <QTcpSocket>
 #include <QTimer>
+
+#include <csignal>
 
 namespace Switchyard::Test {
 
@@ -30,7 +33,7 @@ DaemonProcess::Options DaemonProcess::standardFixture(const QString &program, co
 
 DaemonProcess::~DaemonProcess()
 {
-    if (m_process.state() != QProcess::NotRunning)
+    if (!m_process.finished())
         stop();
 }
 
@@ -38,40 +41,57 @@ bool DaemonProcess::start(const Options &options)
 {
     m_options = options;
     QStringList args{QStringLiteral("--data-dir"), options.dataDir, QStringLiteral("--port"), QStringLiteral("0")};
-    if (!options.config.isEmpty())
+    if (!options.config.isEmpty()) {
+        QDir().mkpath(options.dataDir);
         args << QStringLiteral("--config") << writeFile(options.dataDir, QStringLiteral("app.ini"), options.config);
+    }
     args << options.extraArguments;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    for (auto it = options.environment.begin(); it != options.environment.end(); ++it)
-        env.insert(it.key(), it.value());
-    m_process.setProcessEnvironment(env);
-    m_process.setProcessChannelMode(QProcess::MergedChannels);
-    if (options.wrapper.isEmpty())
-        m_process.start(options.program, args);
-    else
-        m_process.start(options.wrapper.first(), options.wrapper.mid(1) + QStringList{options.program} + args);
-    if (!waitForOutput(m_process, m_output, "ready (pid"))
+    m_outputFile = m_outputDir.filePath(QStringLiteral("daemon.log"));
+    QFile::remove(m_outputFile);
+    m_output.clear();
+    ChildProcess::Options spawn;
+    spawn.output = ChildProcess::Output::File;
+    spawn.outputFile = m_outputFile;
+    spawn.environment = options.environment;
+    const Status started = options.wrapper.isEmpty()
+                               ? m_process.start(options.program, args, spawn)
+                               : m_process.start(options.wrapper.first(), options.wrapper.mid(1) + QStringList{options.program} + args, spawn);
+    if (!started) {
+        m_output = started.message().toUtf8();
+        return false;
+    }
+    if (!waitForMarker("ready (pid"))
         return false;
     static const QRegularExpression api(QStringLiteral("admin API on (https?://[^ ]+?:\\d+/api/v1)"));
-    const QRegularExpressionMatch match = api.match(QString::fromUtf8(m_output));
+    const QRegularExpressionMatch match = api.match(QString::fromUtf8(output()));
     if (!match.hasMatch())
         return false;
     m_baseUrl = QUrl(match.captured(1));
     return true;
 }
 
+bool DaemonProcess::waitForMarker(const QByteArray &marker, int boundMs)
+{
+    QDeadlineTimer deadline(boundMs);
+    while (!output().contains(marker)) {
+        if (m_process.finished() || deadline.hasExpired())
+            return output().contains(marker);
+        m_process.read(10); // waits: the output goes to a file
+    }
+    return true;
+}
+
 int DaemonProcess::stop()
 {
-    if (m_process.state() == QProcess::NotRunning)
-        return m_process.exitStatus() == QProcess::NormalExit ? m_process.exitCode() : -1;
-    m_process.terminate();
-    if (!m_process.waitForFinished(30000)) {
-        m_process.kill();
-        m_process.waitForFinished();
-        return -1;
+    if (!m_process.finished()) {
+        m_process.signal(SIGTERM);
+        if (!m_process.waitForFinished(30000)) {
+            m_process.kill();
+            return -1;
+        }
     }
-    m_output += m_process.readAll();
-    return m_process.exitStatus() == QProcess::NormalExit ? m_process.exitCode() : -1;
+    output();
+    return m_process.crashed() ? -1 : m_process.exitCode();
 }
 
 QByteArray DaemonProcess::adminToken() const
@@ -82,7 +102,9 @@ QByteArray DaemonProcess::adminToken() const
 
 QByteArray DaemonProcess::output()
 {
-    m_output += m_process.readAll();
+    QFile file(m_outputFile);
+    if (!m_outputFile.isEmpty() && file.open(QIODevice::ReadOnly))
+        m_output = file.readAll();
     return m_output;
 }
 

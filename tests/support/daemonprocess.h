@@ -7,11 +7,13 @@
 #include <QByteArray>
 #include <QJsonDocument>
 #include <QMap>
-#include <QProcess>
+#include <QTemporaryDir>
 #include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
 #include <QUrl>
+
+#include "engine/core/childprocess.h"
 
 namespace Switchyard::Test {
 
@@ -44,12 +46,15 @@ public:
     quint16 port() const { return quint16(m_baseUrl.port()); }
     QByteArray adminToken() const;
     QByteArray output();
-    QProcess &process() { return m_process; }
-    qint64 pid() const { return m_process.processId(); }
+    // Waits until the output holds `marker`; false when the daemon ends first or the bound passes.
+    bool waitForMarker(const QByteArray &marker, int boundMs = 20000);
+    qint64 pid() const { return m_process.pid(); }
 
 private:
     Options m_options;
-    QProcess m_process;
+    ChildProcess m_process; // posix_spawn, not QProcess (docs/testing.md: ThreadSanitizer)
+    QTemporaryDir m_outputDir;
+    QString m_outputFile;   // stdout and stderr: a file, so nobody must keep reading for the daemon to log
     QByteArray m_output;
     QUrl m_baseUrl;
 };

@@ -1,6 +1,8 @@
 #include "redisserver.h"
 
 #include <QDeadlineTimer>
+#include <QDir>
+#include <QFile>
 #include <QTcpServer>
 
 #include <hiredis/hiredis.h>
@@ -28,11 +30,17 @@ quint16 pickFreePort()
 
 } // namespace
 
+QByteArray RedisServer::readLog() const
+{
+    QFile file(QDir(m_dir->path()).filePath(QStringLiteral("redis.log")));
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
 RedisServer::RedisServer() = default;
 
 RedisServer::~RedisServer()
 {
-    if (m_process && m_process->state() != QProcess::NotRunning) {
+    if (isRunning()) {
         resume(); // a paused server cannot act on SIGTERM
         kill();
     }
@@ -58,15 +66,15 @@ Status RedisServer::start(const Options &options)
 
 Status RedisServer::launch()
 {
-    m_process = std::make_unique<QProcess>();
-    m_process->setProcessChannelMode(QProcess::MergedChannels);
+    m_process = std::make_unique<ChildProcess>();
     QStringList args{QStringLiteral("--port"), QString::number(m_port),
                      QStringLiteral("--bind"), QStringLiteral("127.0.0.1"),
                      QStringLiteral("--dir"), m_dir->path(),
                      QStringLiteral("--save"), QString(),
                      QStringLiteral("--daemonize"), QStringLiteral("no"),
                      QStringLiteral("--protected-mode"), QStringLiteral("no"),
-                     QStringLiteral("--logfile"), QString()};
+                     // A file, not a pipe: nobody has to keep reading for the server to go on logging.
+                     QStringLiteral("--logfile"), QDir(m_dir->path()).filePath(QStringLiteral("redis.log"))};
     if (m_options.appendOnly)
         args << QStringLiteral("--appendonly") << QStringLiteral("yes")
              << QStringLiteral("--appendfsync") << QStringLiteral("always");
@@ -75,24 +83,22 @@ Status RedisServer::launch()
     args << m_options.extraArgs;
 
     m_log.clear();
-    m_process->start(redisExecutable(), args);
-    if (!m_process->waitForStarted(10000))
-        return Status::unavailable(QStringLiteral("cannot start %1: %2 (install the redis-server package)")
-                                       .arg(redisExecutable(), m_process->errorString()));
+    QFile::remove(QDir(m_dir->path()).filePath(QStringLiteral("redis.log")));
+    ChildProcess::Options spawn;
+    spawn.output = ChildProcess::Output::Inherit;
+    if (Status started = m_process->start(redisExecutable(), args, spawn); !started)
+        return Status::unavailable(started.message() + QStringLiteral(" (install the redis-server package)"));
 
     QDeadlineTimer deadline(15000);
     while (!m_log.contains("Ready to accept connections")) {
-        if (m_process->state() == QProcess::NotRunning || deadline.hasExpired()) {
-            m_log += m_process->readAll();
-            if (m_process->state() != QProcess::NotRunning) {
-                m_process->kill();
-                m_process->waitForFinished(5000);
-            }
+        if (m_process->finished() || deadline.hasExpired()) {
+            m_log = readLog();
+            m_process->kill();
             return Status::unavailable(QStringLiteral("redis-server on port %1 did not become ready:\n%2")
                                            .arg(m_port).arg(QString::fromLocal8Bit(m_log)));
         }
-        m_process->waitForReadyRead(int(std::max<qint64>(1, deadline.remainingTime())));
-        m_log += m_process->readAll();
+        m_process->read(int(std::min<qint64>(20, std::max<qint64>(1, deadline.remainingTime())))); // waits
+        m_log = readLog();
     }
     const Result<QByteArray> pong = command({QStringLiteral("PING")});
     if (!pong || *pong != "PONG")
@@ -103,21 +109,18 @@ Status RedisServer::launch()
 
 void RedisServer::stop()
 {
-    if (!m_process || m_process->state() == QProcess::NotRunning)
+    if (!isRunning())
         return;
-    m_process->terminate();
-    if (!m_process->waitForFinished(10000)) {
+    m_process->signal(SIGTERM);
+    if (!m_process->waitForFinished(10000))
         m_process->kill();
-        m_process->waitForFinished(5000);
-    }
 }
 
 void RedisServer::kill()
 {
-    if (!m_process || m_process->state() == QProcess::NotRunning)
+    if (!isRunning())
         return;
     m_process->kill();
-    m_process->waitForFinished(5000);
 }
 
 Status RedisServer::restart()
@@ -129,18 +132,18 @@ Status RedisServer::restart()
 void RedisServer::pause()
 {
     if (isRunning())
-        ::kill(pid_t(m_process->processId()), SIGSTOP);
+        ::kill(m_process->pid(), SIGSTOP);
 }
 
 void RedisServer::resume()
 {
     if (isRunning())
-        ::kill(pid_t(m_process->processId()), SIGCONT);
+        ::kill(m_process->pid(), SIGCONT);
 }
 
 bool RedisServer::isRunning() const
 {
-    return m_process && m_process->state() == QProcess::Running;
+    return m_process && !m_process->finished();
 }
 
 QString RedisServer::url(int db) const

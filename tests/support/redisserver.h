@@ -1,9 +1,9 @@
 #pragma once
 
+#include "engine/core/childprocess.h"
 #include "engine/core/status.h"
 
 #include <QByteArray>
-#include <QProcess>
 #include <QString>
 #include <QStringList>
 #include <QTemporaryDir>
@@ -56,10 +56,11 @@ public:
 
 private:
     Status launch();
+    QByteArray readLog() const;
 
     Options m_options;
     std::unique_ptr<QTemporaryDir> m_dir;
-    std::unique_ptr<QProcess> m_process;
+    std::unique_ptr<ChildProcess> m_process;
     quint16 m_port = 0;
     QByteArray m_log; // the server's output so far, for failure messages
 };

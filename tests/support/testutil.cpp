@@ -3,7 +3,6 @@
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
-#include <QProcess>
 #include <QTest>
 
 namespace Switchyard::Test {
@@ -14,18 +13,35 @@ QString argumentValue(const QStringList &arguments, const char *name)
     return at >= 0 && at + 1 < arguments.size() ? arguments.at(at + 1) : QString();
 }
 
-bool waitForOutput(QProcess &process, QByteArray &output, const QByteArray &marker, int boundMs)
+bool waitForOutput(ChildProcess &process, QByteArray &output, const QByteArray &marker, int boundMs)
 {
     QDeadlineTimer deadline(boundMs);
     while (!output.contains(marker)) {
-        if (process.state() == QProcess::NotRunning || deadline.hasExpired()) {
-            output += process.readAll();
+        if (process.finished() || deadline.hasExpired()) {
+            output += process.read(0);
             return output.contains(marker);
         }
-        process.waitForReadyRead(int(std::max<qint64>(1, deadline.remainingTime())));
-        output += process.readAll();
+        output += process.read(int(std::min<qint64>(50, std::max<qint64>(1, deadline.remainingTime()))));
     }
     return true;
+}
+
+Ran runProgram(const QString &program, const QStringList &arguments, const QMap<QString, QString> &environment, int boundMs)
+{
+    ChildProcess process;
+    ChildProcess::Options options;
+    options.environment = environment;
+    Ran ran;
+    if (Status started = process.start(program, arguments, options); !started) {
+        ran.output = started.message().toUtf8();
+        return ran;
+    }
+    if (!process.waitForFinished(boundMs, &ran.output)) {
+        process.kill();
+        return ran;
+    }
+    ran.exitCode = process.crashed() ? -1 : process.exitCode();
+    return ran;
 }
 
 QString writeFile(const QString &dir, const QString &name, const QByteArray &content)

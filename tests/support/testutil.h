@@ -4,9 +4,9 @@
 #include <QString>
 #include <QStringList>
 
+#include "engine/core/childprocess.h"
 #include "engine/settings/config.h"
 
-class QProcess;
 
 namespace Switchyard::Test {
 
@@ -17,8 +17,19 @@ QString argumentValue(const QStringList &arguments, const char *name);
 QString writeFile(const QString &dir, const QString &name, const QByteArray &content);
 
 // Reads `process`'s output into `output` until it contains `marker` or the process ends; the
-// bound only matters when the program under test is broken.
-bool waitForOutput(QProcess &process, QByteArray &output, const QByteArray &marker, int boundMs = 20000);
+// bound only matters when the program under test is broken. Children are started with
+// ChildProcess (posix_spawn), never QProcess: see docs/testing.md on ThreadSanitizer.
+bool waitForOutput(ChildProcess &process, QByteArray &output, const QByteArray &marker, int boundMs = 20000);
+
+// Runs a program to its end: stdout and stderr merged; exitCode -1 when it crashed or outlived
+// `boundMs` (then it is killed).
+struct Ran
+{
+    int exitCode = -1;
+    QByteArray output;
+};
+Ran runProgram(const QString &program, const QStringList &arguments, const QMap<QString, QString> &environment = {},
+               int boundMs = 30000);
 
 // The engine configuration of an app.ini text (file name "app.ini") with `dataDir` as --data-dir;
 // stops the test program on a parse or validation error (a broken fixture, not a test result).

@@ -7,7 +7,6 @@
 #include <QDeadlineTimer>
 #include "support/testutil.h"
 
-#include <QProcess>
 #include <QProcessEnvironment>
 #include <QTemporaryDir>
 #include <QTest>
@@ -27,16 +26,13 @@ class TestConsoleProcess : public QObject
 private Q_SLOTS:
     void withoutADisplayItSaysSoInOneLine()
     {
-        QProcess console;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        for (const char *name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
-            env.remove(QString::fromLatin1(name));
-        console.setProcessEnvironment(env);
-        console.setProcessChannelMode(QProcess::MergedChannels);
-        console.start(kConsole, {});
-        QVERIFY(console.waitForFinished(20000));
-        QCOMPARE(console.exitCode(), 3);
-        const QByteArray output = console.readAll();
+        // No display at all: env -u removes the variables for the child only.
+        const Test::Ran ran = Test::runProgram(QStringLiteral("env"), {QStringLiteral("-u"), QStringLiteral("DISPLAY"), QStringLiteral("-u"),
+                                                                       QStringLiteral("WAYLAND_DISPLAY"), QStringLiteral("-u"),
+                                                                       QStringLiteral("QT_QPA_PLATFORM"), kConsole},
+                                               {}, 20000);
+        QCOMPARE(ran.exitCode, 3);
+        const QByteArray output = ran.output;
         QCOMPARE(output.count('\n'), 1);
         QVERIFY(output.startsWith("switchyard: no display"));
     }
@@ -44,16 +40,15 @@ private Q_SLOTS:
     void sigtermClosesTheWindowAndShutsDownGracefully()
     {
         QTemporaryDir data;
-        QProcess console;
-        console.setProcessChannelMode(QProcess::MergedChannels);
-        console.start(kConsole, {QStringLiteral("--data-dir"), data.path()});
+        ChildProcess console;
+        QVERIFY(console.start(kConsole, {QStringLiteral("--data-dir"), data.path()}));
         QByteArray output;
         QVERIFY2(Test::waitForOutput(console, output, "started"), output.constData());
 
-        ::kill(pid_t(console.processId()), SIGTERM);
+        ::kill(console.pid(), SIGTERM);
         QVERIFY2(Test::waitForOutput(console, output, "terminated cleanly"), output.constData());
-        QVERIFY(console.waitForFinished(20000));
-        QCOMPARE(console.exitStatus(), QProcess::NormalExit);
+        QVERIFY(console.waitForFinished(20000, &output));
+        QVERIFY(!console.crashed());
         QCOMPARE(console.exitCode(), 0);
         QVERIFY(output.contains("shutdown: console window closed"));
     }

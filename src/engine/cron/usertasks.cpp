@@ -1,6 +1,7 @@
 // User-defined tasks: [cron.<name>] sections with COMMAND or URL.
 #include "cron.h"
 
+#include "engine/core/childprocess.h"
 #include "engine/settings/config.h"
 #include "engine/settings/duration.h"
 
@@ -16,7 +17,6 @@
 #include <QSet>
 #include <QTimer>
 
-#include <csignal>
 
 namespace Switchyard {
 
@@ -37,36 +37,29 @@ Result<QString> runCommand(const CronRunContext &context)
     if (argv.isEmpty())
         return Status::invalidArgument(QStringLiteral("COMMAND is empty"));
     const auto timeout = context.config->duration(QStringLiteral("TIMEOUT"), std::chrono::minutes(10));
-    QProcess process;
-    process.setProcessChannelMode(QProcess::MergedChannels);
-    // The daemon blocks SIGINT/SIGTERM in every thread (it reads them from a signalfd); a command
-    // must start with the default mask, or it could not be stopped the usual way.
-    process.setChildProcessModifier([] {
-        sigset_t none;
-        sigemptyset(&none);
-        pthread_sigmask(SIG_SETMASK, &none, nullptr);
-    });
-    process.start(argv.first(), argv.mid(1));
-    if (!process.waitForStarted(10000))
-        return Status::unavailable(QStringLiteral("cannot start %1: %2").arg(argv.first(), process.errorString()));
+    // posix_spawnp with an empty signal mask and default handlers (the daemon blocks SIGINT/SIGTERM
+    // in every thread): a command can be stopped the usual way.
+    ChildProcess process;
+    if (Status started = process.start(argv.first(), argv.mid(1)); !started)
+        return started;
     const auto deadline = SteadyClock::now() + timeout;
     QByteArray output;
-    while (!process.waitForFinished(50)) {
-        output += process.readAll();
+    // Output as it comes; every 50 ms at most, cancellation and the deadline are checked.
+    while (!process.finished()) {
+        output += process.read(50);
         if (output.size() > 1024 * 1024)
             output = output.right(64 * 1024); // keep the end: that is where errors are
         if (context.cancel.isCancelled() || SteadyClock::now() >= deadline) {
             process.kill();
-            process.waitForFinished(5000);
             if (context.cancel.isCancelled())
                 return context.cancel.cause();
             return Status::deadlineExceeded(QStringLiteral("timed out after %1: %2")
-                                                .arg(formatDuration(timeout), tail(output + process.readAll())));
+                                                .arg(formatDuration(timeout), tail(output + process.read(0))));
         }
     }
-    output += process.readAll();
-    if (process.exitStatus() != QProcess::NormalExit)
-        return Status::internal(QStringLiteral("%1 crashed: %2").arg(argv.first(), tail(output)));
+    output += process.read(0);
+    if (process.crashed())
+        return Status::internal(QStringLiteral("%1 crashed (signal %2): %3").arg(argv.first()).arg(process.exitSignal()).arg(tail(output)));
     if (process.exitCode() != 0)
         return Status::internal(QStringLiteral("exit code %1: %2").arg(process.exitCode()).arg(tail(output)));
     return tail(output);

@@ -13,7 +13,9 @@
 #include <QDir>
 #include <QFile>
 #include <QHash>
-#include <QProcess>
+#include <QDeadlineTimer>
+
+#include "engine/core/childprocess.h"
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -32,13 +34,20 @@ class TestCronTick : public QObject
         return file.open(QIODevice::ReadOnly) ? file.readAll().count('\n') : 0;
     }
 
-    std::unique_ptr<QProcess> startChild(const QString &redis, const QString &log, int skewMs)
+    std::unique_ptr<ChildProcess> startChild(const QString &redis, const QString &log, int skewMs)
     {
-        auto child = std::make_unique<QProcess>();
-        child->setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        child->start(QStringLiteral(CRONCHILD_PATH), {QStringLiteral("--redis"), redis, QStringLiteral("--log"), log,
-                                                      QStringLiteral("--skew-ms"), QString::number(skewMs)});
-        if (!child->waitForReadyRead(20000))
+        auto child = std::make_unique<ChildProcess>();
+        ChildProcess::Options spawn;
+        spawn.output = ChildProcess::Output::StdoutOnly;
+        if (!child->start(QStringLiteral(CRONCHILD_PATH), {QStringLiteral("--redis"), redis, QStringLiteral("--log"), log,
+                                                            QStringLiteral("--skew-ms"), QString::number(skewMs)},
+                          spawn))
+            qFatal("cronchild did not start");
+        QDeadlineTimer deadline(20000);
+        QByteArray said;
+        while (said.isEmpty() && !child->finished() && !deadline.hasExpired())
+            said += child->read(50);
+        if (said.isEmpty())
             qFatal("cronchild did not start");
         return child;
     }
@@ -50,14 +59,13 @@ private Q_SLOTS:
         QVERIFY(redis.start());
         QTemporaryDir dir;
         const QString log = dir.filePath(QStringLiteral("ticks.log"));
-        std::vector<std::unique_ptr<QProcess>> children;
+        std::vector<std::unique_ptr<ChildProcess>> children;
         children.push_back(startChild(redis.url(), log, 0));
         children.push_back(startChild(redis.url(), log, 350));
         children.push_back(startChild(redis.url(), log, -350));
         QVERIFY(Test::eventually([&] { return lines(log) >= 3; }, 20s));
 
-        ::kill(pid_t(children[1]->processId()), SIGKILL); // crash one instance
-        QVERIFY(children[1]->waitForFinished());
+        children[1]->kill(); // crash one instance (SIGKILL)
         const qint64 afterKill = lines(log);
         QVERIFY(Test::eventually([&] { return lines(log) >= afterKill + 2; }, 20s));
         children[1] = startChild(redis.url(), log, 700); // back, with a clock further off
@@ -65,7 +73,7 @@ private Q_SLOTS:
         QVERIFY(Test::eventually([&] { return lines(log) >= afterRestart + 3; }, 20s));
 
         for (auto &child : children) {
-            child->terminate();
+            child->signal(SIGTERM);
             QVERIFY(child->waitForFinished(20000));
         }
         QFile file(log);

@@ -7,7 +7,7 @@
 #include "support/wait.h"
 
 #include <QDir>
-#include <QProcess>
+#include "engine/core/childprocess.h"
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -73,17 +73,19 @@ class TestRedisLocker : public QObject
     {
         QTemporaryDir dir;
         const QString marker = dir.filePath(QStringLiteral("inside"));
-        std::vector<std::unique_ptr<QProcess>> children;
+        std::vector<std::unique_ptr<ChildProcess>> children;
+        ChildProcess::Options spawn;
+        spawn.output = ChildProcess::Output::Inherit;
         for (int i = 0; i < 2; ++i) {
-            children.push_back(std::make_unique<QProcess>());
-            children.back()->setProcessChannelMode(QProcess::ForwardedChannels);
-            children.back()->start(QStringLiteral(LOCKCHILD_PATH), {QStringLiteral("--urls"), urls().join(QLatin1Char(',')),
-                                                                    QStringLiteral("--key"), key, QStringLiteral("--exclusive"),
-                                                                    QStringLiteral("150"), QStringLiteral("--marker"), marker});
+            children.push_back(std::make_unique<ChildProcess>());
+            QVERIFY(children.back()->start(QStringLiteral(LOCKCHILD_PATH), {QStringLiteral("--urls"), urls().join(QLatin1Char(',')),
+                                                                             QStringLiteral("--key"), key, QStringLiteral("--exclusive"),
+                                                                             QStringLiteral("150"), QStringLiteral("--marker"), marker},
+                                           spawn));
         }
         for (auto &child : children) {
             QVERIFY(child->waitForFinished(120000));
-            QCOMPARE(child->exitStatus(), QProcess::NormalExit);
+            QVERIFY(!child->crashed());
             QCOMPARE(child->exitCode(), 0); // 3 = two processes were inside at once
         }
     }
@@ -298,13 +300,16 @@ private Q_SLOTS:
 
     void aCrashedHoldersLockExpiresWithinItsLease()
     {
-        QProcess holder;
-        holder.start(QStringLiteral(LOCKCHILD_PATH), {QStringLiteral("--urls"), urls().join(QLatin1Char(',')), QStringLiteral("--key"),
-                                                      QStringLiteral("crash"), QStringLiteral("--hold"), QStringLiteral("--ttl"), QStringLiteral("1000")});
-        QVERIFY(holder.waitForReadyRead(20000));
-        QVERIFY(holder.readAll().startsWith("locked"));
-        ::kill(pid_t(holder.processId()), SIGKILL);
-        QVERIFY(holder.waitForFinished());
+        ChildProcess holder;
+        ChildProcess::Options spawn;
+        spawn.output = ChildProcess::Output::StdoutOnly;
+        QVERIFY(holder.start(QStringLiteral(LOCKCHILD_PATH), {QStringLiteral("--urls"), urls().join(QLatin1Char(',')), QStringLiteral("--key"),
+                                                               QStringLiteral("crash"), QStringLiteral("--hold"), QStringLiteral("--ttl"), QStringLiteral("1000")},
+                             spawn));
+        QByteArray said;
+        QVERIFY(Test::eventually([&] { said += holder.read(0); return said.contains('\n') || holder.finished(); }));
+        QVERIFY2(said.startsWith("locked"), said.constData());
+        holder.kill(); // SIGKILL: a crash
         const auto killed = SteadyClock::now();
         auto b = locker(QStringLiteral("b"));
         CancelSource limit = CancelSource::withTimeout(CancelToken(), 10s);

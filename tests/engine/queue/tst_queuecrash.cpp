@@ -10,7 +10,7 @@
 
 #include <QFile>
 #include <QHash>
-#include <QProcess>
+#include <QDeadlineTimer>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -18,6 +18,10 @@
 
 using namespace Switchyard;
 using namespace std::chrono_literals;
+
+#include "engine/core/childprocess.h"
+
+using Switchyard::ChildProcess;
 
 namespace {
 
@@ -43,25 +47,32 @@ class TestQueueCrash : public QObject
     void runScenario(const QString &backend, const QString &target, const QString &logPath)
     {
         for (int kill = 0; kill < kKills; ++kill) {
-            QProcess child;
-            child.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-            child.start(QStringLiteral(CRASHCHILD_PATH), {QStringLiteral("--backend"), backend, QStringLiteral("--target"), target,
-                                                          QStringLiteral("--log"), logPath});
-            QVERIFY(child.waitForStarted());
-            QVERIFY(child.waitForReadyRead(20000)); // "running"
+            ChildProcess child; // stdout piped ("running"), stderr ours
+            ChildProcess::Options spawn;
+            spawn.output = ChildProcess::Output::StdoutOnly;
+            QVERIFY(child.start(QStringLiteral(CRASHCHILD_PATH), {QStringLiteral("--backend"), backend, QStringLiteral("--target"), target,
+                                                                   QStringLiteral("--log"), logPath},
+                                spawn));
+            QByteArray said;
+            QDeadlineTimer started(20000);
+            while (!said.contains("running") && !child.finished() && !started.hasExpired())
+                said += child.read(50);
+            QVERIFY2(said.contains("running"), said.constData());
             const qint64 before = lineCount(logPath);
             // Kill it in the middle of handling: once it has handled some more items.
-            QVERIFY(Test::eventually([&] { return lineCount(logPath) >= before + 150 || child.state() == QProcess::NotRunning; }));
-            ::kill(pid_t(child.processId()), SIGKILL);
-            QVERIFY(child.waitForFinished(20000));
-            QCOMPARE(child.exitStatus(), QProcess::CrashExit);
+            QVERIFY(Test::eventually([&] { return lineCount(logPath) >= before + 150 || child.finished(); }));
+            QVERIFY(!child.finished());
+            child.kill();
+            QVERIFY(child.crashed());
         }
-        QProcess drain;
-        drain.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        drain.start(QStringLiteral(CRASHCHILD_PATH), {QStringLiteral("--backend"), backend, QStringLiteral("--target"), target,
-                                                      QStringLiteral("--log"), logPath, QStringLiteral("--drain")});
+        ChildProcess drain;
+        ChildProcess::Options spawn;
+        spawn.output = ChildProcess::Output::Inherit;
+        QVERIFY(drain.start(QStringLiteral(CRASHCHILD_PATH), {QStringLiteral("--backend"), backend, QStringLiteral("--target"), target,
+                                                               QStringLiteral("--log"), logPath, QStringLiteral("--drain")},
+                            spawn));
         QVERIFY(drain.waitForFinished(180000));
-        QCOMPARE(drain.exitStatus(), QProcess::NormalExit);
+        QVERIFY(!drain.crashed());
         QCOMPARE(drain.exitCode(), 0);
     }
 
