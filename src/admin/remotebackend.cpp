@@ -162,6 +162,12 @@ QNetworkRequest RemoteBackend::request(const QString &path, const QUrlQuery &que
     return request;
 }
 
+int RemoteBackend::requestsInFlight() const
+{
+    const QList<QNetworkReply *> replies = m_network.findChildren<QNetworkReply *>();
+    return int(std::count_if(replies.begin(), replies.end(), [](const QNetworkReply *r) { return r->isRunning(); }));
+}
+
 QUrl RemoteBackend::streamUrl() const
 {
     QUrl url = m_options.url;

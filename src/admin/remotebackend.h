@@ -53,6 +53,8 @@ public:
 
     // Connecting → Connected (or Failed). Returns at once.
     void start();
+    // HTTP requests sent and not yet answered (a diagnostic: pages keep one read per kind out).
+    int requestsInFlight() const;
     void close(const QString &reason) override;
     QString displayName() const override;
     bool canMutate() const override { return m_canMutate; }

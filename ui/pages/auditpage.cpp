@@ -30,12 +30,15 @@ QIcon AuditPage::icon() const
 
 void AuditPage::refresh()
 {
-    backend().audit(QString(), this, [this](Result<std::vector<Admin::AuditEntry>> rows) {
-        if (!rows) {
-            reportFailure(tr("Reading the audit log"), rows.status());
-            return;
-        }
-        m_model.applySnapshot(std::move(rows).value());
+    single(QStringLiteral("audit"), [=, this](const Done &done) {
+        backend().audit(QString(), this, [this, done](Result<std::vector<Admin::AuditEntry>> rows) {
+            done();
+            if (!rows) {
+                reportFailure(tr("Reading the audit log"), rows.status());
+                return;
+            }
+            m_model.applySnapshot(std::move(rows).value());
+        });
     });
 }
 

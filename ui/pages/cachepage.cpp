@@ -138,49 +138,58 @@ QIcon CachePage::icon() const
 
 void CachePage::refresh()
 {
-    backend().cacheInfo(this, [this](Result<Admin::CacheInfo> info) {
-        if (!info) {
-            m_info->setText(tr("Cache information unavailable: %1").arg(info.status().message()));
-            return;
-        }
-        m_info->setText(tr("<b>Adapter</b> %1%2 · <b>item TTL</b> %3")
-                            .arg(info->adapter, info->host.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(info->host.toHtmlEscaped()),
-                                 formatDuration(info->ttlMs)));
+    single(QStringLiteral("cacheInfo"), [=, this](const Done &done) {
+        backend().cacheInfo(this, [this, done](Result<Admin::CacheInfo> info) {
+            done();
+            if (!info) {
+                m_info->setText(tr("Cache information unavailable: %1").arg(info.status().message()));
+                return;
+            }
+            m_info->setText(tr("<b>Adapter</b> %1%2 · <b>item TTL</b> %3")
+                                .arg(info->adapter, info->host.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(info->host.toHtmlEscaped()),
+                                     formatDuration(info->ttlMs)));
+        });
     });
-    backend().cacheStats(this, [this](Result<CacheStats> stats) {
-        if (!stats)
-            return;
-        const qint64 lookups = stats->hits + stats->misses;
-        const double ratio = lookups > 0 ? double(stats->hits) / double(lookups) : 0;
-        QString text = tr("<b>Hits</b> %1 · <b>misses</b> %2 · <b>hit ratio</b> %3 %<br><b>Latency</b> p50 %4 ms · p99 %5 ms"
-                          " · <b>evictions</b> %6 · <b>errors</b> %7")
-                           .arg(formatCount(stats->hits), formatCount(stats->misses), QLocale().toString(ratio * 100, 'f', 1),
-                                QLocale().toString(stats->latencyP50Ms, 'f', 3), QLocale().toString(stats->latencyP99Ms, 'f', 3),
-                                formatCount(stats->evictions), formatCount(stats->errors));
-        if (stats->items >= 0)
-            text += tr(" · <b>items</b> %1").arg(formatCount(stats->items));
-        if (stats->twoQueue)
-            text += tr("<br><b>2Q</b> recent %1 · frequent %2 · ghost %3")
-                        .arg(formatCount(stats->twoQueue->recent), formatCount(stats->twoQueue->frequent),
-                             formatCount(stats->twoQueue->ghost));
-        m_stats->setText(text);
-        addSample(stats->latencyP50Ms, stats->latencyP99Ms, ratio);
+    single(QStringLiteral("cacheStats"), [=, this](const Done &done) {
+        backend().cacheStats(this, [this, done](Result<CacheStats> stats) {
+            done();
+            if (!stats)
+                return;
+            const qint64 lookups = stats->hits + stats->misses;
+            const double ratio = lookups > 0 ? double(stats->hits) / double(lookups) : 0;
+            QString text = tr("<b>Hits</b> %1 · <b>misses</b> %2 · <b>hit ratio</b> %3 %<br><b>Latency</b> p50 %4 ms · p99 %5 ms"
+                              " · <b>evictions</b> %6 · <b>errors</b> %7")
+                               .arg(formatCount(stats->hits), formatCount(stats->misses), QLocale().toString(ratio * 100, 'f', 1),
+                                    QLocale().toString(stats->latencyP50Ms, 'f', 3), QLocale().toString(stats->latencyP99Ms, 'f', 3),
+                                    formatCount(stats->evictions), formatCount(stats->errors));
+            if (stats->items >= 0)
+                text += tr(" · <b>items</b> %1").arg(formatCount(stats->items));
+            if (stats->twoQueue)
+                text += tr("<br><b>2Q</b> recent %1 · frequent %2 · ghost %3")
+                            .arg(formatCount(stats->twoQueue->recent), formatCount(stats->twoQueue->frequent),
+                                 formatCount(stats->twoQueue->ghost));
+            m_stats->setText(text);
+            addSample(stats->latencyP50Ms, stats->latencyP99Ms, ratio);
+        });
     });
-    backend().qos(this, [this](Result<QosStats> qos) {
-        if (!qos)
-            return;
-        QString text = qos->enabled ? tr("<b>Enabled</b>") : tr("<b>Disabled</b> (<code>[qos] ENABLED = false</code>): requests are not queued");
-        text += tr("<br><b>In flight</b> %1 of %2 · <b>waiting</b> %3 of %4 · <b>target wait</b> %5 ms<br><b>Admitted</b> %6 · "
-                   "<b>dropped</b> high %7 · default %8 · low %9")
-                    .arg(qos->inflight).arg(qos->maxInflight).arg(qos->waiting).arg(qos->maxWaiting).arg(qos->targetWaitMs)
-                    .arg(formatCount(qos->admittedTotal), formatCount(qos->droppedTotal[2]), formatCount(qos->droppedTotal[1]),
-                         formatCount(qos->droppedTotal[0]));
-        m_qos->setText(text);
-        const QDateTime now = QDateTime::currentDateTime();
-        appendPoint(m_inflight, now, qos->inflight);
-        appendPoint(m_waiting, now, qos->waiting);
-        m_qosTime->setRange(now.addSecs(-kChartSeconds), now);
-        m_qosAxis->setRange(0, std::max(4.0, maxY(m_inflight, m_waiting) * 1.2));
+    single(QStringLiteral("qos"), [=, this](const Done &done) {
+        backend().qos(this, [this, done](Result<QosStats> qos) {
+            done();
+            if (!qos)
+                return;
+            QString text = qos->enabled ? tr("<b>Enabled</b>") : tr("<b>Disabled</b> (<code>[qos] ENABLED = false</code>): requests are not queued");
+            text += tr("<br><b>In flight</b> %1 of %2 · <b>waiting</b> %3 of %4 · <b>target wait</b> %5 ms<br><b>Admitted</b> %6 · "
+                       "<b>dropped</b> high %7 · default %8 · low %9")
+                        .arg(qos->inflight).arg(qos->maxInflight).arg(qos->waiting).arg(qos->maxWaiting).arg(qos->targetWaitMs)
+                        .arg(formatCount(qos->admittedTotal), formatCount(qos->droppedTotal[2]), formatCount(qos->droppedTotal[1]),
+                             formatCount(qos->droppedTotal[0]));
+            m_qos->setText(text);
+            const QDateTime now = QDateTime::currentDateTime();
+            appendPoint(m_inflight, now, qos->inflight);
+            appendPoint(m_waiting, now, qos->waiting);
+            m_qosTime->setRange(now.addSecs(-kChartSeconds), now);
+            m_qosAxis->setRange(0, std::max(4.0, maxY(m_inflight, m_waiting) * 1.2));
+        });
     });
 }
 

@@ -65,14 +65,17 @@ QIcon CronPage::icon() const
 
 void CronPage::refresh()
 {
-    backend().cronTasks(this, [this](Result<std::vector<Admin::CronRow>> rows) {
-        if (!rows) {
-            reportFailure(tr("Reading the cron tasks"), rows.status());
-            return;
-        }
-        m_model.applySnapshot(std::move(rows).value());
-        updateBadge();
-        updateActions();
+    single(QStringLiteral("cronTasks"), [=, this](const Done &done) {
+        backend().cronTasks(this, [this, done](Result<std::vector<Admin::CronRow>> rows) {
+            done();
+            if (!rows) {
+                reportFailure(tr("Reading the cron tasks"), rows.status());
+                return;
+            }
+            m_model.applySnapshot(std::move(rows).value());
+            updateBadge();
+            updateActions();
+        });
     });
     loadHistory();
 }
@@ -130,17 +133,20 @@ void CronPage::loadHistory()
     }
     const QString name = row->name;
     m_historyTitle->setText(tr("<b>%1</b> — %2").arg(row->title.toHtmlEscaped(), describeSchedule(row->schedule).toHtmlEscaped()));
-    backend().cronRuns(name, this, [this, name](Result<std::vector<Admin::CronRun>> runs) {
-        const Admin::CronRow *current = selectedRow();
-        if (!current || current->name != name)
-            return;
-        if (!runs) {
-            reportFailure(tr("Reading the runs of %1").arg(name), runs.status());
-            return;
-        }
-        m_history.applySnapshot(std::move(runs).value());
-        if (m_history.rowCount() == 0)
-            m_historyTitle->setText(tr("<b>%1</b> has not run since the engine started.").arg(current->title.toHtmlEscaped()));
+    single(QStringLiteral("cronRuns"), [=, this](const Done &done) {
+        backend().cronRuns(name, this, [this, name, done](Result<std::vector<Admin::CronRun>> runs) {
+            done();
+            const Admin::CronRow *current = selectedRow();
+            if (!current || current->name != name)
+                return;
+            if (!runs) {
+                reportFailure(tr("Reading the runs of %1").arg(name), runs.status());
+                return;
+            }
+            m_history.applySnapshot(std::move(runs).value());
+            if (m_history.rowCount() == 0)
+                m_historyTitle->setText(tr("<b>%1</b> has not run since the engine started.").arg(current->title.toHtmlEscaped()));
+        });
     });
 }
 

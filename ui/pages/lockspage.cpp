@@ -66,14 +66,17 @@ QIcon LocksPage::icon() const
 
 void LocksPage::refresh()
 {
-    backend().locks(this, [this](Result<std::vector<Admin::LockRow>> rows) {
-        if (!rows) {
-            reportFailure(tr("Reading the locks"), rows.status());
-            return;
-        }
-        m_model.applyLocks(std::move(rows).value());
-        updateBadge();
-        selectionChanged();
+    single(QStringLiteral("locks"), [=, this](const Done &done) {
+        backend().locks(this, [this, done](Result<std::vector<Admin::LockRow>> rows) {
+            done();
+            if (!rows) {
+                reportFailure(tr("Reading the locks"), rows.status());
+                return;
+            }
+            m_model.applyLocks(std::move(rows).value());
+            updateBadge();
+            selectionChanged();
+        });
     });
 }
 

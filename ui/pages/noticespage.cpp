@@ -41,13 +41,16 @@ QIcon NoticesPage::icon() const
 
 void NoticesPage::refresh()
 {
-    backend().notices(this, [this](Result<std::vector<Admin::NoticeRow>> rows) {
-        if (!rows) {
-            reportFailure(tr("Reading the notices"), rows.status());
-            return;
-        }
-        m_model.flushPending();
-        m_model.applySnapshot(std::move(rows).value());
+    single(QStringLiteral("notices"), [=, this](const Done &done) {
+        backend().notices(this, [this, done](Result<std::vector<Admin::NoticeRow>> rows) {
+            done();
+            if (!rows) {
+                reportFailure(tr("Reading the notices"), rows.status());
+                return;
+            }
+            m_model.flushPending();
+            m_model.applySnapshot(std::move(rows).value());
+        });
     });
 }
 

@@ -122,61 +122,81 @@ void OverviewPage::setActive(bool active)
 
 void OverviewPage::refresh()
 {
-    backend().instance(this, [this](Result<Admin::InstanceInfo> info) {
-        if (!info) {
-            m_ui->instanceLabel->setText(tr("Instance information unavailable: %1").arg(info.status().message().toHtmlEscaped()));
-            return;
-        }
-        m_instance = *info;
-        m_haveInstance = true;
-        showInstance();
-        Q_EMIT instanceChanged(m_instance);
+    single(QStringLiteral("instance"), [=, this](const Done &done) {
+        backend().instance(this, [this, done](Result<Admin::InstanceInfo> info) {
+            done();
+            if (!info) {
+                m_ui->instanceLabel->setText(tr("Instance information unavailable: %1").arg(info.status().message().toHtmlEscaped()));
+                return;
+            }
+            m_instance = *info;
+            m_haveInstance = true;
+            showInstance();
+            Q_EMIT instanceChanged(m_instance);
+        });
     });
-    backend().notices(this, [this](Result<std::vector<Admin::NoticeRow>> notices) {
-        if (!notices)
-            return;
-        m_ui->noticesList->clear();
-        for (std::size_t i = 0; i < notices->size() && i < 12; ++i)
-            addNotice((*notices)[i], false);
-        if (notices->empty())
-            m_ui->noticesList->addItem(tr("No notices: nothing needs your attention."));
+    single(QStringLiteral("notices"), [=, this](const Done &done) {
+        backend().notices(this, [this, done](Result<std::vector<Admin::NoticeRow>> notices) {
+            done();
+            if (!notices)
+                return;
+            m_ui->noticesList->clear();
+            for (std::size_t i = 0; i < notices->size() && i < 12; ++i)
+                addNotice((*notices)[i], false);
+            if (notices->empty())
+                m_ui->noticesList->addItem(tr("No notices: nothing needs your attention."));
+        });
     });
-    backend().cronTasks(this, [this](Result<std::vector<Admin::CronRow>> rows) {
-        if (!rows)
-            return;
-        m_cronRows.clear();
-        for (const Admin::CronRow &row : *rows)
-            onEvent([&] {
-                Admin::AdminEvent event;
-                event.type = Admin::AdminEvent::Type::CronStatus;
-                event.cron = row;
-                return event;
-            }());
+    single(QStringLiteral("cronTasks"), [=, this](const Done &done) {
+        backend().cronTasks(this, [this, done](Result<std::vector<Admin::CronRow>> rows) {
+            done();
+            if (!rows)
+                return;
+            m_cronRows.clear();
+            for (const Admin::CronRow &row : *rows)
+                onEvent([&] {
+                    Admin::AdminEvent event;
+                    event.type = Admin::AdminEvent::Type::CronStatus;
+                    event.cron = row;
+                    return event;
+                }());
+        });
     });
-    runSelfCheck();
+    // The self-check is a diagnostic (it writes and deletes a cache key): run on the first read and
+    // by its button, never again by a refresh (a flapping connection would run it on every reconnect).
+    if (!m_selfCheckRun) {
+        m_selfCheckRun = true;
+        runSelfCheck();
+    }
     pollCards(); // the cards' numbers come in once even before the page is shown
 }
 
 void OverviewPage::pollCards()
 {
     showInstance();
-    backend().locks(this, [this](Result<std::vector<Admin::LockRow>> locks) {
-        if (!locks) {
-            m_locks->set(QStringLiteral("?"), locks.status().message(), QColor(0xc6, 0x28, 0x28));
-            return;
-        }
-        int ours = 0;
-        for (const Admin::LockRow &row : *locks)
-            ours += row.owner == m_instance.instanceId ? 1 : 0;
-        m_locks->set(formatCount(qint64(locks->size())), tr("held, %1 by this instance").arg(ours));
+    single(QStringLiteral("locks"), [=, this](const Done &done) {
+        backend().locks(this, [this, done](Result<std::vector<Admin::LockRow>> locks) {
+            done();
+            if (!locks) {
+                m_locks->set(QStringLiteral("?"), locks.status().message(), QColor(0xc6, 0x28, 0x28));
+                return;
+            }
+            int ours = 0;
+            for (const Admin::LockRow &row : *locks)
+                ours += row.owner == m_instance.instanceId ? 1 : 0;
+            m_locks->set(formatCount(qint64(locks->size())), tr("held, %1 by this instance").arg(ours));
+        });
     });
-    backend().cacheStats(this, [this](Result<CacheStats> stats) {
-        if (!stats)
-            return;
-        const qint64 lookups = stats->hits + stats->misses;
-        m_cache->set(lookups ? QStringLiteral("%1 %").arg(QLocale().toString(100.0 * double(stats->hits) / double(lookups), 'f', 1))
-                             : QStringLiteral("—"),
-                     tr("hit ratio · %1 · p99 %2 ms").arg(stats->adapter, QLocale().toString(stats->latencyP99Ms, 'f', 2)));
+    single(QStringLiteral("cacheStats"), [=, this](const Done &done) {
+        backend().cacheStats(this, [this, done](Result<CacheStats> stats) {
+            done();
+            if (!stats)
+                return;
+            const qint64 lookups = stats->hits + stats->misses;
+            m_cache->set(lookups ? QStringLiteral("%1 %").arg(QLocale().toString(100.0 * double(stats->hits) / double(lookups), 'f', 1))
+                                 : QStringLiteral("—"),
+                         tr("hit ratio · %1 · p99 %2 ms").arg(stats->adapter, QLocale().toString(stats->latencyP99Ms, 'f', 2)));
+        });
     });
 }
 
@@ -277,21 +297,24 @@ void OverviewPage::onEvent(const Admin::AdminEvent &event)
 void OverviewPage::runSelfCheck()
 {
     m_ui->selfCheckButton->setEnabled(false);
-    backend().selfCheck(this, [this](Result<std::vector<Admin::SelfCheckItem>> items) {
-        m_ui->selfCheckButton->setEnabled(true);
-        m_ui->selfCheckTree->clear();
-        if (!items) {
-            auto *item = new QTreeWidgetItem({tr("self-check"), items.status().message(), QString()});
-            item->setIcon(0, Icons::state(QColor(0xc6, 0x28, 0x28)));
-            m_ui->selfCheckTree->addTopLevelItem(item);
-            return;
-        }
-        for (const Admin::SelfCheckItem &check : *items) {
-            auto *item = new QTreeWidgetItem({check.name, check.message, tr("%1 ms").arg(check.elapsedMs)});
-            item->setIcon(0, Icons::state(check.ok ? QColor(0x2e, 0x7d, 0x32) : QColor(0xc6, 0x28, 0x28)));
-            item->setToolTip(1, check.message);
-            m_ui->selfCheckTree->addTopLevelItem(item);
-        }
+    single(QStringLiteral("selfCheck"), [=, this](const Done &done) {
+        backend().selfCheck(this, [this, done](Result<std::vector<Admin::SelfCheckItem>> items) {
+            done();
+            m_ui->selfCheckButton->setEnabled(true);
+            m_ui->selfCheckTree->clear();
+            if (!items) {
+                auto *item = new QTreeWidgetItem({tr("self-check"), items.status().message(), QString()});
+                item->setIcon(0, Icons::state(QColor(0xc6, 0x28, 0x28)));
+                m_ui->selfCheckTree->addTopLevelItem(item);
+                return;
+            }
+            for (const Admin::SelfCheckItem &check : *items) {
+                auto *item = new QTreeWidgetItem({check.name, check.message, tr("%1 ms").arg(check.elapsedMs)});
+                item->setIcon(0, Icons::state(check.ok ? QColor(0x2e, 0x7d, 0x32) : QColor(0xc6, 0x28, 0x28)));
+                item->setToolTip(1, check.message);
+                m_ui->selfCheckTree->addTopLevelItem(item);
+            }
+        });
     });
 }
 

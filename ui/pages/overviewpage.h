@@ -54,6 +54,7 @@ private:
     QTimer m_poll;
     qint64 m_lastHandled = -1;
     QDateTime m_lastHandledAt;
+    bool m_selfCheckRun = false;
 };
 
 } // namespace Switchyard::Console

@@ -29,6 +29,28 @@ void Page::pollWhileActive(std::chrono::milliseconds interval)
     m_poll->setInterval(interval);
 }
 
+void Page::single(const QString &kind, std::function<void(const Done &done)> call)
+{
+    Slot &slot = m_slots[kind];
+    if (slot.busy) {
+        slot.again = std::move(call);
+        return;
+    }
+    slot.busy = true;
+    call([this, kind] {
+        Slot &finished = m_slots[kind];
+        finished.busy = false;
+        if (finished.again) {
+            // Started after this answer is applied (the caller's reply body runs after done()).
+            std::function<void(const Done &)> next = std::move(finished.again);
+            finished.again = nullptr;
+            QMetaObject::invokeMethod(
+                this, [this, kind, next = std::move(next)]() mutable { single(kind, std::move(next)); },
+                Qt::QueuedConnection);
+        }
+    });
+}
+
 void Page::setBadge(int count)
 {
     if (count == m_badge)
@@ -57,4 +79,4 @@ void Page::reportFailure(const QString &action, const Status &status)
                            tr("%1 failed (%2).\n\n%3").arg(action, Status::codeName(status.code()), status.message()));
 }
 
-} // namespace Switchyard::Console
+}  // namespace Switchyard::Console

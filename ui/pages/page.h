@@ -13,6 +13,7 @@
 #include <chrono>
 
 #include <functional>
+#include <map>
 
 class QSettings;
 
@@ -51,6 +52,13 @@ Q_SIGNALS:
     void navigate(const QString &pageId, const QString &filter);
 
 protected:
+    using Done = std::function<void()>;
+    // One outstanding read per kind: runs `call` now, or — when a call of `kind` is still waiting
+    // for its answer — once more after that answer (the newest `call` given meanwhile). `call`
+    // starts the backend call and must run `done` first thing in its reply. So polls never pile up
+    // behind a slow instance (in the local pool or as parallel requests), and answers apply in the
+    // order they were asked for: an older answer never overwrites a newer one.
+    void single(const QString &kind, std::function<void(const Done &done)> call);
     // While the page is shown: refresh() at once, then every `interval`.
     void pollWhileActive(std::chrono::milliseconds interval);
     void setBadge(int count);
@@ -65,6 +73,12 @@ private:
     int m_badge = 0;
     bool m_active = false;
     QTimer *m_poll = nullptr;
+    struct Slot
+    {
+        bool busy = false;
+        std::function<void(const Done &)> again; // asked for while busy
+    };
+    std::map<QString, Slot> m_slots;
 };
 
 } // namespace Switchyard::Console

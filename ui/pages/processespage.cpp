@@ -40,14 +40,17 @@ QIcon ProcessesPage::icon() const
 
 void ProcessesPage::refresh()
 {
-    backend().processes(this, [this](Result<std::vector<Admin::ProcessRow>> rows) {
-        if (!rows) {
-            reportFailure(tr("Reading the processes"), rows.status());
-            return;
-        }
-        m_model.applyProcesses(*rows);
-        updateEmptyState();
-        selectionChanged();
+    single(QStringLiteral("processes"), [=, this](const Done &done) {
+        backend().processes(this, [this, done](Result<std::vector<Admin::ProcessRow>> rows) {
+            done();
+            if (!rows) {
+                reportFailure(tr("Reading the processes"), rows.status());
+                return;
+            }
+            m_model.applyProcesses(*rows);
+            updateEmptyState();
+            selectionChanged();
+        });
     });
 }
 

@@ -128,13 +128,16 @@ QIcon QueuesPage::icon() const
 
 void QueuesPage::refresh()
 {
-    backend().queues(this, [this](Result<std::vector<Admin::QueueRow>> rows) {
-        if (!rows) {
-            reportFailure(tr("Reading the queues"), rows.status());
-            return;
-        }
-        m_model.applyStats(std::move(rows).value());
-        updateDetail();
+    single(QStringLiteral("queues"), [=, this](const Done &done) {
+        backend().queues(this, [this, done](Result<std::vector<Admin::QueueRow>> rows) {
+            done();
+            if (!rows) {
+                reportFailure(tr("Reading the queues"), rows.status());
+                return;
+            }
+            m_model.applyStats(std::move(rows).value());
+            updateDetail();
+        });
     });
 }
 
@@ -193,14 +196,17 @@ void QueuesPage::updateDetail()
         m_settings->setText(tr("<b>%1</b> — %2, batch %3, length %4").arg(row->name.toHtmlEscaped(), row->type)
                                 .arg(row->batchLength).arg(formatCount(row->capacity)));
         const qint64 qid = row->qid;
-        backend().queueSettings(qid, this, [this, qid](Result<Admin::QueueSettingsInfo> info) {
-            if (!info || m_detailQid != qid)
-                return;
-            m_settings->setText(tr("<b>%1</b> — %2, batch %3, length %4<br>%5")
-                                    .arg(info->name.toHtmlEscaped(), info->type)
-                                    .arg(info->batchLength)
-                                    .arg(formatCount(info->length), info->location.toHtmlEscaped()));
-        });
+        single(QStringLiteral("queueSettings"), [=, this](const Done &done) {
+        backend().queueSettings(qid, this, [this, qid, done](Result<Admin::QueueSettingsInfo> info) {
+            done();
+                if (!info || m_detailQid != qid)
+                    return;
+                m_settings->setText(tr("<b>%1</b> — %2, batch %3, length %4<br>%5")
+                                        .arg(info->name.toHtmlEscaped(), info->type)
+                                        .arg(info->batchLength)
+                                        .arg(formatCount(info->length), info->location.toHtmlEscaped()));
+            });
+    });
     }
     const std::deque<QueueSample> &history = m_model.history(row->qid);
     QList<QPointF> lengths, rates;
