@@ -21,6 +21,16 @@ void AdminJob::finish(Status result)
     deleteLater();
 }
 
+AdminBackend::~AdminBackend()
+{
+    // Deliveries never sent, or sent but not yet handed over: no reply reaches its context any more
+    // (it could call into a backend being destroyed).
+    for (QObject *carrier : std::exchange(m_carriers, {})) {
+        carrier->disconnect();
+        delete carrier;
+    }
+}
+
 void AdminBackend::setState(State state, const QString &message)
 {
     if (state == m_state && message == m_stateMessage)

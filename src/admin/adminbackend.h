@@ -18,12 +18,35 @@
 
 #include <chrono>
 #include <functional>
+#include <memory>
+#include <optional>
+#include <set>
 
 namespace Switchyard::Admin {
 
 template<typename T>
 using Reply = std::function<void(Result<T>)>;
 using StatusReply = std::function<void(Status)>;
+
+// One result on its way to `context`'s thread, made by AdminBackend::delivery() where the call
+// starts (on the backend's thread, the context alive) and sent from any thread, exactly once. The
+// reply runs on the context's thread, never inside the call that produced it, and not at all when
+// the context is gone first. How: a carrier QObject of the backend's thread is connected (its
+// destroyed()) to the context — a connection, which Qt keeps safe across threads and drops with
+// its receiver; send() posts the carrier's deletion to the backend, which therefore owns every
+// carrier not yet sent.
+template<typename R>
+class Delivery
+{
+public:
+    void send(R value) const;
+
+private:
+    friend class AdminBackend;
+    std::shared_ptr<std::optional<R>> m_slot;
+    QObject *m_carrier = nullptr;
+    class AdminBackend *m_owner = nullptr;
+};
 
 // A long admin action (KDE's KJob): started by the backend, one finished() signal with the
 // outcome, cancel() at any time. Progress is optional: `total` 0 means unknown. The job deletes
@@ -50,7 +73,8 @@ Q_SIGNALS:
 protected:
     void setTitle(const QString &title) { m_title = title; }
     void setProgress(qint64 done, qint64 total);
-    // Emits finished() once and schedules deleteLater().
+    // Emits finished() once and schedules deleteLater(). Backends call it from their answers,
+    // never inside the call that created the job.
     void finish(Status result);
 
 private:
@@ -129,16 +153,57 @@ Q_SIGNALS:
     void stateChanged(Switchyard::Admin::AdminBackend::State state, const QString &message);
     // The live stream, on the backend's thread.
     void event(const Switchyard::Admin::AdminEvent &event);
+    // Events were lost (the backlog overflowed): every view should re-read what it shows.
+    void resyncNeeded();
     // After close(): `clean` is false when something had to be abandoned.
     void closed(bool clean);
+
+public:
+    ~AdminBackend() override;
+
+    // A Delivery of one reply to `context` (see Delivery). Call on this backend's thread.
+    template<typename R>
+    Delivery<R> delivery(QObject *context, std::function<void(R)> reply)
+    {
+        Delivery<R> d;
+        d.m_slot = std::make_shared<std::optional<R>>();
+        d.m_carrier = new QObject;
+        d.m_owner = this;
+        m_carriers.insert(d.m_carrier);
+        if (context) {
+            QObject::connect(d.m_carrier, &QObject::destroyed, context, [slot = d.m_slot, reply = std::move(reply)] {
+                if (*slot)
+                    reply(std::move(**slot));
+            });
+        }
+        return d;
+    }
 
 protected:
     void setState(State state, const QString &message = QString());
 
 private:
+    template<typename R>
+    friend class Delivery;
+    // Deletes a sent carrier (its destroyed() is the delivery). Backend thread.
+    void release(QObject *carrier)
+    {
+        if (m_carriers.erase(carrier))
+            delete carrier;
+    }
+
     State m_state = State::Connecting;
     QString m_stateMessage;
+    std::set<QObject *> m_carriers; // deliveries not sent yet (backend thread)
 };
+
+template<typename R>
+void Delivery<R>::send(R value) const
+{
+    *m_slot = std::move(value);
+    // On the backend's thread, as a posted call: asynchronous even when sent from inside a call.
+    QMetaObject::invokeMethod(m_owner, [owner = m_owner, carrier = m_carrier] { owner->release(carrier); }, Qt::QueuedConnection);
+}
 
 } // namespace Switchyard::Admin
 

@@ -19,28 +19,48 @@ public:
     {
         setTitle(tr("Flush queue %1").arg(qid));
         connect(&m_timer, &QTimer::timeout, this, &FlushJob::readProgress);
-        m_timer.start(int(backend.m_options.progressInterval.count()));
-        m_backend.submit<Result<qint64>>(this, [this](Result<qint64> waiting) {
+        // The length first, then the flush: counted together, the flush could drain items before
+        // they were counted and the progress would undercount.
+        m_backend.submit<Result<qint64>>(this, [this, qid, timeout](Result<qint64> waiting) {
+            if (isFinished())
+                return; // cancelled meanwhile: nothing was started
+            if (m_cancel.isCancelled()) { // the backend is closing
+                finish(m_cancel.token().cause());
+                return;
+            }
             if (waiting)
                 m_initial = *waiting;
             setProgress(0, m_initial);
+            m_timer.start(int(m_backend.m_options.progressInterval.count()));
+            m_started = true;
+            m_backend.submitAudited<Status>(QStringLiteral("queue.flush"), QString::number(qid), this, [this](Status result) {
+                m_timer.stop();
+                if (result)
+                    setProgress(m_initial, m_initial);
+                finish(std::move(result));
+            }, [qid, timeout, token = m_cancel.token()](AdminOperations &ops, const CancelToken &) {
+                return ops.flushQueue(token, qid, timeout);
+            });
         }, [qid](AdminOperations &ops, const CancelToken &) { return ops.removeAllCount(qid); });
-        m_backend.submitAudited<Status>(QStringLiteral("queue.flush"), QString::number(qid), this, [this](Status result) {
-            m_timer.stop();
-            if (result)
-                setProgress(m_initial, m_initial);
-            finish(std::move(result));
-        }, [qid, timeout, token = m_cancel.token()](AdminOperations &ops, const CancelToken &) {
-            return ops.flushQueue(token, qid, timeout);
-        });
     }
 
-    void cancel() override { m_cancel.cancel(tr("cancelled by the operator")); }
+    void cancel() override
+    {
+        m_cancel.cancel(tr("cancelled by the operator"));
+        if (!m_started) { // still counting: nothing to wait for
+            m_timer.stop();
+            finish(Status::cancelled(tr("flush cancelled")));
+        }
+    }
 
 private:
     void readProgress()
     {
+        if (m_reading)
+            return; // one read at a time, however slow the engine is
+        m_reading = true;
         m_backend.submit<Result<qint64>>(this, [this](Result<qint64> waiting) {
+            m_reading = false;
             if (waiting && m_initial > 0)
                 setProgress(std::max<qint64>(0, m_initial - *waiting), m_initial);
         }, [qid = m_qid](AdminOperations &ops, const CancelToken &) { return ops.removeAllCount(qid); });
@@ -51,6 +71,8 @@ private:
     CancelSource m_cancel; // a child of the backend's: close() cancels the flush
     QTimer m_timer;
     qint64 m_initial = 0;
+    bool m_started = false; // the flush was submitted
+    bool m_reading = false;
 };
 
 LocalBackend::LocalBackend(EngineConfig config, LocalBackendOptions options, QObject *parent)
@@ -162,7 +184,36 @@ void LocalBackend::forward(AdminEvent event)
             QMetaObject::invokeMethod(this, &LocalBackend::deliverQueueStats, Qt::QueuedConnection);
         return;
     }
-    QMetaObject::invokeMethod(this, [this, event = std::move(event)] { Q_EMIT this->event(event); }, Qt::QueuedConnection);
+    // The rest in order, handed over in batches: one posted call per batch, and a bounded backlog
+    // (a burst of notices cannot queue a call each, nor grow without end).
+    std::lock_guard lock(m_pendingMutex);
+    const bool posted = !m_pendingEvents.empty() || m_eventsLost; // a deliverEvents() is on its way
+    if (m_pendingEvents.size() >= kMaxPendingEvents) {
+        m_pendingEvents.clear(); // the views re-read instead (resyncNeeded)
+        m_eventsLost = true;
+    }
+    m_pendingEvents.push_back(std::move(event));
+    if (!posted)
+        QMetaObject::invokeMethod(this, &LocalBackend::deliverEvents, Qt::QueuedConnection);
+}
+
+void LocalBackend::deliverEvents()
+{
+    std::vector<AdminEvent> events;
+    bool lost = false;
+    {
+        std::lock_guard lock(m_pendingMutex);
+        events.swap(m_pendingEvents);
+        lost = std::exchange(m_eventsLost, false);
+    }
+    if (state() != State::Connected)
+        return; // closing: nobody is to be told any more
+    if (lost) {
+        Q_EMIT resyncNeeded();
+        return; // the views re-read; these events are older than what they will read
+    }
+    for (const AdminEvent &event : events)
+        Q_EMIT this->event(event);
 }
 
 void LocalBackend::deliverQueueStats()
@@ -235,21 +286,14 @@ template<typename R>
 void LocalBackend::submit(QObject *context, std::function<void(R)> reply,
                           std::function<R(AdminOperations &, const CancelToken &)> operation)
 {
-    QPointer<QObject> target(context);
+    // The reply reaches the context's thread (adminbackend.h), never inside this call.
+    const Delivery<R> delivery = this->delivery<R>(context, std::move(reply));
     if (!m_operations || m_closeRequested) {
-        QMetaObject::invokeMethod(this, [target, reply = std::move(reply), error = notRunning()] {
-            if (target)
-                reply(R(error));
-        }, Qt::QueuedConnection);
+        delivery.send(R(notRunning()));
         return;
     }
-    m_pool.start([this, target, reply = std::move(reply), operation = std::move(operation),
-                  token = m_calls.token(), operations = m_operations.get()]() mutable {
-        auto result = std::make_shared<R>(operation(*operations, token));
-        QMetaObject::invokeMethod(this, [target, reply = std::move(reply), result] {
-            if (target)
-                reply(std::move(*result));
-        }, Qt::QueuedConnection);
+    m_pool.start([delivery, operation = std::move(operation), token = m_calls.token(), operations = m_operations.get()] {
+        delivery.send(operation(*operations, token));
     });
 }
 

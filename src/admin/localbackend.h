@@ -107,6 +107,7 @@ private:
     void adoptStarted(); // on this object's thread, when the start-up thread is done
     void forward(AdminEvent event);
     void deliverQueueStats();
+    void deliverEvents();
     QString actor() const;
     Status notRunning() const;
     void stopCalls(const QString &reason);
@@ -128,9 +129,13 @@ private:
     Status m_startError;                     // guarded by m_startMutex
     bool m_closeRequested = false;
 
-    // queue-stats frames are coalesced: a newer one replaces one the GUI has not taken yet.
+    // queue-stats frames are coalesced: a newer one replaces one the GUI has not taken yet. Other
+    // events wait in order, at most kMaxPendingEvents; past that they are dropped for a resync.
+    static constexpr std::size_t kMaxPendingEvents = 10000;
     std::mutex m_pendingMutex;
     std::optional<AdminEvent> m_pendingQueueStats; // guarded by m_pendingMutex
+    std::vector<AdminEvent> m_pendingEvents;       // guarded by m_pendingMutex
+    bool m_eventsLost = false;                     // guarded by m_pendingMutex
 };
 
 } // namespace Switchyard::Admin

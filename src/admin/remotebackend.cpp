@@ -55,6 +55,8 @@ public:
         setTitle(tr("Flushing queue %1").arg(qid));
         // The length at the start is the total; then the flush itself, and the progress polls.
         m_backend.send("GET", QStringLiteral("/queues/%1").arg(qid), {}, {}, this, [this, timeout](Result<Answer> answer) {
+            if (isFinished())
+                return; // cancelled while counting: the flush is never sent
             if (!answer) {
                 finish(answer.status());
                 return;
@@ -74,7 +76,11 @@ public:
         });
         m_progress.setInterval(m_backend.m_options.progressInterval);
         connect(&m_progress, &QTimer::timeout, this, [this] {
+            if (m_reading)
+                return; // one read at a time, however slow the instance is
+            m_reading = true;
             m_backend.send("GET", QStringLiteral("/queues/%1").arg(m_qid), {}, {}, this, [this](Result<Answer> answer) {
+                m_reading = false;
                 if (!answer || isFinished())
                     return;
                 const qint64 left = QJsonDocument::fromJson(answer->body).object().value(QStringLiteral("length")).toInteger();
@@ -100,6 +106,7 @@ private:
     qint64 m_total = 0;
     QPointer<QNetworkReply> m_flush;
     QTimer m_progress;
+    bool m_reading = false;
 };
 
 // ---- RemoteBackend ------------------------------------------------------------------------------
@@ -135,6 +142,10 @@ RemoteBackend::~RemoteBackend()
     m_closing = true;
     if (m_stream)
         m_stream->abort();
+    // Every call in flight ends now (as Cancelled), so each reply is delivered — or dropped with
+    // its context — and none is left waiting for an answer that can no longer come.
+    for (QNetworkReply *reply : m_network.findChildren<QNetworkReply *>())
+        reply->abort();
 }
 
 QString RemoteBackend::displayName() const
@@ -210,69 +221,80 @@ QNetworkReply *RemoteBackend::send(const QByteArray &method, const QString &path
             fail(Problem::Unauthorised, tr("the instance no longer accepts this token"));
         done(std::move(answer));
     });
-    if (m_closing)
-        reply->abort();
+    if (m_closing) // answered as Cancelled from the event loop, never inside this call
+        QMetaObject::invokeMethod(reply, &QNetworkReply::abort, Qt::QueuedConnection);
     return reply;
 }
 
 template<typename T>
 void RemoteBackend::fetch(const QString &path, QObject *context, Reply<T> reply, Result<T> (*decode)(const QJsonValue &))
 {
-    send("GET", path, {}, {}, context, [reply = std::move(reply), decode](Result<Answer> answer) {
+    const Delivery<Result<T>> delivery = this->delivery<Result<T>>(context, std::move(reply));
+    send("GET", path, {}, {}, this, [delivery, decode](Result<Answer> answer) {
         if (!answer) {
-            reply(answer.status());
+            delivery.send(answer.status());
             return;
         }
         const QJsonDocument doc = QJsonDocument::fromJson(answer->body);
-        reply(decode(doc.isArray() ? QJsonValue(doc.array()) : QJsonValue(doc.object())));
+        delivery.send(decode(doc.isArray() ? QJsonValue(doc.array()) : QJsonValue(doc.object())));
     });
 }
+
+// Pages of 500 until X-Total-Count is reached, decoded once at the end. Each step's request owns
+// the state: when the context goes, the next step is not sent and the state goes with the last
+// request (no closure refers to itself).
+template<typename T>
+struct RemoteBackend::FetchAll
+{
+    QString path;
+    QUrlQuery query;
+    QPointer<QObject> target;
+    Delivery<Result<std::vector<T>>> delivery;
+    Result<std::vector<T>> (*decode)(const QJsonValue &);
+    QJsonArray rows;
+    int page = 1;
+};
 
 template<typename T>
 void RemoteBackend::fetchAll(const QString &path, const QUrlQuery &query, QObject *context, Reply<std::vector<T>> reply,
                              Result<std::vector<T>> (*decode)(const QJsonValue &))
 {
-    // Pages of 500 until X-Total-Count is reached, decoded once at the end.
-    struct State
-    {
-        QJsonArray rows;
-        int page = 1;
-    };
-    auto state = std::make_shared<State>();
-    auto step = std::make_shared<std::function<void()>>();
-    QPointer<QObject> target(context);
-    *step = [this, path, query, target, state, step, reply = std::move(reply), decode]() {
-        if (!target)
+    fetchPage(std::make_shared<FetchAll<T>>(
+        FetchAll<T>{path, query, QPointer<QObject>(context), this->template delivery<Result<std::vector<T>>>(context, std::move(reply)), decode, {}, 1}));
+}
+
+template<typename T>
+void RemoteBackend::fetchPage(std::shared_ptr<FetchAll<T>> state)
+{
+    QUrlQuery paged = state->query;
+    paged.addQueryItem(QStringLiteral("limit"), QString::number(kPageLimit));
+    paged.addQueryItem(QStringLiteral("page"), QString::number(state->page));
+    send("GET", state->path, paged, {}, this, [this, state](Result<Answer> answer) {
+        if (!answer) {
+            state->delivery.send(answer.status());
             return;
-        QUrlQuery paged = query;
-        paged.addQueryItem(QStringLiteral("limit"), QString::number(kPageLimit));
-        paged.addQueryItem(QStringLiteral("page"), QString::number(state->page));
-        send("GET", path, paged, {}, target, [state, step, reply, decode](Result<Answer> answer) {
-            if (!answer) {
-                reply(answer.status());
-                *step = nullptr; // breaks the cycle
+        }
+        const QJsonArray rows = QJsonDocument::fromJson(answer->body).array();
+        for (const QJsonValue &row : rows)
+            state->rows.append(row);
+        if (!rows.isEmpty() && answer->total > state->rows.size()) {
+            if (!state->target) { // nobody waits for the rest
+                state->delivery.send(Status::cancelled(tr("the view went away")));
                 return;
             }
-            const QJsonArray rows = QJsonDocument::fromJson(answer->body).array();
-            for (const QJsonValue &row : rows)
-                state->rows.append(row);
-            if (!rows.isEmpty() && answer->total > state->rows.size()) {
-                ++state->page;
-                (*step)();
-                return;
-            }
-            reply(decode(state->rows));
-            *step = nullptr;
-        });
-    };
-    (*step)();
+            ++state->page;
+            fetchPage(state);
+            return;
+        }
+        state->delivery.send(state->decode(state->rows));
+    });
 }
 
 void RemoteBackend::perform(const QByteArray &method, const QString &path, const QByteArray &body, QObject *context,
                             StatusReply reply, const QUrlQuery &query)
 {
-    send(method, path, query, body, context,
-         [reply = std::move(reply)](Result<Answer> answer) { reply(answer ? Status::ok() : answer.status()); });
+    const Delivery<Status> delivery = this->delivery<Status>(context, std::move(reply));
+    send(method, path, query, body, this, [delivery](Result<Answer> answer) { delivery.send(answer ? Status::ok() : answer.status()); });
 }
 
 // ---- Connection ---------------------------------------------------------------------------------
@@ -421,9 +443,9 @@ void RemoteBackend::close(const QString &reason)
         m_stream->close(QWebSocketProtocol::CloseCodeNormal, reason);
         m_stream.release()->deleteLater();
     }
-    // Requests in flight end as Cancelled (send() aborts them).
+    // Requests in flight end as Cancelled — from the event loop, not inside close(); then Closed.
     for (QNetworkReply *reply : m_network.findChildren<QNetworkReply *>())
-        reply->abort();
+        QMetaObject::invokeMethod(reply, &QNetworkReply::abort, Qt::QueuedConnection);
     QMetaObject::invokeMethod(this, [this] {
         setState(State::Closed);
         Q_EMIT closed(true);
@@ -457,41 +479,39 @@ void RemoteBackend::notices(QObject *context, Reply<std::vector<NoticeRow>> repl
     fetchAll<NoticeRow>(QStringLiteral("/notices"), {}, context, std::move(reply), &Json::noticesFromJson);
 }
 
+// One DELETE each, one after the other; the first error is reported, the rest still go (unless the
+// view went away). Each request owns the state; nothing refers to itself.
+struct RemoteBackend::DeleteNotices
+{
+    QList<qint64> left;
+    Status first;
+    QPointer<QObject> target;
+    Delivery<Status> delivery;
+};
+
 void RemoteBackend::deleteNotices(const QList<qint64> &ids, QObject *context, StatusReply reply)
 {
-    // One DELETE each, one after the other; the first error is reported, the rest still go.
-    struct State
-    {
-        QList<qint64> left;
-        Status first;
-    };
-    auto state = std::make_shared<State>(State{ids, Status::ok()});
-    auto step = std::make_shared<std::function<void()>>();
-    QPointer<QObject> target(context);
-    *step = [this, state, step, target, reply = std::move(reply)]() {
-        if (!target) {
-            *step = nullptr;
-            return;
+    deleteNext(std::make_shared<DeleteNotices>(DeleteNotices{ids, Status::ok(), QPointer<QObject>(context), this->delivery<Status>(context, std::move(reply))}));
+}
+
+void RemoteBackend::deleteNext(std::shared_ptr<DeleteNotices> state)
+{
+    if (state->left.isEmpty() || !state->target) {
+        state->delivery.send(state->first);
+        return;
+    }
+    const qint64 id = state->left.takeFirst();
+    send("DELETE", QStringLiteral("/notices/%1").arg(id), {}, {}, this, [this, state, id](Result<Answer> answer) {
+        if (answer) {
+            AdminEvent removed;
+            removed.type = AdminEvent::Type::NoticeRemoved;
+            removed.notice.id = id;
+            Q_EMIT event(removed);
+        } else if (state->first.isOk()) {
+            state->first = answer.status();
         }
-        if (state->left.isEmpty()) {
-            reply(state->first);
-            *step = nullptr;
-            return;
-        }
-        const qint64 id = state->left.takeFirst();
-        send("DELETE", QStringLiteral("/notices/%1").arg(id), {}, {}, target, [this, state, step, id](Result<Answer> answer) {
-            if (answer) {
-                AdminEvent removed;
-                removed.type = AdminEvent::Type::NoticeRemoved;
-                removed.notice.id = id;
-                Q_EMIT event(removed);
-            } else if (state->first.isOk()) {
-                state->first = answer.status();
-            }
-            (*step)();
-        });
-    };
-    (*step)();
+        deleteNext(state);
+    });
 }
 
 void RemoteBackend::queues(QObject *context, Reply<std::vector<QueueRow>> reply)
@@ -501,12 +521,13 @@ void RemoteBackend::queues(QObject *context, Reply<std::vector<QueueRow>> reply)
 
 void RemoteBackend::queueSettings(qint64 qid, QObject *context, Reply<QueueSettingsInfo> reply)
 {
-    send("GET", QStringLiteral("/queues/%1").arg(qid), {}, {}, context, [reply = std::move(reply)](Result<Answer> answer) {
+    const Delivery<Result<QueueSettingsInfo>> delivery = this->delivery<Result<QueueSettingsInfo>>(context, std::move(reply));
+    send("GET", QStringLiteral("/queues/%1").arg(qid), {}, {}, this, [delivery](Result<Answer> answer) {
         if (!answer) {
-            reply(answer.status());
+            delivery.send(answer.status());
             return;
         }
-        reply(Json::queueSettingsFromJson(QJsonDocument::fromJson(answer->body).object().value(QStringLiteral("settings"))));
+        delivery.send(Json::queueSettingsFromJson(QJsonDocument::fromJson(answer->body).object().value(QStringLiteral("settings"))));
     });
 }
 
@@ -517,23 +538,25 @@ AdminJob *RemoteBackend::flushQueue(qint64 qid, std::chrono::milliseconds timeou
 
 void RemoteBackend::removeAllCount(qint64 qid, QObject *context, Reply<qint64> reply)
 {
+    const Delivery<Result<qint64>> delivery = this->delivery<Result<qint64>>(context, std::move(reply));
     QUrlQuery query;
     query.addQueryItem(QStringLiteral("dry_run"), QStringLiteral("1"));
-    send("POST", QStringLiteral("/queues/%1/remove-all").arg(qid), query, {}, context, [reply = std::move(reply)](Result<Answer> answer) {
+    send("POST", QStringLiteral("/queues/%1/remove-all").arg(qid), query, {}, this, [delivery](Result<Answer> answer) {
         if (!answer)
-            reply(answer.status());
+            delivery.send(answer.status());
         else
-            reply(QJsonDocument::fromJson(answer->body).object().value(QStringLiteral("count")).toInteger());
+            delivery.send(QJsonDocument::fromJson(answer->body).object().value(QStringLiteral("count")).toInteger());
     });
 }
 
 void RemoteBackend::removeAll(qint64 qid, QObject *context, Reply<qint64> reply)
 {
-    send("POST", QStringLiteral("/queues/%1/remove-all").arg(qid), {}, {}, context, [reply = std::move(reply)](Result<Answer> answer) {
+    const Delivery<Result<qint64>> delivery = this->delivery<Result<qint64>>(context, std::move(reply));
+    send("POST", QStringLiteral("/queues/%1/remove-all").arg(qid), {}, {}, this, [delivery](Result<Answer> answer) {
         if (!answer)
-            reply(answer.status());
+            delivery.send(answer.status());
         else
-            reply(QJsonDocument::fromJson(answer->body).object().value(QStringLiteral("removed")).toInteger());
+            delivery.send(QJsonDocument::fromJson(answer->body).object().value(QStringLiteral("removed")).toInteger());
     });
 }
 
@@ -601,11 +624,12 @@ void RemoteBackend::cacheStats(QObject *context, Reply<CacheStats> reply)
 
 void RemoteBackend::cacheTest(QObject *context, Reply<CacheTest> reply)
 {
-    send("POST", QStringLiteral("/cache/test"), {}, {}, context, [reply = std::move(reply)](Result<Answer> answer) {
+    const Delivery<Result<CacheTest>> delivery = this->delivery<Result<CacheTest>>(context, std::move(reply));
+    send("POST", QStringLiteral("/cache/test"), {}, {}, this, [delivery](Result<Answer> answer) {
         if (!answer)
-            reply(answer.status());
+            delivery.send(answer.status());
         else
-            reply(Json::cacheTestFromJson(QJsonDocument::fromJson(answer->body).object()));
+            delivery.send(Json::cacheTestFromJson(QJsonDocument::fromJson(answer->body).object()));
     });
 }
 
@@ -616,16 +640,17 @@ void RemoteBackend::qos(QObject *context, Reply<QosStats> reply)
 
 void RemoteBackend::audit(const QString &action, QObject *context, Reply<std::vector<AuditEntry>> reply)
 {
+    const Delivery<Result<std::vector<AuditEntry>>> delivery = this->delivery<Result<std::vector<AuditEntry>>>(context, std::move(reply));
     QUrlQuery query;
     if (!action.isEmpty())
         query.addQueryItem(QStringLiteral("action"), action);
     // The newest page only: the audit log can be long; the page says how many there are.
     query.addQueryItem(QStringLiteral("limit"), QString::number(kPageLimit));
-    send("GET", QStringLiteral("/audit"), query, {}, context, [reply = std::move(reply)](Result<Answer> answer) {
+    send("GET", QStringLiteral("/audit"), query, {}, this, [delivery](Result<Answer> answer) {
         if (!answer)
-            reply(answer.status());
+            delivery.send(answer.status());
         else
-            reply(Json::auditFromJson(QJsonDocument::fromJson(answer->body).array()));
+            delivery.send(Json::auditFromJson(QJsonDocument::fromJson(answer->body).array()));
     });
 }
 

@@ -102,13 +102,20 @@ public:
         qint64 total = -1; // X-Total-Count
     };
     using AnswerReply = std::function<void(Result<Answer>)>;
-    // Sends one request; `done` runs on `context`'s thread unless `context` is gone. Public for
-    // jobs and tests; pages use the typed calls.
+    // Sends one request; `done` runs on this backend's thread when the answer comes, unless
+    // `context` is gone by then. Public for jobs and tests; pages use the typed calls, which
+    // deliver to their context's thread through a Delivery.
     QNetworkReply *send(const QByteArray &method, const QString &path, const QUrlQuery &query, const QByteArray &body,
                         QObject *context, AnswerReply done);
 
 private:
     class FlushJob;
+    template<typename T>
+    struct FetchAll;
+    struct DeleteNotices;
+    template<typename T>
+    void fetchPage(std::shared_ptr<FetchAll<T>> state);
+    void deleteNext(std::shared_ptr<DeleteNotices> state);
 
     template<typename T>
     void fetch(const QString &path, QObject *context, Reply<T> reply, Result<T> (*decode)(const QJsonValue &));

@@ -13,6 +13,9 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThread>
+
+#include <atomic>
 
 using namespace Switchyard;
 using namespace std::chrono_literals;
@@ -106,6 +109,40 @@ private Q_SLOTS:
         QCOMPARE(backend().state(), AdminBackend::State::Closed);
         if (remote())
             QCOMPARE(m_daemon.stop(), 0);
+    }
+
+    void repliesArriveOnTheContextsThreadNeverInsideTheCall()
+    {
+        // A context on this thread: the reply comes from the event loop, not from inside the call.
+        QObject here;
+        bool answered = false;
+        backend().instance(&here, [&](Result<Admin::InstanceInfo> info) { answered = info.isOk(); });
+        QVERIFY(!answered);
+        QVERIFY(Test::eventually([&] { return answered; }));
+
+        // A context living on a worker thread: the reply runs there, as adminbackend.h promises.
+        QThread worker;
+        worker.start();
+        QObject there;
+        there.moveToThread(&worker);
+        std::atomic<QThread *> ranOn = nullptr;
+        backend().instance(&there, [&](Result<Admin::InstanceInfo>) { ranOn = QThread::currentThread(); });
+        QVERIFY(Test::eventually([&] { return ranOn.load() != nullptr; }));
+        QCOMPARE(ranOn.load(), &worker);
+
+        // A context gone before the answer: nothing runs, nothing leaks (ASan).
+        bool late = false;
+        {
+            QObject gone;
+            backend().queues(&gone, [&](Result<std::vector<Admin::QueueRow>>) { late = true; });
+        }
+        QObject later;
+        bool after = false;
+        backend().instance(&later, [&](Result<Admin::InstanceInfo>) { after = true; });
+        QVERIFY(Test::eventually([&] { return after; }));
+        QVERIFY(!late);
+        worker.quit();
+        worker.wait();
     }
 
     void readsEveryList()

@@ -8,6 +8,8 @@
 #include "support/wait.h"
 
 #include <QElapsedTimer>
+#include <QLoggingCategory>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -139,6 +141,46 @@ private Q_SLOTS:
         QVERIFY(await<Status>([&](QObject *c, auto r) { backend->deleteNotices({id}, c, r); }));
         QVERIFY(seen(Admin::AdminEvent::Type::NoticeRemoved, [&](const auto &e) { return e.notice.id == id; }));
         QCOMPARE(Admin::AdminEvent::typeName(Admin::AdminEvent::Type::QueueStats), QStringLiteral("queue-stats"));
+    }
+
+    void aBurstOfEventsIsBoundedAndResynced()
+    {
+        QLoggingCategory::setFilterRules(QStringLiteral("switchyard.core.info=false")); // 50 000 notices
+        const auto restore = qScopeGuard([] { QLoggingCategory::setFilterRules(QString()); });
+        QTemporaryDir dir;
+        auto backend = openBackend(dir.path());
+        QSignalSpy events(backend.get(), &Admin::AdminBackend::event);
+        QSignalSpy resync(backend.get(), &Admin::AdminBackend::resyncNeeded);
+        // 50 000 notices before the GUI thread looks: one posted hand-over, a bounded backlog.
+        for (int i = 0; i < 50000; ++i)
+            backend->engine()->notices().add(QStringLiteral("test"), QStringLiteral("notice %1").arg(i));
+        QVERIFY(Test::eventually([&] { return resync.count() == 1; }));
+        QCoreApplication::processEvents();
+        qsizetype notices = 0;
+        for (const QList<QVariant> &args : std::as_const(events))
+            notices += args.first().value<Admin::AdminEvent>().type == Admin::AdminEvent::Type::Notice ? 1 : 0;
+        QVERIFY2(notices < 50000, qPrintable(QString::number(notices))); // dropped for a re-read, not queued without end
+
+        // In order and complete when the views keep up.
+        events.clear();
+        for (int i = 0; i < 100; ++i)
+            backend->engine()->notices().add(QStringLiteral("test"), QStringLiteral("again %1").arg(i));
+        QVERIFY(Test::eventually([&] {
+            qsizetype n = 0;
+            for (const QList<QVariant> &args : std::as_const(events))
+                n += args.first().value<Admin::AdminEvent>().type == Admin::AdminEvent::Type::Notice ? 1 : 0;
+            return n == 100;
+        }));
+        QCOMPARE(resync.count(), 1);
+
+        // Closing: nothing more is delivered.
+        for (int i = 0; i < 10; ++i)
+            backend->engine()->notices().add(QStringLiteral("test"), QStringLiteral("late %1").arg(i));
+        events.clear();
+        backend->close(QStringLiteral("test"));
+        QVERIFY(Test::eventually([&] { return backend->state() == Admin::AdminBackend::State::Closed; }));
+        for (const QList<QVariant> &args : std::as_const(events))
+            QVERIFY(args.first().value<Admin::AdminEvent>().type != Admin::AdminEvent::Type::Notice);
     }
 
     void closeStopsCallsAndTheStream()

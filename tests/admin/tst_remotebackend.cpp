@@ -100,6 +100,51 @@ private Q_SLOTS:
         QCOMPARE(second.stop(), 0);
     }
 
+    void closingAnswersFromTheEventLoopAsCancelled()
+    {
+        QTemporaryDir dir;
+        Test::DaemonProcess daemon;
+        QVERIFY2(daemon.start(Test::DaemonProcess::standardFixture(kTestDaemon, dir.path(), "[queue]\nTYPE = channel\n")),
+                 daemon.output().constData());
+        auto backend = connectTo(daemon.baseUrl(), daemon.adminToken());
+        QVERIFY(Test::eventually([&] { return backend->state() == AdminBackend::State::Connected; }));
+        QObject page;
+        std::optional<Status> listed;
+        backend->queues(&page, [&](Result<std::vector<Admin::QueueRow>> rows) { listed = rows.status(); });
+        backend->close(QStringLiteral("test"));
+        QVERIFY(!listed); // not inside close()
+        // A job made while closing does not finish inside its constructor: the page connects first.
+        Admin::AdminJob *job = backend->flushQueue(1, 5s, &page);
+        QVERIFY(!job->isFinished());
+        QSignalSpy finished(job, &Admin::AdminJob::finished);
+        QVERIFY(Test::eventually([&] { return listed.has_value() && finished.count() == 1; }));
+        QCOMPARE(listed->code(), Status::Code::Cancelled);
+        QCOMPARE(finished.first().first().value<Status>().code(), Status::Code::Cancelled);
+        QVERIFY(Test::eventually([&] { return backend->state() == AdminBackend::State::Closed; }));
+        QCOMPARE(daemon.stop(), 0);
+    }
+
+    void aViewGoneMidListStopsTheFetch()
+    {
+        // A list of 1 000 rows served one per page, for ever: the view goes after a few pages.
+        Test::HttpReceiver server;
+        server.respond(200, R"([{"qid":1,"name":"q","type":"channel","length":0}])", "X-Total-Count: 1000\r\n");
+        Admin::RemoteBackendOptions options;
+        options.url = QUrl(QString::fromLatin1(server.url("/api/v1")));
+        options.token = "sy_test";
+        RemoteBackend backend(options); // not started: calls go out all the same
+        auto page = std::make_unique<QObject>();
+        bool answered = false;
+        backend.queues(page.get(), [&](Result<std::vector<Admin::QueueRow>>) { answered = true; });
+        QVERIFY(Test::eventually([&] { return server.requests().size() >= 3; }));
+        page.reset();
+        const qsizetype atDeparture = server.requests().size();
+        QVERIFY(Test::eventually([&] { return backend.requestsInFlight() == 0; }));
+        QCoreApplication::processEvents();
+        QVERIFY2(server.requests().size() <= atDeparture + 1, qPrintable(QString::number(server.requests().size())));
+        QVERIFY(!answered); // and nothing leaks (ASan) nor runs a destroyed closure
+    }
+
     void wrongTokenIsUnauthorisedAndStops()
     {
         QTemporaryDir dir;

@@ -63,6 +63,8 @@ InstanceView::InstanceView(Admin::AdminBackend &backend, std::unique_ptr<Admin::
         updateHeader();
     });
     connect(&backend, &Admin::AdminBackend::stateChanged, this, &InstanceView::onStateChanged);
+    // Events were lost in a burst: re-read like after a reconnect.
+    connect(&backend, &Admin::AdminBackend::resyncNeeded, this, &InstanceView::refreshAll);
     connect(&backend, &Admin::AdminBackend::event, this, [this](const Admin::AdminEvent &event) {
         if (event.type == Admin::AdminEvent::Type::QueueStats)
             m_lastEvent = QDateTime::currentDateTimeUtc();

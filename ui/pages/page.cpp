@@ -75,6 +75,11 @@ void Page::confirm(const QString &title, const QString &text, const QString &acc
 
 void Page::reportFailure(const QString &action, const Status &status)
 {
+    // Calls the closing connection cancelled are not failures of the operator's actions.
+    const auto state = m_backend.state();
+    if (status.code() == Status::Code::Cancelled
+        && (state == Admin::AdminBackend::State::Closing || state == Admin::AdminBackend::State::Closed))
+        return;
     Q_EMIT operationFailed(tr("%1 failed: %2").arg(action, status.message().section(QLatin1Char('\n'), 0, 0)),
                            tr("%1 failed (%2).\n\n%3").arg(action, Status::codeName(status.code()), status.message()));
 }
