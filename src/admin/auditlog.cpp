@@ -169,17 +169,22 @@ void AuditLog::rotate()
     ::fchmod(fd, 0600);
 }
 
-Result<qint64> AuditLog::begin(AuditEntry entry)
+void AuditLog::stamp(AuditEntry &entry)
 {
-    std::lock_guard lock(m_mutex);
-    if (!m_file.isOpen())
-        return m_health;
     entry.id = m_nextId++;
     entry.at = QDateTime::currentDateTimeUtc();
     entry.actor = clean(entry.actor);
     entry.remoteAddr = clean(entry.remoteAddr);
     entry.action = clean(entry.action);
     entry.target = clean(entry.target);
+}
+
+Result<qint64> AuditLog::begin(AuditEntry entry)
+{
+    std::lock_guard lock(m_mutex);
+    if (!m_file.isOpen())
+        return m_health;
+    stamp(entry);
     entry.result = QLatin1String(kStarted);
     if (Status written = append(entry); !written)
         return written;
@@ -205,12 +210,7 @@ void AuditLog::finish(qint64 id, const QString &target, const QString &result)
 AuditEntry AuditLog::record(AuditEntry entry)
 {
     std::lock_guard lock(m_mutex);
-    entry.id = m_nextId++;
-    entry.at = QDateTime::currentDateTimeUtc();
-    entry.actor = clean(entry.actor);
-    entry.remoteAddr = clean(entry.remoteAddr);
-    entry.action = clean(entry.action);
-    entry.target = clean(entry.target);
+    stamp(entry);
     entry.result = clean(entry.result);
     if (m_file.isOpen())
         append(entry);

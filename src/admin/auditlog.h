@@ -16,6 +16,8 @@
 // The file rotates at `maxSize` bytes: audit.jsonl → audit.jsonl.1 → … → audit.jsonl.<keep>, the
 // oldest dropped; queries read across the rotated files (they are loaded at open).
 
+#include "admintypes.h"
+
 #include "engine/core/status.h"
 
 #include <QDateTime>
@@ -91,6 +93,12 @@ public:
     qint64 skippedLines() const { return m_skipped; }
     // Ok, or why the last write failed (the log is then refusing changes until a write succeeds).
     Status healthy() const;
+    // healthy() as a self-check row ("audit").
+    SelfCheckItem check() const
+    {
+        const Status health = healthy();
+        return {QStringLiteral("audit"), health.isOk(), health ? QStringLiteral("appending") : health.message(), 0};
+    }
 
     // Escapes control characters and cuts to kMaxField characters.
     static QString clean(const QString &field) { return escapeControl(field, kMaxField); }
@@ -101,6 +109,7 @@ public:
 private:
     AuditLog(QString path, AuditOptions options);
     Status append(const AuditEntry &entry); // m_mutex held
+    void stamp(AuditEntry &entry);          // id, time, cleaned fields; m_mutex held
     void rotate();                          // m_mutex held
     void readFile(const QString &path);
 

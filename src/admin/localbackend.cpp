@@ -346,8 +346,11 @@ void LocalBackend::instance(QObject *context, Reply<InstanceInfo> reply)
 
 void LocalBackend::selfCheck(QObject *context, Reply<std::vector<SelfCheckItem>> reply)
 {
-    submit<Result<std::vector<SelfCheckItem>>>(context, std::move(reply), [](AdminOperations &ops, const CancelToken &cancel) {
-        return Result<std::vector<SelfCheckItem>>(ops.selfCheck(cancel));
+    submit<Result<std::vector<SelfCheckItem>>>(context, std::move(reply), [this](AdminOperations &ops, const CancelToken &cancel) {
+        std::vector<SelfCheckItem> items = ops.selfCheck(cancel);
+        if (m_audit) // the console's changes are audited too: say when they cannot be
+            items.push_back(m_audit->check());
+        return Result<std::vector<SelfCheckItem>>(std::move(items));
     });
 }
 

@@ -70,8 +70,7 @@ void AdminServer::registerRoutes()
     route(Method::Get, QStringLiteral("/self-check"), Wait, {},
           [this, &ops](Call &call) {
               std::vector<SelfCheckItem> items = ops.selfCheck(call.cancel);
-              const Status audit = m_audit.healthy();
-              items.push_back({QStringLiteral("audit"), bool(audit), audit ? QStringLiteral("appending") : audit.message(), 0});
+              items.push_back(m_audit.check());
               return Reply::json(Json::toJson(items));
           });
     route(Method::Get, QStringLiteral("/metrics"), Read, {}, [this](Call &) {

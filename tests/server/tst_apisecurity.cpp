@@ -260,7 +260,12 @@ private Q_SLOTS:
         for (const QByteArray &line : status.readAll().split('\n'))
             if (line.startsWith("VmRSS:"))
                 after = line.mid(6).trimmed().split(' ').first().toLongLong();
+#ifndef SWITCHYARD_SANITIZED // a sanitizer's quarantine swamps the figure
         QVERIFY2(after - rss < 8 * 1024, qPrintable(QStringLiteral("RSS %1 → %2 kB").arg(rss).arg(after))); // refusals pile nothing up
+#else
+        Q_UNUSED(after)
+        Q_UNUSED(rss)
+#endif
 
         // Room again: changes go through and are audited.
         QVERIFY(QFile::remove(mountPoint.filePath(QStringLiteral("filler"))));

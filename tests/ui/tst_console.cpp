@@ -261,7 +261,7 @@ private Q_SLOTS:
         QVERIFY(Test::eventually([&] { return w.locksPage()->model().rowCount() == 1; }));
         QVERIFY(Test::eventually([&] { return w.noticesPage()->model().rowCount() == 1; }));
         QVERIFY(Test::eventually([&] { return w.processesPage()->model().processCount() > 0; }));
-        QVERIFY(Test::eventually([&] { return w.overviewPage()->selfCheckRows() == 4; }));
+        QVERIFY(Test::eventually([&] { return w.overviewPage()->selfCheckRows() == 5; })); // cache, locks, queues, disk, audit
         QCOMPARE(w.overviewPage()->instance().instanceId, c.engine().instanceId());
 
         // What the rows say.
