@@ -145,6 +145,51 @@ private Q_SLOTS:
         QVERIFY(!answered); // and nothing leaks (ASan) nor runs a destroyed closure
     }
 
+    void redirectsAreNotFollowedWithTheToken()
+    {
+        Test::HttpReceiver elsewhere;
+        Test::HttpReceiver redirecting;
+        redirecting.respond(307, {}, "Location: http://localhost:" + QByteArray::number(elsewhere.port()) + "/api/v1/queues\r\n");
+        Admin::RemoteBackendOptions options;
+        options.url = QUrl(QString::fromLatin1(redirecting.url("/api/v1")));
+        options.token = "sy_secret";
+        RemoteBackend backend(options);
+        const auto queues = await<Result<std::vector<Admin::QueueRow>>>([&](QObject *c, auto r) { backend.queues(c, r); });
+        QVERIFY(!queues.isOk());
+        QVERIFY2(queues.status().message().contains(QStringLiteral("redirect")), qPrintable(queues.status().message()));
+        QVERIFY(elsewhere.requests().isEmpty()); // the token went nowhere else
+    }
+
+    void aFlushCancelledWhileCountingIsNeverSent()
+    {
+        QTemporaryDir dir;
+        Test::DaemonProcess daemon;
+        QVERIFY2(daemon.start(Test::DaemonProcess::standardFixture(kTestDaemon, dir.path(), "[queue]\nTYPE = channel\n")),
+                 daemon.output().constData());
+        auto backend = connectTo(daemon.baseUrl(), daemon.adminToken());
+        QVERIFY(Test::eventually([&] { return backend->state() == AdminBackend::State::Connected; }));
+        const auto rows = await<Result<std::vector<Admin::QueueRow>>>([&](QObject *c, auto r) { backend->queues(c, r); });
+        qint64 slow = -1;
+        for (const Admin::QueueRow &row : rows.value())
+            if (row.name == QLatin1String("slow"))
+                slow = row.qid;
+        QVERIFY(slow > 0);
+        QObject page;
+        Admin::AdminJob *job = backend->flushQueue(slow, 60s, &page);
+        QSignalSpy finished(job, &Admin::AdminJob::finished);
+        job->cancel(); // its first request (the length) is still on its way
+        QVERIFY(finished.count() == 1 || finished.wait(10000));
+        QCOMPARE(finished.first().first().value<Status>().code(), Status::Code::Cancelled);
+        // The answer to the count arrives and is ignored: no flush reaches the daemon.
+        QVERIFY(Test::eventually([&] { return backend->requestsInFlight() == 0; }));
+        const auto entries = await<Result<std::vector<Admin::AuditEntry>>>([&](QObject *c, auto r) { backend->audit(QStringLiteral("queue.flush"), c, r); });
+        QVERIFY(entries.isOk());
+        QCOMPARE(entries->size(), std::size_t(0));
+        backend->close(QStringLiteral("test"));
+        QVERIFY(Test::eventually([&] { return backend->state() == AdminBackend::State::Closed; }));
+        QCOMPARE(daemon.stop(), 0);
+    }
+
     void wrongTokenIsUnauthorisedAndStops()
     {
         QTemporaryDir dir;
