@@ -735,6 +735,10 @@ int main(int argc, char *argv[])
     const Result<QByteArray> tokenValue = readToken(o, url);
     if (!tokenValue)
         return usage(tokenValue.status().message());
+    if (tokenValue->isEmpty() && !isLoopback(url))
+        return usage(QStringLiteral("no token for %1: the data directory's admin-token goes only to a loopback address. "
+                                    "Give --token-file FILE or $SWITCHYARD_TOKEN (or --data-dir to send that one)")
+                         .arg(url.host()));
     if (!tokenValue->isEmpty() && url.scheme() == QLatin1String("http") && !isLoopback(url) && !parser.isSet(QStringLiteral("insecure")))
         return usage(QStringLiteral("refusing to send a token over plain http to %1: anyone on the way could read it. "
                                     "Use https, or --insecure to accept the risk")

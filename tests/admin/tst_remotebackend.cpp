@@ -145,6 +145,31 @@ private Q_SLOTS:
         QVERIFY(!answered); // and nothing leaks (ASan) nor runs a destroyed closure
     }
 
+    void aViewGoneMidDeletionStopsTheSequence()
+    {
+        // Notices are deleted one request after the other; the view goes after the first answers.
+        Test::HttpReceiver server;
+        server.respond(200, R"({"ok":true})");
+        Admin::RemoteBackendOptions options;
+        options.url = QUrl(QString::fromLatin1(server.url("/api/v1")));
+        options.token = "sy_test";
+        RemoteBackend backend(options);
+        auto page = std::make_unique<QObject>();
+        bool answered = false;
+        QList<qint64> ids;
+        for (qint64 id = 1; id <= 200; ++id)
+            ids << id;
+        backend.deleteNotices(ids, page.get(), [&](Status) { answered = true; });
+        QVERIFY(Test::eventually([&] { return server.requests().size() >= 2; }));
+        page.reset();
+        const qsizetype atDeparture = server.requests().size();
+        QVERIFY(Test::eventually([&] { return backend.requestsInFlight() == 0; }));
+        QCoreApplication::processEvents();
+        QVERIFY2(server.requests().size() <= atDeparture + 1, qPrintable(QString::number(server.requests().size())));
+        QVERIFY(server.requests().size() < 200);
+        QVERIFY(!answered); // and the state went with the last request (ASan: no leak, no closure destroyed while running)
+    }
+
     void redirectsAreNotFollowedWithTheToken()
     {
         Test::HttpReceiver elsewhere;

@@ -5,6 +5,7 @@
 #include "support/testutil.h"
 
 #include <QDateTime>
+#include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -209,6 +210,16 @@ private Q_SLOTS:
                                  QStringLiteral("--token-file"), tokenFile});
         QCOMPARE(refused.exitCode, 2);
         QVERIFY2(refused.err.contains("plain http") && refused.err.contains("--insecure"), refused.err.constData());
+
+        // The data directory's admin token is the local daemon's: never sent to another host. The
+        // default data directory holds one here; "localhost." is a name, not a loopback address, to
+        // the rule (and should the rule break, the request still stays on this machine).
+        QDir().mkpath(m_dir.filePath(QStringLiteral("xdg/switchyard")));
+        Switchyard::Test::writeFile(m_dir.filePath(QStringLiteral("xdg/switchyard")), QStringLiteral("admin-token"), "sy_local_token");
+        const Run noToken = ctl({QStringLiteral("queues"), QStringLiteral("--url"), QStringLiteral("https://localhost.:1/api/v1")},
+                                {{QStringLiteral("XDG_DATA_HOME"), m_dir.filePath(QStringLiteral("xdg"))}});
+        QCOMPARE(noToken.exitCode, 2);
+        QVERIFY2(noToken.err.contains("no token for localhost.") && noToken.err.contains("loopback"), noToken.err.constData());
     }
 
     void serverTextNeverReachesTheTerminalRaw()
