@@ -49,12 +49,6 @@ struct HttpEdge::Connection
 
 namespace {
 
-http_parser_settings parserSettings()
-{
-    http_parser_settings settings{};
-    return settings;
-}
-
 QByteArray reasonPhrase(int status)
 {
     switch (status) {
@@ -254,7 +248,7 @@ void HttpEdge::onReadyRead(Connection &c)
     // QtHttpServer reads inside a transaction: what is available now is what it has not seen.
     const QByteArray bytes = socket->peek(socket->bytesAvailable());
     static const http_parser_settings settings = [] {
-        http_parser_settings s = parserSettings();
+        http_parser_settings s{};
         s.on_message_begin = &HttpEdge::onMessageBegin;
         s.on_url = &HttpEdge::onUrl;
         s.on_header_field = &HttpEdge::onHeaderField;

@@ -8,7 +8,7 @@
 // - accept() is ours (a notifier on the listening socket): EMFILE/ENFILE close the oldest idle
 //   connection and pause accepting for kAcceptBackoff instead of busy-looping;
 // - every connection's request framing is followed by http_parser (the maintained C parser) on
-//   bytes peeked before QtHttpServer reads them: a request head over kMaxHeadBytes answers 431, a
+//   bytes peeked before QtHttpServer reads them: a request head over http_parser's 80 KiB answers 431, a
 //   URL over kMaxUrlBytes 414, a Content-Length over the route's body limit 413 at once, a chunked
 //   body growing past it 413 when it does; the connection is then half-closed and drained (its
 //   bytes discarded, so memory stays flat) until the peer closes or kLingerTime passes;
@@ -58,7 +58,6 @@ class HttpEdge : public QTcpServer
 {
     Q_OBJECT
 public:
-    static constexpr qint64 kMaxHeadBytes = 64 * 1024;
     static constexpr qint64 kMaxUrlBytes = 8 * 1024;
     static constexpr std::chrono::milliseconds kAcceptBackoff{100};
     static constexpr std::chrono::milliseconds kLingerTime{2000};

@@ -56,6 +56,15 @@ class TestRemoteBackend : public QObject
 {
     Q_OBJECT
 
+    // The standard test daemon and a backend connected to it.
+    void startConnected(const QTemporaryDir &dir, Test::DaemonProcess &daemon, std::unique_ptr<RemoteBackend> &backend)
+    {
+        QVERIFY2(daemon.start(Test::DaemonProcess::standardFixture(kTestDaemon, dir.path(), "[queue]\nTYPE = channel\n")),
+                 daemon.output().constData());
+        backend = connectTo(daemon.baseUrl(), daemon.adminToken());
+        QVERIFY(Test::eventually([&] { return backend->state() == AdminBackend::State::Connected; }));
+    }
+
 private Q_SLOTS:
     void unreachableRetriesThenConnectsAndReconnects()
     {
@@ -104,10 +113,10 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         Test::DaemonProcess daemon;
-        QVERIFY2(daemon.start(Test::DaemonProcess::standardFixture(kTestDaemon, dir.path(), "[queue]\nTYPE = channel\n")),
-                 daemon.output().constData());
-        auto backend = connectTo(daemon.baseUrl(), daemon.adminToken());
-        QVERIFY(Test::eventually([&] { return backend->state() == AdminBackend::State::Connected; }));
+        std::unique_ptr<RemoteBackend> backend;
+        startConnected(dir, daemon, backend);
+        if (QTest::currentTestFailed())
+            return;
         QObject page;
         std::optional<Status> listed;
         backend->queues(&page, [&](Result<std::vector<Admin::QueueRow>> rows) { listed = rows.status(); });
@@ -189,10 +198,10 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         Test::DaemonProcess daemon;
-        QVERIFY2(daemon.start(Test::DaemonProcess::standardFixture(kTestDaemon, dir.path(), "[queue]\nTYPE = channel\n")),
-                 daemon.output().constData());
-        auto backend = connectTo(daemon.baseUrl(), daemon.adminToken());
-        QVERIFY(Test::eventually([&] { return backend->state() == AdminBackend::State::Connected; }));
+        std::unique_ptr<RemoteBackend> backend;
+        startConnected(dir, daemon, backend);
+        if (QTest::currentTestFailed())
+            return;
         const auto rows = await<Result<std::vector<Admin::QueueRow>>>([&](QObject *c, auto r) { backend->queues(c, r); });
         qint64 slow = -1;
         for (const Admin::QueueRow &row : rows.value())
