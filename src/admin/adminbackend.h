@@ -1,8 +1,9 @@
 #pragma once
 
-// What the console talks to (SPEC §12): every admin operation as an asynchronous call, and the
-// live stream as a signal. LocalBackend runs the operations on the embedded engine; a remote
-// backend (admin API over HTTP + WebSocket) implements the same interface, so a page works on both.
+// What the console talks to (SPEC §12): every operation of the catalogue as an asynchronous call
+// (call()), the connection's state, and the live stream as a signal. LocalBackend runs the
+// operations on the embedded engine; RemoteBackend sends them to the admin API over HTTP and
+// reads the stream over a WebSocket, so a page works on both.
 //
 // Calls return at once. Each result is delivered exactly once, on the thread of `context` (the
 // GUI thread for pages), unless `context` was destroyed first — then it is dropped. The GUI thread
@@ -10,6 +11,7 @@
 
 #include "admintypes.h"
 #include "auditlog.h"
+#include "catalogue.h"
 
 #include "engine/core/status.h"
 
@@ -35,6 +37,13 @@ using StatusReply = std::function<void(Status)>;
 // destroyed()) to the context — a connection, which Qt keeps safe across threads and drops with
 // its receiver; send() posts the carrier's deletion to the backend, which therefore owns every
 // carrier not yet sent.
+// A reply for a call whose caller only needs to know whether it worked.
+template<typename R>
+std::function<void(Result<R>)> statusOnly(std::function<void(Status)> reply)
+{
+    return [reply = std::move(reply)](Result<R> result) { reply(result.status()); };
+}
+
 template<typename R>
 class Delivery
 {
@@ -85,6 +94,43 @@ private:
     qint64 m_total = 0;
 };
 
+// A call in flight: cancel() asks it to stop (a local call's token fires; a remote request is
+// aborted). Its reply still comes, with a Cancelled status unless it completed first.
+class CallHandle
+{
+public:
+    CallHandle() = default;
+    explicit CallHandle(std::function<void()> cancel) : m_cancel(std::move(cancel)) {}
+    void cancel() const
+    {
+        if (m_cancel)
+            m_cancel();
+    }
+
+private:
+    std::function<void()> m_cancel;
+};
+
+// What a remote answer carries for the typed decoder.
+struct RemoteAnswer
+{
+    QJsonValue json;   // the parsed body (an array of every page for a paged list)
+    QByteArray raw;    // the body as sent (Text results)
+    qint64 total = -1; // X-Total-Count
+};
+
+// One catalogue call, typed work done: the backend runs it locally (runLocal) or sends the
+// request and hands the answer to `remote`. Exactly one of runLocal, remote and fail is called.
+struct Invocation
+{
+    const OpBase *op = nullptr;
+    Request request;
+    QPointer<QObject> context;
+    std::function<void(OpContext &)> runLocal;
+    std::function<void(Result<RemoteAnswer>)> remote;
+    std::function<void(Status)> fail;
+};
+
 class AdminBackend : public QObject
 {
     Q_OBJECT
@@ -110,45 +156,58 @@ public:
     // embedded engine shuts down gracefully; closed() follows. Idempotent.
     virtual void close(const QString &reason) = 0;
 
-    // Instance, processes, notices
-    virtual void instance(QObject *context, Reply<InstanceInfo> reply) = 0;
-    virtual void selfCheck(QObject *context, Reply<std::vector<SelfCheckItem>> reply) = 0;
-    virtual void processes(QObject *context, Reply<std::vector<ProcessRow>> reply) = 0;
-    virtual void cancelProcess(qint64 pid, QObject *context, StatusReply reply) = 0;
-    virtual void notices(QObject *context, Reply<std::vector<NoticeRow>> reply) = 0;
-    virtual void deleteNotices(const QList<qint64> &ids, QObject *context, StatusReply reply) = 0;
+    // Any operation of the catalogue (src/admin/ops/): the reply comes once, on `context`'s thread.
+    template<typename A, typename R>
+    CallHandle call(const Op<A, R> &op, std::type_identity_t<A> args, QObject *context, std::type_identity_t<Reply<R>> reply)
+    {
+        const Delivery<Result<R>> delivery = this->delivery<Result<R>>(context, std::move(reply));
+        Invocation invocation;
+        invocation.op = &op;
+        invocation.request = op.request(args);
+        invocation.context = context;
+        invocation.runLocal = [&op, args = std::move(args), delivery](OpContext &c) { delivery.send(op.execute(c, args)); };
+        invocation.remote = [delivery, &op](Result<RemoteAnswer> answer) {
+            if (!answer)
+                delivery.send(answer.status());
+            else
+                delivery.send(decodeAnswer<R>(*answer, op.action()));
+        };
+        invocation.fail = [delivery](Status status) { delivery.send(std::move(status)); };
+        return dispatch(std::move(invocation));
+    }
 
-    // Queues
-    virtual void queues(QObject *context, Reply<std::vector<QueueRow>> reply) = 0;
-    virtual void queueSettings(qint64 qid, QObject *context, Reply<QueueSettingsInfo> reply) = 0;
-    // Progress: items drained of those waiting at the start. The job is parented to `parent`.
-    virtual AdminJob *flushQueue(qint64 qid, std::chrono::milliseconds timeout, QObject *parent) = 0;
-    virtual void removeAllCount(qint64 qid, QObject *context, Reply<qint64> reply) = 0;
-    virtual void removeAll(qint64 qid, QObject *context, Reply<qint64> reply) = 0;
-    virtual void setMaxWorkers(qint64 qid, int maxWorkers, QObject *context, StatusReply reply) = 0;
-    virtual void pauseQueue(qint64 qid, QObject *context, StatusReply reply) = 0;
-    virtual void resumeQueue(qint64 qid, QObject *context, StatusReply reply) = 0;
+    // Thin helpers for the pages.
+    // A queue's flush as a job: progress is the items drained of those waiting at the start.
+    AdminJob *flushQueue(qint64 qid, std::chrono::milliseconds timeout, QObject *parent);
+    // Deletes notices one after the other; the first error is reported, the rest still go. The
+    // stream's notice-removed tells every view which went.
+    void deleteNotices(const QList<qint64> &ids, QObject *context, StatusReply reply);
 
-    // Cron
-    virtual void cronTasks(QObject *context, Reply<std::vector<CronRow>> reply) = 0;
-    virtual void runCron(const QString &name, QObject *context, StatusReply reply) = 0;
-    virtual void pauseCron(const QString &name, QObject *context, StatusReply reply) = 0;
-    virtual void resumeCron(const QString &name, QObject *context, StatusReply reply) = 0;
-    virtual void cronRuns(const QString &name, QObject *context, Reply<std::vector<CronRun>> reply) = 0;
+protected:
+    // Runs one call (see Invocation). On this backend's thread; returns at once.
+    virtual CallHandle dispatch(Invocation invocation) = 0;
+    // How often a job reads its progress.
+    std::chrono::milliseconds m_progressInterval{200};
 
-    // Locks
-    virtual void locks(QObject *context, Reply<std::vector<LockRow>> reply) = 0;
-    virtual void forceReleaseLock(const QString &key, QObject *context, StatusReply reply) = 0;
+private:
+    struct NoticeDeletion;
+    void deleteNext(std::shared_ptr<NoticeDeletion> state);
 
-    // Cache and QoS
-    virtual void cacheInfo(QObject *context, Reply<CacheInfo> reply) = 0;
-    virtual void cacheStats(QObject *context, Reply<CacheStats> reply) = 0;
-    virtual void cacheTest(QObject *context, Reply<CacheTest> reply) = 0;
-    virtual void qos(QObject *context, Reply<QosStats> reply) = 0;
+    template<typename R>
+    static Result<R> decodeAnswer(const RemoteAnswer &answer, const QString &action)
+    {
+        if constexpr (std::is_same_v<R, Text>)
+            return Text{answer.raw, "text/plain; charset=utf-8"};
+        else if constexpr (detail::IsPage<R>::value) {
+            Result<decltype(R::rows)> rows = Json::fromJson<decltype(R::rows)>(answer.json, action);
+            if (!rows)
+                return rows.status();
+            return R{std::move(rows).value(), answer.total};
+        } else
+            return Json::fromJson<R>(answer.json, action);
+    }
 
-    // Audit: the newest mutating admin calls (up to 500), optionally of one action.
-    virtual void audit(const QString &action, QObject *context, Reply<std::vector<AuditEntry>> reply) = 0;
-
+public:
 Q_SIGNALS:
     void stateChanged(Switchyard::Admin::AdminBackend::State state, const QString &message);
     // The live stream, on the backend's thread.

@@ -29,6 +29,14 @@ using LockRow = LockInfo;
 using ProcessRow = ProcessInfo;
 using NoticeRow = SystemNotice;
 
+// Who is asking (GET /instance): clients disable what a read-only token may not do.
+struct Access
+{
+    QString tokenName;
+    QString role; // "admin" or "read-only"
+    bool operator==(const Access &) const = default;
+};
+
 // GET /instance (+ the uptime of GET /health).
 struct InstanceInfo
 {
@@ -42,6 +50,7 @@ struct InstanceInfo
     QString cacheAdapter;
     QString lockService;
     QString pubsubType;
+    std::optional<Access> access;
     bool operator==(const InstanceInfo &) const = default;
 };
 

@@ -1,6 +1,5 @@
 #include "eventsource.h"
 
-#include "adminoperations.h"
 
 #include "engine/engine.h"
 
@@ -22,8 +21,8 @@ struct AdminEventSource::SinkState
     }
 };
 
-AdminEventSource::AdminEventSource(AdminOperations &operations, Sink sink, std::chrono::milliseconds interval)
-    : m_operations(operations), m_sink(std::make_shared<SinkState>()), m_interval(interval)
+AdminEventSource::AdminEventSource(Engine &engine, Sink sink, std::chrono::milliseconds interval)
+    : m_engine(engine), m_sink(std::make_shared<SinkState>()), m_interval(interval)
 {
     m_sink->sink = std::move(sink);
 }
@@ -38,11 +37,11 @@ void AdminEventSource::start()
     if (m_thread.joinable())
         return;
     std::weak_ptr<SinkState> weak = m_sink;
-    m_noticeListener = m_operations.engine().notices().onAdded([weak](const SystemNotice &notice) {
+    m_noticeListener = m_engine.notices().listen([weak](const NoticeChange &change) {
         if (const std::shared_ptr<SinkState> state = weak.lock()) {
             AdminEvent event;
-            event.type = AdminEvent::Type::Notice;
-            event.notice = notice;
+            event.type = change.kind == NoticeChange::Kind::Added ? AdminEvent::Type::Notice : AdminEvent::Type::NoticeRemoved;
+            event.notice = change.notice;
             state->emit(std::move(event));
         }
     });
@@ -52,7 +51,7 @@ void AdminEventSource::start()
 void AdminEventSource::stop()
 {
     if (m_noticeListener) {
-        m_operations.engine().notices().removeListener(m_noticeListener);
+        m_engine.notices().removeListener(m_noticeListener);
         m_noticeListener = 0;
     }
     m_stop.cancel(QStringLiteral("event source stopping"));
@@ -75,11 +74,11 @@ void AdminEventSource::sample(const CancelToken &cancel)
     {
         AdminEvent event;
         event.type = AdminEvent::Type::QueueStats;
-        event.queues = m_operations.queues();
+        event.queues = m_engine.queues().list();
         m_sink->emit(std::move(event));
     }
 
-    for (CronRow &row : m_operations.cronTasks()) {
+    for (CronRow &row : m_engine.cron().list()) {
         auto [it, inserted] = m_cron.try_emplace(row.name, row);
         if (!inserted && it->second == row)
             continue;
@@ -90,7 +89,7 @@ void AdminEventSource::sample(const CancelToken &cancel)
         m_sink->emit(std::move(event));
     }
 
-    Result<std::vector<LockRow>> locks = m_operations.locks(cancel);
+    Result<std::vector<LockRow>> locks = m_engine.locker().list(cancel);
     if (!locks)
         return; // the locker is unreachable: no event rather than a false "released"
     std::map<QString, LockRow> now;
@@ -122,18 +121,6 @@ void AdminEventSource::sample(const CancelToken &cancel)
     }
     m_locks = std::move(now);
     m_locksRead = true;
-}
-
-QString AdminEvent::typeName(Type type)
-{
-    switch (type) {
-        case Type::QueueStats: return QStringLiteral("queue-stats");
-        case Type::CronStatus: return QStringLiteral("cron-status");
-        case Type::Lock: return QStringLiteral("lock");
-        case Type::Notice: return QStringLiteral("notice");
-        case Type::NoticeRemoved: return QStringLiteral("notice-removed");
-    }
-    return QString();
 }
 
 } // namespace Switchyard::Admin

@@ -3,7 +3,8 @@
 // The live stream's producer (GET /stream, the console's live updates): samples the engine on a
 // thread it owns and turns what changed into AdminEvents — queue-stats every interval, a
 // cron-status for each task row that changed, lock acquired/extended/released/expired from the
-// difference between two lists, and a notice the moment one is added.
+// difference between two lists, and notice / notice-removed the moment the engine's notice board
+// changes (whoever changed it: an operator, the API, the age limit).
 
 #include "admintypes.h"
 
@@ -15,9 +16,11 @@
 #include <memory>
 #include <thread>
 
-namespace Switchyard::Admin {
+namespace Switchyard {
+class Engine;
+}
 
-class AdminOperations;
+namespace Switchyard::Admin {
 
 // Thread-safety: start() and stop() from the owner's thread. The sink runs on the sampling thread
 // (and, for notices, on the thread that added the notice); it must be quick and thread-safe.
@@ -27,7 +30,7 @@ class AdminEventSource
 public:
     using Sink = std::function<void(AdminEvent)>;
 
-    AdminEventSource(AdminOperations &operations, Sink sink, std::chrono::milliseconds interval); // operations: Not owned.
+    AdminEventSource(Engine &engine, Sink sink, std::chrono::milliseconds interval); // engine: Not owned.
     ~AdminEventSource();
 
     void start(); // once
@@ -39,7 +42,7 @@ private:
     void run(const CancelToken &cancel);
     void sample(const CancelToken &cancel);
 
-    AdminOperations &m_operations;
+    Engine &m_engine;
     const std::shared_ptr<SinkState> m_sink;
     const std::chrono::milliseconds m_interval;
     CancelSource m_stop;

@@ -1,8 +1,9 @@
 #pragma once
 
 // AdminBackend over the engine in this process ("This computer (embedded engine)"). Starts the
-// engine without blocking its thread, runs every call on its own small thread pool through
-// AdminOperations, and forwards the AdminEventSource's stream as the event() signal.
+// engine without blocking its thread, runs every catalogue call on its own small thread pool
+// (audited like the API's, as "console (<user>)" from "local"), and forwards the
+// AdminEventSource's stream as the event() signal.
 
 #include "adminbackend.h"
 
@@ -21,7 +22,6 @@
 namespace Switchyard::Admin {
 
 class AdminEventSource;
-class AdminOperations;
 
 struct LocalBackendOptions
 {
@@ -56,52 +56,12 @@ public:
 
     QString displayName() const override;
 
-    void instance(QObject *context, Reply<InstanceInfo> reply) override;
-    void selfCheck(QObject *context, Reply<std::vector<SelfCheckItem>> reply) override;
-    void processes(QObject *context, Reply<std::vector<ProcessRow>> reply) override;
-    void cancelProcess(qint64 pid, QObject *context, StatusReply reply) override;
-    void notices(QObject *context, Reply<std::vector<NoticeRow>> reply) override;
-    void deleteNotices(const QList<qint64> &ids, QObject *context, StatusReply reply) override;
-
-    void queues(QObject *context, Reply<std::vector<QueueRow>> reply) override;
-    void queueSettings(qint64 qid, QObject *context, Reply<QueueSettingsInfo> reply) override;
-    AdminJob *flushQueue(qint64 qid, std::chrono::milliseconds timeout, QObject *parent) override;
-    void removeAllCount(qint64 qid, QObject *context, Reply<qint64> reply) override;
-    void removeAll(qint64 qid, QObject *context, Reply<qint64> reply) override;
-    void setMaxWorkers(qint64 qid, int maxWorkers, QObject *context, StatusReply reply) override;
-    void pauseQueue(qint64 qid, QObject *context, StatusReply reply) override;
-    void resumeQueue(qint64 qid, QObject *context, StatusReply reply) override;
-
-    void cronTasks(QObject *context, Reply<std::vector<CronRow>> reply) override;
-    void runCron(const QString &name, QObject *context, StatusReply reply) override;
-    void pauseCron(const QString &name, QObject *context, StatusReply reply) override;
-    void resumeCron(const QString &name, QObject *context, StatusReply reply) override;
-    void cronRuns(const QString &name, QObject *context, Reply<std::vector<CronRun>> reply) override;
-
-    void locks(QObject *context, Reply<std::vector<LockRow>> reply) override;
-    void forceReleaseLock(const QString &key, QObject *context, StatusReply reply) override;
-
-    void cacheInfo(QObject *context, Reply<CacheInfo> reply) override;
-    void cacheStats(QObject *context, Reply<CacheStats> reply) override;
-    void cacheTest(QObject *context, Reply<CacheTest> reply) override;
-    void qos(QObject *context, Reply<QosStats> reply) override;
-    void audit(const QString &action, QObject *context, Reply<std::vector<AuditEntry>> reply) override;
+protected:
+    // On the call pool, with a token cancelled by close() or the handle; fails at once
+    // (Unavailable) when the engine does not run.
+    CallHandle dispatch(Invocation invocation) override;
 
 private:
-    class FlushJob;
-    // Runs `operation` on the call pool with a token cancelled by close(); `reply` gets its result
-    // on this object's thread unless `context` is gone. Fails at once (Unavailable) when the engine
-    // does not run.
-    template<typename R>
-    void submit(QObject *context, std::function<void(R)> reply,
-                std::function<R(AdminOperations &, const CancelToken &)> operation);
-    // submit() for a mutating call: its outcome goes to the audit log (actor(), "local").
-    template<typename R>
-    void submitAudited(const QString &action, const QString &target, QObject *context, std::function<void(R)> reply,
-                       std::function<R(AdminOperations &, const CancelToken &)> operation);
-    Result<qint64> beginAudit(const QString &action, const QString &target);
-    void finishAudit(qint64 id, const Status &result);
-
     void connected(std::unique_ptr<Engine> engine);
     static std::unique_ptr<AuditLog> openAudit(const EngineConfig &config);
     void adoptStarted(); // on this object's thread, when the start-up thread is done
@@ -115,7 +75,6 @@ private:
     EngineConfig m_config;
     LocalBackendOptions m_options;
     std::unique_ptr<Engine> m_engine;
-    std::unique_ptr<AdminOperations> m_operations;
     std::unique_ptr<AdminEventSource> m_events;
     std::unique_ptr<AuditLog> m_audit; // the data directory's audit log; null when it cannot be opened
     CancelSource m_startup;

@@ -1,6 +1,7 @@
 #include "remotebackend.h"
 
-#include "adminjson.h"
+#include "jsoncodec.h"
+#include "streamevents.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -17,97 +18,27 @@ namespace {
 constexpr int kApiVersion = 1;
 constexpr int kPageLimit = 500;
 
-// The HTTP answer of a failed call as the Status the local backend would have given.
+// The HTTP answer of a failed call as the Status the engine gave: the body's code and field,
+// or the status line's meaning for a server that sends none (a proxy, an older version).
 Status statusFor(int http, const QByteArray &body)
 {
-    QString message = QJsonDocument::fromJson(body).object().value(QStringLiteral("message")).toString();
-    if (message.isEmpty())
-        message = QStringLiteral("HTTP %1").arg(http);
+    Status::Code fallback = Status::Code::Internal;
     switch (http) {
     case 400:
-    case 413: return Status::invalidArgument(message);
-    case 401: return Status::unauthenticated(message);
-    case 403: return Status::permissionDenied(message);
-    case 404: return Status::notFound(message);
-    case 408: return Status::deadlineExceeded(message);
-    case 409: return Status::conflict(message);
+    case 413: fallback = Status::Code::InvalidArgument; break;
+    case 401: fallback = Status::Code::Unauthenticated; break;
+    case 403: fallback = Status::Code::PermissionDenied; break;
+    case 404: fallback = Status::Code::NotFound; break;
+    case 408: fallback = Status::Code::DeadlineExceeded; break;
+    case 409: fallback = Status::Code::Conflict; break;
     case 429:
-    case 503: return Status::unavailable(message);
-    default: return Status::internal(message);
+    case 503: fallback = Status::Code::Unavailable; break;
+    default: break;
     }
-}
-
-QString segment(const QString &value)
-{
-    return QString::fromLatin1(QUrl::toPercentEncoding(value));
+    return Json::statusFromError(QJsonDocument::fromJson(body).object(), fallback, QStringLiteral("HTTP %1").arg(http));
 }
 
 } // namespace
-
-// ---- Flush job: POST …/flush while reading the queue's length for progress --------------------
-
-class RemoteBackend::FlushJob final : public AdminJob
-{
-public:
-    FlushJob(RemoteBackend &backend, qint64 qid, std::chrono::milliseconds timeout, QObject *parent)
-        : AdminJob(parent), m_backend(backend), m_qid(qid)
-    {
-        setTitle(tr("Flushing queue %1").arg(qid));
-        // The length at the start is the total; then the flush itself, and the progress polls.
-        m_backend.send("GET", QStringLiteral("/queues/%1").arg(qid), {}, {}, this, [this, timeout](Result<Answer> answer) {
-            if (isFinished())
-                return; // cancelled while counting: the flush is never sent
-            if (!answer) {
-                finish(answer.status());
-                return;
-            }
-            m_total = std::max<qint64>(0, QJsonDocument::fromJson(answer->body).object().value(QStringLiteral("length")).toInteger());
-            setProgress(0, m_total);
-            QUrlQuery query;
-            query.addQueryItem(QStringLiteral("timeout_ms"), QString::number(timeout.count()));
-            m_flush = m_backend.send("POST", QStringLiteral("/queues/%1/flush").arg(m_qid), query, {}, this, [this](Result<Answer> flushed) {
-                m_flush = nullptr;
-                m_progress.stop();
-                if (flushed)
-                    setProgress(m_total, m_total);
-                finish(flushed ? Status::ok() : flushed.status());
-            });
-            m_progress.start();
-        });
-        m_progress.setInterval(m_backend.m_options.progressInterval);
-        connect(&m_progress, &QTimer::timeout, this, [this] {
-            if (m_reading)
-                return; // one read at a time, however slow the instance is
-            m_reading = true;
-            m_backend.send("GET", QStringLiteral("/queues/%1").arg(m_qid), {}, {}, this, [this](Result<Answer> answer) {
-                m_reading = false;
-                if (!answer || isFinished())
-                    return;
-                const qint64 left = QJsonDocument::fromJson(answer->body).object().value(QStringLiteral("length")).toInteger();
-                setProgress(std::clamp<qint64>(m_total - left, 0, m_total), m_total);
-            });
-        });
-    }
-
-    void cancel() override
-    {
-        if (isFinished())
-            return;
-        m_progress.stop();
-        finish(Status::cancelled(tr("flush cancelled")));
-        // Closing the request makes the server cancel the flush (it watches its client).
-        if (m_flush)
-            m_flush->abort();
-    }
-
-private:
-    RemoteBackend &m_backend;
-    const qint64 m_qid;
-    qint64 m_total = 0;
-    QPointer<QNetworkReply> m_flush;
-    QTimer m_progress;
-    bool m_reading = false;
-};
 
 // ---- RemoteBackend ------------------------------------------------------------------------------
 
@@ -120,6 +51,7 @@ RemoteBackend::RemoteBackend(RemoteBackendOptions options, QObject *parent)
             path.chop(1);
         m_options.url.setPath(path + QStringLiteral("/api/v1"));
     }
+    m_progressInterval = m_options.progressInterval;
     // Never follow a redirect: the token would go wherever it points.
     m_network.setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
     m_reconnect.setSingleShot(true);
@@ -200,7 +132,7 @@ QNetworkReply *RemoteBackend::send(const QByteArray &method, const QString &path
         if (!target)
             return;
         const int http = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        Result<Answer> answer = Status::internal(QString());
+        Result<HttpAnswer> answer = Status::internal(QString());
         if (http == 0) {
             answer = reply->error() == QNetworkReply::OperationCanceledError && m_closing
                          ? Status::cancelled(tr("the connection was closed"))
@@ -212,7 +144,7 @@ QNetworkReply *RemoteBackend::send(const QByteArray &method, const QString &path
         } else if (http >= 200 && http < 300) {
             bool counted = false;
             const qint64 total = reply->rawHeader("X-Total-Count").toLongLong(&counted);
-            answer = Answer{http, reply->readAll(), counted ? total : -1};
+            answer = HttpAnswer{http, reply->readAll(), counted ? total : -1};
         } else {
             answer = statusFor(http, reply->readAll());
         }
@@ -226,75 +158,77 @@ QNetworkReply *RemoteBackend::send(const QByteArray &method, const QString &path
     return reply;
 }
 
-template<typename T>
-void RemoteBackend::fetch(const QString &path, QObject *context, Reply<T> reply, Result<T> (*decode)(const QJsonValue &))
-{
-    const Delivery<Result<T>> delivery = this->delivery<Result<T>>(context, std::move(reply));
-    send("GET", path, {}, {}, this, [delivery, decode](Result<Answer> answer) {
-        if (!answer) {
-            delivery.send(answer.status());
-            return;
-        }
-        const QJsonDocument doc = QJsonDocument::fromJson(answer->body);
-        delivery.send(decode(doc.isArray() ? QJsonValue(doc.array()) : QJsonValue(doc.object())));
-    });
-}
-
-// Pages of 500 until X-Total-Count is reached, decoded once at the end. Each step's request owns
-// the state: when the context goes, the next step is not sent and the state goes with the last
-// request (no closure refers to itself).
-template<typename T>
+// Pages of 500 until X-Total-Count is reached. Each step's request owns the state: when the
+// context goes, the next step is not sent and the state goes with the last request.
 struct RemoteBackend::FetchAll
 {
     QString path;
     QUrlQuery query;
-    QPointer<QObject> target;
-    Delivery<Result<std::vector<T>>> delivery;
-    Result<std::vector<T>> (*decode)(const QJsonValue &);
+    Invocation invocation;
+    std::shared_ptr<bool> cancelled;
+    std::shared_ptr<QPointer<QNetworkReply>> current;
     QJsonArray rows;
     int page = 1;
 };
 
-template<typename T>
-void RemoteBackend::fetchAll(const QString &path, const QUrlQuery &query, QObject *context, Reply<std::vector<T>> reply,
-                             Result<std::vector<T>> (*decode)(const QJsonValue &))
-{
-    fetchPage(std::make_shared<FetchAll<T>>(
-        FetchAll<T>{path, query, QPointer<QObject>(context), this->template delivery<Result<std::vector<T>>>(context, std::move(reply)), decode, {}, 1}));
-}
-
-template<typename T>
-void RemoteBackend::fetchPage(std::shared_ptr<FetchAll<T>> state)
+void RemoteBackend::fetchPage(std::shared_ptr<FetchAll> state)
 {
     QUrlQuery paged = state->query;
     paged.addQueryItem(QStringLiteral("limit"), QString::number(kPageLimit));
     paged.addQueryItem(QStringLiteral("page"), QString::number(state->page));
-    send("GET", state->path, paged, {}, this, [this, state](Result<Answer> answer) {
+    *state->current = send("GET", state->path, paged, {}, this, [this, state](Result<HttpAnswer> answer) {
         if (!answer) {
-            state->delivery.send(answer.status());
+            state->invocation.remote(*state->cancelled ? Status::cancelled(tr("cancelled")) : answer.status());
             return;
         }
         const QJsonArray rows = QJsonDocument::fromJson(answer->body).array();
         for (const QJsonValue &row : rows)
             state->rows.append(row);
         if (!rows.isEmpty() && answer->total > state->rows.size()) {
-            if (!state->target) { // nobody waits for the rest
-                state->delivery.send(Status::cancelled(tr("the view went away")));
+            if (!state->invocation.context || *state->cancelled) { // nobody waits for the rest
+                state->invocation.remote(Status::cancelled(tr("the view went away")));
                 return;
             }
             ++state->page;
             fetchPage(state);
             return;
         }
-        state->delivery.send(state->decode(state->rows));
+        state->invocation.remote(RemoteAnswer{state->rows, {}, qint64(state->rows.size())});
     });
 }
 
-void RemoteBackend::perform(const QByteArray &method, const QString &path, const QByteArray &body, QObject *context,
-                            StatusReply reply, const QUrlQuery &query)
+CallHandle RemoteBackend::dispatch(Invocation invocation)
 {
-    const Delivery<Status> delivery = this->delivery<Status>(context, std::move(reply));
-    send(method, path, query, body, this, [delivery](Result<Answer> answer) { delivery.send(answer ? Status::ok() : answer.status()); });
+    const OpBase &op = *invocation.op;
+    const QString path = op.pathFor(invocation.request.params);
+    auto cancelled = std::make_shared<bool>(false);
+    auto current = std::make_shared<QPointer<QNetworkReply>>();
+    CallHandle handle([cancelled, current] {
+        *cancelled = true;
+        if (*current) // the server cancels what the request started when its client goes
+            QMetaObject::invokeMethod(current->data(), &QNetworkReply::abort, Qt::QueuedConnection);
+    });
+    if (op.hasFlag(Paged)) {
+        fetchPage(std::make_shared<FetchAll>(FetchAll{path, invocation.request.query, std::move(invocation), cancelled, current, {}, 1}));
+        return handle;
+    }
+    // Read before the invocation moves into the answer's handler (argument order is unspecified).
+    const QUrlQuery query = invocation.request.query;
+    const QByteArray body = invocation.request.body;
+    *current = send(methodName(op.info().method), path, query, body, this,
+                    [this, invocation = std::move(invocation), cancelled](Result<HttpAnswer> answer) {
+                        if (!answer) {
+                            invocation.remote(*cancelled ? Status::cancelled(tr("cancelled")) : answer.status());
+                            return;
+                        }
+                        RemoteAnswer decoded;
+                        decoded.raw = answer->body;
+                        decoded.total = answer->total;
+                        const QJsonDocument doc = QJsonDocument::fromJson(answer->body);
+                        decoded.json = doc.isArray() ? QJsonValue(doc.array()) : QJsonValue(doc.object());
+                        invocation.remote(std::move(decoded));
+                    });
+    return handle;
 }
 
 // ---- Connection ---------------------------------------------------------------------------------
@@ -313,7 +247,7 @@ void RemoteBackend::connectNow()
     setState(State::Connecting, m_attempt == 0 ? tr("connecting to %1").arg(m_options.url.toString())
                                                  : tr("reconnecting to %1 (attempt %2)").arg(m_options.url.toString()).arg(m_attempt + 1));
     // /health needs no token: it tells "unreachable" and "incompatible" apart from "unauthorised".
-    send("GET", QStringLiteral("/health"), {}, {}, this, [this, attempt](Result<Answer> health) {
+    send("GET", QStringLiteral("/health"), {}, {}, this, [this, attempt](Result<HttpAnswer> health) {
         if (attempt != m_connection || m_closing)
             return;
         if (!health) {
@@ -332,7 +266,7 @@ void RemoteBackend::connectNow()
                                             .arg(kApiVersion));
             return;
         }
-        send("GET", QStringLiteral("/instance"), {}, {}, this, [this, attempt](Result<Answer> instance) {
+        send("GET", QStringLiteral("/instance"), {}, {}, this, [this, attempt](Result<HttpAnswer> instance) {
             if (attempt != m_connection || m_closing)
                 return;
             if (!instance) {
@@ -423,7 +357,7 @@ void RemoteBackend::fail(Problem problem, const QString &why)
 
 void RemoteBackend::onFrame(const QString &frame)
 {
-    Result<AdminEvent> event = Json::eventFromFrame(frame.toUtf8());
+    Result<AdminEvent> event = Stream::eventFromFrame(frame.toUtf8());
     if (!event)
         return; // an event kind this console does not know (a newer server) or a malformed frame
     Q_EMIT this->event(*event);
@@ -450,208 +384,6 @@ void RemoteBackend::close(const QString &reason)
         setState(State::Closed);
         Q_EMIT closed(true);
     }, Qt::QueuedConnection);
-}
-
-// ---- Calls --------------------------------------------------------------------------------------
-
-void RemoteBackend::instance(QObject *context, Reply<InstanceInfo> reply)
-{
-    fetch<InstanceInfo>(QStringLiteral("/instance"), context, std::move(reply), &Json::instanceFromJson);
-}
-
-void RemoteBackend::selfCheck(QObject *context, Reply<std::vector<SelfCheckItem>> reply)
-{
-    fetch<std::vector<SelfCheckItem>>(QStringLiteral("/self-check"), context, std::move(reply), &Json::selfCheckFromJson);
-}
-
-void RemoteBackend::processes(QObject *context, Reply<std::vector<ProcessRow>> reply)
-{
-    fetchAll<ProcessRow>(QStringLiteral("/processes"), {}, context, std::move(reply), &Json::processesFromJson);
-}
-
-void RemoteBackend::cancelProcess(qint64 pid, QObject *context, StatusReply reply)
-{
-    perform("POST", QStringLiteral("/processes/%1/cancel").arg(pid), {}, context, std::move(reply));
-}
-
-void RemoteBackend::notices(QObject *context, Reply<std::vector<NoticeRow>> reply)
-{
-    fetchAll<NoticeRow>(QStringLiteral("/notices"), {}, context, std::move(reply), &Json::noticesFromJson);
-}
-
-// One DELETE each, one after the other; the first error is reported, the rest still go (unless the
-// view went away). Each request owns the state; nothing refers to itself.
-struct RemoteBackend::DeleteNotices
-{
-    QList<qint64> left;
-    Status first;
-    QPointer<QObject> target;
-    Delivery<Status> delivery;
-};
-
-void RemoteBackend::deleteNotices(const QList<qint64> &ids, QObject *context, StatusReply reply)
-{
-    deleteNext(std::make_shared<DeleteNotices>(DeleteNotices{ids, Status::ok(), QPointer<QObject>(context), this->delivery<Status>(context, std::move(reply))}));
-}
-
-void RemoteBackend::deleteNext(std::shared_ptr<DeleteNotices> state)
-{
-    if (state->left.isEmpty() || !state->target) {
-        state->delivery.send(state->first);
-        return;
-    }
-    const qint64 id = state->left.takeFirst();
-    send("DELETE", QStringLiteral("/notices/%1").arg(id), {}, {}, this, [this, state, id](Result<Answer> answer) {
-        if (answer) {
-            AdminEvent removed;
-            removed.type = AdminEvent::Type::NoticeRemoved;
-            removed.notice.id = id;
-            Q_EMIT event(removed);
-        } else if (state->first.isOk()) {
-            state->first = answer.status();
-        }
-        deleteNext(state);
-    });
-}
-
-void RemoteBackend::queues(QObject *context, Reply<std::vector<QueueRow>> reply)
-{
-    fetchAll<QueueRow>(QStringLiteral("/queues"), {}, context, std::move(reply), &Json::queuesFromJson);
-}
-
-void RemoteBackend::queueSettings(qint64 qid, QObject *context, Reply<QueueSettingsInfo> reply)
-{
-    const Delivery<Result<QueueSettingsInfo>> delivery = this->delivery<Result<QueueSettingsInfo>>(context, std::move(reply));
-    send("GET", QStringLiteral("/queues/%1").arg(qid), {}, {}, this, [delivery](Result<Answer> answer) {
-        if (!answer) {
-            delivery.send(answer.status());
-            return;
-        }
-        delivery.send(Json::queueSettingsFromJson(QJsonDocument::fromJson(answer->body).object().value(QStringLiteral("settings"))));
-    });
-}
-
-AdminJob *RemoteBackend::flushQueue(qint64 qid, std::chrono::milliseconds timeout, QObject *parent)
-{
-    return new FlushJob(*this, qid, timeout, parent);
-}
-
-void RemoteBackend::removeAllCount(qint64 qid, QObject *context, Reply<qint64> reply)
-{
-    const Delivery<Result<qint64>> delivery = this->delivery<Result<qint64>>(context, std::move(reply));
-    QUrlQuery query;
-    query.addQueryItem(QStringLiteral("dry_run"), QStringLiteral("1"));
-    send("POST", QStringLiteral("/queues/%1/remove-all").arg(qid), query, {}, this, [delivery](Result<Answer> answer) {
-        if (!answer)
-            delivery.send(answer.status());
-        else
-            delivery.send(QJsonDocument::fromJson(answer->body).object().value(QStringLiteral("count")).toInteger());
-    });
-}
-
-void RemoteBackend::removeAll(qint64 qid, QObject *context, Reply<qint64> reply)
-{
-    const Delivery<Result<qint64>> delivery = this->delivery<Result<qint64>>(context, std::move(reply));
-    send("POST", QStringLiteral("/queues/%1/remove-all").arg(qid), {}, {}, this, [delivery](Result<Answer> answer) {
-        if (!answer)
-            delivery.send(answer.status());
-        else
-            delivery.send(QJsonDocument::fromJson(answer->body).object().value(QStringLiteral("removed")).toInteger());
-    });
-}
-
-void RemoteBackend::setMaxWorkers(qint64 qid, int maxWorkers, QObject *context, StatusReply reply)
-{
-    perform("PUT", QStringLiteral("/queues/%1/max-workers").arg(qid),
-            QJsonDocument(QJsonObject{{QStringLiteral("max_workers"), maxWorkers}}).toJson(QJsonDocument::Compact), context,
-            std::move(reply));
-}
-
-void RemoteBackend::pauseQueue(qint64 qid, QObject *context, StatusReply reply)
-{
-    perform("POST", QStringLiteral("/queues/%1/pause").arg(qid), {}, context, std::move(reply));
-}
-
-void RemoteBackend::resumeQueue(qint64 qid, QObject *context, StatusReply reply)
-{
-    perform("POST", QStringLiteral("/queues/%1/resume").arg(qid), {}, context, std::move(reply));
-}
-
-void RemoteBackend::cronTasks(QObject *context, Reply<std::vector<CronRow>> reply)
-{
-    fetchAll<CronRow>(QStringLiteral("/cron"), {}, context, std::move(reply), &Json::cronTasksFromJson);
-}
-
-void RemoteBackend::runCron(const QString &name, QObject *context, StatusReply reply)
-{
-    perform("POST", QStringLiteral("/cron/%1/run").arg(segment(name)), {}, context, std::move(reply));
-}
-
-void RemoteBackend::pauseCron(const QString &name, QObject *context, StatusReply reply)
-{
-    perform("POST", QStringLiteral("/cron/%1/pause").arg(segment(name)), {}, context, std::move(reply));
-}
-
-void RemoteBackend::resumeCron(const QString &name, QObject *context, StatusReply reply)
-{
-    perform("POST", QStringLiteral("/cron/%1/resume").arg(segment(name)), {}, context, std::move(reply));
-}
-
-void RemoteBackend::cronRuns(const QString &name, QObject *context, Reply<std::vector<CronRun>> reply)
-{
-    fetchAll<CronRun>(QStringLiteral("/cron/%1/runs").arg(segment(name)), {}, context, std::move(reply), &Json::cronRunsFromJson);
-}
-
-void RemoteBackend::locks(QObject *context, Reply<std::vector<LockRow>> reply)
-{
-    fetchAll<LockRow>(QStringLiteral("/locks"), {}, context, std::move(reply), &Json::locksFromJson);
-}
-
-void RemoteBackend::forceReleaseLock(const QString &key, QObject *context, StatusReply reply)
-{
-    perform("POST", QStringLiteral("/locks/%1/force-release").arg(segment(key)), {}, context, std::move(reply));
-}
-
-void RemoteBackend::cacheInfo(QObject *context, Reply<CacheInfo> reply)
-{
-    fetch<CacheInfo>(QStringLiteral("/cache"), context, std::move(reply), &Json::cacheInfoFromJson);
-}
-
-void RemoteBackend::cacheStats(QObject *context, Reply<CacheStats> reply)
-{
-    fetch<CacheStats>(QStringLiteral("/cache/stats"), context, std::move(reply), &Json::cacheStatsFromJson);
-}
-
-void RemoteBackend::cacheTest(QObject *context, Reply<CacheTest> reply)
-{
-    const Delivery<Result<CacheTest>> delivery = this->delivery<Result<CacheTest>>(context, std::move(reply));
-    send("POST", QStringLiteral("/cache/test"), {}, {}, this, [delivery](Result<Answer> answer) {
-        if (!answer)
-            delivery.send(answer.status());
-        else
-            delivery.send(Json::cacheTestFromJson(QJsonDocument::fromJson(answer->body).object()));
-    });
-}
-
-void RemoteBackend::qos(QObject *context, Reply<QosStats> reply)
-{
-    fetch<QosStats>(QStringLiteral("/qos"), context, std::move(reply), &Json::qosFromJson);
-}
-
-void RemoteBackend::audit(const QString &action, QObject *context, Reply<std::vector<AuditEntry>> reply)
-{
-    const Delivery<Result<std::vector<AuditEntry>>> delivery = this->delivery<Result<std::vector<AuditEntry>>>(context, std::move(reply));
-    QUrlQuery query;
-    if (!action.isEmpty())
-        query.addQueryItem(QStringLiteral("action"), action);
-    // The newest page only: the audit log can be long; the page says how many there are.
-    query.addQueryItem(QStringLiteral("limit"), QString::number(kPageLimit));
-    send("GET", QStringLiteral("/audit"), query, {}, this, [delivery](Result<Answer> answer) {
-        if (!answer)
-            delivery.send(answer.status());
-        else
-            delivery.send(Json::auditFromJson(QJsonDocument::fromJson(answer->body).array()));
-    });
 }
 
 } // namespace Switchyard::Admin

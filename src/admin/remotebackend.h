@@ -62,68 +62,26 @@ public:
     QUrl url() const { return m_options.url; }
     int reconnectAttempts() const { return m_attempt; }
 
-    void instance(QObject *context, Reply<InstanceInfo> reply) override;
-    void selfCheck(QObject *context, Reply<std::vector<SelfCheckItem>> reply) override;
-    void processes(QObject *context, Reply<std::vector<ProcessRow>> reply) override;
-    void cancelProcess(qint64 pid, QObject *context, StatusReply reply) override;
-    void notices(QObject *context, Reply<std::vector<NoticeRow>> reply) override;
-    void deleteNotices(const QList<qint64> &ids, QObject *context, StatusReply reply) override;
-
-    void queues(QObject *context, Reply<std::vector<QueueRow>> reply) override;
-    void queueSettings(qint64 qid, QObject *context, Reply<QueueSettingsInfo> reply) override;
-    AdminJob *flushQueue(qint64 qid, std::chrono::milliseconds timeout, QObject *parent) override;
-    void removeAllCount(qint64 qid, QObject *context, Reply<qint64> reply) override;
-    void removeAll(qint64 qid, QObject *context, Reply<qint64> reply) override;
-    void setMaxWorkers(qint64 qid, int maxWorkers, QObject *context, StatusReply reply) override;
-    void pauseQueue(qint64 qid, QObject *context, StatusReply reply) override;
-    void resumeQueue(qint64 qid, QObject *context, StatusReply reply) override;
-
-    void cronTasks(QObject *context, Reply<std::vector<CronRow>> reply) override;
-    void runCron(const QString &name, QObject *context, StatusReply reply) override;
-    void pauseCron(const QString &name, QObject *context, StatusReply reply) override;
-    void resumeCron(const QString &name, QObject *context, StatusReply reply) override;
-    void cronRuns(const QString &name, QObject *context, Reply<std::vector<CronRun>> reply) override;
-
-    void locks(QObject *context, Reply<std::vector<LockRow>> reply) override;
-    void forceReleaseLock(const QString &key, QObject *context, StatusReply reply) override;
-
-    void cacheInfo(QObject *context, Reply<CacheInfo> reply) override;
-    void cacheStats(QObject *context, Reply<CacheStats> reply) override;
-    void cacheTest(QObject *context, Reply<CacheTest> reply) override;
-    void qos(QObject *context, Reply<QosStats> reply) override;
-
-    void audit(const QString &action, QObject *context, Reply<std::vector<AuditEntry>> reply) override;
-
     // One HTTP answer: the status and body of a 2xx, else the Status the error maps to.
-    struct Answer
+    struct HttpAnswer
     {
         int status = 0;
         QByteArray body;
         qint64 total = -1; // X-Total-Count
     };
-    using AnswerReply = std::function<void(Result<Answer>)>;
+    using AnswerReply = std::function<void(Result<HttpAnswer>)>;
     // Sends one request; `done` runs on this backend's thread when the answer comes, unless
-    // `context` is gone by then. Public for jobs and tests; pages use the typed calls, which
-    // deliver to their context's thread through a Delivery.
+    // `context` is gone by then. Public for tests; pages use call(), which delivers to their
+    // context's thread through a Delivery.
     QNetworkReply *send(const QByteArray &method, const QString &path, const QUrlQuery &query, const QByteArray &body,
                         QObject *context, AnswerReply done);
 
-private:
-    class FlushJob;
-    template<typename T>
-    struct FetchAll;
-    struct DeleteNotices;
-    template<typename T>
-    void fetchPage(std::shared_ptr<FetchAll<T>> state);
-    void deleteNext(std::shared_ptr<DeleteNotices> state);
+protected:
+    CallHandle dispatch(Invocation invocation) override;
 
-    template<typename T>
-    void fetch(const QString &path, QObject *context, Reply<T> reply, Result<T> (*decode)(const QJsonValue &));
-    template<typename T>
-    void fetchAll(const QString &path, const QUrlQuery &query, QObject *context, Reply<std::vector<T>> reply,
-                  Result<std::vector<T>> (*decode)(const QJsonValue &));
-    void perform(const QByteArray &method, const QString &path, const QByteArray &body, QObject *context, StatusReply reply,
-                 const QUrlQuery &query = {});
+private:
+    struct FetchAll;
+    void fetchPage(std::shared_ptr<FetchAll> state);
 
     void connectNow();
     void openStream();

@@ -5,6 +5,7 @@
 // Exit codes: 0 ok, 1 the operation failed, 2 usage, 3 unreachable, 4 unauthorised or forbidden.
 
 #include "admin/auditlog.h"
+#include "admin/catalogue.h"
 #include "admin/tokens.h"
 
 #include "engine/core/version.h"
@@ -36,34 +37,6 @@ using namespace Switchyard;
 namespace {
 
 enum Exit { ExitOk = 0, ExitFailed = 1, ExitUsage = 2, ExitUnreachable = 3, ExitDenied = 4 };
-
-const char *const kUsage =
-    "Commands (instance commands use the admin API at --url):\n"
-    "  instance                          the instance's identity and settings (alias: health)\n"
-    "  self-check                        database, cache, redis, queues and disk checks\n"
-    "  queues [list]                     queues with lengths, workers and totals\n"
-    "  queues flush QID [--timeout MS]   drain one queue (negative timeout: discard)\n"
-    "  queues flush-all [--timeout MS] [--non-blocking]\n"
-    "  queues remove-all QID [--dry-run] delete every waiting item (--dry-run: count them)\n"
-    "  queues set-workers QID N          change a queue's worker limit\n"
-    "  queues pause QID | resume QID\n"
-    "  cron [list]                       tasks with schedule, next run and last status\n"
-    "  cron run NAME | pause NAME | resume NAME\n"
-    "  cron runs NAME                    run history, newest first, with skipped firings\n"
-    "  cron next SCHEDULE [--count N] [--tz ZONE] [--from TIME]   offline (alias: next)\n"
-    "  locks [list] | locks force-release KEY\n"
-    "  cache [info] | cache test | cache stats\n"
-    "  qos                               admission control figures\n"
-    "  processes [list] | processes cancel PID\n"
-    "  notices [list] | notices delete ID\n"
-    "  audit [--action A] [--since TIME] every mutating admin call, newest first\n"
-    "  metrics                           the Prometheus text\n"
-    "  stream tail [--type T] [--count N]  print live frames\n"
-    "  token create NAME [--role admin|read-only] | token list | token revoke NAME   (--data-dir)\n"
-    "\n"
-    "The token comes from --token-file, else $SWITCHYARD_TOKEN, else the admin-token file of the\n"
-    "data directory (--data-dir or the default) — never from the command line.\n"
-    "Exit codes: 0 ok, 1 operation failed, 2 usage, 3 unreachable, 4 unauthorised/forbidden.";
 
 QTextStream &out()
 {
@@ -257,54 +230,6 @@ struct Options
     bool isSet(const QString &name) const { return parser->isSet(name); }
 };
 
-// Calls and prints: a table for arrays, key/value lines for objects, or the JSON itself.
-int show(Client &client, const Options &o, const QString &path, const QList<Column> &columns, const QUrlQuery &query = {})
-{
-    const Answer answer = client.call("GET", path, query);
-    if (answer.status != 200)
-        return failure(answer, client.base());
-    if (o.json) {
-        out() << printableJson(answer.body) << '\n';
-        return ExitOk;
-    }
-    const QJsonDocument doc = answer.json();
-    if (doc.isArray()) {
-        printTable(doc.array(), columns);
-        if (!answer.totalCount.isEmpty() && answer.totalCount.toLongLong() > doc.array().size())
-            out() << "(" << doc.array().size() << " of " << answer.totalCount << "; use --page/--limit)\n";
-    } else {
-        printObject(doc.object());
-    }
-    return ExitOk;
-}
-
-int act(Client &client, const Options &o, const QByteArray &method, const QString &path, const QString &done,
-        const QUrlQuery &query = {}, const QByteArray &body = {})
-{
-    const Answer answer = client.call(method, path, query, body);
-    if (answer.status < 200 || answer.status >= 300)
-        return failure(answer, client.base());
-    if (o.json)
-        out() << printableJson(answer.body) << '\n';
-    else
-        out() << done << '\n';
-    return ExitOk;
-}
-
-QUrlQuery paging(const Options &o)
-{
-    QUrlQuery query;
-    if (o.isSet(QStringLiteral("page")))
-        query.addQueryItem(QStringLiteral("page"), o.value(QStringLiteral("page")));
-    query.addQueryItem(QStringLiteral("limit"), o.isSet(QStringLiteral("limit")) ? o.value(QStringLiteral("limit")) : QStringLiteral("500"));
-    return query;
-}
-
-QString encoded(const QString &segment)
-{
-    return QString::fromLatin1(QUrl::toPercentEncoding(segment));
-}
-
 // ---- Commands -----------------------------------------------------------------------------------
 
 int cronNext(const QStringList &args, const Options &o)
@@ -448,200 +373,178 @@ int streamTail(Client &client, const Options &o)
     return exitCode;
 }
 
-int run(const QStringList &positional, const Options &o, Client &client)
-{
-    const QString command = positional.value(0);
-    const QString sub = positional.value(1);
-    const QStringList rest = positional.mid(2);
-    const auto needs = [&](int n, const QString &form) -> bool {
-        if (rest.size() != n) {
-            usage(QStringLiteral("usage: switchyardctl %1").arg(form));
-            return false;
-        }
-        return true;
-    };
+// ---- Catalogue commands -------------------------------------------------------------------------
 
-    if (command == QLatin1String("instance") || command == QLatin1String("health")) {
-        if (command == QLatin1String("health"))
-            return show(client, o, QStringLiteral("/health"), {});
-        return show(client, o, QStringLiteral("/instance"), {});
+// The entry whose command words (or an alias) begin `positional`, longest first; `used` words.
+const Admin::OpBase *commandFor(const QStringList &positional, qsizetype *used)
+{
+    const Admin::OpBase *best = nullptr;
+    qsizetype bestWords = 0;
+    for (const Admin::OpBase *op : Admin::Catalogue::all()) {
+        std::vector<const char *> spellings{op->info().cli};
+        spellings.insert(spellings.end(), op->info().cliAliases.begin(), op->info().cliAliases.end());
+        for (const char *spelling : spellings) {
+            const QStringList words = QString::fromUtf8(spelling).split(u' ');
+            if (words.size() > bestWords && positional.mid(0, words.size()) == words) {
+                best = op;
+                bestWords = words.size();
+            }
+        }
     }
-    if (command == QLatin1String("self-check")) {
-        const Answer answer = client.call("GET", QStringLiteral("/self-check"));
-        if (answer.status != 200)
-            return failure(answer, client.base());
-        if (o.json)
-            out() << printableJson(answer.body) << '\n';
+    *used = bestWords;
+    return best;
+}
+
+// "queues pause QID", "queues flush QID [--timeout N]".
+QString synopsis(const Admin::OpBase &op)
+{
+    QString line = QString::fromUtf8(op.info().cli);
+    for (const Admin::OpBase::ArgInfo &arg : op.args()) {
+        const QString name = QString::fromUtf8(arg.spec.name).toUpper();
+        if (!*arg.spec.option)
+            line += u' ' + name;
+        else if (arg.isSwitch)
+            line += QStringLiteral(" [%1]").arg(QString::fromUtf8(arg.spec.option));
         else
-            printTable(answer.json().array(), {{QStringLiteral("check"), QStringLiteral("name")}, {QStringLiteral("ok"), QStringLiteral("ok")},
-                                               {QStringLiteral("ms"), QStringLiteral("elapsed_ms")}, {QStringLiteral("message"), QStringLiteral("message")}});
-        for (const QJsonValue &item : answer.json().array())
-            if (!item[QStringLiteral("ok")].toBool())
-                return ExitFailed;
-        return ExitOk;
+            line += QStringLiteral(" [%1 %2]").arg(QString::fromUtf8(arg.spec.option), name == QLatin1String("TIMEOUT_MS") ? QStringLiteral("MS") : name);
     }
-    if (command == QLatin1String("queues")) {
-        const QString base = QStringLiteral("/queues/%1").arg(encoded(rest.value(0)));
-        if (sub.isEmpty() || sub == QLatin1String("list"))
-            return show(client, o, QStringLiteral("/queues"),
-                        {{QStringLiteral("qid"), QStringLiteral("qid")}, {QStringLiteral("name"), QStringLiteral("name")},
-                         {QStringLiteral("type"), QStringLiteral("type")}, {QStringLiteral("length"), QStringLiteral("length")},
-                         {QStringLiteral("workers"), QStringLiteral("workers")}, {QStringLiteral("max"), QStringLiteral("max_workers")},
-                         {QStringLiteral("paused"), QStringLiteral("paused")}, {QStringLiteral("pushed"), QStringLiteral("pushed_total")},
-                         {QStringLiteral("handled"), QStringLiteral("handled_total")}, {QStringLiteral("failed"), QStringLiteral("failed_total")}},
-                        paging(o));
-        QUrlQuery timeout;
-        if (o.isSet(QStringLiteral("timeout")))
-            timeout.addQueryItem(QStringLiteral("timeout_ms"), o.value(QStringLiteral("timeout")));
-        if (sub == QLatin1String("flush") && needs(1, QStringLiteral("queues flush QID [--timeout MS]")))
-            return act(client, o, "POST", base + QStringLiteral("/flush"), QStringLiteral("flushed queue %1").arg(rest[0]), timeout);
-        if (sub == QLatin1String("flush-all") && needs(0, QStringLiteral("queues flush-all [--timeout MS] [--non-blocking]"))) {
-            if (o.isSet(QStringLiteral("non-blocking")))
-                timeout.addQueryItem(QStringLiteral("non_blocking"), QStringLiteral("1"));
-            return act(client, o, "POST", QStringLiteral("/queues/flush-all"),
-                       o.isSet(QStringLiteral("non-blocking")) ? QStringLiteral("flushing every queue in the background")
-                                                                : QStringLiteral("flushed every queue"),
-                       timeout);
+    return line;
+}
+
+// The commands part of --help, generated from the catalogue plus the few local commands.
+QString commandHelp()
+{
+    QStringList lines{QStringLiteral("Commands (instance commands use the admin API at --url):")};
+    const auto add = [&lines](const QString &left, const QString &right) {
+        lines << (left.size() < 40 ? QStringLiteral("  %1%2").arg(left.leftJustified(40), right)
+                                   : QStringLiteral("  %1\n  %2%3").arg(left, QString(40, u' '), right));
+    };
+    for (const Admin::OpBase *op : Admin::Catalogue::all())
+        add(synopsis(*op), QString::fromUtf8(op->info().summary));
+    add(QStringLiteral("cron next SCHEDULE [--count N] [--tz ZONE] [--from TIME]"),
+        QStringLiteral("the next firings, offline (alias: next)"));
+    add(QStringLiteral("stream tail [--type T] [--count N]"), QStringLiteral("print live frames"));
+    add(QStringLiteral("token create NAME [--role admin|read-only]"), QStringLiteral("a named token in --data-dir, shown once"));
+    add(QStringLiteral("token list | token revoke NAME"), QStringLiteral("the data directory's named tokens"));
+    lines << QString()
+          << QStringLiteral("Lists print every entry (pages of 500); --page/--limit pick one page.")
+          << QStringLiteral("The token comes from --token-file, else $SWITCHYARD_TOKEN, else the admin-token file of the")
+          << QStringLiteral("data directory (--data-dir or the default) — never from the command line.")
+          << QStringLiteral("Exit codes: 0 ok, 1 operation failed, 2 usage, 3 unreachable, 4 unauthorised/forbidden.");
+    return lines.join(u'\n');
+}
+
+// "{qid}" and "{removed}" in a done line: the request's arguments and the answer's fields.
+QString doneLine(const Admin::OpBase &op, const Admin::Request &request, const QJsonObject &answer)
+{
+    QString line = QString::fromUtf8(answer.value(QStringLiteral("dry_run")).toBool() ? op.info().doneDryRun : op.info().done);
+    for (const auto &[name, value] : request.params)
+        line.replace(u'{' + name + u'}', value);
+    const QJsonObject body = QJsonDocument::fromJson(request.body).object();
+    for (auto it = body.begin(); it != body.end(); ++it)
+        line.replace(u'{' + it.key() + u'}', cell(it.value()));
+    for (auto it = answer.begin(); it != answer.end(); ++it)
+        line.replace(u'{' + it.key() + u'}', cell(it.value()));
+    return printable(line);
+}
+
+int runOperation(const Admin::OpBase &op, const QStringList &words, const Options &o, Client &client)
+{
+    Result<Admin::Request> request = op.requestFromCommandLine(words, [&o](const QString &name) -> std::optional<QString> {
+        if (!o.isSet(name))
+            return std::nullopt;
+        return o.value(name).isEmpty() ? QStringLiteral("1") : o.value(name); // a switch has no value
+    });
+    if (!request)
+        return usage(QStringLiteral("%1 (usage: switchyardctl %2)").arg(request.status().message(), synopsis(op)));
+    const QString path = op.pathFor(request->params);
+    QUrlQuery query = request->query;
+    const bool choosePage = o.isSet(QStringLiteral("page")) || o.isSet(QStringLiteral("limit"));
+    if (op.hasFlag(Admin::Paged) && choosePage) {
+        if (o.isSet(QStringLiteral("page")))
+            query.addQueryItem(QStringLiteral("page"), o.value(QStringLiteral("page")));
+        if (o.isSet(QStringLiteral("limit")))
+            query.addQueryItem(QStringLiteral("limit"), o.value(QStringLiteral("limit")));
+    }
+    const QByteArray method = Admin::methodName(op.info().method);
+
+    // A paged list without --page/--limit: every page, as the console reads it.
+    Answer answer;
+    QJsonArray rows;
+    qint64 total = -1;
+    for (int page = 1;; ++page) {
+        QUrlQuery pageQuery = query;
+        if (op.hasFlag(Admin::Paged) && !choosePage) {
+            pageQuery.addQueryItem(QStringLiteral("limit"), QStringLiteral("500"));
+            pageQuery.addQueryItem(QStringLiteral("page"), QString::number(page));
         }
-        if (sub == QLatin1String("remove-all") && needs(1, QStringLiteral("queues remove-all QID [--dry-run]"))) {
-            QUrlQuery query;
-            if (o.isSet(QStringLiteral("dry-run")))
-                query.addQueryItem(QStringLiteral("dry_run"), QStringLiteral("1"));
-            const Answer answer = client.call("POST", base + QStringLiteral("/remove-all"), query);
-            if (answer.status != 200)
-                return failure(answer, client.base());
-            const QJsonObject result = answer.json().object();
-            if (o.json)
-                out() << printableJson(answer.body) << '\n';
-            else if (o.isSet(QStringLiteral("dry-run")))
-                out() << "would remove " << result[QStringLiteral("count")].toInteger() << " items from queue " << rest[0] << '\n';
-            else
-                out() << "removed " << result[QStringLiteral("removed")].toInteger() << " items from queue " << rest[0] << '\n';
-            return ExitOk;
-        }
-        if (sub == QLatin1String("set-workers") && needs(2, QStringLiteral("queues set-workers QID N"))) {
-            bool ok = false;
-            const int workers = rest[1].toInt(&ok);
-            if (!ok)
-                return usage(QStringLiteral("N must be a number"));
-            return act(client, o, "PUT", base + QStringLiteral("/max-workers"),
-                       QStringLiteral("queue %1 now runs at most %2 workers").arg(rest[0]).arg(workers), {},
-                       QJsonDocument(QJsonObject{{QStringLiteral("max_workers"), workers}}).toJson(QJsonDocument::Compact));
-        }
-        if ((sub == QLatin1String("pause") || sub == QLatin1String("resume")) && needs(1, QStringLiteral("queues %1 QID").arg(sub)))
-            return act(client, o, "POST", base + u'/' + sub, QStringLiteral("queue %1 %2d").arg(rest[0], sub));
-        if (rest.isEmpty() && !QStringList{QStringLiteral("flush"), QStringLiteral("remove-all"), QStringLiteral("set-workers"),
-                                           QStringLiteral("pause"), QStringLiteral("resume"), QStringLiteral("flush-all")}.contains(sub))
-            return usage(QStringLiteral("unknown queues command \"%1\" (list, flush, flush-all, remove-all, set-workers, pause, resume)").arg(sub));
-        return ExitUsage;
-    }
-    if (command == QLatin1String("cron")) {
-        if (sub == QLatin1String("next"))
-            return cronNext(rest, o);
-        if (sub.isEmpty() || sub == QLatin1String("list"))
-            return show(client, o, QStringLiteral("/cron"),
-                        {{QStringLiteral("name"), QStringLiteral("name")}, {QStringLiteral("schedule"), QStringLiteral("schedule")},
-                         {QStringLiteral("enabled"), QStringLiteral("enabled")}, {QStringLiteral("paused"), QStringLiteral("paused")},
-                         {QStringLiteral("running"), QStringLiteral("running")}, {QStringLiteral("next"), QStringLiteral("next")},
-                         {QStringLiteral("prev"), QStringLiteral("prev")}, {QStringLiteral("status"), QStringLiteral("status")},
-                         {QStringLiteral("runs"), QStringLiteral("exec_times")}},
-                        paging(o));
-        const QString base = QStringLiteral("/cron/%1").arg(encoded(rest.value(0)));
-        if (sub == QLatin1String("run") && needs(1, QStringLiteral("cron run NAME")))
-            return act(client, o, "POST", base + QStringLiteral("/run"), QStringLiteral("started %1").arg(rest[0]));
-        if ((sub == QLatin1String("pause") || sub == QLatin1String("resume")) && needs(1, QStringLiteral("cron %1 NAME").arg(sub)))
-            return act(client, o, "POST", base + u'/' + sub, QStringLiteral("%1 %2d").arg(rest[0], sub));
-        if (sub == QLatin1String("runs") && needs(1, QStringLiteral("cron runs NAME")))
-            return show(client, o, base + QStringLiteral("/runs"),
-                        {{QStringLiteral("started"), QStringLiteral("started_at")}, {QStringLiteral("trigger"), QStringLiteral("trigger")},
-                         {QStringLiteral("status"), QStringLiteral("status")}, {QStringLiteral("ms"), QStringLiteral("duration_ms")},
-                         {QStringLiteral("doer"), QStringLiteral("doer")}, {QStringLiteral("instance"), QStringLiteral("instance_id")},
-                         {QStringLiteral("message"), QStringLiteral("message")}},
-                        paging(o));
-        if (!QStringList{QStringLiteral("run"), QStringLiteral("pause"), QStringLiteral("resume"), QStringLiteral("runs")}.contains(sub))
-            return usage(QStringLiteral("unknown cron command \"%1\" (list, run, pause, resume, runs, next)").arg(sub));
-        return ExitUsage;
-    }
-    if (command == QLatin1String("locks")) {
-        if (sub.isEmpty() || sub == QLatin1String("list"))
-            return show(client, o, QStringLiteral("/locks"),
-                        {{QStringLiteral("key"), QStringLiteral("key")}, {QStringLiteral("backend"), QStringLiteral("backend")},
-                         {QStringLiteral("owner"), QStringLiteral("owner")}, {QStringLiteral("acquired"), QStringLiteral("acquired_at")},
-                         {QStringLiteral("ttl ms"), QStringLiteral("ttl_ms")}, {QStringLiteral("fencing"), QStringLiteral("fencing_token")},
-                         {QStringLiteral("waiters"), QStringLiteral("waiters")}},
-                        paging(o));
-        if (sub == QLatin1String("force-release") && needs(1, QStringLiteral("locks force-release KEY")))
-            return act(client, o, "POST", QStringLiteral("/locks/%1/force-release").arg(encoded(rest[0])),
-                       QStringLiteral("released %1 (recorded as a system notice)").arg(rest[0]));
-        return sub == QLatin1String("force-release") ? ExitUsage : usage(QStringLiteral("unknown locks command \"%1\" (list, force-release)").arg(sub));
-    }
-    if (command == QLatin1String("cache")) {
-        if (sub.isEmpty() || sub == QLatin1String("info"))
-            return show(client, o, QStringLiteral("/cache"), {});
-        if (sub == QLatin1String("stats"))
-            return show(client, o, QStringLiteral("/cache/stats"), {});
-        if (sub == QLatin1String("test")) {
-            const Answer answer = client.call("POST", QStringLiteral("/cache/test"));
-            if (answer.status != 200)
-                return failure(answer, client.base());
-            const QJsonObject result = answer.json().object();
-            if (o.json)
-                out() << printableJson(answer.body) << '\n';
-            else
-                printObject(result);
-            return result[QStringLiteral("ok")].toBool() && !result[QStringLiteral("slow")].toBool() ? ExitOk : ExitFailed;
-        }
-        return usage(QStringLiteral("unknown cache command \"%1\" (info, stats, test)").arg(sub));
-    }
-    if (command == QLatin1String("qos"))
-        return show(client, o, QStringLiteral("/qos"), {});
-    if (command == QLatin1String("metrics")) {
-        const Answer answer = client.call("GET", QStringLiteral("/metrics"));
-        if (answer.status != 200)
+        answer = client.call(method, path, pageQuery, request->body);
+        if (answer.status < 200 || answer.status >= 300)
             return failure(answer, client.base());
+        if (!op.hasFlag(Admin::Paged))
+            break;
+        const QJsonArray got = answer.json().array();
+        for (const QJsonValue &row : got)
+            rows.append(row);
+        total = answer.totalCount.isEmpty() ? -1 : answer.totalCount.toLongLong();
+        if (choosePage || got.isEmpty() || total < 0 || rows.size() >= total)
+            break;
+    }
+
+    if (op.info().method == Admin::HttpMethod::Get && op.info().path == QByteArrayLiteral("/metrics")) {
         for (const QString &line : QString::fromUtf8(answer.body).split(u'\n'))
             out() << printable(line) << '\n';
         return ExitOk;
     }
-    if (command == QLatin1String("processes")) {
-        if (sub.isEmpty() || sub == QLatin1String("list"))
-            return show(client, o, QStringLiteral("/processes"),
-                        {{QStringLiteral("pid"), QStringLiteral("pid")}, {QStringLiteral("parent"), QStringLiteral("parent_pid")},
-                         {QStringLiteral("type"), QStringLiteral("type")}, {QStringLiteral("started"), QStringLiteral("started_at")},
-                         {QStringLiteral("cancellable"), QStringLiteral("cancellable")}, {QStringLiteral("description"), QStringLiteral("description")}},
-                        paging(o));
-        if (sub == QLatin1String("cancel") && needs(1, QStringLiteral("processes cancel PID")))
-            return act(client, o, "POST", QStringLiteral("/processes/%1/cancel").arg(encoded(rest[0])), QStringLiteral("cancelled %1").arg(rest[0]));
-        return sub == QLatin1String("cancel") ? ExitUsage : usage(QStringLiteral("unknown processes command \"%1\" (list, cancel)").arg(sub));
+    const QJsonDocument doc = op.hasFlag(Admin::Paged) ? QJsonDocument(rows) : answer.json();
+    const QJsonValue json = doc.isArray() ? QJsonValue(doc.array()) : QJsonValue(doc.object());
+    if (o.json) {
+        out() << (op.hasFlag(Admin::Paged) ? QString::fromUtf8(doc.toJson(QJsonDocument::Compact)) : printableJson(answer.body)) << '\n';
+    } else if (doc.isArray()) {
+        std::vector<Column> columns;
+        for (const Admin::OpBase::Column &c : op.info().columns)
+            columns.push_back({QString::fromUtf8(c.header), QString::fromUtf8(c.key)});
+        printTable(doc.array(), QList<Column>(columns.begin(), columns.end()));
+        if (!answer.totalCount.isEmpty() && answer.totalCount.toLongLong() > doc.array().size())
+            out() << "(" << doc.array().size() << " of " << answer.totalCount << "; use --page/--limit)\n";
+    } else if (*op.info().done) {
+        out() << doneLine(op, *request, doc.object()) << '\n';
+    } else {
+        printObject(doc.object());
     }
-    if (command == QLatin1String("notices")) {
-        if (sub.isEmpty() || sub == QLatin1String("list"))
-            return show(client, o, QStringLiteral("/notices"),
-                        {{QStringLiteral("id"), QStringLiteral("id")}, {QStringLiteral("type"), QStringLiteral("type")},
-                         {QStringLiteral("created"), QStringLiteral("created_at")}, {QStringLiteral("description"), QStringLiteral("description")}},
-                        paging(o));
-        if (sub == QLatin1String("delete") && needs(1, QStringLiteral("notices delete ID")))
-            return act(client, o, "DELETE", QStringLiteral("/notices/%1").arg(encoded(rest[0])), QStringLiteral("deleted notice %1").arg(rest[0]));
-        return sub == QLatin1String("delete") ? ExitUsage : usage(QStringLiteral("unknown notices command \"%1\" (list, delete)").arg(sub));
-    }
-    if (command == QLatin1String("audit")) {
-        QUrlQuery query = paging(o);
-        if (o.isSet(QStringLiteral("action")))
-            query.addQueryItem(QStringLiteral("action"), o.value(QStringLiteral("action")));
-        if (o.isSet(QStringLiteral("since")))
-            query.addQueryItem(QStringLiteral("since"), o.value(QStringLiteral("since")));
-        return show(client, o, QStringLiteral("/audit"),
-                    {{QStringLiteral("at"), QStringLiteral("at")}, {QStringLiteral("actor"), QStringLiteral("actor")},
-                     {QStringLiteral("from"), QStringLiteral("remote_addr")}, {QStringLiteral("action"), QStringLiteral("action")},
-                     {QStringLiteral("target"), QStringLiteral("target")}, {QStringLiteral("result"), QStringLiteral("result")}},
-                    query);
-    }
-    if (command == QLatin1String("stream")) {
-        if (sub != QLatin1String("tail"))
+    if (op.info().succeeded && !op.info().succeeded(json))
+        return ExitFailed;
+    return ExitOk;
+}
+
+int run(const QStringList &positional, const Options &o, Client &client)
+{
+    if (positional.value(0) == QLatin1String("stream")) {
+        if (positional.value(1) != QLatin1String("tail") || positional.size() != 2)
             return usage(QStringLiteral("usage: switchyardctl stream tail [--type T] [--count N]"));
         return streamTail(client, o);
     }
-    return usage(QStringLiteral("unknown command \"%1\"").arg(command));
+    qsizetype used = 0;
+    const Admin::OpBase *op = commandFor(positional, &used);
+    if (!op) {
+        QStringList known;
+        for (const Admin::OpBase *entry : Admin::Catalogue::all()) {
+            const QString first = QString::fromUtf8(entry->info().cli).section(u' ', 0, 0);
+            if (!known.contains(first))
+                known << first;
+        }
+        QStringList forms;
+        for (const Admin::OpBase *entry : Admin::Catalogue::all()) {
+            if (QString::fromUtf8(entry->info().cli).section(u' ', 0, 0) == positional.value(0))
+                forms << synopsis(*entry);
+        }
+        if (!forms.isEmpty())
+            return usage(QStringLiteral("unknown %1 command \"%2\" (%3)").arg(positional.value(0), positional.mid(1).join(u' '),
+                                                                              forms.join(QStringLiteral("; "))));
+        return usage(QStringLiteral("unknown command \"%1\" (%2, cron next, stream, token)")
+                         .arg(positional.value(0), known.join(QStringLiteral(", "))));
+    }
+    return runOperation(*op, positional.mid(used), o, client);
 }
 
 bool isLoopback(const QUrl &url)
@@ -678,7 +581,7 @@ int main(int argc, char *argv[])
     QCoreApplication::setApplicationName(QStringLiteral("switchyardctl"));
     QCoreApplication::setApplicationVersion(QStringLiteral(SWITCHYARD_VERSION));
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Switchyard command-line client.\n\n") + QLatin1String(kUsage));
+    parser.setApplicationDescription(QStringLiteral("Switchyard command-line client.\n\n") + commandHelp());
     const QCommandLineOption helpOption = parser.addHelpOption();
     const QCommandLineOption versionOption = parser.addVersionOption();
     const auto option = [&](const QString &name, const QString &help, const QString &value = QString(), const QString &fallback = QString()) {
@@ -690,18 +593,29 @@ int main(int argc, char *argv[])
     option(QStringLiteral("data-dir"), QStringLiteral("Data directory (token commands; default admin-token)."), QStringLiteral("dir"));
     option(QStringLiteral("json"), QStringLiteral("Print JSON instead of tables."));
     option(QStringLiteral("insecure"), QStringLiteral("Send the token over plain http to a non-loopback host."));
-    option(QStringLiteral("timeout"), QStringLiteral("Flush timeout in milliseconds."), QStringLiteral("ms"));
-    option(QStringLiteral("non-blocking"), QStringLiteral("flush-all: return at once."));
-    option(QStringLiteral("dry-run"), QStringLiteral("remove-all: only count."));
     option(QStringLiteral("count"), QStringLiteral("cron next: firings (default 5); stream tail: frames."), QStringLiteral("N"));
     option(QStringLiteral("tz"), QStringLiteral("cron next: time zone (default: this computer's)."), QStringLiteral("zone"));
     option(QStringLiteral("from"), QStringLiteral("cron next: start from TIME (RFC 3339; default now)."), QStringLiteral("time"));
     option(QStringLiteral("type"), QStringLiteral("stream tail: only frames of this event type."), QStringLiteral("type"));
-    option(QStringLiteral("action"), QStringLiteral("audit: only this action."), QStringLiteral("action"));
-    option(QStringLiteral("since"), QStringLiteral("audit: entries from TIME on."), QStringLiteral("time"));
     option(QStringLiteral("page"), QStringLiteral("Lists: page (1-based)."), QStringLiteral("n"));
     option(QStringLiteral("limit"), QStringLiteral("Lists: entries per page (max 500)."), QStringLiteral("n"));
     option(QStringLiteral("role"), QStringLiteral("token create: admin or read-only (default)."), QStringLiteral("role"));
+    // The catalogue's options: each once, with the commands that take it.
+    std::map<QString, std::pair<QStringList, Admin::OpBase::ArgInfo>> catalogueOptions;
+    for (const Admin::OpBase *op : Admin::Catalogue::all()) {
+        for (const Admin::OpBase::ArgInfo &arg : op->args()) {
+            const QString name = QString::fromUtf8(arg.spec.option).mid(2);
+            if (name.isEmpty() || name == QLatin1String("page") || name == QLatin1String("limit"))
+                continue;
+            auto &[commands, info] = catalogueOptions[name];
+            commands << QString::fromUtf8(op->info().cli);
+            info = arg;
+        }
+    }
+    for (const auto &[name, entry] : catalogueOptions) {
+        const QString help = QStringLiteral("%1: %2.").arg(entry.first.join(QStringLiteral(", ")), QString::fromUtf8(entry.second.spec.help));
+        option(name, help, entry.second.isSwitch ? QString() : QString::fromUtf8(entry.second.spec.name));
+    }
     parser.addPositionalArgument(QStringLiteral("command"), QStringLiteral("See the list above."));
     // parse(), not process(): an unknown option is a usage error (exit 2), not exit 1.
     if (!parser.parse(QCoreApplication::arguments()))

@@ -6,7 +6,6 @@
 
 #include "admin/unixsignals.h"
 
-#include "admin/adminoperations.h"
 #include "admin/auditlog.h"
 #include "admin/startup.h"
 #include "admin/tokens.h"
@@ -174,8 +173,7 @@ Server::ServerOptions serverOptions(const EngineConfig &config)
 }
 
 // The admin API over the running engine: tokens, audit log, then the listening socket.
-Status startServer(Engine &engine, const EngineConfig &config, std::unique_ptr<Admin::AdminOperations> &operations,
-                   std::unique_ptr<Admin::AuditLog> &audit, std::unique_ptr<Server::AdminServer> &server)
+Status startServer(Engine &engine, const EngineConfig &config, std::unique_ptr<Admin::AuditLog> &audit, std::unique_ptr<Server::AdminServer> &server)
 {
     Admin::TokenStore tokens(config.dataPath());
     QString generated;
@@ -195,8 +193,7 @@ Status startServer(Engine &engine, const EngineConfig &config, std::unique_ptr<A
     if (!opened)
         return opened.status();
     audit = std::move(opened).value();
-    operations = std::make_unique<Admin::AdminOperations>(engine);
-    server = std::make_unique<Server::AdminServer>(*operations, *audit, *adminHash, tokens, serverOptions(config));
+    server = std::make_unique<Server::AdminServer>(engine, *audit, *adminHash, tokens, serverOptions(config));
     if (Status listening = server->listen(); !listening)
         return listening;
     qCInfo(lcCore).noquote() << QStringLiteral("admin API on %1://%2:%3/api/v1")
@@ -242,7 +239,6 @@ int runDaemon(int argc, char *argv[], const DaemonHooks &hooks)
     // 10 × 1 s, say) cancels it at once.
     int signalsReceived = 0;
     CancelSource startup;
-    std::unique_ptr<Admin::AdminOperations> operations;
     std::unique_ptr<Admin::AuditLog> audit;
     std::unique_ptr<Server::AdminServer> server;
     Lifecycle *lifecycle = nullptr;  // set once the engine runs
@@ -283,7 +279,7 @@ int runDaemon(int argc, char *argv[], const DaemonHooks &hooks)
             return ExitRuntimeError;
         }
     }
-    if (const Status serving = startServer(*engine, config, operations, audit, server); !serving) {
+    if (const Status serving = startServer(*engine, config, audit, server); !serving) {
         printError(QStringLiteral("cannot start the admin API: ") + serving.message());
         server.reset();
         engine->shutdown();

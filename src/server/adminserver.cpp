@@ -1,9 +1,10 @@
 #include "adminserver.h"
 
-#include "metrics.h"
 
-#include "admin/adminjson.h"
 #include "admin/eventsource.h"
+#include "admin/jsoncodec.h"
+#include "admin/ops/prometheus.h"
+#include "admin/streamevents.h"
 
 #include "engine/core/logging.h"
 #include "engine/engine.h"
@@ -35,7 +36,7 @@ constexpr int kDefaultLimit = 50;
 constexpr int kMaxLimit = 500;
 const QString kPrefix = QStringLiteral("/api/v1");
 
-QString methodName(Method method)
+QString methodOf(Method method)
 {
     switch (method) {
     case Method::Get: return QStringLiteral("GET");
@@ -47,20 +48,6 @@ QString methodName(Method method)
     case Method::Patch: return QStringLiteral("PATCH");
     default: return QStringLiteral("other");
     }
-}
-
-// The field a validation message names: "max_workers: must be at least 1" → "max_workers".
-QString fieldOf(const QString &message)
-{
-    const qsizetype colon = message.indexOf(u':');
-    if (colon <= 0 || colon > 64)
-        return {};
-    const QString field = message.left(colon);
-    for (QChar c : field) {
-        if (!(c.isLetterOrNumber() || c == u'_' || c == u'.' || c == u'[' || c == u']' || c == u'-'))
-            return {};
-    }
-    return field;
 }
 
 QByteArray bearer(const QByteArray &authorization)
@@ -90,152 +77,30 @@ Reply Reply::json(const QJsonValue &value, int status)
 
 Reply Reply::error(int httpStatus, const QString &message, const QString &field)
 {
-    return json(Json::error(message, field), httpStatus);
+    // The pipeline's own refusals, with the code a client maps them to.
+    Status::Code code = Status::Code::Internal;
+    switch (httpStatus) {
+    case 400:
+    case 405:
+    case 413:
+    case 414:
+    case 431: code = Status::Code::InvalidArgument; break;
+    case 401: code = Status::Code::Unauthenticated; break;
+    case 403: code = Status::Code::PermissionDenied; break;
+    case 404: code = Status::Code::NotFound; break;
+    case 408: code = Status::Code::DeadlineExceeded; break;
+    case 409: code = Status::Code::Conflict; break;
+    case 429:
+    case 503: code = Status::Code::Unavailable; break;
+    default: break;
+    }
+    const Status status(code, message);
+    return json(Json::error(field.isEmpty() ? status : status.withField(field)), httpStatus);
 }
 
 Reply Reply::error(const Status &status)
 {
-    const int http = httpStatus(status.code());
-    return error(http, status.message(), http == 400 || http == 409 ? fieldOf(status.message()) : QString());
-}
-
-int Reply::httpStatus(Status::Code code)
-{
-    switch (code) {
-    case Status::Code::Ok: return 200;
-    case Status::Code::InvalidArgument: return 400;
-    case Status::Code::NotFound: return 404;
-    case Status::Code::AlreadyExists:
-    case Status::Code::Conflict: return 409;
-    case Status::Code::DeadlineExceeded: return 408;
-    case Status::Code::Cancelled:
-    case Status::Code::Unavailable: return 503;
-    case Status::Code::Corruption:
-    case Status::Code::Internal: return 500;
-    case Status::Code::Unauthenticated: return 401;
-    case Status::Code::PermissionDenied: return 403;
-    }
-    return 500;
-}
-
-// ---- Call --------------------------------------------------------------------------------------
-
-Result<qint64> Call::id(const QString &key) const
-{
-    const QString text = params.at(key);
-    bool ok = false;
-    const qint64 value = text.toLongLong(&ok);
-    if (!ok || value < 1)
-        return Status::invalidArgument(QStringLiteral("%1: \"%2\" is not an id (a positive integer)").arg(key, text.left(64)));
-    return value;
-}
-
-Result<QString> Call::name(const QString &key) const
-{
-    const QString value = params.at(key);
-    if (value.isEmpty() || value == QLatin1String(".") || value == QLatin1String("..") || value.size() > 256)
-        return Status::invalidArgument(QStringLiteral("%1: \"%2\" is not a valid name").arg(key, value.left(64)));
-    for (QChar c : value) {
-        if (c.category() == QChar::Other_Control || c.category() == QChar::Other_Format)
-            return Status::invalidArgument(QStringLiteral("%1: control characters are not allowed in a name").arg(key));
-    }
-    return value;
-}
-
-Result<qint64> Call::queryInteger(const QString &key, qint64 fallback, qint64 min, qint64 max) const
-{
-    if (!query.hasQueryItem(key))
-        return fallback;
-    const QString text = query.queryItemValue(key, QUrl::FullyDecoded);
-    bool ok = false;
-    const qint64 value = text.toLongLong(&ok);
-    if (!ok || value < min || value > max)
-        return Status::invalidArgument(
-            QStringLiteral("%1: \"%2\" is not a number from %3 to %4").arg(key, text.left(64)).arg(min).arg(max));
-    return value;
-}
-
-bool Call::queryFlag(const QString &key) const
-{
-    const QString value = query.queryItemValue(key).toLower();
-    return query.hasQueryItem(key) && value != QLatin1String("0") && value != QLatin1String("false");
-}
-
-namespace {
-
-// The first key that appears twice in one object of a JSON text (QJsonDocument keeps the last and
-// says nothing); empty when there is none. The text is known to parse.
-QString duplicateKey(const QByteArray &json)
-{
-    std::vector<std::vector<QByteArray>> objects; // keys seen per open object
-    std::vector<char> open;                       // '{' or '['
-    bool expectKey = false;
-    for (qsizetype i = 0; i < json.size(); ++i) {
-        const char c = json.at(i);
-        if (c == '{') {
-            open.push_back('{');
-            objects.emplace_back();
-            expectKey = true;
-        } else if (c == '[') {
-            open.push_back('[');
-        } else if (c == '}' || c == ']') {
-            if (!open.empty() && open.back() == '{')
-                objects.pop_back();
-            if (!open.empty())
-                open.pop_back();
-            expectKey = false;
-        } else if (c == ',') {
-            expectKey = !open.empty() && open.back() == '{';
-        } else if (c == '"') {
-            const qsizetype start = i + 1;
-            for (++i; i < json.size() && json.at(i) != '"'; ++i) {
-                if (json.at(i) == '\\')
-                    ++i;
-            }
-            if (expectKey && !objects.empty()) {
-                const QByteArray key = json.mid(start, i - start);
-                std::vector<QByteArray> &keys = objects.back();
-                if (std::find(keys.begin(), keys.end(), key) != keys.end())
-                    return QString::fromUtf8(key);
-                keys.push_back(key);
-                expectKey = false;
-            }
-        }
-    }
-    return {};
-}
-
-} // namespace
-
-Result<QJsonObject> Call::jsonObject() const
-{
-    QJsonParseError error;
-    const QJsonDocument doc = QJsonDocument::fromJson(body, &error);
-    if (error.error != QJsonParseError::NoError)
-        return Status::invalidArgument(
-            QStringLiteral("body: malformed JSON at offset %1: %2").arg(error.offset).arg(error.errorString()));
-    if (!doc.isObject())
-        return Status::invalidArgument(QStringLiteral("body: expected a JSON object"));
-    if (const QString twice = duplicateKey(body); !twice.isEmpty())
-        return Status::invalidArgument(QStringLiteral("%1: given twice (each field once)").arg(twice.left(64)));
-    return doc.object();
-}
-
-Reply Call::page(const QJsonArray &all) const
-{
-    const Result<qint64> pageNumber = queryInteger(QStringLiteral("page"), 1, 1, 1'000'000'000);
-    if (!pageNumber)
-        return Reply::error(pageNumber.status());
-    const Result<qint64> limit = queryInteger(QStringLiteral("limit"), kDefaultLimit, 1, kMaxLimit);
-    if (!limit)
-        return Reply::error(limit.status());
-    QJsonArray slice;
-    const qint64 first = (*pageNumber - 1) * *limit;
-    for (qint64 i = first; i < all.size() && i < first + *limit; ++i)
-        slice.append(all.at(i));
-    Reply reply = Reply::json(slice);
-    reply.headers.emplace_back("X-Total-Count", QByteArray::number(all.size()));
-    return reply;
+    return json(Json::error(status), Answer::httpStatus(status.code()));
 }
 
 // ---- AdminServer -------------------------------------------------------------------------------
@@ -254,15 +119,15 @@ struct AdminServer::Pending
     QString path;
 };
 
-AdminServer::AdminServer(AdminOperations &operations, AuditLog &audit, QByteArray adminTokenHash, TokenStore tokens,
+AdminServer::AdminServer(Engine &engine, AuditLog &audit, QByteArray adminTokenHash, TokenStore tokens,
                          ServerOptions options, QObject *parent)
-    : QObject(parent), m_operations(operations), m_audit(audit), m_adminTokenHash(std::move(adminTokenHash)),
+    : QObject(parent), m_engine(engine), m_audit(audit), m_adminTokenHash(std::move(adminTokenHash)),
       m_tokens(std::move(tokens)), m_options(std::move(options)), m_http(std::make_unique<QHttpServer>()),
       m_limiter(m_options.authFailureLimit, m_options.authFailureWindow)
 {
     // Admission control waits on the pool: room for the admitted and a few waiting requests.
     int threads = m_options.callThreads;
-    if (AdmissionController *qos = m_operations.engine().qos())
+    if (AdmissionController *qos = m_engine.qos())
         threads = std::max(threads, qos->stats().maxInflight + 4);
     m_pool.setMaxThreadCount(threads);
     m_pool.setObjectName(QStringLiteral("admin api"));
@@ -359,9 +224,9 @@ Status AdminServer::listen()
     m_http->bind(m_edge); // parents the edge
     m_port = m_edge->serverPort();
     m_events = std::make_unique<AdminEventSource>(
-        m_operations,
+        m_engine,
         [this](AdminEvent event) {
-            QByteArray frame = Json::frame(event);
+            QByteArray frame = Admin::Stream::frame(event);
             QMetaObject::invokeMethod(this, [this, frame = std::move(frame)] { broadcast(frame); }, Qt::QueuedConnection);
         },
         m_options.streamInterval);
@@ -393,9 +258,14 @@ void AdminServer::stop()
     QCoreApplication::removePostedEvents(this, QEvent::MetaCall);
 }
 
-void AdminServer::route(Method method, const QString &path, int flags, const QString &action, Handler handler, qint64 maxBody)
+// One route per catalogue entry: the catalogue is the list of endpoints.
+void AdminServer::registerRoutes()
 {
-    m_routes.push_back({method, path.split(u'/', Qt::SkipEmptyParts), flags, action, std::move(handler), maxBody});
+    for (const OpBase *op : Catalogue::all()) {
+        const OpBase::Info &info = op->info();
+        m_routes.push_back({QString::fromLatin1(methodName(info.method)), QString::fromLatin1(info.path).split(u'/', Qt::SkipEmptyParts),
+                            op, info.maxBody});
+    }
 }
 
 const AdminServer::Route *AdminServer::match(const QString &method, const QStringList &segments,
@@ -416,8 +286,8 @@ const AdminServer::Route *AdminServer::match(const QString &method, const QStrin
         }
         if (!matches)
             continue;
-        if (methodName(route.method) != method) {
-            allowed->append(methodName(route.method));
+        if (route.method != method) {
+            allowed->append(route.method);
             continue;
         }
         *params = std::move(captured);
@@ -443,15 +313,15 @@ void AdminServer::handle(const QHttpServerRequest &request, QHttpServerResponder
 
     QStringList allowed;
     std::map<QString, QString> params;
-    const Route *matched = match(methodName(request.method()), segments, &params, &allowed);
+    const Route *matched = match(methodOf(request.method()), segments, &params, &allowed);
     if (!matched) {
         if (!allowed.isEmpty()) {
             Reply reply = Reply::error(405, QStringLiteral("%1 is not allowed on %2 (allowed: %3)")
-                                                .arg(methodName(request.method()), path.left(200), allowed.join(QStringLiteral(", "))));
+                                                .arg(methodOf(request.method()), path.left(200), allowed.join(QStringLiteral(", "))));
             reply.headers.emplace_back("Allow", allowed.join(QStringLiteral(", ")).toLatin1());
             finish(pending, std::move(reply));
         } else {
-            finish(pending, Reply::error(404, QStringLiteral("no such endpoint: %1 %2").arg(methodName(request.method()), path.left(200))));
+            finish(pending, Reply::error(404, QStringLiteral("no such endpoint: %1 %2").arg(methodOf(request.method()), path.left(200))));
         }
         return;
     }
@@ -463,8 +333,7 @@ void AdminServer::handle(const QHttpServerRequest &request, QHttpServerResponder
     call.body = request.body();
     call.remoteAddr = request.remoteAddress().toString();
     call.cancel = pending->cancel.token();
-    const bool health = matched->segments == QStringList{QStringLiteral("health")};
-    if (health) {
+    if (matched->op->hasFlag(Anonymous)) {
         // Anonymous unless a valid token comes along (then the full answer); never refused, never counted.
         const QByteArray token = bearer(request.value("authorization"));
         if (!token.isEmpty())
@@ -483,25 +352,15 @@ void AdminServer::handle(const QHttpServerRequest &request, QHttpServerResponder
             return;
         }
         call.identity = *identity;
-        if ((matched->flags & Mutating) && call.identity.role != Role::Admin) {
-            const Reply reply = Reply::error(
-                403, QStringLiteral("forbidden: the token \"%1\" is read-only").arg(call.identity.name));
-            m_audit.record({0, {}, call.identity.name, call.remoteAddr, matched->action,
-                            call.params.empty() ? QString() : call.params.begin()->second,
-                            QStringLiteral("403 forbidden (read-only token)")});
-            finish(pending, reply);
-            return;
-        }
     }
     dispatch(*matched, pending);
 }
 
 void AdminServer::dispatch(const Route &route, std::shared_ptr<Pending> pending)
 {
-    AdmissionController *qos = m_operations.engine().qos();
-    const bool health = route.segments == QStringList{QStringLiteral("health")};
-    if (!(route.flags & Blocking) && (!qos || health)) {
-        if (route.flags & Cached) {
+    AdmissionController *qos = m_engine.qos();
+    if (!route.op->hasFlag(MayWait) && (!qos || route.op->hasFlag(Anonymous))) {
+        if (route.op->hasFlag(Cached)) {
             const QString key = pending->path + u'?' + pending->call.query.toString(QUrl::FullyEncoded);
             const auto now = std::chrono::steady_clock::now();
             auto it = m_cache.find(key);
@@ -544,30 +403,29 @@ void AdminServer::dispatch(const Route &route, std::shared_ptr<Pending> pending)
 
 Reply AdminServer::run(const Route &route, Call &call)
 {
-    // Audit before acting: a change whose entry cannot be written is not made.
-    std::optional<qint64> audited;
-    if (route.flags & Mutating) {
-        Result<qint64> begun = m_audit.begin({0, {}, call.identity.name, call.remoteAddr, route.action,
-                                              call.params.empty() ? QString() : call.params.begin()->second, {}});
-        if (!begun)
-            return Reply::error(503, QStringLiteral("%1; nothing was changed").arg(begun.status().message()));
-        audited = *begun;
-    }
-    Reply reply;
+    OpContext context{m_engine};
+    context.audit = &m_audit;
+    context.actor = call.identity.name;
+    context.doer = QStringLiteral("api (%1)").arg(call.identity.name);
+    context.tokenName = call.identity.name;
+    context.role = call.identity.name.isEmpty() ? QString() : roleName(call.identity.role);
+    context.remoteAddr = call.remoteAddr;
+    context.mayMutate = call.identity.role == Role::Admin && !call.identity.name.isEmpty();
+    context.cancel = call.cancel;
+    const CancelToken stop = m_calls.token();
+    context.detach = [this, stop](std::function<void(const CancelToken &)> work) {
+        m_pool.start([work = std::move(work), stop] { work(stop); });
+    };
+    context.serverMetrics = [this] { return streamMetrics(); };
+    Answer answer;
     try {
-        reply = route.handler(call);
+        answer = route.op->serve(context, Request{call.params, call.query, call.body});
     } catch (const std::exception &e) {
-        reply = Reply::error(500, QStringLiteral("internal error: %1").arg(QString::fromLocal8Bit(e.what())));
+        answer = Answer::failure(Status::internal(QStringLiteral("internal error: %1").arg(QString::fromLocal8Bit(e.what()))));
     }
-    if (audited) {
-        // Whatever changed, no cached list may hide it (the pool's handlers post this back).
+    if (route.op->hasFlag(Mutating)) // whatever changed, no cached list may hide it (the pool posts this back)
         QMetaObject::invokeMethod(this, [this] { m_cache.clear(); }, Qt::AutoConnection);
-        QString result = reply.status < 300 ? QStringLiteral("ok") : QString::number(reply.status);
-        if (reply.status >= 300)
-            result += u' ' + QJsonDocument::fromJson(reply.body).object().value(QStringLiteral("message")).toString();
-        m_audit.finish(*audited, call.target, result);
-    }
-    return reply;
+    return Reply{answer.status, std::move(answer.body), std::move(answer.contentType), std::move(answer.headers)};
 }
 
 void AdminServer::finish(const std::shared_ptr<Pending> &pending, Reply reply)
@@ -721,9 +579,14 @@ void AdminServer::broadcast(const QByteArray &frame)
     }
 }
 
-QByteArray AdminServer::metrics() const
+// The API's own families for /metrics (the engine's come from the catalogue's entry).
+QByteArray AdminServer::streamMetrics() const
 {
-    return prometheusText(m_operations, streamClients(), m_framesSkipped);
+    QByteArray out;
+    MetricFamily(out, "switchyard_stream_clients", "gauge", "WebSocket clients of /stream.").sample(double(streamClients()));
+    MetricFamily(out, "switchyard_stream_frames_skipped_total", "counter", "Frames not sent to clients that read too slowly.")
+        .sample(double(m_framesSkipped));
+    return out;
 }
 
 } // namespace Switchyard::Server

@@ -4,17 +4,17 @@
 // over the admin layer's operations — the same functions the console's local backend calls.
 //
 // Every request goes through one pipeline: body limit (413) → route (404/405) → authentication
-// (401, failed attempts rate-limited per address: 429) → role (403 for read-only tokens on
-// mutating routes) → QoS admission when [qos] ENABLED (503) → the handler → the audit log for
-// mutating routes. Handlers that may wait (flush, self-check, Redis locks …) run on the server's
-// thread pool and answer when done; the rest answer inline. Adding an endpoint is one route()
-// call with its handler (see registerRoutes()).
+// (401, failed attempts rate-limited per address: 429) → QoS admission when [qos] ENABLED (503)
+// → the entry (Op::execute: its arguments checked, a change refused to read-only tokens with 403,
+// changes audited before acting). Handlers that may wait (flush, self-check, Redis locks …) run on the server's
+// thread pool and answer when done; the rest answer inline. The routes are the operation
+// catalogue's entries (src/admin/ops/): adding an endpoint is adding an entry.
 //
 // Threads: the server lives on the thread that created it (the daemon's main thread); its pool
 // and its event source are owned and joined by stop() / the destructor.
 
-#include "admin/adminoperations.h"
 #include "admin/auditlog.h"
+#include "admin/catalogue.h"
 #include "admin/tokens.h"
 #include "server/authlimiter.h"
 #include "server/httpedge.h"
@@ -38,6 +38,10 @@
 class QHttpServer;
 class QHttpServerResponder;
 class QWebSocket;
+
+namespace Switchyard {
+class Engine;
+}
 
 namespace Switchyard::Admin {
 class AdminEventSource;
@@ -74,7 +78,6 @@ struct Reply
     static Reply error(const Status &status);
     static Reply error(int httpStatus, const QString &message, const QString &field = QString());
     static Reply empty(int status) { return Reply{status, QByteArray(), QByteArray(), {}}; }
-    static int httpStatus(Status::Code code);
 };
 
 // What a handler sees of its request.
@@ -87,32 +90,17 @@ struct Call
     QString remoteAddr;
     Admin::Identity identity;
     CancelToken cancel; // fires when the client goes away or the server stops
-    QString target;     // set by mutating handlers for the audit log
-
-    // Path placeholder as a positive id; InvalidArgument naming it otherwise.
-    Result<qint64> id(const QString &name) const;
-    // Path placeholder as a name (queue, task, lock key): no control characters, not "." or "..".
-    Result<QString> name(const QString &name) const;
-    // Query integer in [min, max]; `fallback` when absent.
-    Result<qint64> queryInteger(const QString &key, qint64 fallback, qint64 min, qint64 max) const;
-    bool queryFlag(const QString &key) const;
-    // The body as a JSON object; InvalidArgument ("body: …") otherwise.
-    Result<QJsonObject> jsonObject() const;
-    // `all` paged by ?page&limit (default 50, max 500) with X-Total-Count.
-    Reply page(const QJsonArray &all) const;
 };
 
 class AdminServer : public QObject
 {
     Q_OBJECT
 public:
-    using Handler = std::function<Reply(Call &)>;
-    // Cached: answers from a snapshot at most kCacheTtl old (per path and query), dropped by every
-    // mutating call — for lists monitors poll hard (GET /queues).
-    enum RouteFlag { Read = 0, Mutating = 1, Blocking = 2, Cached = 4 };
+    // A Cached entry answers from a snapshot at most kCacheTtl old (per path and query), dropped by
+    // every mutating call — for lists monitors poll hard (GET /queues).
     static constexpr std::chrono::milliseconds kCacheTtl{100};
 
-    AdminServer(Admin::AdminOperations &operations, Admin::AuditLog &audit, QByteArray adminTokenHash,
+    AdminServer(Engine &engine, Admin::AuditLog &audit, QByteArray adminTokenHash,
                 Admin::TokenStore tokens, ServerOptions options, QObject *parent = nullptr); // references: Not owned
     ~AdminServer() override;
 
@@ -124,10 +112,6 @@ public:
     // Stops accepting, closes stream clients, cancels running handlers and waits for them. Idempotent.
     void stop();
 
-    // `path` below /api/v1 with {placeholders}; `action` names mutating calls in the audit log.
-    // `maxBody` 0: [server] MAX_BODY_SIZE.
-    void route(QHttpServerRequest::Method method, const QString &path, int flags, const QString &action, Handler handler,
-               qint64 maxBody = 0);
 
     int streamClients() const { return int(m_streams.size()); }
     qint64 streamFramesSkipped() const { return m_framesSkipped; }
@@ -135,12 +119,10 @@ public:
 private:
     struct Route
     {
-        QHttpServerRequest::Method method;
+        QString method;
         QStringList segments; // "{name}" for a placeholder
-        int flags = Read;
-        QString action;
-        Handler handler;
-        qint64 maxBody = 0;
+        const Admin::OpBase *op = nullptr;
+        qint64 maxBody = 0; // 0: [server] MAX_BODY_SIZE
     };
     struct Pending;
 
@@ -162,9 +144,9 @@ private:
     void acceptStream();
     void broadcast(const QByteArray &frame);
     bool originAllowed(const QString &origin) const;
-    QByteArray metrics() const;
+    QByteArray streamMetrics() const;
 
-    Admin::AdminOperations &m_operations;
+    Engine &m_engine;
     Admin::AuditLog &m_audit;
     const QByteArray m_adminTokenHash;
     Admin::TokenStore m_tokens;

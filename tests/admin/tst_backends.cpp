@@ -8,6 +8,7 @@
 #include "support/daemonprocess.h"
 #include "support/testengine.h"
 #include "support/testutil.h"
+#include "support/opcall.h"
 #include "support/wait.h"
 
 #include <QSignalSpy>
@@ -54,7 +55,7 @@ class TestBackends : public QObject
 
     qint64 qid(const QString &name)
     {
-        const auto queues = await<Result<std::vector<Admin::QueueRow>>>([&](QObject *c, auto r) { backend().queues(c, r); });
+        const auto queues = Test::call(backend(), Admin::Ops::queueList, {});
         for (const Admin::QueueRow &q : queues.value())
             if (q.name == name)
                 return q.qid;
@@ -62,7 +63,7 @@ class TestBackends : public QObject
     }
     Admin::CronRow cron(const QString &name)
     {
-        const auto tasks = await<Result<std::vector<Admin::CronRow>>>([&](QObject *c, auto r) { backend().cronTasks(c, r); });
+        const auto tasks = Test::call(backend(), Admin::Ops::cronList, {});
         for (const Admin::CronRow &t : tasks.value())
             if (t.name == name)
                 return t;
@@ -99,7 +100,7 @@ private Q_SLOTS:
         QVERIFY(backend().canMutate());
         // "slow" holds its items until a test asks for them (a flush drains a paused queue too): how
         // fast the machine or a sanitizer runs must not decide whether a flush finds work.
-        QVERIFY(await<Status>([&](QObject *c, auto r) { backend().pauseQueue(qid(QStringLiteral("slow")), c, r); }));
+        QVERIFY(Test::call(backend(), Admin::Ops::queuePause, {qid(QStringLiteral("slow"))}).status());
     }
 
     void cleanupTestCase()
@@ -119,7 +120,7 @@ private Q_SLOTS:
         // A context on this thread: the reply comes from the event loop, not from inside the call.
         QObject here;
         bool answered = false;
-        backend().instance(&here, [&](Result<Admin::InstanceInfo> info) { answered = info.isOk(); });
+        backend().call(Admin::Ops::instance, {}, &here, [&](Result<Admin::InstanceInfo> info) { answered = info.isOk(); });
         QVERIFY(!answered);
         QVERIFY(Test::eventually([&] { return answered; }));
 
@@ -129,7 +130,7 @@ private Q_SLOTS:
         QObject there;
         there.moveToThread(&worker);
         std::atomic<QThread *> ranOn = nullptr;
-        backend().instance(&there, [&](Result<Admin::InstanceInfo>) { ranOn = QThread::currentThread(); });
+        backend().call(Admin::Ops::instance, {}, &there, [&](Result<Admin::InstanceInfo>) { ranOn = QThread::currentThread(); });
         QVERIFY(Test::eventually([&] { return ranOn.load() != nullptr; }));
         QCOMPARE(ranOn.load(), &worker);
 
@@ -137,11 +138,11 @@ private Q_SLOTS:
         bool late = false;
         {
             QObject gone;
-            backend().queues(&gone, [&](Result<std::vector<Admin::QueueRow>>) { late = true; });
+            backend().call(Admin::Ops::queueList, {}, &gone, [&](Result<std::vector<Admin::QueueRow>>) { late = true; });
         }
         QObject later;
         bool after = false;
-        backend().instance(&later, [&](Result<Admin::InstanceInfo>) { after = true; });
+        backend().call(Admin::Ops::instance, {}, &later, [&](Result<Admin::InstanceInfo>) { after = true; });
         QVERIFY(Test::eventually([&] { return after; }));
         QVERIFY(!late);
         worker.quit();
@@ -150,70 +151,70 @@ private Q_SLOTS:
 
     void readsEveryList()
     {
-        const Result<Admin::InstanceInfo> instance = await<Result<Admin::InstanceInfo>>([&](QObject *c, auto r) { backend().instance(c, r); });
+        const Result<Admin::InstanceInfo> instance = Test::call(backend(), Admin::Ops::instance, {});
         QVERIFY(instance.isOk());
         QVERIFY(!instance->instanceId.isEmpty());
         QVERIFY(instance->startedAt.isValid());
         QCOMPARE(instance->lockService, QStringLiteral("memory"));
 
-        const auto queues = await<Result<std::vector<Admin::QueueRow>>>([&](QObject *c, auto r) { backend().queues(c, r); });
+        const auto queues = Test::call(backend(), Admin::Ops::queueList, {});
         QVERIFY(queues.isOk());
         QCOMPARE(queues->size(), std::size_t(2));
         QVERIFY(qid(QStringLiteral("slow")) > 0);
-        const auto settings = await<Result<Admin::QueueSettingsInfo>>([&](QObject *c, auto r) { backend().queueSettings(qid(QStringLiteral("slow")), c, r); });
+        const auto settings = Test::settingsOf(Test::call(backend(), Admin::Ops::queueGet, {qid(QStringLiteral("slow"))}));
         QVERIFY(settings.isOk());
         QCOMPARE(settings->type, QStringLiteral("channel"));
 
         QCOMPARE(cron(QStringLiteral("slow_task")).title, QStringLiteral("Sleeps"));
-        QVERIFY(!await<Result<std::vector<Admin::ProcessRow>>>([&](QObject *c, auto r) { backend().processes(c, r); })->empty());
-        QVERIFY(await<Result<std::vector<Admin::NoticeRow>>>([&](QObject *c, auto r) { backend().notices(c, r); }).isOk());
-        const auto locks = await<Result<std::vector<Admin::LockRow>>>([&](QObject *c, auto r) { backend().locks(c, r); });
+        QVERIFY(!Test::call(backend(), Admin::Ops::processList, {})->empty());
+        QVERIFY(Test::call(backend(), Admin::Ops::noticeList, {}).isOk());
+        const auto locks = Test::call(backend(), Admin::Ops::lockList, {});
         QCOMPARE(locks->size(), std::size_t(1));
         QCOMPARE(locks->front().key, QStringLiteral("demo-lock"));
-        QCOMPARE(await<Result<Admin::CacheInfo>>([&](QObject *c, auto r) { backend().cacheInfo(c, r); })->adapter, QStringLiteral("memory"));
-        QVERIFY(await<Result<CacheStats>>([&](QObject *c, auto r) { backend().cacheStats(c, r); }).isOk());
-        QVERIFY(await<Result<Admin::CacheTest>>([&](QObject *c, auto r) { backend().cacheTest(c, r); })->ok);
-        QVERIFY(!await<Result<QosStats>>([&](QObject *c, auto r) { backend().qos(c, r); })->enabled);
-        const auto checks = await<Result<std::vector<Admin::SelfCheckItem>>>([&](QObject *c, auto r) { backend().selfCheck(c, r); });
+        QCOMPARE(Test::call(backend(), Admin::Ops::cacheInfo, {})->adapter, QStringLiteral("memory"));
+        QVERIFY(Test::call(backend(), Admin::Ops::cacheStats, {}).isOk());
+        QVERIFY(Test::call(backend(), Admin::Ops::cacheCheck, {})->ok);
+        QVERIFY(!Test::call(backend(), Admin::Ops::qos, {})->enabled);
+        const auto checks = Test::call(backend(), Admin::Ops::selfCheck, {});
         QVERIFY(checks->size() >= 3);
     }
 
     void errorsKeepTheirCodes()
     {
-        QCOMPARE(await<Status>([&](QObject *c, auto r) { backend().pauseQueue(999, c, r); }).code(), Status::Code::NotFound);
-        QCOMPARE(await<Result<Admin::QueueSettingsInfo>>([&](QObject *c, auto r) { backend().queueSettings(999, c, r); }).status().code(),
+        QCOMPARE(Test::call(backend(), Admin::Ops::queuePause, {999}).status().code(), Status::Code::NotFound);
+        QCOMPARE(Test::settingsOf(Test::call(backend(), Admin::Ops::queueGet, {999})).status().code(),
                  Status::Code::NotFound);
-        const Status workers = await<Status>([&](QObject *c, auto r) { backend().setMaxWorkers(qid(QStringLiteral("fast")), 0, c, r); });
+        const Status workers = Test::call(backend(), Admin::Ops::queueSetMaxWorkers, {qid(QStringLiteral("fast")), 0}).status();
         QCOMPARE(workers.code(), Status::Code::InvalidArgument);
         QVERIFY2(workers.message().startsWith(QStringLiteral("max_workers:")), qPrintable(workers.message()));
-        const Status three = await<Status>([&](QObject *c, auto r) { backend().setMaxWorkers(qid(QStringLiteral("fast")), 3, c, r); });
+        const Status three = Test::call(backend(), Admin::Ops::queueSetMaxWorkers, {qid(QStringLiteral("fast")), 3}).status();
         QVERIFY2(three.isOk(), qPrintable(three.toString()));
-        QCOMPARE(await<Status>([&](QObject *c, auto r) { backend().runCron(QStringLiteral("nope"), c, r); }).code(), Status::Code::NotFound);
-        QCOMPARE(await<Status>([&](QObject *c, auto r) { backend().forceReleaseLock(QStringLiteral("nope"), c, r); }).code(),
+        QCOMPARE(Test::call(backend(), Admin::Ops::cronRun, {QStringLiteral("nope")}).status().code(), Status::Code::NotFound);
+        QCOMPARE(Test::call(backend(), Admin::Ops::lockForceRelease, {QStringLiteral("nope")}).status().code(),
                  Status::Code::NotFound);
-        QCOMPARE(await<Status>([&](QObject *c, auto r) { backend().cancelProcess(99999999, c, r); }).code(), Status::Code::NotFound);
+        QCOMPARE(Test::call(backend(), Admin::Ops::processCancel, {99999999}).status().code(), Status::Code::NotFound);
     }
 
     void cronRunTwiceIsAConflict()
     {
-        QVERIFY(await<Status>([&](QObject *c, auto r) { backend().runCron(QStringLiteral("slow_task"), c, r); }));
-        QCOMPARE(await<Status>([&](QObject *c, auto r) { backend().runCron(QStringLiteral("slow_task"), c, r); }).code(), Status::Code::Conflict);
+        QVERIFY(Test::call(backend(), Admin::Ops::cronRun, {QStringLiteral("slow_task")}).status());
+        QCOMPARE(Test::call(backend(), Admin::Ops::cronRun, {QStringLiteral("slow_task")}).status().code(), Status::Code::Conflict);
         QVERIFY(cron(QStringLiteral("slow_task")).running);
         qint64 pid = 0;
-        const auto processes = await<Result<std::vector<Admin::ProcessRow>>>([&](QObject *c, auto r) { backend().processes(c, r); });
+        const auto processes = Test::call(backend(), Admin::Ops::processList, {});
         for (const Admin::ProcessRow &p : processes.value())
             if (p.description.contains(QStringLiteral("slow_task")) && p.cancellable)
                 pid = p.pid;
         QVERIFY(pid > 0);
-        QVERIFY(await<Status>([&](QObject *c, auto r) { backend().cancelProcess(pid, c, r); }));
+        QVERIFY(Test::call(backend(), Admin::Ops::processCancel, {pid}).status());
         QVERIFY(Test::eventually([&] { return !cron(QStringLiteral("slow_task")).running; }));
-        const auto runs = await<Result<std::vector<Admin::CronRun>>>([&](QObject *c, auto r) { backend().cronRuns(QStringLiteral("slow_task"), c, r); });
+        const auto runs = Test::call(backend(), Admin::Ops::cronRuns, {QStringLiteral("slow_task")});
         QCOMPARE(runs->front().status, QStringLiteral("cancelled"));
         QCOMPARE(runs->front().trigger, QStringLiteral("manual"));
 
-        QVERIFY(await<Status>([&](QObject *c, auto r) { backend().pauseCron(QStringLiteral("slow_task"), c, r); }));
+        QVERIFY(Test::call(backend(), Admin::Ops::cronPause, {QStringLiteral("slow_task")}).status());
         QVERIFY(cron(QStringLiteral("slow_task")).paused);
-        QVERIFY(await<Status>([&](QObject *c, auto r) { backend().resumeCron(QStringLiteral("slow_task"), c, r); }));
+        QVERIFY(Test::call(backend(), Admin::Ops::cronResume, {QStringLiteral("slow_task")}).status());
         QVERIFY(!cron(QStringLiteral("slow_task")).paused);
     }
 
@@ -235,9 +236,9 @@ private Q_SLOTS:
         QVERIFY(cancelledDone.count() == 1 || cancelledDone.wait(30000));
         QCOMPARE(cancelledDone.at(0).at(0).value<Status>().code(), Status::Code::Cancelled);
 
-        const Result<qint64> waiting = await<Result<qint64>>([&](QObject *c, auto r) { backend().removeAllCount(slow, c, r); });
+        const Result<qint64> waiting = Test::countOf(Test::call(backend(), Admin::Ops::queueRemoveAll, {slow, true}));
         QVERIFY(waiting.isOk());
-        const Result<qint64> removed = await<Result<qint64>>([&](QObject *c, auto r) { backend().removeAll(slow, c, r); });
+        const Result<qint64> removed = Test::removedOf(Test::call(backend(), Admin::Ops::queueRemoveAll, {slow, false}));
         QVERIFY(removed.isOk());
 
         Admin::AdminJob *complete = backend().flushQueue(slow, 60s, this);
@@ -260,10 +261,10 @@ private Q_SLOTS:
             });
         };
         QVERIFY(seen(Admin::AdminEvent::Type::QueueStats, [](const Admin::AdminEvent &e) { return e.queues.size() == 2; }));
-        QVERIFY(await<Status>([&](QObject *c, auto r) { backend().runCron(QStringLiteral("delete_old_system_notices"), c, r); }));
+        QVERIFY(Test::call(backend(), Admin::Ops::cronRun, {QStringLiteral("delete_old_system_notices")}).status());
         QVERIFY(seen(Admin::AdminEvent::Type::CronStatus,
                      [](const Admin::AdminEvent &e) { return e.cron.name == QLatin1String("delete_old_system_notices") && e.cron.execTimes >= 1; }));
-        QVERIFY(await<Status>([&](QObject *c, auto r) { backend().forceReleaseLock(QStringLiteral("demo-lock"), c, r); }));
+        QVERIFY(Test::call(backend(), Admin::Ops::lockForceRelease, {QStringLiteral("demo-lock")}).status());
         QVERIFY(seen(Admin::AdminEvent::Type::Lock,
                      [](const Admin::AdminEvent &e) { return e.lock.key == QLatin1String("demo-lock") && e.lock.action == QLatin1String("released"); }));
         Admin::NoticeRow notice;
@@ -278,8 +279,7 @@ private Q_SLOTS:
 
     void mutatingCallsAreAudited()
     {
-        const auto entries = await<Result<std::vector<Admin::AuditEntry>>>(
-            [&](QObject *c, auto r) { backend().audit(QStringLiteral("cron.run"), c, r); });
+        const auto entries = Test::auditOf(Test::call(backend(), Admin::Ops::auditList, {1, 500, QStringLiteral("cron.run"), {}}));
         QVERIFY2(entries.isOk(), qPrintable(entries.status().message()));
         QVERIFY(entries->size() >= 2);
         for (const Admin::AuditEntry &e : *entries)

@@ -5,6 +5,7 @@
 #include "admin/localbackend.h"
 
 #include "support/testutil.h"
+#include "support/opcall.h"
 #include "support/wait.h"
 
 #include <QElapsedTimer>
@@ -49,26 +50,26 @@ private Q_SLOTS:
         using Admin::AdminBackend;
         QCOMPARE(backend->state(), AdminBackend::State::Connected);
 
-        Status unknownQueue = await<Status>([&](QObject *c, auto r) { backend->pauseQueue(999, c, r); });
+        Status unknownQueue = Test::call(*backend, Admin::Ops::queuePause, {999}).status();
         QCOMPARE(unknownQueue.code(), Status::Code::NotFound);
         Result<Admin::QueueSettingsInfo> settings =
-            await<Result<Admin::QueueSettingsInfo>>([&](QObject *c, auto r) { backend->queueSettings(999, c, r); });
+            Test::settingsOf(Test::call(*backend, Admin::Ops::queueGet, {999}));
         QCOMPARE(settings.status().code(), Status::Code::NotFound);
 
         auto pool = backend->engine()->queues().createPool(CancelToken(), QStringLiteral("mail"), false,
                                                            [](std::vector<QByteArray> &) { return RawBatchResult{}; });
         QVERIFY(pool);
         const qint64 qid = backend->engine()->queues().list().front().qid;
-        Status workers = await<Status>([&](QObject *c, auto r) { backend->setMaxWorkers(qid, 0, c, r); });
+        Status workers = Test::call(*backend, Admin::Ops::queueSetMaxWorkers, {qid, 0}).status();
         QCOMPARE(workers.code(), Status::Code::InvalidArgument);
         QVERIFY(workers.message().startsWith(QStringLiteral("max_workers:")));
-        QVERIFY(await<Status>([&](QObject *c, auto r) { backend->setMaxWorkers(qid, 3, c, r); }));
+        QVERIFY(Test::call(*backend, Admin::Ops::queueSetMaxWorkers, {qid, 3}).status());
         QCOMPARE(backend->engine()->queues().list().front().maxWorkers, 3);
 
-        Status task = await<Status>([&](QObject *c, auto r) { backend->runCron(QStringLiteral("no_such_task"), c, r); });
+        Status task = Test::call(*backend, Admin::Ops::cronRun, {QStringLiteral("no_such_task")}).status();
         QCOMPARE(task.code(), Status::Code::NotFound);
 
-        Status lock = await<Status>([&](QObject *c, auto r) { backend->forceReleaseLock(QStringLiteral("nobody:holds"), c, r); });
+        Status lock = Test::call(*backend, Admin::Ops::lockForceRelease, {QStringLiteral("nobody:holds")}).status();
         QCOMPARE(lock.code(), Status::Code::NotFound);
         QVERIFY(lock.message().contains(QStringLiteral("released meanwhile")));
 
@@ -77,7 +78,7 @@ private Q_SLOTS:
 
         // A process that cannot be cancelled is a conflict, not bad input.
         ProcessRegistry::Handle fixed = backend->engine()->processes().add(ProcessType::Normal, QStringLiteral("fixed"));
-        Status process = await<Status>([&](QObject *c, auto r) { backend->cancelProcess(fixed.pid(), c, r); });
+        Status process = Test::call(*backend, Admin::Ops::processCancel, {fixed.pid()}).status();
         QCOMPARE(process.code(), Status::Code::Conflict);
     }
 
@@ -96,13 +97,13 @@ private Q_SLOTS:
             return QStringLiteral("done");
         };
         QVERIFY(backend->engine()->cron().registerTask(std::move(task)));
-        QVERIFY(await<Status>([&](QObject *c, auto r) { backend->runCron(QStringLiteral("slow"), c, r); }));
-        Status again = await<Status>([&](QObject *c, auto r) { backend->runCron(QStringLiteral("slow"), c, r); });
+        QVERIFY(Test::call(*backend, Admin::Ops::cronRun, {QStringLiteral("slow")}).status());
+        Status again = Test::call(*backend, Admin::Ops::cronRun, {QStringLiteral("slow")}).status();
         QCOMPARE(again.code(), Status::Code::Conflict);
         QVERIFY(again.message().contains(QStringLiteral("already running")));
         release->store(true);
         backend->engine()->cron().waitIdle();
-        auto runs = await<Result<std::vector<Admin::CronRun>>>([&](QObject *c, auto r) { backend->cronRuns(QStringLiteral("slow"), c, r); });
+        auto runs = Test::call(*backend, Admin::Ops::cronRuns, {QStringLiteral("slow")});
         QVERIFY(runs);
         QCOMPARE(runs->size(), std::size_t(1));
         QCOMPARE(runs->front().doer, QStringLiteral("tester"));
@@ -190,7 +191,7 @@ private Q_SLOTS:
         QSignalSpy closed(backend.get(), &Admin::AdminBackend::closed);
         backend->close(QStringLiteral("test over"));
         QCOMPARE(backend->state(), Admin::AdminBackend::State::Closing);
-        Status late = await<Status>([&](QObject *c, auto r) { backend->resumeQueue(1, c, r); });
+        Status late = Test::call(*backend, Admin::Ops::queueResume, {1}).status();
         QCOMPARE(late.code(), Status::Code::Unavailable);
         QVERIFY(Test::eventually([&] { return closed.count() == 1; }));
         QVERIFY(closed.first().first().toBool());
@@ -201,11 +202,11 @@ private Q_SLOTS:
         bool called = false;
         {
             QObject context;
-            other->instance(&context, [&](Result<Admin::InstanceInfo>) { called = true; });
+            other->call(Admin::Ops::instance, {}, &context, [&](Result<Admin::InstanceInfo>) { called = true; });
         }
         QObject marker;
         bool after = false;
-        other->instance(&marker, [&](Result<Admin::InstanceInfo>) { after = true; });
+        other->call(Admin::Ops::instance, {}, &marker, [&](Result<Admin::InstanceInfo>) { after = true; });
         QVERIFY(Test::eventually([&] { return after; }));
         QVERIFY(!called);
     }
@@ -237,17 +238,17 @@ private Q_SLOTS:
         QSignalSpy states(&backend, &Admin::AdminBackend::stateChanged);
         backend.start();
         QCOMPARE(backend.state(), Admin::AdminBackend::State::Connecting);
-        Status early = await<Status>([&](QObject *c, auto r) { backend.resumeQueue(1, c, r); });
+        Status early = Test::call(backend, Admin::Ops::queueResume, {1}).status();
         QVERIFY(early.code() == Status::Code::Unavailable || early.code() == Status::Code::NotFound);
         QVERIFY(Test::eventually([&] { return backend.state() == Admin::AdminBackend::State::Connected; }));
-        auto info = await<Result<Admin::InstanceInfo>>([&](QObject *c, auto r) { backend.instance(c, r); });
+        auto info = Test::call(backend, Admin::Ops::instance, {});
         QVERIFY(info);
         QCOMPARE(info->dataPath, dir.path());
         QVERIFY(info->configPath.endsWith(QStringLiteral("app.ini")));
         // The audit log opened on the start-up thread records the console's changes.
-        QCOMPARE(await<Status>([&](QObject *c, auto r) { backend.pauseCron(QStringLiteral("cache_self_check"), c, r); }).code(),
+        QCOMPARE(Test::call(backend, Admin::Ops::cronPause, {QStringLiteral("cache_self_check")}).status().code(),
                  Status::Code::Ok);
-        const auto audit = await<Result<std::vector<Admin::AuditEntry>>>([&](QObject *c, auto r) { backend.audit(QString(), c, r); });
+        const auto audit = Test::auditOf(Test::call(backend, Admin::Ops::auditList, {1, 500, QString(), {}}));
         QVERIFY(audit.isOk());
         QCOMPARE(audit->size(), std::size_t(1));
         QCOMPARE(audit->front().action, QStringLiteral("cron.pause"));

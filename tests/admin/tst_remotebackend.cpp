@@ -7,6 +7,7 @@
 #include "support/httpreceiver.h"
 #include "support/redisserver.h"
 #include "support/testutil.h"
+#include "support/opcall.h"
 #include "support/wait.h"
 
 #include <QSignalSpy>
@@ -105,7 +106,7 @@ private Q_SLOTS:
         for (const QList<QVariant> &args : std::as_const(again))
             connections += args.at(0).value<AdminBackend::State>() == AdminBackend::State::Connected;
         QCOMPARE(connections, 1);
-        QVERIFY(await<Result<std::vector<Admin::QueueRow>>>([&](QObject *c, auto r) { backend->queues(c, r); }).isOk());
+        QVERIFY(Test::call(*backend, Admin::Ops::queueList, {}).isOk());
         QCOMPARE(second.stop(), 0);
     }
 
@@ -119,7 +120,7 @@ private Q_SLOTS:
             return;
         QObject page;
         std::optional<Status> listed;
-        backend->queues(&page, [&](Result<std::vector<Admin::QueueRow>> rows) { listed = rows.status(); });
+        backend->call(Admin::Ops::queueList, {}, &page, [&](Result<std::vector<Admin::QueueRow>> rows) { listed = rows.status(); });
         backend->close(QStringLiteral("test"));
         QVERIFY(!listed); // not inside close()
         // A job made while closing does not finish inside its constructor: the page connects first.
@@ -144,7 +145,7 @@ private Q_SLOTS:
         RemoteBackend backend(options); // not started: calls go out all the same
         auto page = std::make_unique<QObject>();
         bool answered = false;
-        backend.queues(page.get(), [&](Result<std::vector<Admin::QueueRow>>) { answered = true; });
+        backend.call(Admin::Ops::queueList, {}, page.get(), [&](Result<std::vector<Admin::QueueRow>>) { answered = true; });
         QVERIFY(Test::eventually([&] { return server.requests().size() >= 3; }));
         page.reset();
         const qsizetype atDeparture = server.requests().size();
@@ -188,7 +189,7 @@ private Q_SLOTS:
         options.url = QUrl(QString::fromLatin1(redirecting.url("/api/v1")));
         options.token = "sy_secret";
         RemoteBackend backend(options);
-        const auto queues = await<Result<std::vector<Admin::QueueRow>>>([&](QObject *c, auto r) { backend.queues(c, r); });
+        const auto queues = Test::call(backend, Admin::Ops::queueList, {});
         QVERIFY(!queues.isOk());
         QVERIFY2(queues.status().message().contains(QStringLiteral("redirect")), qPrintable(queues.status().message()));
         QVERIFY(elsewhere.requests().isEmpty()); // the token went nowhere else
@@ -202,7 +203,7 @@ private Q_SLOTS:
         startConnected(dir, daemon, backend);
         if (QTest::currentTestFailed())
             return;
-        const auto rows = await<Result<std::vector<Admin::QueueRow>>>([&](QObject *c, auto r) { backend->queues(c, r); });
+        const auto rows = Test::call(*backend, Admin::Ops::queueList, {});
         qint64 slow = -1;
         for (const Admin::QueueRow &row : rows.value())
             if (row.name == QLatin1String("slow"))
@@ -216,7 +217,7 @@ private Q_SLOTS:
         QCOMPARE(finished.first().first().value<Status>().code(), Status::Code::Cancelled);
         // The answer to the count arrives and is ignored: no flush reaches the daemon.
         QVERIFY(Test::eventually([&] { return backend->requestsInFlight() == 0; }));
-        const auto entries = await<Result<std::vector<Admin::AuditEntry>>>([&](QObject *c, auto r) { backend->audit(QStringLiteral("queue.flush"), c, r); });
+        const auto entries = Test::auditOf(Test::call(*backend, Admin::Ops::auditList, {1, 500, QStringLiteral("queue.flush"), {}}));
         QVERIFY(entries.isOk());
         QCOMPARE(entries->size(), std::size_t(0));
         backend->close(QStringLiteral("test"));
@@ -248,8 +249,8 @@ private Q_SLOTS:
         QVERIFY(connected(*backend));
         QVERIFY(!backend->canMutate());
         QVERIFY(backend->stateMessage().contains(QStringLiteral("read-only")));
-        QVERIFY(await<Result<std::vector<Admin::CronRow>>>([&](QObject *c, auto r) { backend->cronTasks(c, r); }).isOk());
-        QCOMPARE(await<Status>([&](QObject *c, auto r) { backend->runCron(QStringLiteral("delete_old_system_notices"), c, r); }).code(),
+        QVERIFY(Test::call(*backend, Admin::Ops::cronList, {}).isOk());
+        QCOMPARE(Test::call(*backend, Admin::Ops::cronRun, {QStringLiteral("delete_old_system_notices")}).status().code(),
                  Status::Code::PermissionDenied);
 
         // A token revoked while connected: the next call is refused and the backend says so.
@@ -258,7 +259,7 @@ private Q_SLOTS:
         QVERIFY(connected(*admin));
         QVERIFY(admin->canMutate());
         QVERIFY(Admin::TokenStore(dir.path()).revoke(QStringLiteral("ci")));
-        QCOMPARE(await<Result<std::vector<Admin::QueueRow>>>([&](QObject *c, auto r) { admin->queues(c, r); }).status().code(),
+        QCOMPARE(Test::call(*admin, Admin::Ops::queueList, {}).status().code(),
                  Status::Code::Unauthenticated);
         QCOMPARE(admin->state(), AdminBackend::State::Failed);
         QCOMPARE(admin->problem(), RemoteBackend::Problem::Unauthorised);
@@ -296,16 +297,16 @@ private Q_SLOTS:
         auto backendB = connectTo(b.baseUrl(), b.adminToken());
         QVERIFY(connected(*backendA));
         QVERIFY(connected(*backendB));
-        const QString instanceA = await<Result<Admin::InstanceInfo>>([&](QObject *c, auto r) { backendA->instance(c, r); })->instanceId;
-        QCOMPARE(await<Result<Admin::InstanceInfo>>([&](QObject *c, auto r) { backendB->instance(c, r); })->lockService, QStringLiteral("redis"));
-        const auto queuesB = await<Result<std::vector<Admin::QueueRow>>>([&](QObject *c, auto r) { backendB->queues(c, r); });
+        const QString instanceA = Test::call(*backendA, Admin::Ops::instance, {})->instanceId;
+        QCOMPARE(Test::call(*backendB, Admin::Ops::instance, {})->lockService, QStringLiteral("redis"));
+        const auto queuesB = Test::call(*backendB, Admin::Ops::queueList, {});
         QCOMPARE(queuesB->front().type, QStringLiteral("redis"));
 
         QSignalSpy eventsB(backendB.get(), &AdminBackend::event);
-        QVERIFY(await<Status>([&](QObject *c, auto r) { backendA->runCron(QStringLiteral("slow_task"), c, r); }));
+        QVERIFY(Test::call(*backendA, Admin::Ops::cronRun, {QStringLiteral("slow_task")}).status());
         const QString key = QStringLiteral("cron_task:slow_task");
         QVERIFY(Test::eventually([&] {
-            const auto locks = await<Result<std::vector<Admin::LockRow>>>([&](QObject *c, auto r) { backendB->locks(c, r); });
+            const auto locks = Test::call(*backendB, Admin::Ops::lockList, {});
             return locks && std::any_of(locks->begin(), locks->end(), [&](const Admin::LockRow &l) { return l.key == key && l.owner == instanceA; });
         }));
         auto lockEvent = [&](const QString &action) {
@@ -323,10 +324,10 @@ private Q_SLOTS:
         // Released from B (force release): B's stream says released and B records a notice. (A's
         // run learns it lost the lock at its next lease extension, up to 15 s later — the engine's
         // documented behaviour — so the test does not wait for it.)
-        const Status released = await<Status>([&](QObject *c, auto r) { backendB->forceReleaseLock(key, c, r); });
+        const Status released = Test::call(*backendB, Admin::Ops::lockForceRelease, {key}).status();
         QVERIFY2(released.isOk(), qPrintable(released.toString()));
         QVERIFY(lockEvent(QStringLiteral("released")));
-        const auto notices = await<Result<std::vector<Admin::NoticeRow>>>([&](QObject *c, auto r) { backendB->notices(c, r); });
+        const auto notices = Test::call(*backendB, Admin::Ops::noticeList, {});
         QVERIFY(std::any_of(notices->begin(), notices->end(), [&](const Admin::NoticeRow &n) { return n.description.contains(key); }));
         backendA.reset();
         backendB.reset();

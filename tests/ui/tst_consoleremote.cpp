@@ -14,6 +14,7 @@
 
 #include "support/daemonprocess.h"
 #include "support/testutil.h"
+#include "support/opcall.h"
 #include "support/wait.h"
 
 #include <QAction>

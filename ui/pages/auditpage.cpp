@@ -1,5 +1,7 @@
 #include "auditpage.h"
 
+#include "admin/ops/instanceops.h"
+
 #include "widgets/icons.h"
 
 #include <QHeaderView>
@@ -31,7 +33,8 @@ QIcon AuditPage::icon() const
 void AuditPage::refresh()
 {
     single(QStringLiteral("audit"), [=, this](const Done &done) {
-        backend().audit(QString(), this, [this, done](Result<std::vector<Admin::AuditEntry>> rows) {
+        backend().call(Admin::Ops::auditList, {1, 500, {}, {}}, this, [this, done](Result<Admin::Page<Admin::AuditEntry>> page) {
+            Result<std::vector<Admin::AuditEntry>> rows = page ? Result<std::vector<Admin::AuditEntry>>(page->rows) : page.status();
             done();
             if (!rows) {
                 reportFailure(tr("Reading the audit log"), rows.status());

@@ -1,5 +1,7 @@
 #include "cachepage.h"
 
+#include "admin/ops/cacheops.h"
+
 #include "widgets/format.h"
 #include "widgets/icons.h"
 
@@ -139,7 +141,7 @@ QIcon CachePage::icon() const
 void CachePage::refresh()
 {
     single(QStringLiteral("cacheInfo"), [=, this](const Done &done) {
-        backend().cacheInfo(this, [this, done](Result<Admin::CacheInfo> info) {
+        backend().call(Admin::Ops::cacheInfo, {}, this, [this, done](Result<Admin::CacheInfo> info) {
             done();
             if (!info) {
                 m_info->setText(tr("Cache information unavailable: %1").arg(info.status().message()));
@@ -151,7 +153,7 @@ void CachePage::refresh()
         });
     });
     single(QStringLiteral("cacheStats"), [=, this](const Done &done) {
-        backend().cacheStats(this, [this, done](Result<CacheStats> stats) {
+        backend().call(Admin::Ops::cacheStats, {}, this, [this, done](Result<CacheStats> stats) {
             done();
             if (!stats)
                 return;
@@ -173,7 +175,7 @@ void CachePage::refresh()
         });
     });
     single(QStringLiteral("qos"), [=, this](const Done &done) {
-        backend().qos(this, [this, done](Result<QosStats> qos) {
+        backend().call(Admin::Ops::qos, {}, this, [this, done](Result<QosStats> qos) {
             done();
             if (!qos)
                 return;
@@ -206,7 +208,7 @@ void CachePage::runSelfCheck()
 {
     m_checkButton->setEnabled(false);
     m_checkResult->setText(tr("Checking…"));
-    backend().cacheTest(this, [this](Result<Admin::CacheTest> test) {
+    backend().call(Admin::Ops::cacheCheck, {}, this, [this](Result<Admin::CacheTest> test) {
         m_checkButton->setEnabled(true);
         if (!test) {
             m_checkResult->setText(tr("<span style='color:#c62828'>The check could not run: %1</span>").arg(test.status().message().toHtmlEscaped()));

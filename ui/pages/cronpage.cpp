@@ -1,5 +1,7 @@
 #include "cronpage.h"
 
+#include "admin/ops/cronops.h"
+
 #include "widgets/format.h"
 #include "widgets/icons.h"
 
@@ -66,7 +68,7 @@ QIcon CronPage::icon() const
 void CronPage::refresh()
 {
     single(QStringLiteral("cronTasks"), [=, this](const Done &done) {
-        backend().cronTasks(this, [this, done](Result<std::vector<Admin::CronRow>> rows) {
+        backend().call(Admin::Ops::cronList, {}, this, [this, done](Result<std::vector<Admin::CronRow>> rows) {
             done();
             if (!rows) {
                 reportFailure(tr("Reading the cron tasks"), rows.status());
@@ -134,7 +136,7 @@ void CronPage::loadHistory()
     const QString name = row->name;
     m_historyTitle->setText(tr("<b>%1</b> — %2").arg(row->title.toHtmlEscaped(), describeSchedule(row->schedule).toHtmlEscaped()));
     single(QStringLiteral("cronRuns"), [=, this](const Done &done) {
-        backend().cronRuns(name, this, [this, name, done](Result<std::vector<Admin::CronRun>> runs) {
+        backend().call(Admin::Ops::cronRuns, {name}, this, [this, name, done](Result<std::vector<Admin::CronRun>> runs) {
             done();
             const Admin::CronRow *current = selectedRow();
             if (!current || current->name != name)
@@ -159,7 +161,7 @@ void CronPage::runSelected()
     const QString title = row->title.isEmpty() ? name : row->title;
     m_pending.insert(name);
     updateActions();
-    backend().runCron(name, this, [this, name, title](Status status) {
+    backend().call(Admin::Ops::cronRun, {name}, this, Admin::statusOnly<Admin::CronStarted>([this, name, title](Status status) {
         m_pending.remove(name);
         if (status)
             Q_EMIT operationSucceeded(tr("Started %1").arg(title));
@@ -168,7 +170,7 @@ void CronPage::runSelected()
         else
             reportFailure(tr("Running %1").arg(title), status);
         refresh();
-    });
+    }));
 }
 
 void CronPage::pauseSelected(bool pause)
@@ -189,9 +191,9 @@ void CronPage::pauseSelected(bool pause)
         refresh();
     };
     if (pause)
-        backend().pauseCron(name, this, done);
+        backend().call(Admin::Ops::cronPause, {name}, this, Admin::statusOnly<Admin::Done>(done));
     else
-        backend().resumeCron(name, this, done);
+        backend().call(Admin::Ops::cronResume, {name}, this, Admin::statusOnly<Admin::Done>(done));
 }
 
 } // namespace Switchyard::Console

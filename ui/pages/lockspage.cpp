@@ -1,5 +1,7 @@
 #include "lockspage.h"
 
+#include "admin/ops/lockops.h"
+
 #include "widgets/icons.h"
 #include "widgets/sparklinedelegate.h"
 
@@ -67,7 +69,7 @@ QIcon LocksPage::icon() const
 void LocksPage::refresh()
 {
     single(QStringLiteral("locks"), [=, this](const Done &done) {
-        backend().locks(this, [this, done](Result<std::vector<Admin::LockRow>> rows) {
+        backend().call(Admin::Ops::lockList, {}, this, [this, done](Result<std::vector<Admin::LockRow>> rows) {
             done();
             if (!rows) {
                 reportFailure(tr("Reading the locks"), rows.status());
@@ -116,7 +118,7 @@ void LocksPage::forceReleaseSelected()
                 .arg(row->fencingToken),
             tr("Force release"), [this, lockKey, holder] {
                 m_forceRelease->setEnabled(false);
-                backend().forceReleaseLock(lockKey, this, [this, lockKey, holder](Status status) {
+                backend().call(Admin::Ops::lockForceRelease, {lockKey}, this, Admin::statusOnly<Admin::Done>([this, lockKey, holder](Status status) {
                     if (status)
                         Q_EMIT operationSucceeded(tr("Released %1 (was held by %2)").arg(lockKey, holder));
                     else if (status.code() == Status::Code::NotFound)
@@ -124,7 +126,7 @@ void LocksPage::forceReleaseSelected()
                     else
                         reportFailure(tr("Force-releasing %1").arg(lockKey), status);
                     refresh();
-                });
+                }));
             });
 }
 

@@ -1,5 +1,7 @@
 #include "noticespage.h"
 
+#include "admin/ops/instanceops.h"
+
 #include "widgets/format.h"
 #include "widgets/icons.h"
 
@@ -42,7 +44,7 @@ QIcon NoticesPage::icon() const
 void NoticesPage::refresh()
 {
     single(QStringLiteral("notices"), [=, this](const Done &done) {
-        backend().notices(this, [this, done](Result<std::vector<Admin::NoticeRow>> rows) {
+        backend().call(Admin::Ops::noticeList, {}, this, [this, done](Result<std::vector<Admin::NoticeRow>> rows) {
             done();
             if (!rows) {
                 reportFailure(tr("Reading the notices"), rows.status());

@@ -1,5 +1,10 @@
 #include "overviewpage.h"
 
+#include "admin/ops/cacheops.h"
+#include "admin/ops/cronops.h"
+#include "admin/ops/instanceops.h"
+#include "admin/ops/lockops.h"
+
 #include "models/cronmodel.h"
 #include "ui_overviewpage.h"
 #include "widgets/format.h"
@@ -123,7 +128,7 @@ void OverviewPage::setActive(bool active)
 void OverviewPage::refresh()
 {
     single(QStringLiteral("instance"), [=, this](const Done &done) {
-        backend().instance(this, [this, done](Result<Admin::InstanceInfo> info) {
+        backend().call(Admin::Ops::instance, {}, this, [this, done](Result<Admin::InstanceInfo> info) {
             done();
             if (!info) {
                 m_ui->instanceLabel->setText(tr("Instance information unavailable: %1").arg(info.status().message().toHtmlEscaped()));
@@ -136,7 +141,7 @@ void OverviewPage::refresh()
         });
     });
     single(QStringLiteral("notices"), [=, this](const Done &done) {
-        backend().notices(this, [this, done](Result<std::vector<Admin::NoticeRow>> notices) {
+        backend().call(Admin::Ops::noticeList, {}, this, [this, done](Result<std::vector<Admin::NoticeRow>> notices) {
             done();
             if (!notices)
                 return;
@@ -148,7 +153,7 @@ void OverviewPage::refresh()
         });
     });
     single(QStringLiteral("cronTasks"), [=, this](const Done &done) {
-        backend().cronTasks(this, [this, done](Result<std::vector<Admin::CronRow>> rows) {
+        backend().call(Admin::Ops::cronList, {}, this, [this, done](Result<std::vector<Admin::CronRow>> rows) {
             done();
             if (!rows)
                 return;
@@ -175,7 +180,7 @@ void OverviewPage::pollCards()
 {
     showInstance();
     single(QStringLiteral("locks"), [=, this](const Done &done) {
-        backend().locks(this, [this, done](Result<std::vector<Admin::LockRow>> locks) {
+        backend().call(Admin::Ops::lockList, {}, this, [this, done](Result<std::vector<Admin::LockRow>> locks) {
             done();
             if (!locks) {
                 m_locks->set(QStringLiteral("?"), locks.status().message(), QColor(0xc6, 0x28, 0x28));
@@ -188,7 +193,7 @@ void OverviewPage::pollCards()
         });
     });
     single(QStringLiteral("cacheStats"), [=, this](const Done &done) {
-        backend().cacheStats(this, [this, done](Result<CacheStats> stats) {
+        backend().call(Admin::Ops::cacheStats, {}, this, [this, done](Result<CacheStats> stats) {
             done();
             if (!stats)
                 return;
@@ -298,7 +303,7 @@ void OverviewPage::runSelfCheck()
 {
     m_ui->selfCheckButton->setEnabled(false);
     single(QStringLiteral("selfCheck"), [=, this](const Done &done) {
-        backend().selfCheck(this, [this, done](Result<std::vector<Admin::SelfCheckItem>> items) {
+        backend().call(Admin::Ops::selfCheck, {}, this, [this, done](Result<std::vector<Admin::SelfCheckItem>> items) {
             done();
             m_ui->selfCheckButton->setEnabled(true);
             m_ui->selfCheckTree->clear();

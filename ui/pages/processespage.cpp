@@ -1,5 +1,7 @@
 #include "processespage.h"
 
+#include "admin/ops/instanceops.h"
+
 #include "models/rowtablemodel.h"
 #include "widgets/icons.h"
 
@@ -41,7 +43,7 @@ QIcon ProcessesPage::icon() const
 void ProcessesPage::refresh()
 {
     single(QStringLiteral("processes"), [=, this](const Done &done) {
-        backend().processes(this, [this, done](Result<std::vector<Admin::ProcessRow>> rows) {
+        backend().call(Admin::Ops::processList, {}, this, [this, done](Result<std::vector<Admin::ProcessRow>> rows) {
             done();
             if (!rows) {
                 reportFailure(tr("Reading the processes"), rows.status());
@@ -68,7 +70,7 @@ void ProcessesPage::cancelSelected()
         return;
     const qint64 pid = rows.first().data(KeyRole).toLongLong();
     const QString description = rows.first().data(Qt::DisplayRole).toString();
-    backend().cancelProcess(pid, this, [this, description](Status status) {
+    backend().call(Admin::Ops::processCancel, {pid}, this, Admin::statusOnly<Admin::Done>([this, description](Status status) {
         if (status)
             Q_EMIT operationSucceeded(tr("Cancelled %1").arg(description));
         else if (status.code() == Status::Code::NotFound)
@@ -76,7 +78,7 @@ void ProcessesPage::cancelSelected()
         else
             reportFailure(tr("Cancelling %1").arg(description), status);
         refresh();
-    });
+    }));
 }
 
 } // namespace Switchyard::Console

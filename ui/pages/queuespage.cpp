@@ -1,5 +1,7 @@
 #include "queuespage.h"
 
+#include "admin/ops/queueops.h"
+
 #include "widgets/format.h"
 #include "widgets/icons.h"
 #include "widgets/sparklinedelegate.h"
@@ -129,7 +131,7 @@ QIcon QueuesPage::icon() const
 void QueuesPage::refresh()
 {
     single(QStringLiteral("queues"), [=, this](const Done &done) {
-        backend().queues(this, [this, done](Result<std::vector<Admin::QueueRow>> rows) {
+        backend().call(Admin::Ops::queueList, {}, this, [this, done](Result<std::vector<Admin::QueueRow>> rows) {
             done();
             if (!rows) {
                 reportFailure(tr("Reading the queues"), rows.status());
@@ -197,7 +199,8 @@ void QueuesPage::updateDetail()
                                 .arg(row->batchLength).arg(formatCount(row->capacity)));
         const qint64 qid = row->qid;
         single(QStringLiteral("queueSettings"), [=, this](const Done &done) {
-        backend().queueSettings(qid, this, [this, qid, done](Result<Admin::QueueSettingsInfo> info) {
+        backend().call(Admin::Ops::queueGet, {qid}, this, [this, qid, done](Result<Admin::QueueDetail> detail) {
+            Result<Admin::QueueSettingsInfo> info = detail && detail->settings ? Result<Admin::QueueSettingsInfo>(*detail->settings) : Result<Admin::QueueSettingsInfo>(detail ? Status::notFound(QString()) : detail.status());
             done();
                 if (!info || m_detailQid != qid)
                     return;
@@ -247,9 +250,9 @@ void QueuesPage::pauseSelected(bool pause)
         actionDone();
     };
     if (pause)
-        backend().pauseQueue(qid, this, done);
+        backend().call(Admin::Ops::queuePause, {qid}, this, Admin::statusOnly<Admin::Done>(done));
     else
-        backend().resumeQueue(qid, this, done);
+        backend().call(Admin::Ops::queueResume, {qid}, this, Admin::statusOnly<Admin::Done>(done));
 }
 
 void QueuesPage::actionDone()
@@ -309,7 +312,8 @@ void QueuesPage::removeAllSelected()
     m_busy = true;
     updateActions();
     // The dry run first, so the question names the number that will go.
-    backend().removeAllCount(qid, this, [this, qid, name](Result<qint64> count) {
+    backend().call(Admin::Ops::queueRemoveAll, {qid, true}, this, [this, qid, name](Result<Admin::RemoveAllResult> dryRun) {
+        const Result<qint64> count = dryRun ? Result<qint64>(dryRun->count) : dryRun.status();
         m_busy = false;
         updateActions();
         if (!count) {
@@ -326,7 +330,8 @@ void QueuesPage::removeAllSelected()
                 tr("Remove %1 items").arg(formatCount(*count)), [this, qid, name] {
                     m_busy = true;
                     updateActions();
-                    backend().removeAll(qid, this, [this, name](Result<qint64> removed) {
+                    backend().call(Admin::Ops::queueRemoveAll, {qid, false}, this, [this, name](Result<Admin::RemoveAllResult> result) {
+                        const Result<qint64> removed = result ? Result<qint64>(result->removed) : result.status();
                         if (removed)
                             Q_EMIT operationSucceeded(tr("Removed %1 items from %2").arg(formatCount(*removed), name));
                         else
@@ -353,13 +358,13 @@ void QueuesPage::setWorkersSelected()
     dialog->setIntRange(1, 1000);
     dialog->setIntValue(row->maxWorkers > 0 ? row->maxWorkers : 1);
     connect(dialog, &QInputDialog::intValueSelected, this, [this, qid, name](int workers) {
-        backend().setMaxWorkers(qid, workers, this, [this, name, workers](Status status) {
+        backend().call(Admin::Ops::queueSetMaxWorkers, {qid, workers}, this, Admin::statusOnly<Admin::Done>([this, name, workers](Status status) {
             if (status)
                 Q_EMIT operationSucceeded(tr("%1 now runs at most %2 workers").arg(name).arg(workers));
             else
                 reportFailure(tr("Setting the workers of %1").arg(name), status);
             refresh();
-        });
+        }));
     });
     dialog->open();
 }

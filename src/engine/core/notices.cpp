@@ -6,22 +6,37 @@ namespace Switchyard {
 
 qint64 NoticeBoard::add(const QString &type, const QString &description)
 {
+    std::vector<NoticeChange> changes;
     SystemNotice notice;
-    std::vector<std::function<void(const SystemNotice &)>> listeners;
-    listeners.reserve(4);
     {
         std::lock_guard lock(m_mutex);
         notice = SystemNotice{++m_nextId, type, description, QDateTime::currentDateTimeUtc()};
         m_notices.push_back(notice);
-        while (m_notices.size() > m_capacity)
+        while (m_notices.size() > m_capacity) {
+            changes.push_back({NoticeChange::Kind::Removed, m_notices.front()});
             m_notices.pop_front();
+        }
+    }
+    qCInfo(lcCore).noquote() << "notice [" << type << "]:" << description;
+    changes.push_back({NoticeChange::Kind::Added, notice});
+    tell(changes);
+    return notice.id;
+}
+
+void NoticeBoard::tell(const std::vector<NoticeChange> &changes) const
+{
+    if (changes.empty())
+        return;
+    std::vector<Listener> listeners;
+    {
+        std::lock_guard lock(m_mutex);
         for (const auto &[id, listener] : m_listeners)
             listeners.push_back(listener);
     }
-    qCInfo(lcCore).noquote() << "notice [" << type << "]:" << description;
-    for (const auto &listener : listeners)
-        listener(notice);
-    return notice.id;
+    for (const NoticeChange &change : changes) {
+        for (const Listener &listener : listeners)
+            listener(change);
+    }
 }
 
 std::vector<SystemNotice> NoticeBoard::list() const
@@ -32,29 +47,37 @@ std::vector<SystemNotice> NoticeBoard::list() const
 
 bool NoticeBoard::remove(qint64 id)
 {
-    std::lock_guard lock(m_mutex);
-    for (auto it = m_notices.begin(); it != m_notices.end(); ++it) {
-        if (it->id == id) {
-            m_notices.erase(it);
-            return true;
+    std::vector<NoticeChange> changes;
+    {
+        std::lock_guard lock(m_mutex);
+        for (auto it = m_notices.begin(); it != m_notices.end(); ++it) {
+            if (it->id == id) {
+                changes.push_back({NoticeChange::Kind::Removed, *it});
+                m_notices.erase(it);
+                break;
+            }
         }
     }
-    return false;
+    tell(changes);
+    return !changes.empty();
 }
 
 qint64 NoticeBoard::removeOlderThan(std::chrono::seconds age, const QDateTime &now)
 {
-    std::lock_guard lock(m_mutex);
-    const QDateTime cutoff = now.addSecs(-age.count());
-    qint64 removed = 0;
-    while (!m_notices.empty() && m_notices.front().createdAt < cutoff) {
-        m_notices.pop_front();
-        ++removed;
+    std::vector<NoticeChange> changes;
+    {
+        std::lock_guard lock(m_mutex);
+        const QDateTime cutoff = now.addSecs(-age.count());
+        while (!m_notices.empty() && m_notices.front().createdAt < cutoff) {
+            changes.push_back({NoticeChange::Kind::Removed, m_notices.front()});
+            m_notices.pop_front();
+        }
     }
-    return removed;
+    tell(changes);
+    return qint64(changes.size());
 }
 
-qint64 NoticeBoard::onAdded(std::function<void(const SystemNotice &)> listener)
+qint64 NoticeBoard::listen(Listener listener)
 {
     std::lock_guard lock(m_mutex);
     m_listeners.emplace(++m_nextListenerId, std::move(listener));

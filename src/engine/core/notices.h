@@ -25,10 +25,20 @@ struct SystemNotice
     bool operator==(const SystemNotice &) const = default; // models diff rows with it
 };
 
-// Thread-safe. Listeners run on the adding thread; they must be quick.
+// What listeners hear: a notice added, or one removed (by an operator or by age).
+struct NoticeChange
+{
+    enum class Kind { Added, Removed };
+    Kind kind = Kind::Added;
+    SystemNotice notice; // Removed: the notice as it was
+};
+
+// Thread-safe. Listeners run on the changing thread; they must be quick.
 class NoticeBoard
 {
 public:
+    using Listener = std::function<void(const NoticeChange &)>;
+
     explicit NoticeBoard(std::size_t capacity = 10000) : m_capacity(capacity) {}
 
     qint64 add(const QString &type, const QString &description);
@@ -38,7 +48,7 @@ public:
     qint64 removeOlderThan(std::chrono::seconds age, const QDateTime &now = QDateTime::currentDateTimeUtc());
     // Returns an id for removeListener(). A call already under way when the listener is removed
     // may still run, on the adding thread: state it touches must outlive that (share it).
-    qint64 onAdded(std::function<void(const SystemNotice &)> listener);
+    qint64 listen(Listener listener);
     void removeListener(qint64 id);
 
 private:
@@ -46,8 +56,10 @@ private:
     mutable std::mutex m_mutex;
     std::deque<SystemNotice> m_notices; // guarded by m_mutex; oldest first
     qint64 m_nextId = 0;                // guarded by m_mutex
-    std::map<qint64, std::function<void(const SystemNotice &)>> m_listeners; // guarded by m_mutex
-    qint64 m_nextListenerId = 0;                                           // guarded by m_mutex
+    void tell(const std::vector<NoticeChange> &changes) const;
+
+    std::map<qint64, Listener> m_listeners; // guarded by m_mutex
+    qint64 m_nextListenerId = 0;            // guarded by m_mutex
 };
 
 } // namespace Switchyard

@@ -21,6 +21,30 @@ QString Status::codeName(Code code)
     return QStringLiteral("unknown");
 }
 
+namespace {
+constexpr Status::Code kCodes[] = {
+    Status::Code::Ok,          Status::Code::InvalidArgument,  Status::Code::NotFound,    Status::Code::AlreadyExists,
+    Status::Code::Conflict,    Status::Code::Cancelled,        Status::Code::DeadlineExceeded, Status::Code::Unavailable,
+    Status::Code::Corruption,  Status::Code::Internal,         Status::Code::Unauthenticated,  Status::Code::PermissionDenied,
+};
+} // namespace
+
+QString Status::codeKey(Code code)
+{
+    if (code == Code::Internal)
+        return QStringLiteral("internal");
+    return codeName(code).replace(u' ', u'_');
+}
+
+std::optional<Status::Code> Status::codeFromKey(const QString &key)
+{
+    for (Code code : kCodes) {
+        if (codeKey(code) == key)
+            return code;
+    }
+    return std::nullopt;
+}
+
 QString Status::toString() const
 {
     if (isOk())

@@ -50,13 +50,27 @@ public:
     Code code() const { return m_code; }
     const QString &message() const { return m_message; }
 
+    // The input field the error is about ("max_workers", "qid"), when it is about one.
+    const QString &field() const { return m_field; }
+    Status withField(QString field) const &
+    {
+        Status s = *this;
+        s.m_field = std::move(field);
+        return s;
+    }
+
     // "<code name>: <message>", for logs.
     QString toString() const;
     static QString codeName(Code code);
+    // The code's stable machine name ("invalid_argument", "conflict" …), as the admin API sends it;
+    // codeFromKey() reads it back (nullopt for a name this build does not know).
+    static QString codeKey(Code code);
+    static std::optional<Code> codeFromKey(const QString &key);
 
 private:
     Code m_code = Code::Ok;
     QString m_message;
+    QString m_field;
 };
 
 // Either a value or a non-ok Status (C++23's std::expected, minus what we do not need).

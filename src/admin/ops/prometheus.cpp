@@ -1,10 +1,13 @@
-#include "metrics.h"
+#include "prometheus.h"
 
-#include "admin/adminoperations.h"
+#include "cacheops.h"
+#include "instanceops.h"
+
+#include "engine/engine.h"
 
 #include <QDateTime>
 
-namespace Switchyard::Server {
+namespace Switchyard::Admin {
 
 namespace {
 
@@ -24,115 +27,108 @@ QByteArray escapeLabel(const QString &value)
     return out;
 }
 
-// Writes one metric family: HELP and TYPE once, then its samples.
-class Family
-{
-public:
-    Family(QByteArray &out, const char *name, const char *type, const char *help) : m_out(out), m_name(name)
-    {
-        m_out += "# HELP " + m_name + ' ' + help + '\n';
-        m_out += "# TYPE " + m_name + ' ' + type + '\n';
-    }
-    Family &sample(std::initializer_list<std::pair<const char *, QString>> labels, double value)
-    {
-        m_out += m_name;
-        if (labels.size() > 0) {
-            m_out += '{';
-            bool first = true;
-            for (const auto &[label, labelValue] : labels) {
-                if (!first)
-                    m_out += ',';
-                first = false;
-                m_out += label;
-                m_out += "=\"" + escapeLabel(labelValue) + '"';
-            }
-            m_out += '}';
-        }
-        m_out += ' ' + QByteArray::number(value, 'g', 15) + '\n';
-        return *this;
-    }
-    Family &sample(double value) { return sample({}, value); }
-
-private:
-    QByteArray &m_out;
-    QByteArray m_name;
-};
-
 } // namespace
 
-QByteArray prometheusText(Admin::AdminOperations &ops, int streamClients, qint64 streamFramesSkipped)
+MetricFamily::MetricFamily(QByteArray &out, const char *name, const char *type, const char *help) : m_out(out), m_name(name)
 {
+    m_out += "# HELP " + m_name + ' ' + help + '\n';
+    m_out += "# TYPE " + m_name + ' ' + type + '\n';
+}
+
+MetricFamily &MetricFamily::sample(std::initializer_list<std::pair<const char *, QString>> labels, double value, const char *suffix)
+{
+    m_out += m_name;
+    m_out += suffix;
+    if (labels.size() > 0) {
+        m_out += '{';
+        bool first = true;
+        for (const auto &[label, labelValue] : labels) {
+            if (!first)
+                m_out += ',';
+            first = false;
+            m_out += label;
+            m_out += "=\"" + escapeLabel(labelValue) + '"';
+        }
+        m_out += '}';
+    }
+    m_out += ' ' + QByteArray::number(value, 'g', 15) + '\n';
+    return *this;
+}
+
+QByteArray prometheusText(Engine &engine, const InstanceInfo &instance)
+{
+    using Family = MetricFamily;
     QByteArray out;
-    const Admin::InstanceInfo instance = ops.instance();
     Family(out, "switchyard_build_info", "gauge", "Version and instance of this Switchyard engine.")
         .sample({{"version", instance.version}, {"instance_id", instance.instanceId}}, 1);
     Family(out, "switchyard_uptime_seconds", "gauge", "Seconds since the engine started.")
         .sample(instance.startedAt.msecsTo(QDateTime::currentDateTimeUtc()) / 1000.0);
 
     // Queues
-    const std::vector<Admin::QueueRow> queues = ops.queues();
+    const std::vector<QueueRow> queues = engine.queues().list();
     struct QueueFamily
     {
         const char *name, *type, *help;
-        std::function<double(const Admin::QueueRow &)> value;
+        std::function<double(const QueueRow &)> value;
     };
     const QueueFamily queueFamilies[] = {
         {"switchyard_queue_length", "gauge", "Items waiting in the queue (-1: the backend could not say).",
-         [](const Admin::QueueRow &q) { return double(q.length); }},
-        {"switchyard_queue_workers", "gauge", "Workers running.", [](const Admin::QueueRow &q) { return double(q.workers); }},
+         [](const QueueRow &q) { return double(q.length); }},
+        {"switchyard_queue_workers", "gauge", "Workers running.", [](const QueueRow &q) { return double(q.workers); }},
         {"switchyard_queue_active_workers", "gauge", "Workers handling a batch now.",
-         [](const Admin::QueueRow &q) { return double(q.activeWorkers); }},
+         [](const QueueRow &q) { return double(q.activeWorkers); }},
         {"switchyard_queue_max_workers", "gauge", "Worker limit (0 or less: unbounded).",
-         [](const Admin::QueueRow &q) { return double(q.maxWorkers); }},
+         [](const QueueRow &q) { return double(q.maxWorkers); }},
         {"switchyard_queue_paused", "gauge", "1 when the queue hands nothing to workers.",
-         [](const Admin::QueueRow &q) { return q.paused ? 1.0 : 0.0; }},
+         [](const QueueRow &q) { return q.paused ? 1.0 : 0.0; }},
         {"switchyard_queue_pushed_total", "counter", "Items pushed since start.",
-         [](const Admin::QueueRow &q) { return double(q.pushedTotal); }},
+         [](const QueueRow &q) { return double(q.pushedTotal); }},
         {"switchyard_queue_handled_total", "counter", "Items handled since start.",
-         [](const Admin::QueueRow &q) { return double(q.handledTotal); }},
+         [](const QueueRow &q) { return double(q.handledTotal); }},
         {"switchyard_queue_failed_total", "counter", "Items returned unhandled or in a failed batch since start.",
-         [](const Admin::QueueRow &q) { return double(q.failedTotal); }},
+         [](const QueueRow &q) { return double(q.failedTotal); }},
     };
     for (const QueueFamily &f : queueFamilies) {
         Family family(out, f.name, f.type, f.help);
-        for (const Admin::QueueRow &q : queues)
+        for (const QueueRow &q : queues)
             family.sample({{"queue", q.name}, {"type", q.type}}, f.value(q));
     }
 
     // Cron
-    const std::vector<Admin::CronRow> cron = ops.cronTasks();
+    const std::vector<CronRow> cron = engine.cron().list();
     {
         Family runs(out, "switchyard_cron_runs_total", "counter",
                     "Cron runs and skipped firings of this instance since start, by task and status.");
-        for (const Admin::CronRow &task : cron) {
+        for (const CronRow &task : cron) {
             for (const auto &[status, count] : task.runsByStatus)
                 runs.sample({{"task", task.name}, {"status", status}}, double(count));
         }
         Family running(out, "switchyard_cron_running", "gauge", "1 while the task runs.");
-        for (const Admin::CronRow &task : cron)
+        for (const CronRow &task : cron)
             running.sample({{"task", task.name}}, task.running ? 1 : 0);
     }
 
     // Locks (an unreachable locker leaves the family without samples rather than failing the scrape)
     {
         Family held(out, "switchyard_locks_held", "gauge", "Global locks held now, by backend.");
-        if (const Result<std::vector<Admin::LockRow>> locks = ops.locks(CancelToken::background()))
+        if (const Result<std::vector<LockRow>> locks = engine.locker().list(CancelToken::background()))
             held.sample({{"backend", instance.lockService}}, double(locks->size()));
     }
 
     // Cache
-    const CacheStats cache = ops.cacheStats();
+    const CacheStats cache = engine.cache().stats();
     Family(out, "switchyard_cache_hits_total", "counter", "Cache reads that found the key.").sample({{"adapter", cache.adapter}}, double(cache.hits));
     Family(out, "switchyard_cache_misses_total", "counter", "Cache reads that did not.").sample({{"adapter", cache.adapter}}, double(cache.misses));
     Family(out, "switchyard_cache_evictions_total", "counter", "Items removed to make room or by expiry.")
         .sample({{"adapter", cache.adapter}}, double(cache.evictions));
     Family(out, "switchyard_cache_errors_total", "counter", "Backend failures.").sample({{"adapter", cache.adapter}}, double(cache.errors));
-    Family(out, "switchyard_cache_latency_milliseconds", "gauge", "Cache operation latency quantiles.")
-        .sample({{"adapter", cache.adapter}, {"quantile", QStringLiteral("0.5")}}, cache.latencyP50Ms)
-        .sample({{"adapter", cache.adapter}, {"quantile", QStringLiteral("0.99")}}, cache.latencyP99Ms);
+    // A summary of the recent window's quantiles (the cache keeps no all-time sum).
+    Family(out, "switchyard_cache_latency_seconds", "summary", "Cache operation latency, recent quantiles.")
+        .sample({{"adapter", cache.adapter}, {"quantile", QStringLiteral("0.5")}}, cache.latencyP50Ms / 1000.0)
+        .sample({{"adapter", cache.adapter}, {"quantile", QStringLiteral("0.99")}}, cache.latencyP99Ms / 1000.0);
 
     // QoS
-    const QosStats qos = ops.qos();
+    const QosStats qos = Ops::qosOf(engine);
     Family(out, "switchyard_qos_enabled", "gauge", "1 when admission control is on.").sample(qos.enabled ? 1 : 0);
     Family(out, "switchyard_qos_inflight", "gauge", "Admitted requests running.").sample(qos.inflight);
     Family(out, "switchyard_qos_waiting", "gauge", "Requests waiting for admission.").sample(qos.waiting);
@@ -142,11 +138,7 @@ QByteArray prometheusText(Admin::AdminOperations &ops, int streamClients, qint64
         .sample({{"priority", QStringLiteral("default")}}, double(qos.droppedTotal[std::size_t(Priority::Default)]))
         .sample({{"priority", QStringLiteral("low")}}, double(qos.droppedTotal[std::size_t(Priority::Low)]));
 
-    // The stream
-    Family(out, "switchyard_stream_clients", "gauge", "WebSocket clients of /stream.").sample(streamClients);
-    Family(out, "switchyard_stream_frames_skipped_total", "counter", "Frames not sent to clients that read too slowly.")
-        .sample(double(streamFramesSkipped));
     return out;
 }
 
-} // namespace Switchyard::Server
+} // namespace Switchyard::Admin

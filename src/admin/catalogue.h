@@ -1,0 +1,490 @@
+#pragma once
+
+// The operation catalogue (SPEC §12): every admin operation described once — its action name,
+// HTTP method and path, flags, typed arguments and result, the function over the engine, its
+// audit rule and its command-line spelling. Everything else is generated from the entries: the
+// admin API registers one route per entry (src/server), the remote backend builds the request and
+// decodes the answer, the local backend runs the function on its pool, switchyardctl maps its
+// commands and --help to entries, and audit is written in one place (Op::execute) for the
+// embedded engine and the API alike.
+//
+// An entry is an `Op<Args, Result>` defined in the file of its subsystem (src/admin/ops/*.cpp)
+// and listed by that subsystem's `…Ops()` function; Catalogue::all() joins the lists.
+//
+// Arguments are a struct whose `describe(v, args)` names each argument with an ArgSpec (where it
+// travels: path, query or body; its range; its CLI spelling). The same description parses an HTTP
+// request (server), builds one (remote backend, CLI), validates a local call and documents itself.
+
+#include "admintypes.h"
+#include "jsoncodec.h"
+
+#include "engine/core/cancellation.h"
+#include "engine/core/status.h"
+
+#include <QByteArray>
+#include <QJsonDocument>
+#include <QStringList>
+#include <QUrlQuery>
+
+#include <functional>
+#include <limits>
+#include <map>
+#include <memory>
+#include <vector>
+
+namespace Switchyard {
+class Engine;
+}
+
+namespace Switchyard::Admin {
+
+class AuditLog;
+
+enum class HttpMethod { Get, Post, Put, Delete };
+QByteArray methodName(HttpMethod method);
+
+enum OpFlag : unsigned {
+    ReadOp = 0,      // reads; allowed to read-only tokens; not audited
+    Mutating = 1,    // changes something: admin tokens only, audited before acting
+    MayWait = 2,     // may wait on the network or on workers: runs on a pool, takes the call's token
+    Cached = 4,      // the API may answer from a snapshot at most 100 ms old (lists monitors poll hard)
+    JobOp = 8,       // long, with progress: the console runs it as an AdminJob
+    Paged = 16,      // a list: the API pages it (?page, ?limit ≤ 500, X-Total-Count); clients fetch all
+    Anonymous = 32,  // answers without a token too (a valid token adds detail): /health only
+};
+
+// One argument of an operation.
+struct ArgSpec
+{
+    enum Where { Path, Query, Body };
+    Where where = Path;
+    const char *name = "";
+    const char *help = "";
+    qint64 min = std::numeric_limits<qint64>::min();
+    qint64 max = std::numeric_limits<qint64>::max();
+    // Command line: "--timeout" for an option (a bool is a switch); empty: positional, in order
+    // (path arguments always are).
+    const char *option = "";
+    bool required = false; // body and query: must be given (path arguments always must)
+};
+
+// Something a described argument struct is visited with: `v(spec, member)`.
+// The members' types: qint64, int, bool, QString, QDateTime.
+
+// What an HTTP request carries for an operation (path placeholders decoded).
+struct Request
+{
+    std::map<QString, QString> params;
+    QUrlQuery query;
+    QByteArray body;
+};
+
+// The HTTP form of an answer.
+struct Answer
+{
+    int status = 200;
+    QByteArray body;
+    QByteArray contentType = "application/json";
+    std::vector<std::pair<QByteArray, QByteArray>> headers;
+    Status error; // what a non-2xx answer says (the body is its JSON)
+
+    static Answer json(const QJsonValue &value, int status = 200);
+    static Answer failure(const Status &status);
+    static int httpStatus(Status::Code code);
+};
+
+// An operation's result when it has nothing to say but that it worked: {"ok": true}, or
+// {"accepted": true} with 202 for work that goes on after the answer.
+struct Done
+{
+    bool ok = true;
+    bool accepted = false;
+};
+template<typename V>
+void describe(V &v, Done &d)
+{
+    v("ok", d.ok, Json::Omit);
+    v("accepted", d.accepted, Json::Omit);
+}
+
+// A result that is not JSON (GET /metrics).
+struct Text
+{
+    QByteArray body;
+    QByteArray contentType = "text/plain; charset=utf-8";
+};
+
+// A list the operation pages itself (the audit log): the rows asked for and how many there are.
+template<typename T>
+struct Page
+{
+    std::vector<T> rows;
+    qint64 total = 0;
+};
+
+// Who calls and with what: given by the API (per request) or the local backend (per call).
+struct OpContext
+{
+    Engine &engine;
+    AuditLog *audit = nullptr; // null: not audited (said once, when the log could not be opened)
+    QString actor;             // audit's actor: the token's name, or "console (<user>)"
+    QString doer;              // who the engine records (a cron run, a forced release): "api (<token>)", "console (<user>)"
+    QString tokenName;         // the API's token name; empty for an anonymous /health
+    QString role;              // "admin" or "read-only"
+    QString remoteAddr;        // "local" for the console
+    bool mayMutate = false;
+    CancelToken cancel;
+    // Runs work that goes on after the answer (a non-blocking flush) on the caller's pool, with a
+    // token its owner cancels on stop.
+    std::function<void(std::function<void(const CancelToken &)>)> detach;
+    // The API's own figures for /metrics; null in the console.
+    std::function<QByteArray()> serverMetrics;
+};
+
+// What every entry is, without its types: metadata for routes, docs and --help, and the
+// type-erased forms the server and the CLI use.
+class OpBase
+{
+public:
+    struct Column
+    {
+        const char *header;
+        const char *key;
+    };
+    struct Info
+    {
+        const char *action;  // "queue.pause": audit's action, the catalogue's key
+        HttpMethod method = HttpMethod::Get;
+        const char *path;    // below /api/v1, with {placeholders}
+        unsigned flags = ReadOp;
+        const char *summary; // one line, for --help and docs
+        const char *cli;     // command words: "queues pause"
+        std::vector<const char *> cliAliases = {}; // other spellings: "queues" for "queues list"
+        std::vector<Column> columns = {};         // the CLI's table for a list
+        const char *done = "";                    // the CLI's line for a change: "paused queue {qid}"
+        const char *doneDryRun = "";              // … for an answer that says "dry_run": true
+        qint64 maxBody = 0;                       // 0: [server] MAX_BODY_SIZE
+        int okStatus = 200;                       // 202 for a run that goes on after the answer
+        // The CLI's exit status for an answer: false → 1 (a failed check). Null: the HTTP status decides.
+        bool (*succeeded)(const QJsonValue &answer) = nullptr;
+    };
+    struct ArgInfo
+    {
+        ArgSpec spec;
+        bool isSwitch = false; // a bool: a switch on the command line
+    };
+
+    explicit OpBase(Info info) : m_info(std::move(info)) {}
+    virtual ~OpBase() = default;
+    OpBase(const OpBase &) = delete;
+    OpBase &operator=(const OpBase &) = delete;
+
+    const Info &info() const { return m_info; }
+    QString action() const { return QLatin1String(m_info.action); }
+    bool hasFlag(OpFlag flag) const { return m_info.flags & flag; }
+
+    // Server: parse the request, run (Op::execute), encode the answer.
+    virtual Answer serve(OpContext &context, const Request &request) const = 0;
+    // The arguments in order, for --help, docs and the CLI.
+    virtual std::vector<ArgInfo> args() const = 0;
+    // CLI: the request for positional words and options (`option(name)` gives an option's value,
+    // nullopt when absent; a switch gives "1").
+    virtual Result<Request> requestFromCommandLine(const QStringList &positional,
+                                                   const std::function<std::optional<QString>(const QString &)> &option) const = 0;
+    // The path with the request's placeholders filled in and percent-encoded.
+    QString pathFor(const std::map<QString, QString> &params) const;
+    // The audit target and the CLI's messages: the path arguments, joined.
+    static QString targetOf(const Request &request);
+
+protected:
+    Info m_info;
+};
+
+namespace detail {
+
+// Writes typed arguments into a Request (remote backend, CLI).
+class RequestWriter
+{
+public:
+    template<typename T>
+    void operator()(const ArgSpec &spec, const T &value)
+    {
+        const QString name = QLatin1String(spec.name);
+        QJsonValue json;
+        QString text;
+        if constexpr (std::is_same_v<T, bool>) {
+            if (!value && spec.where != ArgSpec::Body)
+                return; // a switch that is off is not sent
+            text = value ? QStringLiteral("1") : QStringLiteral("0");
+            json = value;
+        } else if constexpr (std::is_integral_v<T>) {
+            text = QString::number(value);
+            json = qint64(value);
+        } else if constexpr (std::is_same_v<T, QDateTime>) {
+            if (!value.isValid())
+                return;
+            json = Json::time(value);
+            text = json.toString();
+        } else {
+            if (value.isEmpty() && spec.where != ArgSpec::Path)
+                return;
+            text = value;
+            json = value;
+        }
+        switch (spec.where) {
+        case ArgSpec::Path: request.params[name] = text; break;
+        case ArgSpec::Query: request.query.addQueryItem(name, QString::fromLatin1(QUrl::toPercentEncoding(text))); break;
+        case ArgSpec::Body: body.insert(name, json); break;
+        }
+    }
+    Request finish();
+
+    Request request;
+    QJsonObject body;
+};
+
+// Reads (and checks) typed arguments from a Request: the server's side.
+class RequestReader
+{
+public:
+    explicit RequestReader(const Request &request);
+
+    template<typename T>
+    void operator()(const ArgSpec &spec, T &value)
+    {
+        if (!m_status)
+            return;
+        const QString name = QLatin1String(spec.name);
+        if (spec.where == ArgSpec::Body) {
+            m_seen << name;
+            const QJsonValue json = m_body.value(name);
+            if (json.isUndefined()) {
+                if (spec.required)
+                    m_status = missing(spec);
+                return;
+            }
+            if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+                const double d = json.toDouble();
+                if (!json.isDouble() || d != double(qint64(d)) || d < double(spec.min) || d > double(spec.max)) {
+                    m_status = range(spec);
+                    return;
+                }
+                value = T(d);
+            } else {
+                m_status = Json::decode(json, value, name);
+            }
+            return;
+        }
+        const bool present = spec.where == ArgSpec::Path ? m_request.params.count(name) > 0 : m_request.query.hasQueryItem(name);
+        if (!present) {
+            if (spec.required || spec.where == ArgSpec::Path)
+                m_status = missing(spec);
+            return;
+        }
+        const QString text = spec.where == ArgSpec::Path ? m_request.params.at(name)
+                                                         : m_request.query.queryItemValue(name, QUrl::FullyDecoded);
+        m_status = fromText(spec, text, value);
+    }
+    Status finish() const;
+
+private:
+    static Status missing(const ArgSpec &spec);
+    static Status range(const ArgSpec &spec);
+    static Status fromText(const ArgSpec &spec, const QString &text, qint64 &value);
+    static Status fromText(const ArgSpec &spec, const QString &text, int &value);
+    static Status fromText(const ArgSpec &spec, const QString &text, bool &value);
+    static Status fromText(const ArgSpec &spec, const QString &text, QString &value);
+    static Status fromText(const ArgSpec &spec, const QString &text, QDateTime &value);
+
+    const Request &m_request;
+    QJsonObject m_body;
+    QStringList m_seen;
+    Status m_status;
+};
+
+// Checks typed arguments against their specs (a local call gets the API's rules).
+class Validator
+{
+public:
+    template<typename T>
+    void operator()(const ArgSpec &spec, const T &value)
+    {
+        if (!m_status)
+            return;
+        if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+            if (qint64(value) < spec.min || qint64(value) > spec.max)
+                m_status = range(spec);
+        } else if constexpr (std::is_same_v<T, QString>) {
+            if (spec.where == ArgSpec::Path)
+                m_status = checkName(spec, value);
+        }
+    }
+    Status status() const { return m_status; }
+    static Status range(const ArgSpec &spec);
+    static Status checkName(const ArgSpec &spec, const QString &value);
+
+private:
+    Status m_status;
+};
+
+// Collects the specs (docs, --help, the CLI's parser) and each argument's JSON kind.
+struct SpecCollector
+{
+    enum Kind { Integer, Switch, String, Time };
+    template<typename T>
+    void operator()(const ArgSpec &spec, const T &)
+    {
+        specs.push_back(spec);
+        kinds.push_back(std::is_same_v<T, bool> ? Switch
+                        : std::is_integral_v<T> ? Integer
+                        : std::is_same_v<T, QDateTime> ? Time
+                                                        : String);
+    }
+    std::vector<ArgSpec> specs;
+    std::vector<Kind> kinds;
+};
+
+// The Request that command-line words and options spell (positional arguments in order).
+Result<Request> requestFromWords(const SpecCollector &specs, const QStringList &positional,
+                                 const std::function<std::optional<QString>(const QString &)> &option);
+
+// The audit rule, in one place for the API and the console: a change the log cannot record is
+// not made; a read-only caller is refused (and that is recorded).
+Result<qint64> beginChange(OpContext &context, const char *action, const QString &target);
+void finishChange(OpContext &context, qint64 entry, const QString &target, const Status &result);
+
+template<typename T>
+struct IsPage : std::false_type {};
+template<typename T>
+struct IsPage<Page<T>> : std::true_type {};
+
+// Paging of a list answer by ?page&limit, with X-Total-Count.
+Answer pageOf(const QJsonArray &all, const Request &request);
+
+} // namespace detail
+
+template<typename A, typename R>
+class Op final : public OpBase
+{
+public:
+    using Args = A;
+    using Value = R;
+    using Run = std::function<Result<R>(OpContext &, const A &)>;
+
+    Op(Info info, Run run, std::function<bool(const A &)> isRead = {}) : OpBase(std::move(info)), m_run(std::move(run)), m_isRead(std::move(isRead)) {}
+
+    // A change unless the entry is a read, or these arguments make it one (a dry run).
+    bool mutates(const A &args) const { return hasFlag(Mutating) && !(m_isRead && m_isRead(args)); }
+
+    Request request(const A &args) const
+    {
+        detail::RequestWriter writer;
+        describe(writer, const_cast<A &>(args)); // a writer only reads
+        return writer.finish();
+    }
+
+    // Validates, refuses a change to a read-only caller, audits a change around the function.
+    Result<R> execute(OpContext &context, const A &args) const
+    {
+        // A read-only caller is refused a change before its arguments are looked at.
+        if (mutates(args) && !context.mayMutate)
+            return detail::beginChange(context, m_info.action, targetOf(request(args))).status();
+        detail::Validator validator;
+        describe(validator, const_cast<A &>(args));
+        if (!validator.status())
+            return validator.status();
+        if (!mutates(args))
+            return m_run(context, args);
+        const QString target = targetOf(request(args));
+        const Result<qint64> entry = detail::beginChange(context, m_info.action, target);
+        if (!entry)
+            return entry.status();
+        Result<R> result = m_run(context, args);
+        detail::finishChange(context, *entry, target, result.status());
+        return result;
+    }
+
+    Answer serve(OpContext &context, const Request &request) const override
+    {
+        A args{};
+        detail::RequestReader reader(request);
+        describe(reader, args);
+        if (Status parsed = reader.finish(); !parsed) {
+            // A change is refused to a read-only caller whatever its arguments say.
+            if (hasFlag(Mutating) && !m_isRead && !context.mayMutate)
+                return Answer::failure(detail::beginChange(context, m_info.action, targetOf(request)).status());
+            return Answer::failure(parsed);
+        }
+        Result<R> result = execute(context, args);
+        if (!result)
+            return Answer::failure(result.status());
+        if constexpr (std::is_same_v<R, Text>) {
+            Answer answer;
+            answer.body = result->body;
+            answer.contentType = result->contentType;
+            return answer;
+        } else if constexpr (detail::IsPage<R>::value) {
+            Answer answer = Answer::json(Json::encode(result->rows));
+            answer.headers.emplace_back("X-Total-Count", QByteArray::number(result->total));
+            return answer;
+        } else if constexpr (std::is_same_v<R, Done>) {
+            return Answer::json(Json::encode(*result), result->accepted ? 202 : 200);
+        } else {
+            const QJsonValue json = Json::encode(*result);
+            if (hasFlag(Paged) && json.isArray())
+                return detail::pageOf(json.toArray(), request);
+            return Answer::json(json, m_info.okStatus);
+        }
+    }
+
+    std::vector<ArgInfo> args() const override
+    {
+        detail::SpecCollector collector;
+        A args{};
+        describe(collector, args);
+        std::vector<ArgInfo> infos;
+        for (std::size_t i = 0; i < collector.specs.size(); ++i)
+            infos.push_back({collector.specs[i], collector.kinds[i] == detail::SpecCollector::Switch});
+        return infos;
+    }
+
+    Result<Request> requestFromCommandLine(const QStringList &positional,
+                                           const std::function<std::optional<QString>(const QString &)> &option) const override
+    {
+        // The words become a Request as the server would read it, so the server's rules apply.
+        detail::SpecCollector collector;
+        A probe{};
+        describe(collector, probe);
+        Result<Request> request = detail::requestFromWords(collector, positional, option);
+        if (!request)
+            return request;
+        A args{};
+        detail::RequestReader reader(*request);
+        describe(reader, args);
+        if (Status parsed = reader.finish(); !parsed)
+            return parsed;
+        return request;
+    }
+
+private:
+    Run m_run;
+    std::function<bool(const A &)> m_isRead;
+};
+
+// Operations without arguments.
+struct NoArgs
+{
+};
+template<typename V>
+void describe(V &, NoArgs &)
+{
+}
+
+namespace Catalogue {
+// Every entry, grouped by subsystem in docs order.
+const std::vector<const OpBase *> &all();
+// The entry for an action name ("queue.pause"); null when there is none.
+const OpBase *find(const QString &action);
+} // namespace Catalogue
+
+} // namespace Switchyard::Admin

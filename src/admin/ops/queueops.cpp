@@ -1,0 +1,135 @@
+#include "queueops.h"
+
+#include "engine/engine.h"
+
+#include <QUrl>
+
+namespace Switchyard::Admin::Ops {
+
+namespace {
+
+// A connection string for display: the password replaced by "***".
+QString withoutPassword(const QString &connStr)
+{
+    QUrl url(connStr);
+    if (!url.isValid() || url.password().isEmpty())
+        return connStr;
+    url.setPassword(QStringLiteral("***"));
+    return url.toString();
+}
+
+Result<QueueSettingsInfo> settingsOf(Engine &engine, const QString &name)
+{
+    Result<QueueSettings> settings = engine.config().queueSettings(name);
+    if (!settings)
+        return settings.status();
+    QueueSettingsInfo info;
+    info.name = settings->name;
+    info.type = settings->type;
+    info.length = settings->length;
+    info.batchLength = settings->batchLength;
+    if (info.type == QLatin1String("level"))
+        info.location = settings->dataDir;
+    else if (info.type == QLatin1String("redis"))
+        info.location = QStringLiteral("%1, %2 on %3").arg(settings->queueFullName(), settings->setFullName(), withoutPassword(settings->connStr));
+    else
+        info.location = QStringLiteral("in memory");
+    return info;
+}
+
+Result<Done> done(const Status &status)
+{
+    if (!status)
+        return status;
+    return Done{};
+}
+
+} // namespace
+
+const Op<NoArgs, std::vector<QueueRow>> queueList{
+    {.action = "queue.list", .method = HttpMethod::Get, .path = "/queues", .flags = Cached | Paged,
+     .summary = "queues with lengths, workers and totals", .cli = "queues list", .cliAliases = {"queues"},
+     .columns = {{"qid", "qid"}, {"name", "name"}, {"type", "type"}, {"length", "length"}, {"workers", "workers"},
+                 {"max", "max_workers"}, {"paused", "paused"}, {"pushed", "pushed_total"}, {"handled", "handled_total"},
+                 {"failed", "failed_total"}}},
+    [](OpContext &c, const NoArgs &) -> Result<std::vector<QueueRow>> { return c.engine.queues().list(); }};
+
+const Op<QueueRef, QueueDetail> queueGet{
+    {.action = "queue.get", .method = HttpMethod::Get, .path = "/queues/{qid}",
+     .summary = "one queue's row and settings", .cli = "queues get"},
+    [](OpContext &c, const QueueRef &a) -> Result<QueueDetail> {
+        Result<QueueRow> row = c.engine.queues().stats(a.qid);
+        if (!row)
+            return row.status();
+        QueueDetail detail{std::move(row).value(), std::nullopt};
+        if (Result<QueueSettingsInfo> settings = settingsOf(c.engine, detail.row.name))
+            detail.settings = std::move(settings).value();
+        return detail;
+    }};
+
+const Op<FlushArgs, Done> queueFlush{
+    {.action = "queue.flush", .method = HttpMethod::Post, .path = "/queues/{qid}/flush", .flags = Mutating | MayWait | JobOp,
+     .summary = "drain one queue through its handler within the timeout (negative: discard)", .cli = "queues flush",
+     .done = "flushed queue {qid}"},
+    [](OpContext &c, const FlushArgs &a) -> Result<Done> {
+        const std::shared_ptr<WorkerPool> pool = c.engine.queues().find(a.qid);
+        if (!pool)
+            return Status::notFound(QStringLiteral("no queue with qid %1").arg(a.qid));
+        return done(pool->flush(c.cancel, std::chrono::milliseconds(a.timeoutMs)));
+    }};
+
+const Op<FlushAllArgs, Done> queueFlushAll{
+    {.action = "queue.flush-all", .method = HttpMethod::Post, .path = "/queues/flush-all", .flags = Mutating | MayWait,
+     .summary = "drain every queue (--non-blocking: answer at once)", .cli = "queues flush-all", .done = "flushed every queue"},
+    [](OpContext &c, const FlushAllArgs &a) -> Result<Done> {
+        const std::chrono::milliseconds timeout(a.timeoutMs);
+        if (a.nonBlocking && c.detach) {
+            // Runs on after the answer; the caller's stop cancels it.
+            c.detach([&engine = c.engine, timeout](const CancelToken &stop) {
+                if (Status flushed = engine.queues().flushAll(stop, timeout); !flushed)
+                    qWarning("non-blocking flush-all: %s", qPrintable(flushed.toString()));
+            });
+            return Done{false, true};
+        }
+        return done(c.engine.queues().flushAll(c.cancel, timeout));
+    }};
+
+const Op<RemoveAllArgs, RemoveAllResult> queueRemoveAll{
+    {.action = "queue.remove-all", .method = HttpMethod::Post, .path = "/queues/{qid}/remove-all", .flags = Mutating | MayWait,
+     .summary = "delete every waiting item (--dry-run: count them; a read)", .cli = "queues remove-all",
+     .done = "removed {removed} items from queue {qid}", .doneDryRun = "would remove {count} items from queue {qid}"},
+    [](OpContext &c, const RemoveAllArgs &a) -> Result<RemoveAllResult> {
+        if (a.dryRun) {
+            Result<QueueRow> row = c.engine.queues().stats(a.qid);
+            if (!row)
+                return row.status();
+            return RemoveAllResult{0, std::max<qint64>(row->length, 0), true};
+        }
+        Result<qint64> removed = c.engine.queues().removeAll(c.cancel, a.qid);
+        if (!removed)
+            return removed.status();
+        return RemoveAllResult{*removed, -1, false};
+    },
+    [](const RemoveAllArgs &a) { return a.dryRun; }};
+
+const Op<MaxWorkersArgs, Done> queueSetMaxWorkers{
+    {.action = "queue.set-max-workers", .method = HttpMethod::Put, .path = "/queues/{qid}/max-workers", .flags = Mutating,
+     .summary = "change a queue's worker limit", .cli = "queues set-workers", .done = "queue {qid} now has at most {max_workers} workers"},
+    [](OpContext &c, const MaxWorkersArgs &a) -> Result<Done> { return done(c.engine.queues().setMaxWorkers(a.qid, int(a.maxWorkers))); }};
+
+const Op<QueueRef, Done> queuePause{
+    {.action = "queue.pause", .method = HttpMethod::Post, .path = "/queues/{qid}/pause", .flags = Mutating | MayWait,
+     .summary = "stop handing items to workers (pushes are still accepted)", .cli = "queues pause", .done = "paused queue {qid}"},
+    [](OpContext &c, const QueueRef &a) -> Result<Done> { return done(c.engine.queues().pause(c.cancel, a.qid)); }};
+
+const Op<QueueRef, Done> queueResume{
+    {.action = "queue.resume", .method = HttpMethod::Post, .path = "/queues/{qid}/resume", .flags = Mutating,
+     .summary = "hand items to workers again", .cli = "queues resume", .done = "resumed queue {qid}"},
+    [](OpContext &c, const QueueRef &a) -> Result<Done> { return done(c.engine.queues().resume(a.qid)); }};
+
+std::vector<const OpBase *> queueOps()
+{
+    return {&queueList, &queueGet, &queueFlush, &queueFlushAll, &queueRemoveAll, &queueSetMaxWorkers, &queuePause, &queueResume};
+}
+
+} // namespace Switchyard::Admin::Ops

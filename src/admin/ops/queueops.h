@@ -1,0 +1,149 @@
+#pragma once
+
+// The queues' operations (docs/api.md "Queues") and the JSON description of their values.
+
+#include "admin/catalogue.h"
+
+namespace Switchyard {
+
+template<typename V>
+void describe(V &v, QueueStats &q)
+{
+    using Admin::Json::Optional;
+    v("qid", q.qid);
+    v("name", q.name);
+    v("type", q.type);
+    v("unique", q.unique);
+    v("length", q.length);
+    v("length_sampled_at", q.lengthSampledAt, Optional);
+    v("batch_length", q.batchLength);
+    v("workers", q.workers);
+    v("active_workers", q.activeWorkers);
+    v("max_workers", q.maxWorkers);
+    v("capacity", q.capacity);
+    v("paused", q.paused, Optional);
+    v("pushed_total", q.pushedTotal);
+    v("handled_total", q.handledTotal);
+    v("failed_total", q.failedTotal);
+    v("corrupt_total", q.corruptTotal, Optional);
+    v("ack_failed_total", q.ackFailedTotal, Optional);
+}
+
+} // namespace Switchyard
+
+namespace Switchyard::Admin {
+
+template<typename V>
+void describe(V &v, QueueSettingsInfo &s)
+{
+    v("name", s.name);
+    v("type", s.type);
+    v("length", s.length);
+    v("batch_length", s.batchLength);
+    v("location", s.location);
+}
+
+// GET /queues/{qid}: the row and the queue's settings.
+struct QueueDetail
+{
+    QueueRow row;
+    std::optional<QueueSettingsInfo> settings;
+};
+template<typename V>
+void describe(V &v, QueueDetail &d)
+{
+    describe(v, d.row);
+    v("settings", d.settings, Json::Omit);
+}
+
+struct RemoveAllResult
+{
+    qint64 removed = 0;
+    qint64 count = -1; // a dry run: how many wait now
+    bool dryRun = false;
+};
+template<typename V>
+void describe(V &v, RemoveAllResult &r)
+{
+    v("removed", r.removed);
+    v("count", r.count, Json::Omit);
+    v("dry_run", r.dryRun, Json::Omit);
+}
+
+struct QueueRef
+{
+    qint64 qid = 0;
+};
+template<typename V>
+void describe(V &v, QueueRef &a)
+{
+    v(ArgSpec{ArgSpec::Path, "qid", "the queue id (queues list)", 1}, a.qid);
+}
+
+struct FlushArgs
+{
+    qint64 qid = 0;
+    qint64 timeoutMs = 60000;
+};
+template<typename V>
+void describe(V &v, FlushArgs &a)
+{
+    v(ArgSpec{ArgSpec::Path, "qid", "the queue id", 1}, a.qid);
+    v(ArgSpec{ArgSpec::Query, "timeout_ms", "how long to drain (default 60000; negative: discard instead)", -1,
+              24 * 3600 * 1000, "--timeout"},
+      a.timeoutMs);
+}
+
+struct FlushAllArgs
+{
+    qint64 timeoutMs = 60000;
+    bool nonBlocking = false;
+};
+template<typename V>
+void describe(V &v, FlushAllArgs &a)
+{
+    v(ArgSpec{ArgSpec::Query, "timeout_ms", "how long to drain each queue (default 60000)", -1, 24 * 3600 * 1000, "--timeout"},
+      a.timeoutMs);
+    v(ArgSpec{ArgSpec::Query, "non_blocking", "answer 202 at once; the flush goes on", 0, 1, "--non-blocking"}, a.nonBlocking);
+}
+
+struct RemoveAllArgs
+{
+    qint64 qid = 0;
+    bool dryRun = false;
+};
+template<typename V>
+void describe(V &v, RemoveAllArgs &a)
+{
+    v(ArgSpec{ArgSpec::Path, "qid", "the queue id", 1}, a.qid);
+    v(ArgSpec{ArgSpec::Query, "dry_run", "only count what would go (a read)", 0, 1, "--dry-run"}, a.dryRun);
+}
+
+struct MaxWorkersArgs
+{
+    qint64 qid = 0;
+    qint64 maxWorkers = 0;
+};
+template<typename V>
+void describe(V &v, MaxWorkersArgs &a)
+{
+    v(ArgSpec{ArgSpec::Path, "qid", "the queue id", 1}, a.qid);
+    v(ArgSpec{ArgSpec::Body, "max_workers", "the new worker limit", 1, 1'000'000, "", true}, a.maxWorkers);
+}
+
+namespace Ops {
+
+extern const Op<NoArgs, std::vector<QueueRow>> queueList;
+extern const Op<QueueRef, QueueDetail> queueGet;
+extern const Op<FlushArgs, Done> queueFlush;
+extern const Op<FlushAllArgs, Done> queueFlushAll;
+extern const Op<RemoveAllArgs, RemoveAllResult> queueRemoveAll;
+extern const Op<MaxWorkersArgs, Done> queueSetMaxWorkers;
+extern const Op<QueueRef, Done> queuePause;
+extern const Op<QueueRef, Done> queueResume;
+
+std::vector<const OpBase *> queueOps();
+
+} // namespace Ops
+
+} // namespace Switchyard::Admin
