@@ -11,6 +11,7 @@ packages=(
     qtkeychain-qt6-dev libgl-dev libqt6opengl6-dev
     libhiredis-dev libhttp-parser-dev libleveldb-dev libsnappy-dev libssl-dev
     redis-server tzdata wrk
+    prometheus # its promtool lints GET /metrics in tst_adminapi
 )
 
 missing=()

@@ -57,7 +57,7 @@ struct ServerOptions
     QString keyFile;
     bool allowInsecureRemote = false;
     QStringList allowedOrigins;
-    qint64 maxBodySize = 1 << 20; // a route may set its own (route()'s maxBody)
+    qint64 maxBodySize = 1 << 20; // an entry may set its own (OpBase::Info::maxBody)
     EdgeLimits edge;
     int authFailureLimit = 10;
     std::chrono::milliseconds authFailureWindow{60000};

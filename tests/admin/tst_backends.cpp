@@ -291,6 +291,38 @@ private Q_SLOTS:
             conflict = conflict || (e.target == QLatin1String("slow_task") && e.result != QLatin1String("ok"));
         QVERIFY(conflict);
     }
+
+    // The entries the other tests reach through helpers (jobs, batches) or not at all.
+    void theRestOfTheCatalogue()
+    {
+        const Result<Admin::Health> health = Test::call(backend(), Admin::Ops::health);
+        QVERIFY2(health, qPrintable(health.status().toString()));
+        QCOMPARE(health->apiVersion, 1);
+        QVERIFY(!health->instanceId.isEmpty()); // a token came along: the detail too
+        const Result<Admin::Text> metrics = Test::call(backend(), Admin::Ops::metrics);
+        QVERIFY2(metrics, qPrintable(metrics.status().toString()));
+        QVERIFY(metrics->body.contains("switchyard_queue_length{queue=\"fast\""));
+        const qint64 fast = qid(QStringLiteral("fast"));
+        QVERIFY(Test::call(backend(), Admin::Ops::queuePause, {fast}));
+        QVERIFY(Test::call(backend(), Admin::Ops::queueResume, {fast}));
+        QCOMPARE(Test::call(backend(), Admin::Ops::queueResume, {999}).status().code(), Status::Code::NotFound);
+        QVERIFY(Test::call(backend(), Admin::Ops::queueFlush, {fast, 30000}));
+        const Result<Admin::Done> all = Test::call(backend(), Admin::Ops::queueFlushAll, {30000, true});
+        QVERIFY2(all, qPrintable(all.status().toString()));
+        QVERIFY(all->accepted);
+        QCOMPARE(Test::call(backend(), Admin::Ops::noticeDelete, {987654}).status().code(), Status::Code::NotFound);
+    }
+
+    // Last: the suite called every entry of the catalogue, on this backend.
+    void everyEntryWasExercised()
+    {
+        QStringList missing;
+        for (const Admin::OpBase *op : Admin::Catalogue::all()) {
+            if (!Test::calledActions().contains(op->action()))
+                missing << op->action();
+        }
+        QVERIFY2(missing.isEmpty(), qPrintable(QStringLiteral("not exercised: ") + missing.join(QStringLiteral(", "))));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestBackends)

@@ -5,11 +5,14 @@
 #include "support/testutil.h"
 
 #include "admin/auditlog.h"
+#include "admin/catalogue.h"
 #include "admin/tokens.h"
 
 #include <QEventLoop>
+#include <QStandardPaths>
 #include <QFile>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <QNetworkRequest>
 #include <QRegularExpression>
@@ -741,6 +744,56 @@ private Q_SLOTS:
         for (int i = 0; i < 20; ++i)
             QCOMPARE(get(QStringLiteral("/queues"), m_token).status, 200);
         QCOMPARE(get(QStringLiteral("/health"), QByteArray()).status, 200);
+    }
+
+    // GET /metrics passes Prometheus's own linter (units, suffixes, types).
+    void metricsPassPromtool()
+    {
+        const QString promtool = QStandardPaths::findExecutable(QStringLiteral("promtool"));
+        if (promtool.isEmpty())
+            QSKIP("promtool is not installed (scripts/deps.sh installs Debian's prometheus)");
+        const HttpResult metrics = get(QStringLiteral("/metrics"), m_readOnly);
+        QCOMPARE(metrics.status, 200);
+        QTemporaryDir dir;
+        QFile exposition(dir.filePath(QStringLiteral("metrics.txt")));
+        QVERIFY(exposition.open(QIODevice::WriteOnly) && exposition.write(metrics.body) == metrics.body.size());
+        exposition.close();
+        const Ran lint = runProgram(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), QStringLiteral("\"$0\" check metrics < \"$1\""),
+                                                                 promtool, exposition.fileName()});
+        const QByteArray said = lint.output;
+        QVERIFY2(lint.exitCode == 0 && said.trimmed().isEmpty(), said.constData());
+    }
+
+    // Every catalogue entry is served (a route for its method and path), and errors carry the
+    // engine's code and field. Read-only token: changes are refused (403), nothing changes.
+    void everyEntryHasARoute()
+    {
+        for (const Admin::OpBase *op : Admin::Catalogue::all()) {
+            std::map<QString, QString> params;
+            for (const Admin::OpBase::ArgInfo &arg : op->args()) {
+                if (arg.spec.where == Admin::ArgSpec::Path)
+                    params[QLatin1String(arg.spec.name)] = QStringLiteral("987654");
+            }
+            const QString path = op->pathFor(params);
+            const HttpResult r = http(Admin::methodName(op->info().method), url(path), m_readOnly);
+            const QJsonObject body = QJsonDocument::fromJson(r.body).object();
+            QVERIFY2(r.status != 405 && !body.value(QStringLiteral("message")).toString().startsWith(QStringLiteral("no such endpoint")),
+                     qPrintable(QStringLiteral("%1 %2: %3").arg(QString::fromLatin1(Admin::methodName(op->info().method)), path,
+                                                                 QString::fromUtf8(r.body))));
+            if (op->hasFlag(Admin::Mutating) && op->action() != QLatin1String("queue.remove-all")) {
+                QCOMPARE(r.status, 403);
+                QCOMPARE(body.value(QStringLiteral("code")).toString(), QStringLiteral("permission_denied"));
+            }
+        }
+        // A 400 names its field beside the message; a 409 says conflict; a 404 not_found.
+        const HttpResult bad = http("PUT", url(QStringLiteral("/queues/abc/max-workers")), m_token, R"({"max_workers": 2})");
+        const QJsonObject error = QJsonDocument::fromJson(bad.body).object();
+        QCOMPARE(bad.status, 400);
+        QCOMPARE(error.value(QStringLiteral("code")).toString(), QStringLiteral("invalid_argument"));
+        QCOMPARE(error.value(QStringLiteral("field")).toString(), QStringLiteral("qid"));
+        const HttpResult missing = get(QStringLiteral("/cron/no_such_task/runs"), m_token);
+        QCOMPARE(missing.status, 404);
+        QCOMPARE(QJsonDocument::fromJson(missing.body).object().value(QStringLiteral("code")).toString(), QStringLiteral("not_found"));
     }
 };
 
