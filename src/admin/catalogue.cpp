@@ -59,6 +59,25 @@ int Answer::httpStatus(Status::Code code)
     return 500;
 }
 
+Status::Code Answer::codeForHttp(int httpStatus)
+{
+    switch (httpStatus) {
+    case 400:
+    case 405:
+    case 413:
+    case 414:
+    case 431: return Status::Code::InvalidArgument;
+    case 401: return Status::Code::Unauthenticated;
+    case 403: return Status::Code::PermissionDenied;
+    case 404: return Status::Code::NotFound;
+    case 408: return Status::Code::DeadlineExceeded;
+    case 409: return Status::Code::Conflict;
+    case 429:
+    case 503: return Status::Code::Unavailable;
+    default: return Status::Code::Internal;
+    }
+}
+
 // ---- OpBase -------------------------------------------------------------------------------------
 
 QString OpBase::pathFor(const std::map<QString, QString> &params) const

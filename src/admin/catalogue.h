@@ -91,6 +91,8 @@ struct Answer
     static Answer json(const QJsonValue &value, int status = 200);
     static Answer failure(const Status &status);
     static int httpStatus(Status::Code code);
+    // What a status line means when the body has no code (a proxy, the HTTP edge, an old server).
+    static Status::Code codeForHttp(int httpStatus);
 };
 
 // An operation's result when it has nothing to say but that it worked: {"ok": true}, or

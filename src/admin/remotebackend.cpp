@@ -22,20 +22,7 @@ constexpr int kPageLimit = 500;
 // or the status line's meaning for a server that sends none (a proxy, an older version).
 Status statusFor(int http, const QByteArray &body)
 {
-    Status::Code fallback = Status::Code::Internal;
-    switch (http) {
-    case 400:
-    case 413: fallback = Status::Code::InvalidArgument; break;
-    case 401: fallback = Status::Code::Unauthenticated; break;
-    case 403: fallback = Status::Code::PermissionDenied; break;
-    case 404: fallback = Status::Code::NotFound; break;
-    case 408: fallback = Status::Code::DeadlineExceeded; break;
-    case 409: fallback = Status::Code::Conflict; break;
-    case 429:
-    case 503: fallback = Status::Code::Unavailable; break;
-    default: break;
-    }
-    return Json::statusFromError(QJsonDocument::fromJson(body).object(), fallback, QStringLiteral("HTTP %1").arg(http));
+    return Json::statusFromError(QJsonDocument::fromJson(body).object(), Answer::codeForHttp(http), QStringLiteral("HTTP %1").arg(http));
 }
 
 } // namespace

@@ -64,43 +64,13 @@ QByteArray bearer(const QByteArray &authorization)
 
 } // namespace
 
-// ---- Reply -------------------------------------------------------------------------------------
-
-Reply Reply::json(const QJsonValue &value, int status)
+// The pipeline's own refusals (no entry ran), with the code a client maps them to.
+static Reply refusal(int httpStatus, const QString &message, const QString &field = QString())
 {
-    Reply reply;
-    reply.status = status;
-    reply.body = value.isArray() ? QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact)
-                                 : QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact);
+    const Status status(Answer::codeForHttp(httpStatus), message);
+    Reply reply = Answer::failure(field.isEmpty() ? status : status.withField(field));
+    reply.status = httpStatus;
     return reply;
-}
-
-Reply Reply::error(int httpStatus, const QString &message, const QString &field)
-{
-    // The pipeline's own refusals, with the code a client maps them to.
-    Status::Code code = Status::Code::Internal;
-    switch (httpStatus) {
-    case 400:
-    case 405:
-    case 413:
-    case 414:
-    case 431: code = Status::Code::InvalidArgument; break;
-    case 401: code = Status::Code::Unauthenticated; break;
-    case 403: code = Status::Code::PermissionDenied; break;
-    case 404: code = Status::Code::NotFound; break;
-    case 408: code = Status::Code::DeadlineExceeded; break;
-    case 409: code = Status::Code::Conflict; break;
-    case 429:
-    case 503: code = Status::Code::Unavailable; break;
-    default: break;
-    }
-    const Status status(code, message);
-    return json(Json::error(field.isEmpty() ? status : status.withField(field)), httpStatus);
-}
-
-Reply Reply::error(const Status &status)
-{
-    return json(Json::error(status), Answer::httpStatus(status.code()));
 }
 
 // ---- AdminServer -------------------------------------------------------------------------------
@@ -142,7 +112,7 @@ AdminServer::AdminServer(Engine &engine, AuditLog &audit, QByteArray adminTokenH
         if (request.value("upgrade").compare("websocket", Qt::CaseInsensitive) == 0)
             return;
         auto pending = std::make_shared<Pending>(std::move(responder), m_calls.token());
-        finish(pending, Reply::error(400, QStringLiteral("/stream is a WebSocket: send Upgrade: websocket")));
+        finish(pending, refusal(400, QStringLiteral("/stream is a WebSocket: send Upgrade: websocket")));
     });
 }
 
@@ -207,7 +177,7 @@ Status AdminServer::listen()
         return m_options.maxBodySize;
     };
     hooks.errorBody = [](int status, const QString &message, const QString &field) {
-        return Reply::error(status, message, field).body;
+        return refusal(status, message, field).body;
     };
     m_edge = new HttpEdge(m_options.edge, std::move(hooks));
     if (tls)
@@ -300,13 +270,13 @@ void AdminServer::handle(const QHttpServerRequest &request, QHttpServerResponder
 {
     auto pending = std::make_shared<Pending>(std::move(responder), m_calls.token());
     if (m_stopped) {
-        finish(pending, Reply::error(503, QStringLiteral("the admin API is stopping")));
+        finish(pending, refusal(503, QStringLiteral("the admin API is stopping")));
         return;
     }
     const QString path = request.url().path(QUrl::FullyEncoded);
     pending->path = path;
     if (!path.startsWith(kPrefix + u'/')) {
-        finish(pending, Reply::error(404, QStringLiteral("no such endpoint: %1 (the API lives under %2)").arg(path.left(200), kPrefix)));
+        finish(pending, refusal(404, QStringLiteral("no such endpoint: %1 (the API lives under %2)").arg(path.left(200), kPrefix)));
         return;
     }
     const QStringList segments = path.mid(kPrefix.size()).split(u'/', Qt::SkipEmptyParts);
@@ -316,12 +286,12 @@ void AdminServer::handle(const QHttpServerRequest &request, QHttpServerResponder
     const Route *matched = match(methodOf(request.method()), segments, &params, &allowed);
     if (!matched) {
         if (!allowed.isEmpty()) {
-            Reply reply = Reply::error(405, QStringLiteral("%1 is not allowed on %2 (allowed: %3)")
+            Reply reply = refusal(405, QStringLiteral("%1 is not allowed on %2 (allowed: %3)")
                                                 .arg(methodOf(request.method()), path.left(200), allowed.join(QStringLiteral(", "))));
             reply.headers.emplace_back("Allow", allowed.join(QStringLiteral(", ")).toLatin1());
             finish(pending, std::move(reply));
         } else {
-            finish(pending, Reply::error(404, QStringLiteral("no such endpoint: %1 %2").arg(methodOf(request.method()), path.left(200))));
+            finish(pending, refusal(404, QStringLiteral("no such endpoint: %1 %2").arg(methodOf(request.method()), path.left(200))));
         }
         return;
     }
@@ -344,7 +314,7 @@ void AdminServer::handle(const QHttpServerRequest &request, QHttpServerResponder
         QString retryAfter;
         Result<Identity> identity = authenticate(request.value("authorization"), call.remoteAddr, &status, &retryAfter);
         if (!identity) {
-            Reply reply = Reply::error(status, identity.status().message());
+            Reply reply = refusal(status, identity.status().message());
             if (!retryAfter.isEmpty())
                 reply.headers.emplace_back("Retry-After", retryAfter.toLatin1());
             reply.headers.emplace_back("WWW-Authenticate", "Bearer");
@@ -392,7 +362,7 @@ void AdminServer::dispatch(const Route &route, std::shared_ptr<Pending> pending)
             Result<AdmissionController::Ticket> ticket = qos ? qos->acquire(pending->call.cancel, Priority::High)
                                                              : Result<AdmissionController::Ticket>(AdmissionController::Ticket());
             if (!ticket)
-                reply = Reply::error(503, QStringLiteral("overloaded: %1").arg(ticket.status().message()));
+                reply = refusal(503, QStringLiteral("overloaded: %1").arg(ticket.status().message()));
             else
                 reply = run(route, pending->call);
         }
@@ -419,13 +389,13 @@ Reply AdminServer::run(const Route &route, Call &call)
     context.serverMetrics = [this] { return streamMetrics(); };
     Answer answer;
     try {
-        answer = route.op->serve(context, Request{call.params, call.query, call.body});
+        answer = route.op->serve(context, Request{call.params, call.query, std::move(call.body)});
     } catch (const std::exception &e) {
         answer = Answer::failure(Status::internal(QStringLiteral("internal error: %1").arg(QString::fromLocal8Bit(e.what()))));
     }
     if (route.op->hasFlag(Mutating)) // whatever changed, no cached list may hide it (the pool posts this back)
         QMetaObject::invokeMethod(this, [this] { m_cache.clear(); }, Qt::AutoConnection);
-    return Reply{answer.status, std::move(answer.body), std::move(answer.contentType), std::move(answer.headers)};
+    return answer;
 }
 
 void AdminServer::finish(const std::shared_ptr<Pending> &pending, Reply reply)

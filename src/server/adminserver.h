@@ -66,19 +66,8 @@ struct ServerOptions
     int callThreads = 4;
 };
 
-// One HTTP answer.
-struct Reply
-{
-    int status = 200;
-    QByteArray body;
-    QByteArray contentType = "application/json";
-    std::vector<std::pair<QByteArray, QByteArray>> headers;
-
-    static Reply json(const QJsonValue &value, int status = 200);
-    static Reply error(const Status &status);
-    static Reply error(int httpStatus, const QString &message, const QString &field = QString());
-    static Reply empty(int status) { return Reply{status, QByteArray(), QByteArray(), {}}; }
-};
+// One HTTP answer: the catalogue's (an entry's answer and the pipeline's refusals alike).
+using Reply = Admin::Answer;
 
 // What a handler sees of its request.
 struct Call
