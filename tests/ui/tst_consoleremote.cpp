@@ -96,6 +96,9 @@ private Q_SLOTS:
         QVERIFY(embedded && embedded->isEmbedded());
         InstanceView *production = m_window->openRemote(remote(m_daemon.adminToken(), QStringLiteral("production")));
         QVERIFY(connected(production));
+        // The status bar follows the header: not "Connecting to …" once connected.
+        QVERIFY2(Test::eventually([&] { return m_window->lastOperation().contains(QStringLiteral("Connected to production")); }),
+                 qPrintable(m_window->lastOperation()));
         QCOMPARE(m_window->currentInstance(), production);
         QCOMPARE(m_window->instances().size(), 2);
         // Two header rows (name + health dot) and each instance's eight pages.
@@ -196,6 +199,32 @@ private Q_SLOTS:
         m_window->openSaved(QStringLiteral("staging"));
         QVERIFY(Test::eventually([&] { return m_window->instances().size() == 3; }));
         QVERIFY(connected(m_window->instances().last()));
+    }
+
+    // An instance that went away: the header stops counting its uptime and says when it was last
+    // seen (the reconnects keep going).
+    void anUnreachableInstanceShowsWhenItWasLastSeen()
+    {
+        QTemporaryDir dir;
+        Test::DaemonProcess daemon;
+        QVERIFY2(daemon.start(Test::DaemonProcess::standardFixture(QStringLiteral(TEST_DAEMON_PATH), dir.path(), QByteArray())),
+                 daemon.output().constData());
+        Admin::RemoteBackendOptions options;
+        options.url = daemon.baseUrl();
+        options.token = daemon.adminToken();
+        options.name = QStringLiteral("short-lived");
+        InstanceView *view = m_window->openRemote(options);
+        QVERIFY(connected(view));
+        auto *header = view->findChild<QLabel *>(QStringLiteral("instanceHeader"));
+        QVERIFY(header);
+        QVERIFY(Test::eventually([&] { return header->text().contains(QStringLiteral("up ")); }));
+        QVERIFY(Test::eventually([&] { return view->liveText().contains(QStringLiteral("live")); }));
+        QCOMPARE(daemon.stop(), 0);
+        QVERIFY(Test::eventually([&] { return view->backend().state() != Admin::AdminBackend::State::Connected; }));
+        QVERIFY2(Test::eventually([&] { return header->text().contains(QStringLiteral("last seen")); }), qPrintable(header->text()));
+        QVERIFY2(!header->text().contains(QStringLiteral("up ")), qPrintable(header->text()));
+        m_window->closeInstance(view);
+        QVERIFY(Test::eventually([&] { return !m_window->instances().contains(view); }));
     }
 };
 

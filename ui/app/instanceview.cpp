@@ -190,11 +190,19 @@ void InstanceView::updateHeader()
     QString text = QStringLiteral("<span style='color:%1'>●</span> <b>%2</b>").arg(healthColor().lighter(130).name(),
                                                                                     m_backend.displayName().toHtmlEscaped());
     if (!m_instance.instanceId.isEmpty()) {
-        const qint64 uptime = m_instance.startedAt.msecsTo(QDateTime::currentDateTimeUtc());
+        // The uptime only while connected: an unreachable instance's clock is not ours to count.
+        QString age;
+        if (m_backend.state() == Admin::AdminBackend::State::Connected) {
+            const qint64 uptime = m_instance.startedAt.msecsTo(QDateTime::currentDateTimeUtc());
+            age = tr("up %1").arg(formatDuration((uptime / 1000) * 1000));
+        } else {
+            age = m_lastEvent.isValid() ? tr("last seen %1").arg(m_lastEvent.toLocalTime().toString(QStringLiteral("HH:mm:ss")))
+                                        : tr("not seen yet");
+        }
         const QString common = m_instance.queueTypes.value(QStringLiteral("common"));
-        text += tr(" &nbsp;·&nbsp; %1 &nbsp;·&nbsp; v%2 &nbsp;·&nbsp; up %3 &nbsp;·&nbsp; queues %4 · cache %5 · locks %6")
-                    .arg(m_instance.instanceId.toHtmlEscaped(), m_instance.version, formatDuration((uptime / 1000) * 1000),
-                         common, m_instance.cacheAdapter, m_instance.lockService);
+        text += tr(" &nbsp;·&nbsp; %1 &nbsp;·&nbsp; v%2 &nbsp;·&nbsp; %3 &nbsp;·&nbsp; queues %4 · cache %5 · locks %6")
+                    .arg(m_instance.instanceId.toHtmlEscaped(), m_instance.version, age, common, m_instance.cacheAdapter,
+                         m_instance.lockService);
     }
     if (auto *remote = qobject_cast<Admin::RemoteBackend *>(&m_backend))
         text += QStringLiteral(" &nbsp;·&nbsp; %1").arg(remote->url().toString().toHtmlEscaped());
