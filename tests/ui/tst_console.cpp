@@ -30,6 +30,7 @@
 #include <QDir>
 #include <QLabel>
 #include <QMessageBox>
+#include <QScrollBar>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
@@ -412,6 +413,58 @@ private Q_SLOTS:
         clickButtonWithText(box, QStringLiteral("Remove 12 items"));
         QVERIFY(Test::eventually([&] { return w.lastOperation().contains(QStringLiteral("Removed 12 items from mail")); }));
         QCOMPARE(pool->stats().length, 0);
+    }
+
+    // A fresh engine has no queue: the page says why, its toolbar shows which settings would make
+    // one, and the chart shows an empty state instead of axes without data.
+    void anEmptyQueuesPageExplainsItself()
+    {
+        ConsoleFixture c;
+        MainWindow &w = c.open(QStringLiteral("queues"));
+        QueuesPage &page = *w.queuesPage();
+        QVERIFY(page.settingsHelpAction()->isEnabled());
+        auto *chartEmpty = page.findChild<QLabel *>(QStringLiteral("chartEmptyState"));
+        QVERIFY(chartEmpty);
+        QCOMPARE(chartEmpty->text(), QStringLiteral("No queue selected."));
+        page.settingsHelpAction()->trigger();
+        QMessageBox *help = nullptr;
+        QVERIFY(Test::eventually([&] { return (help = page.findChild<QMessageBox *>(QStringLiteral("queueSettingsHelp"))) && help->isVisible(); }));
+        // kIni: [queue] TYPE = level; [queue.mail] and [queue.webhook_sender] have sections of their own.
+        QVERIFY2(help->text().contains(QStringLiteral("<code>[queue.mail]</code>")), qPrintable(help->text()));
+        QVERIFY(help->text().contains(QStringLiteral("notification-service")));
+        QVERIFY(help->text().contains(QStringLiteral("TYPE here: <b>level</b>")));
+        help->accept();
+
+        QVERIFY(chartEmpty->isVisibleTo(&page));
+        // A queue selected: the chart replaces the empty state once it has two samples.
+        c.queue(QStringLiteral("mail"), false);
+        const qint64 qid = c.qid(QStringLiteral("mail"));
+        QVERIFY(Test::eventually([&] { return page.selectKey(qid); }));
+        QVERIFY(Test::eventually([&] { return !chartEmpty->isVisibleTo(&page); }));
+        QVERIFY(page.model().history(qid).size() >= 2);
+    }
+
+    // At 1280×800 the tables fit: no sideways scrolling on Locks (nine columns) or Queues; a
+    // long lock key is elided with its full text in the tooltip.
+    void tablesFitTheWindow()
+    {
+        ConsoleFixture c;
+        c.queue(QStringLiteral("webhook_sender"), false);
+        const QString longKey = QStringLiteral("repo:12345:migrate:") + QString(80, u'x');
+        Result<LockGuard> held = c.engine().locker().tryLock(CancelToken(), longKey);
+        QVERIFY(held);
+        MainWindow &w = c.open(QStringLiteral("locks"));
+        w.resize(1280, 800);
+        LocksPage &locks = *w.locksPage();
+        QVERIFY(Test::eventually([&] { return locks.model().rowCount() == 1 && locks.view()->isVisible(); }));
+        QVERIFY(Test::eventually([&] { return locks.view()->horizontalScrollBar()->maximum() == 0; }));
+        const QModelIndex key = locks.proxy()->index(0, LockModel::Key);
+        QCOMPARE(key.data(Qt::ToolTipRole).toString(), longKey);
+
+        w.showPage(QStringLiteral("queues"));
+        QueuesPage &queues = *w.queuesPage();
+        QVERIFY(Test::eventually([&] { return queues.model().rowCount() == 1 && queues.view()->isVisible(); }));
+        QVERIFY(Test::eventually([&] { return queues.view()->horizontalScrollBar()->maximum() == 0; }));
     }
 
     void pauseAndResume()

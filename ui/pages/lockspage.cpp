@@ -22,14 +22,16 @@ LocksPage::LocksPage(Admin::AdminBackend &backend, QWidget *parent) : TablePage(
             return -1.0;
         return double(m_model.remainingMs(*row)) / double(std::max<qint64>(m_model.leaseMs(), 1));
     }, this));
-    view()->header()->resizeSection(LockModel::Key, 200);
-    view()->header()->resizeSection(LockModel::Backend, 80);
-    view()->header()->resizeSection(LockModel::Holder, 270);
-    view()->header()->resizeSection(LockModel::Token, 80);
-    view()->header()->resizeSection(LockModel::Fencing, 130);
-    view()->header()->resizeSection(LockModel::Acquired, 90);
-    view()->header()->resizeSection(LockModel::Ttl, 150);
+    // Nine columns in 1280 px: the key takes what is left; the holder elides (tooltip: all of it).
+    view()->header()->resizeSection(LockModel::Backend, 70);
+    view()->header()->resizeSection(LockModel::Holder, 190);
+    view()->header()->resizeSection(LockModel::Token, 75);
+    view()->header()->resizeSection(LockModel::Fencing, 90);
+    view()->header()->resizeSection(LockModel::Acquired, 80);
+    view()->header()->resizeSection(LockModel::Ttl, 130);
     view()->header()->resizeSection(LockModel::Extensions, 80);
+    view()->header()->resizeSection(LockModel::Waiters, 65);
+    fitColumns(LockModel::Key);
     view()->sortByColumn(LockModel::Key, Qt::AscendingOrder);
     view()->setSelectionMode(QAbstractItemView::SingleSelection);
     setEmptyText(tr("<h3>No locks are held</h3><p>Cron runs, webhook deliveries and other exclusive work take a "

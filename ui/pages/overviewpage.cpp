@@ -94,6 +94,9 @@ OverviewPage::OverviewPage(Admin::AdminBackend &backend, QWidget *parent) : Page
     checks->setSectionResizeMode(1, QHeaderView::Stretch);
     checks->setSectionResizeMode(2, QHeaderView::ResizeToContents);
     connect(m_ui->selfCheckButton, &QPushButton::clicked, this, &OverviewPage::runSelfCheck);
+    // Long notices wrap to the list's width instead of scrolling it sideways (tooltip: all of it).
+    m_ui->noticesList->setWordWrap(true);
+    m_ui->noticesList->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     connect(m_ui->noticesList, &QListWidget::itemActivated, this, [this] { Q_EMIT navigate(QStringLiteral("notices"), QString()); });
     connect(&backend, &Admin::AdminBackend::event, this, &OverviewPage::onEvent);
     m_poll.setInterval(1000);

@@ -1,5 +1,6 @@
 #include "queuespage.h"
 
+#include "admin/ops/instanceops.h"
 #include "admin/ops/queueops.h"
 
 #include "widgets/format.h"
@@ -12,6 +13,7 @@
 #include <QDateTimeAxis>
 #include <QElapsedTimer>
 #include <QHeaderView>
+#include <QMessageBox>
 #include <QInputDialog>
 #include <QLabel>
 #include <QLineSeries>
@@ -19,6 +21,7 @@
 #include <QSpinBox>
 #include <QToolButton>
 #include <QTreeView>
+#include <QStackedWidget>
 #include <QValueAxis>
 #include <QVBoxLayout>
 
@@ -28,7 +31,6 @@ QueuesPage::QueuesPage(Admin::AdminBackend &backend, QWidget *parent) : TablePag
 {
     setSourceModel(&m_model);
     view()->setItemDelegateForColumn(QueueModel::Throughput, new SparklineDelegate(m_model, this));
-    view()->header()->resizeSection(QueueModel::Name, 190);
     view()->header()->resizeSection(QueueModel::Type, 70);
     view()->header()->resizeSection(QueueModel::Unique, 60);
     for (int column : {QueueModel::Length, QueueModel::Pushed, QueueModel::Handled, QueueModel::Failed})
@@ -36,12 +38,13 @@ QueuesPage::QueuesPage(Admin::AdminBackend &backend, QWidget *parent) : TablePag
     view()->header()->resizeSection(QueueModel::Workers, 80);
     view()->header()->resizeSection(QueueModel::State, 70);
     view()->header()->resizeSection(QueueModel::Throughput, 160);
+    fitColumns(QueueModel::Name);
     view()->sortByColumn(QueueModel::Name, Qt::AscendingOrder);
     setEmptyText(tr("<h3>No queues yet</h3>"
                     "<p>Queues are created by the subsystems that use them (webhook delivery, notifications, "
                     "mail) when the engine starts them.<br>Their type, length, batch size and workers come from "
-                    "<code>[queue]</code> and <code>[queue.&lt;name&gt;]</code> in <code>app.ini</code> — see "
-                    "docs/queues.md.</p>"));
+                    "<code>[queue]</code> and <code>[queue.&lt;name&gt;]</code> in <code>app.ini</code> — "
+                    "<b>Queue settings…</b> in the toolbar shows which apply here; docs/queues.md has every key.</p>"));
 
     m_pause = new QAction(Icons::state(QColor(0xb2, 0x6b, 0x00)), tr("Pause"), this);
     m_pause->setToolTip(tr("Stop handing items to workers; pushes are still accepted"));
@@ -51,8 +54,12 @@ QueuesPage::QueuesPage(Admin::AdminBackend &backend, QWidget *parent) : TablePag
     m_removeAll = new QAction(Icons::state(QColor(0xc6, 0x28, 0x28)), tr("Remove all…"), this);
     m_removeAll->setToolTip(tr("Delete every waiting item (asks first, naming how many)"));
     m_setWorkers = new QAction(tr("Set max workers…"), this);
-    for (QAction *action : {m_pause, m_resume, m_flush, m_removeAll, m_setWorkers})
+    // Always available: which settings make which queue (the question an empty page raises).
+    m_settingsHelp = new QAction(tr("Queue settings…"), this);
+    m_settingsHelp->setToolTip(tr("Which [queue.*] settings of app.ini apply to which queue, and which queues the subsystems create"));
+    for (QAction *action : {m_pause, m_resume, m_flush, m_removeAll, m_setWorkers, m_settingsHelp})
         addPageAction(action);
+    connect(m_settingsHelp, &QAction::triggered, this, &QueuesPage::showQueueSettings);
     connect(m_pause, &QAction::triggered, this, [this] { pauseSelected(true); });
     connect(m_resume, &QAction::triggered, this, [this] { pauseSelected(false); });
     connect(m_flush, &QAction::triggered, this, &QueuesPage::flushSelected);
@@ -115,7 +122,17 @@ QueuesPage::QueuesPage(Admin::AdminBackend &backend, QWidget *parent) : TablePag
     auto *chartView = new QChartView(m_chart, this);
     chartView->setRenderHint(QPainter::Antialiasing);
     chartView->setMinimumHeight(180);
-    layout->addWidget(chartView, 1);
+    chartView->setAccessibleName(tr("Length and throughput chart"));
+    // Without a queue or samples the chart says so instead of drawing empty axes.
+    m_chartEmpty = new QLabel(this);
+    m_chartEmpty->setObjectName(QStringLiteral("chartEmptyState"));
+    m_chartEmpty->setAlignment(Qt::AlignCenter);
+    m_chartEmpty->setWordWrap(true);
+    m_chartEmpty->setForegroundRole(QPalette::PlaceholderText);
+    m_chartStack = new QStackedWidget(this);
+    m_chartStack->addWidget(m_chartEmpty);
+    m_chartStack->addWidget(chartView);
+    layout->addWidget(m_chartStack, 1);
 
     connect(&backend, &Admin::AdminBackend::event, this, &QueuesPage::onEvent);
     connect(&m_model, &QAbstractItemModel::dataChanged, this, &QueuesPage::updateActions);
@@ -190,6 +207,8 @@ void QueuesPage::updateDetail()
         m_lengthSeries->clear();
         m_rateSeries->clear();
         m_chart->setTitle(QString());
+        m_chartEmpty->setText(tr("No queue selected."));
+        m_chartStack->setCurrentWidget(m_chartEmpty);
         m_detailQid = -1;
         return;
     }
@@ -199,19 +218,28 @@ void QueuesPage::updateDetail()
                                 .arg(row->batchLength).arg(formatCount(row->capacity)));
         const qint64 qid = row->qid;
         single(QStringLiteral("queueSettings"), [=, this](const Done &done) {
-        backend().call(Admin::Ops::queueGet, {qid}, this, [this, qid, done](Result<Admin::QueueDetail> detail) {
-            Result<Admin::QueueSettingsInfo> info = detail && detail->settings ? Result<Admin::QueueSettingsInfo>(*detail->settings) : Result<Admin::QueueSettingsInfo>(detail ? Status::notFound(QString()) : detail.status());
-            done();
-                if (!info || m_detailQid != qid)
+            backend().call(Admin::Ops::queueGet, {qid}, this, [this, qid, done](Result<Admin::QueueDetail> detail) {
+                done();
+                if (!detail || !detail->settings || m_detailQid != qid)
                     return;
+                const Admin::QueueSettingsInfo &info = *detail->settings;
                 m_settings->setText(tr("<b>%1</b> — %2, batch %3, length %4<br>%5")
-                                        .arg(info->name.toHtmlEscaped(), info->type)
-                                        .arg(info->batchLength)
-                                        .arg(formatCount(info->length), info->location.toHtmlEscaped()));
+                                        .arg(info.name.toHtmlEscaped(), info.type)
+                                        .arg(info.batchLength)
+                                        .arg(formatCount(info.length), info.location.toHtmlEscaped()));
             });
-    });
+        });
     }
     const std::deque<QueueSample> &history = m_model.history(row->qid);
+    if (history.size() < 2) {
+        m_lengthSeries->clear();
+        m_rateSeries->clear();
+        m_chartEmpty->setText(tr("%1: no history yet — the chart starts with the next live updates (one a second).")
+                                  .arg(row->name));
+        m_chartStack->setCurrentWidget(m_chartEmpty);
+        return;
+    }
+    m_chartStack->setCurrentIndex(1);
     QList<QPointF> lengths, rates;
     lengths.reserve(qsizetype(history.size()));
     rates.reserve(qsizetype(history.size()));
@@ -225,11 +253,60 @@ void QueuesPage::updateDetail()
     }
     m_lengthSeries->replace(lengths);
     m_rateSeries->replace(rates);
-    const QDateTime end = history.empty() ? QDateTime::currentDateTime() : history.back().at.toLocalTime();
+    const QDateTime end = history.back().at.toLocalTime();
     m_timeAxis->setRange(end.addSecs(-QueueModel::kHistorySeconds), end);
     m_lengthAxis->setRange(0, maxLength * 1.1);
     m_rateAxis->setRange(0, maxRate * 1.1);
     m_chart->setTitle(tr("%1 — last 10 minutes").arg(row->name));
+}
+
+void QueuesPage::showQueueSettings()
+{
+    backend().call(Admin::Ops::instance, {}, this, [this](Result<Admin::InstanceInfo> info) {
+        if (!info) {
+            reportFailure(tr("Reading the queue settings"), info.status());
+            return;
+        }
+        // The engine's queues (SPEC: names as in Gitea) and the subsystem that creates each.
+        static const std::pair<const char *, const char *> known[] = {
+            {"webhook_sender", QT_TR_NOOP("webhook delivery (unique)")},
+            {"notification-service", QT_TR_NOOP("in-app notifications")},
+            {"mail", QT_TR_NOOP("mail notifications")},
+            {"task", QT_TR_NOOP("admin jobs")},
+            {"event_ingest", QT_TR_NOOP("event ingestion")},
+        };
+        QString rows;
+        const QString common = info->queueTypes.value(QStringLiteral("common"), QStringLiteral("level"));
+        for (const auto &[name, creator] : known) {
+            const QString queue = QLatin1String(name);
+            const bool own = info->queueTypes.contains(queue);
+            rows += QStringLiteral("<tr><td><code>%1</code></td><td>%2</td><td>%3</td><td>%4</td></tr>")
+                        .arg(queue, tr(creator), info->queueTypes.value(queue, common),
+                             own ? QStringLiteral("<code>[queue.%1]</code>").arg(queue.toHtmlEscaped()) : QStringLiteral("<code>[queue]</code>"));
+        }
+        QStringList others;
+        for (auto it = info->queueTypes.begin(); it != info->queueTypes.end(); ++it) {
+            if (it.key() != QLatin1String("common") && std::none_of(std::begin(known), std::end(known), [&](const auto &k) {
+                    return it.key() == QLatin1String(k.first);
+                }))
+                others << QStringLiteral("<code>[queue.%1]</code> (%2)").arg(it.key().toHtmlEscaped(), it.value().toHtmlEscaped());
+        }
+        const QString config = info->configPath.isEmpty() ? tr("the built-in defaults (no app.ini)") : info->configPath.toHtmlEscaped();
+        QString html = tr("<p>Settings come from %1: <code>[queue]</code> applies to every queue (TYPE here: <b>%2</b>), "
+                          "<code>[queue.&lt;name&gt;]</code> overrides it key by key for one queue.</p>"
+                          "<table cellspacing='6'><tr><th align='left'>queue</th><th align='left'>created by</th>"
+                          "<th align='left'>type</th><th align='left'>from</th></tr>%3</table>"
+                          "<p>A queue appears on this page once the subsystem that uses it starts. For example:</p>"
+                          "<pre>[queue.webhook_sender]\nTYPE = redis\nLENGTH = 10000\nMAX_WORKERS = 4</pre>")
+                           .arg(config, common.toHtmlEscaped(), rows);
+        if (!others.isEmpty())
+            html += tr("<p>Other sections in the configuration: %1.</p>").arg(others.join(QStringLiteral(", ")));
+        auto *box = new QMessageBox(QMessageBox::Information, tr("Queue settings"), html, QMessageBox::Ok, this);
+        box->setObjectName(QStringLiteral("queueSettingsHelp"));
+        box->setTextFormat(Qt::RichText);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    });
 }
 
 void QueuesPage::pauseSelected(bool pause)

@@ -10,6 +10,7 @@
 class QAction;
 class QChart;
 class QLabel;
+class QStackedWidget;
 class QLineSeries;
 class QProgressBar;
 class QSpinBox;
@@ -39,6 +40,7 @@ public:
     QAction *flushAction() const { return m_flush; }
     QAction *removeAllAction() const { return m_removeAll; }
     QAction *setWorkersAction() const { return m_setWorkers; }
+    QAction *settingsHelpAction() const { return m_settingsHelp; }
     QSpinBox *flushTimeout() const { return m_flushTimeout; }
     QProgressBar *flushProgress() const { return m_progress; }
     QToolButton *cancelFlushButton() const { return m_cancelFlush; }
@@ -57,6 +59,7 @@ private:
     void flushSelected();
     void removeAllSelected();
     void setWorkersSelected();
+    void showQueueSettings();
     const Admin::QueueRow *selectedRow() const;
 
     QueueModel m_model;
@@ -65,6 +68,7 @@ private:
     QAction *m_flush;
     QAction *m_removeAll;
     QAction *m_setWorkers;
+    QAction *m_settingsHelp;
     QSpinBox *m_flushTimeout;
     QProgressBar *m_progress;
     QToolButton *m_cancelFlush;
@@ -74,6 +78,8 @@ private:
     bool m_busy = false; // an action on the selection is in flight: its buttons stay disabled
 
     QLabel *m_settings;
+    QLabel *m_chartEmpty = nullptr;
+    QStackedWidget *m_chartStack = nullptr;
     QChart *m_chart;
     QLineSeries *m_lengthSeries;
     QLineSeries *m_rateSeries;

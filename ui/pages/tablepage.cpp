@@ -10,6 +10,17 @@
 
 namespace Switchyard::Console {
 
+QVariant TableProxy::data(const QModelIndex &index, int role) const
+{
+    QVariant value = QSortFilterProxyModel::data(index, role);
+    if (role == Qt::ToolTipRole && !value.isValid()) {
+        const QString text = QSortFilterProxyModel::data(index, Qt::DisplayRole).toString();
+        if (text.size() > 12) // short cells are never elided
+            return text;
+    }
+    return value;
+}
+
 TablePage::TablePage(Admin::AdminBackend &backend, QWidget *parent)
     : Page(backend, parent), m_ui(new Ui::TablePage), m_toolBar(new QToolBar(this))
 {
@@ -57,6 +68,15 @@ void TablePage::setSourceModel(QAbstractItemModel *model)
     connect(model, &QAbstractItemModel::rowsInserted, this, &TablePage::updateEmptyState);
     connect(model, &QAbstractItemModel::rowsRemoved, this, &TablePage::updateEmptyState);
     updateEmptyState();
+}
+
+void TablePage::fitColumns(int descriptive)
+{
+    QHeaderView *header = m_ui->view->header();
+    header->setStretchLastSection(false);
+    header->setMinimumSectionSize(48);
+    header->setSectionResizeMode(descriptive, QHeaderView::Stretch);
+    m_ui->view->setTextElideMode(Qt::ElideRight);
 }
 
 void TablePage::setEmptyText(const QString &html)

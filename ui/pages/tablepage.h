@@ -19,6 +19,15 @@ class TablePage;
 
 namespace Switchyard::Console {
 
+// The table's proxy: sorting and filtering, and the full text as a tooltip for a cell the model
+// gives none (a narrow column elides it).
+class TableProxy : public QSortFilterProxyModel
+{
+public:
+    using QSortFilterProxyModel::QSortFilterProxyModel;
+    QVariant data(const QModelIndex &index, int role) const override;
+};
+
 class TablePage : public Page
 {
     Q_OBJECT
@@ -42,6 +51,9 @@ public:
 
 protected:
     void setSourceModel(QAbstractItemModel *model);
+    // Columns fit the view: `descriptive` takes the width left (and gives it back first), the
+    // others keep the widths the page set and elide their text. Call after setting the widths.
+    void fitColumns(int descriptive);
     // Rich text shown instead of the table while it has no rows.
     void setEmptyText(const QString &html);
     QWidget *detailArea() const;
@@ -59,7 +71,7 @@ protected:
 private:
     Ui::TablePage *m_ui;
     QToolBar *m_toolBar;
-    QSortFilterProxyModel m_proxy;
+    TableProxy m_proxy;
 };
 
 } // namespace Switchyard::Console
