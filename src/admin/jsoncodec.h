@@ -171,6 +171,8 @@ QJsonValue encode(const T &value)
 {
     if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, double> || std::is_same_v<T, QString>)
         return QJsonValue(value);
+    else if constexpr (std::is_same_v<T, QJsonValue>)
+        return value; // a document of its own (a queue item's payload)
     else if constexpr (std::is_integral_v<T>)
         return QJsonValue(qint64(value));
     else if constexpr (std::is_enum_v<T>) {
@@ -207,7 +209,9 @@ QJsonValue encode(const T &value)
 template<typename T>
 Status decode(const QJsonValue &json, T &value, const QString &path)
 {
-    if constexpr (std::is_same_v<T, bool>) {
+    if constexpr (std::is_same_v<T, QJsonValue>) {
+        value = json;
+    } else if constexpr (std::is_same_v<T, bool>) {
         if (!json.isBool())
             return detail::typeError(path, json, "a boolean");
         value = json.toBool();

@@ -11,6 +11,7 @@
 #include "support/opcall.h"
 #include "support/wait.h"
 
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -216,6 +217,41 @@ private Q_SLOTS:
         QVERIFY(cron(QStringLiteral("slow_task")).paused);
         QVERIFY(Test::call(backend(), Admin::Ops::cronResume, {QStringLiteral("slow_task")}).status());
         QVERIFY(!cron(QStringLiteral("slow_task")).paused);
+    }
+
+    // "slow" has items waiting and a worker busy on one batch at a time: the peek shows the
+    // waiting ones from the head, the in-flight view the one in a worker's hands.
+    void peekAndInFlight()
+    {
+        const qint64 slow = qid(QStringLiteral("slow"));
+        const Result<std::vector<Admin::QueueItem>> items = Test::call(backend(), Admin::Ops::queueItems, {slow, 5, 0});
+        QVERIFY2(items, qPrintable(items.status().toString()));
+        QCOMPARE(items->size(), std::size_t(5));
+        for (std::size_t i = 0; i < items->size(); ++i) {
+            QCOMPARE((*items)[i].position, qint64(i));
+            QVERIFY((*items)[i].body.sizeBytes > 0);
+            QVERIFY((*items)[i].body.payload || !(*items)[i].body.preview.isEmpty());
+        }
+        const Result<std::vector<Admin::QueueItem>> second = Test::call(backend(), Admin::Ops::queueItems, {slow, 2, 3});
+        QVERIFY(second);
+        QCOMPARE(second->size(), std::size_t(2));
+        QCOMPARE(second->front().position, qint64(3));
+
+        // Paused (initTestCase), nothing is taken: let a worker take a batch, look, pause again.
+        QVERIFY(Test::call(backend(), Admin::Ops::queueResume, {slow}));
+        auto pauseAgain = qScopeGuard([&] { Test::call(backend(), Admin::Ops::queuePause, {slow}); });
+        Result<std::vector<Admin::InFlightRow>> held = Status::notFound(QString());
+        QVERIFY(Test::eventually([&] {
+            held = Test::call(backend(), Admin::Ops::queueInFlight, {slow, 50, 0});
+            return held && std::any_of(held->begin(), held->end(), [](const Admin::InFlightRow &r) {
+                       return r.holder.startsWith(QStringLiteral("worker ")) && r.since.isValid();
+                   });
+        }));
+        QVERIFY(!held->front().instance.isEmpty());
+        pauseAgain.dismiss();
+        QVERIFY(Test::call(backend(), Admin::Ops::queuePause, {slow}));
+        QCOMPARE(Test::call(backend(), Admin::Ops::queueItems, {999, 5, 0}).status().code(), Status::Code::NotFound);
+        QCOMPARE(Test::call(backend(), Admin::Ops::queueItems, {slow, 501, 0}).status().code(), Status::Code::InvalidArgument);
     }
 
     void flushJobsTimeOutCancelAndComplete()

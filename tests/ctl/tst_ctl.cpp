@@ -101,6 +101,16 @@ private Q_SLOTS:
         const Run timedOut = api({QStringLiteral("queues"), QStringLiteral("flush"), slow, QStringLiteral("--timeout"), QStringLiteral("20")});
         QCOMPARE(timedOut.exitCode, 1);
         QVERIFY2(timedOut.err.contains("408"), timedOut.err.constData());
+        const Run items = api({QStringLiteral("queues"), QStringLiteral("items"), slow, QStringLiteral("--limit"), QStringLiteral("3")});
+        QCOMPARE(items.exitCode, 0);
+        QVERIFY2(items.out.startsWith("POS") && items.out.count('\n') == 4, items.out.constData()); // header + 3 items
+        const Run itemsJson = api({QStringLiteral("queues"), QStringLiteral("items"), slow, QStringLiteral("--offset"), QStringLiteral("1"),
+                                   QStringLiteral("--limit"), QStringLiteral("2"), QStringLiteral("--json")});
+        QCOMPARE(itemsJson.exitCode, 0);
+        const QJsonArray peeked = QJsonDocument::fromJson(itemsJson.out).array();
+        QCOMPARE(peeked.size(), 2);
+        QCOMPARE(peeked.at(0)[QStringLiteral("position")].toInt(), 1);
+        QCOMPARE(api({QStringLiteral("queues"), QStringLiteral("in-flight"), slow}).exitCode, 0);
         const Run dryRun = api({QStringLiteral("queues"), QStringLiteral("remove-all"), slow, QStringLiteral("--dry-run")});
         QCOMPARE(dryRun.exitCode, 0);
         QVERIFY2(dryRun.out.startsWith("would remove "), dryRun.out.constData());

@@ -2,9 +2,37 @@
 
 #include "engine/engine.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QUrl>
 
-namespace Switchyard::Admin::Ops {
+namespace Switchyard::Admin {
+
+ItemBody ItemBody::of(const QByteArray &data)
+{
+    ItemBody body;
+    body.sizeBytes = data.size();
+    body.truncated = data.size() > kPreviewBytes;
+    if (!body.truncated) {
+        QJsonParseError error;
+        const QJsonDocument doc = QJsonDocument::fromJson(data, &error);
+        if (error.error == QJsonParseError::NoError) {
+            body.payload = doc.isArray() ? QJsonValue(doc.array()) : QJsonValue(doc.object());
+            return body;
+        }
+    }
+    const QByteArray head = data.left(kPreviewBytes);
+    QString preview = QString::fromUtf8(head);
+    for (QChar &c : preview) {
+        if (c.category() == QChar::Other_Control && c != u'\n' && c != u'\t')
+            c = QChar(0xfffd); // printable, whatever the bytes were
+    }
+    body.preview = preview;
+    body.base64 = QString::fromLatin1(head.toBase64());
+    return body;
+}
+
+namespace Ops {
 
 namespace {
 
@@ -127,9 +155,52 @@ const Op<QueueRef, Done> queueResume{
      .summary = "hand items to workers again", .cli = "queues resume", .done = "resumed queue {qid}"},
     [](OpContext &c, const QueueRef &a) -> Result<Done> { return done(c.engine.queues().resume(a.qid)); }};
 
+const Op<ItemsArgs, std::vector<QueueItem>> queueItems{
+    {.action = "queue.items", .method = HttpMethod::Get, .path = "/queues/{qid}/items", .flags = MayWait,
+     .summary = "peek at waiting items from the head (consumes nothing)", .cli = "queues items",
+     .columns = {{"pos", "position"}, {"bytes", "size_bytes"}, {"payload", "payload"}, {"preview", "preview"}}},
+    [](OpContext &c, const ItemsArgs &a) -> Result<std::vector<QueueItem>> {
+        const std::shared_ptr<WorkerPool> pool = c.engine.queues().find(a.qid);
+        if (!pool)
+            return Status::notFound(QStringLiteral("no queue with qid %1").arg(a.qid));
+        Result<std::vector<PeekedItem>> peeked = pool->peek(c.cancel, a.offset, int(a.limit));
+        if (!peeked)
+            return peeked.status();
+        std::vector<QueueItem> items;
+        items.reserve(peeked->size());
+        for (const PeekedItem &item : *peeked)
+            items.push_back(QueueItem{item.position, ItemBody::of(item.data), item.enqueuedAt});
+        return items;
+    }};
+
+const Op<ItemsArgs, std::vector<InFlightRow>> queueInFlight{
+    {.action = "queue.in-flight", .method = HttpMethod::Get, .path = "/queues/{qid}/in-flight", .flags = MayWait,
+     .summary = "items taken for handling and not yet acknowledged: by which worker or instance, since when",
+     .cli = "queues in-flight",
+     .columns = {{"instance", "instance"}, {"holder", "holder"}, {"since", "since"}, {"bytes", "size_bytes"}, {"payload", "payload"},
+                 {"preview", "preview"}}},
+    [](OpContext &c, const ItemsArgs &a) -> Result<std::vector<InFlightRow>> {
+        const std::shared_ptr<WorkerPool> pool = c.engine.queues().find(a.qid);
+        if (!pool)
+            return Status::notFound(QStringLiteral("no queue with qid %1").arg(a.qid));
+        Result<std::vector<InFlightItem>> held = pool->inFlight(c.cancel, int(a.offset + a.limit));
+        if (!held)
+            return held.status();
+        std::vector<InFlightRow> rows;
+        for (std::size_t i = std::size_t(a.offset); i < held->size(); ++i) {
+            const InFlightItem &item = (*held)[i];
+            rows.push_back(InFlightRow{ItemBody::of(item.data), item.since,
+                                       item.instance.isEmpty() ? c.engine.instanceId() : item.instance, item.holder});
+        }
+        return rows;
+    }};
+
 std::vector<const OpBase *> queueOps()
 {
-    return {&queueList, &queueGet, &queueFlush, &queueFlushAll, &queueRemoveAll, &queueSetMaxWorkers, &queuePause, &queueResume};
+    return {&queueList,          &queueGet,   &queueFlush,  &queueFlushAll, &queueRemoveAll,
+            &queueSetMaxWorkers, &queuePause, &queueResume, &queueItems,    &queueInFlight};
 }
 
-} // namespace Switchyard::Admin::Ops
+} // namespace Ops
+
+} // namespace Switchyard::Admin

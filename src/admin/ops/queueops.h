@@ -70,6 +70,75 @@ void describe(V &v, RemoveAllResult &r)
     v("dry_run", r.dryRun, Json::Omit);
 }
 
+// A queue item's bytes as an operator reads them: the payload as JSON when it parses, else a
+// printable preview and base64; at most kPreviewBytes of either.
+struct ItemBody
+{
+    static constexpr qint64 kPreviewBytes = 64 * 1024;
+    qint64 sizeBytes = 0;
+    std::optional<QJsonValue> payload;
+    QString preview;
+    QString base64;
+    bool truncated = false;
+
+    static ItemBody of(const QByteArray &data);
+};
+template<typename V>
+void describe(V &v, ItemBody &b)
+{
+    v("size_bytes", b.sizeBytes);
+    v("payload", b.payload, Json::Omit);
+    v("preview", b.preview, Json::Omit);
+    v("base64", b.base64, Json::Omit);
+    v("truncated", b.truncated, Json::Omit);
+}
+
+// GET /queues/{qid}/items: one waiting item.
+struct QueueItem
+{
+    qint64 position = 0;
+    ItemBody body;
+    QDateTime enqueuedAt; // where the backend keeps it
+};
+template<typename V>
+void describe(V &v, QueueItem &i)
+{
+    v("position", i.position);
+    describe(v, i.body);
+    v("enqueued_at", i.enqueuedAt, Json::Omit);
+}
+
+// GET /queues/{qid}/in-flight: one item taken and not yet acknowledged.
+struct InFlightRow
+{
+    ItemBody body;
+    QDateTime since;  // when a worker took it (unknown for another instance's)
+    QString instance; // the instance holding it
+    QString holder;   // "worker 2", "waiting for a worker"; empty for another instance's
+};
+template<typename V>
+void describe(V &v, InFlightRow &r)
+{
+    describe(v, r.body);
+    v("since", r.since, Json::Omit);
+    v("instance", r.instance);
+    v("holder", r.holder, Json::Omit);
+}
+
+struct ItemsArgs
+{
+    qint64 qid = 0;
+    qint64 limit = 50;
+    qint64 offset = 0;
+};
+template<typename V>
+void describe(V &v, ItemsArgs &a)
+{
+    v(ArgSpec{ArgSpec::Path, "qid", "the queue id", 1}, a.qid);
+    v(ArgSpec{ArgSpec::Query, "limit", "items to show (default 50, max 500)", 1, 500, "--limit"}, a.limit);
+    v(ArgSpec{ArgSpec::Query, "offset", "skip this many from the head", 0, std::numeric_limits<qint64>::max() / 2, "--offset"}, a.offset);
+}
+
 struct QueueRef
 {
     qint64 qid = 0;
@@ -141,6 +210,8 @@ extern const Op<RemoveAllArgs, RemoveAllResult> queueRemoveAll;
 extern const Op<MaxWorkersArgs, Done> queueSetMaxWorkers;
 extern const Op<QueueRef, Done> queuePause;
 extern const Op<QueueRef, Done> queueResume;
+extern const Op<ItemsArgs, std::vector<QueueItem>> queueItems;
+extern const Op<ItemsArgs, std::vector<InFlightRow>> queueInFlight;
 
 std::vector<const OpBase *> queueOps();
 

@@ -4,6 +4,7 @@
 #include "engine/core/status.h"
 
 #include <QByteArray>
+#include <QDateTime>
 #include <QString>
 
 #include <chrono>
@@ -56,6 +57,23 @@ struct PoppedItem
     quint64 ref = 0; // backend bookkeeping (LevelDB: the in-flight key)
 };
 
+// A waiting item as an operator sees it (peek: nothing is consumed).
+struct PeekedItem
+{
+    qint64 position = 0;   // 0: the next to be handed out
+    QByteArray data;
+    QDateTime enqueuedAt;  // invalid when the backend does not keep it
+};
+
+// An item taken for handling and not yet acknowledged.
+struct InFlightItem
+{
+    QByteArray data;
+    QDateTime since;       // invalid when not known (another instance's, or waiting for a worker)
+    QString holder;        // this process: "worker 2" or "waiting for a worker"
+    QString instance;      // another instance's id; empty: this process
+};
+
 // The storage layer of a queue: bytes in, bytes out (seed 000 §10.2.1).
 //
 // Contract for callers of pushItem():
@@ -101,6 +119,12 @@ public:
     virtual Result<qint64> len(const CancelToken &cancel) = 0;
     // Deletes every waiting item; returns how many. In-flight items are not touched.
     virtual Result<qint64> removeAll(const CancelToken &cancel) = 0;
+    // Up to `limit` waiting items from `offset` (0 = the head), consuming nothing; a snapshot that
+    // may be stale the moment it returns.
+    virtual Result<std::vector<PeekedItem>> peek(const CancelToken &cancel, qint64 offset, int limit) = 0;
+    // Items other instances took from this queue and have not acknowledged (Redis); what this
+    // process holds the worker pool knows better. Local backends: none.
+    virtual Result<std::vector<InFlightItem>> heldElsewhere(const CancelToken &, int) { return std::vector<InFlightItem>(); }
     // Wakes blocked pops; later pops and pushes fail. Data stays in persistent backends.
     virtual void close() = 0;
 

@@ -84,6 +84,15 @@ Result<qint64> ChannelQueue::len(const CancelToken &)
     return qint64(m_items.size());
 }
 
+Result<std::vector<PeekedItem>> ChannelQueue::peek(const CancelToken &, qint64 offset, int limit)
+{
+    std::lock_guard lock(m_mutex);
+    std::vector<PeekedItem> items;
+    for (qint64 i = std::max<qint64>(offset, 0); i < qint64(m_items.size()) && qint64(items.size()) < limit; ++i)
+        items.push_back(PeekedItem{i, m_items[std::size_t(i)], QDateTime()});
+    return items;
+}
+
 Result<qint64> ChannelQueue::removeAll(const CancelToken &)
 {
     std::lock_guard lock(m_mutex);

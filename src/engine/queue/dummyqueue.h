@@ -26,6 +26,7 @@ public:
     Result<bool> hasItem(const CancelToken &, const QByteArray &) override { return false; }
     Result<qint64> len(const CancelToken &) override { return qint64(0); }
     Result<qint64> removeAll(const CancelToken &) override { return qint64(0); }
+    Result<std::vector<PeekedItem>> peek(const CancelToken &, qint64, int) override { return std::vector<PeekedItem>(); }
     void close() override;
 
 private:

@@ -262,6 +262,37 @@ Status LevelQueue::pushItem(const CancelToken &cancel, const QByteArray &data)
     return Status::ok();
 }
 
+// The head under the lock, then a LevelDB snapshot read without it: consumers go on meanwhile.
+// Sequence keys are contiguous, so the offset is one Seek, not a walk from the head.
+Result<std::vector<PeekedItem>> LevelQueue::peek(const CancelToken &, qint64 offset, int limit)
+{
+    quint64 head = 0;
+    quint64 tail = 0;
+    const leveldb::Snapshot *snapshot = nullptr;
+    {
+        std::lock_guard lock(m_mutex);
+        head = m_head;
+        tail = m_tail;
+        snapshot = m_db->GetSnapshot();
+    }
+    leveldb::ReadOptions options;
+    options.snapshot = snapshot;
+    options.fill_cache = false; // an operator's look must not evict the consumers' blocks
+    std::vector<PeekedItem> items;
+    {
+        std::unique_ptr<leveldb::Iterator> it(m_db->NewIterator(options));
+        for (it->Seek(seqKey(kQueued, head + quint64(std::max<qint64>(offset, 0))));
+             it->Valid() && it->key()[0] == kQueued && qint64(items.size()) < limit; it->Next()) {
+            const quint64 seq = seqOf(it->key());
+            if (seq >= tail)
+                break;
+            items.push_back(PeekedItem{qint64(seq - head), QByteArray(it->value().data(), qsizetype(it->value().size())), QDateTime()});
+        }
+    }
+    m_db->ReleaseSnapshot(snapshot);
+    return items;
+}
+
 Result<std::vector<PoppedItem>> LevelQueue::popItems(const CancelToken &cancel, int max,
                                                      std::optional<SteadyClock::time_point> until, int atLeast)
 {

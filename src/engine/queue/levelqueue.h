@@ -43,6 +43,7 @@ public:
     Result<bool> hasItem(const CancelToken &cancel, const QByteArray &data) override;
     Result<qint64> len(const CancelToken &cancel) override;
     Result<qint64> removeAll(const CancelToken &cancel) override;
+    Result<std::vector<PeekedItem>> peek(const CancelToken &cancel, qint64 offset, int limit) override;
     void close() override;
 
     // Items that were in flight when the queue was opened and went back to the queue.

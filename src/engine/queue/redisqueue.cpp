@@ -494,6 +494,44 @@ Result<qint64> RedisQueue::len(const CancelToken &cancel)
     return reply->integer;
 }
 
+Result<std::vector<PeekedItem>> RedisQueue::peek(const CancelToken &cancel, qint64 offset, int limit)
+{
+    const qint64 first = std::max<qint64>(offset, 0);
+    const Result<RedisValue> reply = withRetry(cancel, SteadyClock::now() + m_timing.pushBlockTime, "peek", [&](RedisConnection &c) {
+        return c.command(cancel, {"LRANGE", m_keys.list, QByteArray::number(first), QByteArray::number(first + std::max(limit, 1) - 1)});
+    });
+    if (!reply)
+        return reply.status();
+    std::vector<PeekedItem> items;
+    for (const RedisValue &element : reply->elements)
+        items.push_back(PeekedItem{first + qint64(items.size()), element.string, QDateTime()});
+    return items;
+}
+
+Result<std::vector<InFlightItem>> RedisQueue::heldElsewhere(const CancelToken &cancel, int limit)
+{
+    const SteadyClock::time_point deadline = SteadyClock::now() + m_timing.pushBlockTime;
+    const Result<RedisValue> members = withRetry(cancel, deadline, "in-flight", [&](RedisConnection &c) {
+        return c.command(cancel, {"SMEMBERS", m_keys.instances});
+    });
+    if (!members)
+        return members.status();
+    std::vector<InFlightItem> items;
+    for (const RedisValue &member : members->elements) {
+        const QString holder = QString::fromUtf8(member.string);
+        if (holder == m_instanceId || qint64(items.size()) >= limit)
+            continue;
+        const Result<RedisValue> held = withRetry(cancel, deadline, "in-flight", [&](RedisConnection &c) {
+            return c.command(cancel, {"LRANGE", m_keys.inFlightPrefix + member.string, "0", QByteArray::number(limit - qint64(items.size()) - 1)});
+        });
+        if (!held)
+            return held.status();
+        for (const RedisValue &element : held->elements)
+            items.push_back(InFlightItem{element.string, QDateTime(), QString(), holder});
+    }
+    return items;
+}
+
 Result<qint64> RedisQueue::removeAll(const CancelToken &cancel)
 {
     // The list before the set: a crash in between leaves duplicates possible, never losses.

@@ -52,6 +52,9 @@ public:
     Result<bool> hasItem(const CancelToken &cancel, const QByteArray &data) override;
     Result<qint64> len(const CancelToken &cancel) override;
     Result<qint64> removeAll(const CancelToken &cancel) override;
+    Result<std::vector<PeekedItem>> peek(const CancelToken &cancel, qint64 offset, int limit) override;
+    // Other live or dead instances' in-flight lists (LRANGE each, up to `limit` items in all).
+    Result<std::vector<InFlightItem>> heldElsewhere(const CancelToken &cancel, int limit) override;
     void close() override;
     bool isLocal() const override { return false; }
 

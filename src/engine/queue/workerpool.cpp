@@ -25,6 +25,7 @@ struct WorkerPool::Impl
     Result<bool> has(const CancelToken &cancel, const QByteArray &data);
     Status flush(const CancelToken &cancel, std::chrono::milliseconds timeout);
     Result<qint64> removeAll(const CancelToken &cancel);
+    Result<std::vector<InFlightItem>> inFlight(const CancelToken &cancel, int limit);
     void setMaxWorkers(int maxWorkers);
     Status pause(const CancelToken &cancel);
     void resume();
@@ -38,6 +39,9 @@ struct WorkerPool::Impl
     {
         std::thread thread;
         bool finished = false;
+        int number = 0;                 // for operators: "worker 3"
+        std::vector<QByteArray> inHand; // guarded by m_mutex; the batch being handled
+        QDateTime since;                // guarded by m_mutex; when it was taken
     };
     struct FlushRequest
     {
@@ -103,6 +107,7 @@ struct WorkerPool::Impl
     std::vector<PoppedItem> m_pending;      // guarded by m_mutex; a batch waiting for a worker
     bool m_hasPending = false;              // guarded by m_mutex
     std::list<Worker> m_workers;            // guarded by m_mutex
+    int m_workersStarted = 0;               // guarded by m_mutex
     std::vector<std::shared_ptr<FlushRequest>> m_flushRequests;  // guarded by m_mutex
 };
 
@@ -146,6 +151,7 @@ void WorkerPool::Impl::startWorker()
     ++m_idleWorkers;  // idle from the start, so the dispatcher does not start another for nothing
     m_workers.push_back(Worker{});
     Worker *worker = &m_workers.back();
+    worker->number = ++m_workersStarted;
     worker->thread = std::thread([this, worker] { workerLoop(worker); });
 }
 
@@ -399,10 +405,16 @@ void WorkerPool::Impl::workerLoop(Worker *self)
             m_hasPending = false;
             --m_idleWorkers;
             ++m_activeWorkers;
+            // What it holds, for the in-flight view (shared bytes: no copy of the items).
+            self->inHand.clear();
+            for (const PoppedItem &item : batch)
+                self->inHand.push_back(item.data);
+            self->since = QDateTime::currentDateTimeUtc();
             m_changed.notify_all();
             lock.unlock();
             handleBatch(std::move(batch));
             lock.lock();
+            self->inHand.clear();
             --m_activeWorkers;
             ++m_idleWorkers;
             m_changed.notify_all();
@@ -633,6 +645,33 @@ Status WorkerPool::Impl::flush(const CancelToken &cancel, std::chrono::milliseco
         QStringLiteral("flushing queue %1 did not finish within %2 ms").arg(m_name).arg(timeout.count()));
 }
 
+Result<std::vector<InFlightItem>> WorkerPool::Impl::inFlight(const CancelToken &cancel, int limit)
+{
+    std::vector<InFlightItem> items;
+    {
+        std::lock_guard lock(m_mutex);
+        for (const Worker &worker : m_workers) {
+            for (const QByteArray &data : worker.inHand) {
+                if (qint64(items.size()) < limit)
+                    items.push_back(InFlightItem{data, worker.since, QStringLiteral("worker %1").arg(worker.number)});
+            }
+        }
+        if (m_hasPending) {
+            for (const PoppedItem &item : m_pending) {
+                if (qint64(items.size()) < limit)
+                    items.push_back(InFlightItem{item.data, QDateTime(), QStringLiteral("waiting for a worker")});
+            }
+        }
+    }
+    if (qint64(items.size()) >= limit)
+        return items;
+    Result<std::vector<InFlightItem>> elsewhere = m_base->heldElsewhere(cancel, limit - int(items.size()));
+    if (!elsewhere)
+        return elsewhere.status();
+    items.insert(items.end(), elsewhere->begin(), elsewhere->end());
+    return items;
+}
+
 Result<qint64> WorkerPool::Impl::removeAll(const CancelToken &cancel)
 {
     Result<qint64> removed = m_base->removeAll(cancel);
@@ -767,6 +806,16 @@ Status WorkerPool::flush(const CancelToken &cancel, std::chrono::milliseconds ti
 Result<qint64> WorkerPool::removeAll(const CancelToken &cancel)
 {
     return d->removeAll(cancel);
+}
+
+Result<std::vector<PeekedItem>> WorkerPool::peek(const CancelToken &cancel, qint64 offset, int limit)
+{
+    return d->m_base->peek(cancel, offset, limit);
+}
+
+Result<std::vector<InFlightItem>> WorkerPool::inFlight(const CancelToken &cancel, int limit)
+{
+    return d->inFlight(cancel, limit);
 }
 void WorkerPool::setMaxWorkers(int maxWorkers)
 {

@@ -97,6 +97,11 @@ public:
     // has put back whatever the dispatcher held); on a running one, batches already taken for
     // handling are not counted and are handled.
     Result<qint64> removeAll(const CancelToken &cancel);
+    // Up to `limit` waiting items from `offset`, consuming nothing (BaseQueue::peek).
+    Result<std::vector<PeekedItem>> peek(const CancelToken &cancel, qint64 offset, int limit);
+    // Up to `limit` items taken and not yet acknowledged: in this pool's workers' hands (since
+    // when, which worker), the batch waiting for a worker, then other instances' (Redis).
+    Result<std::vector<InFlightItem>> inFlight(const CancelToken &cancel, int limit);
 
     // Live: fewer workers take effect as workers go idle; more at the next dispatch.
     void setMaxWorkers(int maxWorkers);

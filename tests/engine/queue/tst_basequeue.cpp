@@ -169,6 +169,37 @@ private Q_SLOTS:
         QCOMPARE(*queue->len(CancelToken()), qint64(3));
     }
 
+    // A peek shows the waiting items from the head with their positions, consumes nothing, skips
+    // what is in flight, and follows released items back to the front.
+    void peekShowsWaitingItemsAndConsumesNothing()
+    {
+        if (!stores())
+            QSKIP("dummy stores nothing");
+        auto queue = open(false);
+        for (int i = 0; i < 6; ++i)
+            QVERIFY(queue->pushItem(CancelToken(), item(i)));
+        std::vector<PoppedItem> taken = popNow(*queue, 2); // item(0), item(1) in flight
+        const Result<std::vector<PeekedItem>> all = queue->peek(CancelToken(), 0, 100);
+        QVERIFY2(all, qPrintable(all.status().toString()));
+        QCOMPARE(all->size(), std::size_t(4));
+        for (std::size_t i = 0; i < all->size(); ++i) {
+            QCOMPARE((*all)[i].position, qint64(i));
+            QCOMPARE((*all)[i].data, item(int(i) + 2));
+        }
+        const Result<std::vector<PeekedItem>> page = queue->peek(CancelToken(), 1, 2);
+        QVERIFY(page);
+        QCOMPARE(page->size(), std::size_t(2));
+        QCOMPARE(page->front().position, qint64(1));
+        QCOMPARE(page->front().data, item(3));
+        QCOMPARE(queue->peek(CancelToken(), 10, 5)->size(), std::size_t(0));
+        QCOMPARE(*queue->len(CancelToken()), qint64(4)); // nothing consumed
+        QVERIFY(queue->release(CancelToken(), taken));
+        const Result<std::vector<PeekedItem>> again = queue->peek(CancelToken(), 0, 1);
+        QVERIFY(again);
+        QCOMPARE(again->front().data, item(0));
+        QCOMPARE(dataOf(popNow(*queue, 10)), (QList<QByteArray>{item(0), item(1), item(2), item(3), item(4), item(5)}));
+    }
+
     void removeAllEmptiesQueueAndSet()
     {
         auto queue = open(true);
