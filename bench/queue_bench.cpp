@@ -1,6 +1,7 @@
 // Queue throughput and push latency, end to end (push → handler → ack), per backend.
 //
 //   queue_bench [--items N] [--backends channel,level,redis]
+//   queue_bench --peek [--items N]   (default 1 000 000)
 //
 // For each backend and worker count (1, 4), batch 20: one producer pushes N items as fast as it
 // can while the pool handles them; items/s is N over the time from the first push until the last
@@ -17,6 +18,7 @@
 #include <QTemporaryDir>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <mutex>
 #include <thread>
@@ -86,12 +88,73 @@ Figures run(std::unique_ptr<BaseQueue> base, int workers, int items, int pushBat
     return figures;
 }
 
+// --peek: an operator's look at the head of a big LevelDB queue (GET /queues/{qid}/items): 100
+// items, 200 times, first on the idle queue (the peer), then while 4 workers consume it. Target:
+// every peek under 50 ms.
+int peekBench(int items)
+{
+    QTemporaryDir dir;
+    auto base = LevelQueue::open(CancelToken(), QStringLiteral("peek"), dir.filePath(QStringLiteral("peek")), items + 1, false, false,
+                                 QueueTiming());
+    if (!base)
+        qFatal("open: %s", qPrintable(base.status().message()));
+    std::atomic<qint64> handled = 0;
+    auto pool = std::make_shared<WorkerPool>(
+        QStringLiteral("peek"), std::move(base).value(),
+        [&](std::vector<QByteArray> &batch) {
+            handled += qint64(batch.size());
+            return RawBatchResult();
+        },
+        20, 4, items + 1, QueueTiming());
+    std::vector<QByteArray> chunk;
+    for (int i = 0; i < items; i += 1000) {
+        chunk.clear();
+        for (int j = i; j < std::min(items, i + 1000); ++j)
+            chunk.push_back("{\"id\":" + QByteArray::number(j) + ",\"payload\":\"0123456789abcdef\"}");
+        if (Status pushed = pool->pushMany(CancelToken(), chunk); !pushed)
+            qFatal("push: %s", qPrintable(pushed.message()));
+    }
+    const auto measure = [&](const char *what) {
+        std::vector<double> ms;
+        for (int round = 0; round < 200; ++round) {
+            const auto before = Clock::now();
+            const Result<std::vector<PeekedItem>> peeked = pool->peek(CancelToken(), 0, 100);
+            ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - before).count());
+            if (!peeked || peeked->size() != 100)
+                qFatal("peek: %s", peeked ? "short" : qPrintable(peeked.status().message()));
+        }
+        std::sort(ms.begin(), ms.end());
+        std::printf("%-34s %10.3f %10.3f %10.3f\n", what, ms[ms.size() / 2], ms[ms.size() * 99 / 100], ms.back());
+        return ms.back();
+    };
+    std::printf("LevelDB queue of %d items; peek of 100 from the head, 200 times (ms)\n", items);
+    std::printf("%-34s %10s %10s %10s\n", "", "p50", "p99", "max");
+    const double idle = measure("idle queue (peer)");
+    CancelSource stop;
+    std::thread dispatcher([&] { pool->run(stop.token()); });
+    pool->waitUntilRunning(CancelToken());
+    while (handled < 20000) // consumption under way
+        std::this_thread::yield();
+    const qint64 before = handled;
+    const double busy = measure("while 4 workers consume it");
+    const qint64 during = handled - before;
+    stop.cancel();
+    dispatcher.join();
+    std::printf("consumed during the busy peeks: %lld items; worst busy / worst idle: %.1f; target: every peek < 50 ms: %s\n",
+                static_cast<long long>(during), busy / std::max(idle, 1e-3), busy < 50 ? "met" : "NOT met");
+    return busy < 50 ? 0 : 1;
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
 {
     QCoreApplication app(argc, argv);
     const QStringList args = app.arguments();
+    if (args.contains(QStringLiteral("--peek"))) {
+        const qsizetype at = args.indexOf(QStringLiteral("--items"));
+        return peekBench(at >= 0 && at + 1 < args.size() ? args.at(at + 1).toInt() : 1000000);
+    }
     int items = 200000;
     QStringList backends{QStringLiteral("channel"), QStringLiteral("level"), QStringLiteral("redis")};
     if (const qsizetype at = args.indexOf(QStringLiteral("--items")); at >= 0 && at + 1 < args.size())

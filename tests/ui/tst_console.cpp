@@ -13,6 +13,7 @@
 #include "pages/cachepage.h"
 #include "pages/cronpage.h"
 #include "pages/lockspage.h"
+#include "pages/queueitemsview.h"
 #include "pages/noticespage.h"
 #include "pages/overviewpage.h"
 #include "pages/processespage.h"
@@ -30,6 +31,10 @@
 #include <QDir>
 #include <QLabel>
 #include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QTreeWidget>
+#include <QTabWidget>
+#include <QClipboard>
 #include <QScrollBar>
 #include <QProgressBar>
 #include <QPushButton>
@@ -467,6 +472,50 @@ private Q_SLOTS:
         QVERIFY(Test::eventually([&] { return queues.view()->horizontalScrollBar()->maximum() == 0; }));
     }
 
+    // The Items tab peeks at the waiting items (JSON pretty-printed, copyable); In flight shows the
+    // batch a worker holds, with the worker and since when.
+    void itemsAndInFlightTabs()
+    {
+        ConsoleFixture c;
+        auto pool = c.queue(QStringLiteral("mail"), true); // the handler waits at the gate
+        for (int i = 0; i < 4; ++i)
+            QVERIFY(pool->push(CancelToken(), QStringLiteral(R"({"to":"user%1@example.com","subject":"hello"})").arg(i).toUtf8()));
+        MainWindow &w = c.open(QStringLiteral("queues"));
+        QueuesPage &page = *w.queuesPage();
+        const qint64 qid = c.qid(QStringLiteral("mail"));
+        QVERIFY(Test::eventually([&] { return page.selectKey(qid); }));
+        // BATCH_LENGTH = 1, MAX_WORKERS = 1: one item in the worker's hands, two taken by the
+        // dispatcher (one placed for a worker, one gathered), one in the queue.
+        QVERIFY2(Test::eventually([&] { return pool->stats().length == 1 && pool->stats().activeWorkers == 1; }),
+                 qPrintable(QStringLiteral("length %1, active %2").arg(pool->stats().length).arg(pool->stats().activeWorkers)));
+
+        page.detailTabs()->setCurrentWidget(page.itemsView());
+        QTreeWidget *items = page.itemsView()->list();
+        QVERIFY(Test::eventually([&] { return items->topLevelItemCount() == 1; }));
+        QCOMPARE(items->topLevelItem(0)->text(0), QStringLiteral("0"));
+        QVERIFY(items->topLevelItem(0)->text(2).contains(QStringLiteral("user3@example.com")));
+        QVERIFY2(page.itemsView()->status()->text().contains(QStringLiteral("1 waiting")), qPrintable(page.itemsView()->status()->text()));
+        items->setCurrentItem(items->topLevelItem(0));
+        QVERIFY(page.itemsView()->viewer()->toPlainText().contains(QStringLiteral("\n    \"subject\": \"hello\"")));
+        QVERIFY(page.itemsView()->copyButton()->isEnabled());
+        page.itemsView()->copyButton()->click();
+        QCOMPARE(QApplication::clipboard()->text(), page.itemsView()->viewer()->toPlainText());
+        QCOMPARE(pool->stats().length, qint64(1)); // the peek consumed nothing
+
+        page.detailTabs()->setCurrentWidget(page.inFlightView());
+        QTreeWidget *held = page.inFlightView()->list();
+        QVERIFY(Test::eventually([&] { return held->topLevelItemCount() == 3; }));
+        QCOMPARE(held->topLevelItem(0)->text(0), c.engine().instanceId());
+        QCOMPARE(held->topLevelItem(0)->text(1), QStringLiteral("worker 1"));
+        QVERIFY(held->topLevelItem(0)->text(2) != QStringLiteral("unknown")); // since when
+        QVERIFY(held->topLevelItem(0)->text(4).contains(QStringLiteral("user0@example.com")));
+        QCOMPARE(held->topLevelItem(1)->text(1), QStringLiteral("waiting for a worker"));
+        QVERIFY(held->topLevelItem(1)->text(4).contains(QStringLiteral("user1@example.com")));
+        QCOMPARE(held->topLevelItem(2)->text(1), QStringLiteral("waiting for a worker"));
+        QVERIFY(held->topLevelItem(2)->text(4).contains(QStringLiteral("user2@example.com")));
+        c.gate->open();
+    }
+
     void pauseAndResume()
     {
         ConsoleFixture c;
@@ -715,6 +764,14 @@ private Q_SLOTS:
             QVERIFY(w.grab().save(file));
             QVERIFY(QFileInfo(file).size() > 10000);
         }
+        // The selected queue's waiting items, the first one opened.
+        w.showPage(QStringLiteral("queues"));
+        QueuesPage &queues = *w.queuesPage();
+        queues.detailTabs()->setCurrentWidget(queues.itemsView());
+        QVERIFY(Test::eventually([&] { return queues.itemsView()->list()->topLevelItemCount() > 0; }));
+        queues.itemsView()->list()->setCurrentItem(queues.itemsView()->list()->topLevelItem(0));
+        const QString items = QDir(dir).filePath(QStringLiteral("queues-items.png"));
+        QVERIFY(w.grab().save(items));
         mail->resume();
         c.gate->open();
     }

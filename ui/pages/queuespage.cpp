@@ -3,6 +3,8 @@
 #include "admin/ops/instanceops.h"
 #include "admin/ops/queueops.h"
 
+#include "queueitemsview.h"
+
 #include "widgets/format.h"
 #include "widgets/icons.h"
 #include "widgets/sparklinedelegate.h"
@@ -22,6 +24,7 @@
 #include <QToolButton>
 #include <QTreeView>
 #include <QStackedWidget>
+#include <QTabWidget>
 #include <QValueAxis>
 #include <QVBoxLayout>
 
@@ -132,7 +135,16 @@ QueuesPage::QueuesPage(Admin::AdminBackend &backend, QWidget *parent) : TablePag
     m_chartStack = new QStackedWidget(this);
     m_chartStack->addWidget(m_chartEmpty);
     m_chartStack->addWidget(chartView);
-    layout->addWidget(m_chartStack, 1);
+    // The chart, the waiting items and those in flight: what Sidekiq's Queues and Busy tabs show.
+    m_items = new QueueItemsView(backend, QueueItemsView::Mode::Waiting, this);
+    m_inFlight = new QueueItemsView(backend, QueueItemsView::Mode::InFlight, this);
+    m_tabs = new QTabWidget(this);
+    m_tabs->setObjectName(QStringLiteral("queueDetailTabs"));
+    m_tabs->setAccessibleName(tr("Queue details"));
+    m_tabs->addTab(m_chartStack, tr("C&hart"));
+    m_tabs->addTab(m_items, tr("&Items"));
+    m_tabs->addTab(m_inFlight, tr("In &flight"));
+    layout->addWidget(m_tabs, 1);
 
     connect(&backend, &Admin::AdminBackend::event, this, &QueuesPage::onEvent);
     connect(&m_model, &QAbstractItemModel::dataChanged, this, &QueuesPage::updateActions);
@@ -209,11 +221,15 @@ void QueuesPage::updateDetail()
         m_chart->setTitle(QString());
         m_chartEmpty->setText(tr("No queue selected."));
         m_chartStack->setCurrentWidget(m_chartEmpty);
+        m_items->setQueue(-1, QString());
+        m_inFlight->setQueue(-1, QString());
         m_detailQid = -1;
         return;
     }
     if (m_detailQid != row->qid) {
         m_detailQid = row->qid;
+        m_items->setQueue(row->qid, row->name);
+        m_inFlight->setQueue(row->qid, row->name);
         m_settings->setText(tr("<b>%1</b> — %2, batch %3, length %4").arg(row->name.toHtmlEscaped(), row->type)
                                 .arg(row->batchLength).arg(formatCount(row->capacity)));
         const qint64 qid = row->qid;

@@ -11,6 +11,7 @@ class QAction;
 class QChart;
 class QLabel;
 class QStackedWidget;
+class QTabWidget;
 class QLineSeries;
 class QProgressBar;
 class QSpinBox;
@@ -19,6 +20,8 @@ class QDateTimeAxis;
 class QValueAxis;
 
 namespace Switchyard::Console {
+
+class QueueItemsView;
 
 // Queues (SPEC §2.5): the live table with a throughput sparkline, Pause/Resume, Flush with
 // progress and Cancel, Remove all behind a confirmation that names the count, Set max workers;
@@ -41,6 +44,9 @@ public:
     QAction *removeAllAction() const { return m_removeAll; }
     QAction *setWorkersAction() const { return m_setWorkers; }
     QAction *settingsHelpAction() const { return m_settingsHelp; }
+    QTabWidget *detailTabs() const { return m_tabs; }
+    QueueItemsView *itemsView() const { return m_items; }
+    QueueItemsView *inFlightView() const { return m_inFlight; }
     QSpinBox *flushTimeout() const { return m_flushTimeout; }
     QProgressBar *flushProgress() const { return m_progress; }
     QToolButton *cancelFlushButton() const { return m_cancelFlush; }
@@ -78,6 +84,9 @@ private:
     bool m_busy = false; // an action on the selection is in flight: its buttons stay disabled
 
     QLabel *m_settings;
+    QTabWidget *m_tabs = nullptr;
+    QueueItemsView *m_items = nullptr;
+    QueueItemsView *m_inFlight = nullptr;
     QLabel *m_chartEmpty = nullptr;
     QStackedWidget *m_chartStack = nullptr;
     QChart *m_chart;

@@ -14,10 +14,11 @@ ItemBody ItemBody::of(const QByteArray &data)
     body.sizeBytes = data.size();
     body.truncated = data.size() > kPreviewBytes;
     if (!body.truncated) {
+        // Wrapped in [ ], so a scalar (Gitea's webhook_sender stores a bare task id) parses too.
         QJsonParseError error;
-        const QJsonDocument doc = QJsonDocument::fromJson(data, &error);
-        if (error.error == QJsonParseError::NoError) {
-            body.payload = doc.isArray() ? QJsonValue(doc.array()) : QJsonValue(doc.object());
+        const QJsonDocument doc = QJsonDocument::fromJson('[' + data + ']', &error);
+        if (error.error == QJsonParseError::NoError && doc.array().size() == 1) {
+            body.payload = doc.array().at(0);
             return body;
         }
     }

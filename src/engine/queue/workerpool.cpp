@@ -105,6 +105,7 @@ struct WorkerPool::Impl
     int m_idleWorkers = 0;                  // guarded by m_mutex
     int m_activeWorkers = 0;                // guarded by m_mutex
     std::vector<PoppedItem> m_pending;      // guarded by m_mutex; a batch waiting for a worker
+    const std::vector<PoppedItem> *m_gathering = nullptr; // guarded by m_mutex; the dispatcher's next batch
     bool m_hasPending = false;              // guarded by m_mutex
     std::list<Worker> m_workers;            // guarded by m_mutex
     int m_workersStarted = 0;               // guarded by m_mutex
@@ -193,7 +194,8 @@ void WorkerPool::Impl::run(const CancelToken &cancel)
     m_wake = CancelSource(cancel);
     m_changed.notify_all();
 
-    std::vector<PoppedItem> buffer;
+    std::vector<PoppedItem> buffer; // changed only with m_mutex held (popItems fills `popped`)
+    m_gathering = &buffer;
     std::optional<SteadyClock::time_point> debounceAt;
     bool loggedError = false;
     while (!cancel.isCancelled()) {
@@ -264,6 +266,7 @@ void WorkerPool::Impl::run(const CancelToken &cancel)
         reapWorkers(lock);
     }
 
+    m_gathering = nullptr;
     stopDispatching(lock, std::move(buffer));
 }
 
@@ -656,12 +659,18 @@ Result<std::vector<InFlightItem>> WorkerPool::Impl::inFlight(const CancelToken &
                     items.push_back(InFlightItem{data, worker.since, QStringLiteral("worker %1").arg(worker.number)});
             }
         }
-        if (m_hasPending) {
-            for (const PoppedItem &item : m_pending) {
+        // Taken from the backend, not yet in a worker's hands: the placed batch, then the one the
+        // dispatcher is gathering (both in the backend's in-flight area).
+        const auto waiting = [&](const std::vector<PoppedItem> &batch) {
+            for (const PoppedItem &item : batch) {
                 if (qint64(items.size()) < limit)
                     items.push_back(InFlightItem{item.data, QDateTime(), QStringLiteral("waiting for a worker")});
             }
-        }
+        };
+        if (m_hasPending)
+            waiting(m_pending);
+        if (m_gathering)
+            waiting(*m_gathering);
     }
     if (qint64(items.size()) >= limit)
         return items;
