@@ -9,6 +9,8 @@
 
 #include "admin/localbackend.h"
 #include "app/mainwindow.h"
+#include "pages/noticespage.h"
+#include "pages/queuespage.h"
 #include "models/noticemodel.h"
 #include "models/queuemodel.h"
 #include "pages/noticespage.h"
@@ -125,10 +127,10 @@ int main(int argc, char *argv[])
     qint64 firstPaintMs = -1;
     PaintWatch watch;
     watch.onPaint = [&] {
-        if (firstPaintMs < 0 && window.queuesPage()->model().rowCount() == 200)
+        if (firstPaintMs < 0 && window.page<Console::QueuesPage>(QStringLiteral("queues"))->model().rowCount() == 200)
             firstPaintMs = sinceStart.elapsed();
     };
-    window.queuesPage()->view()->viewport()->installEventFilter(&watch);
+    window.page<Console::QueuesPage>(QStringLiteral("queues"))->view()->viewport()->installEventFilter(&watch);
     window.show();
 
     // The stall probe: a 5 ms timer; lateness beyond its interval is time the loop could not run.
@@ -184,7 +186,7 @@ int main(int argc, char *argv[])
     const double elapsed = elapsedAtClose;
     const qint64 handled = handledAtClose - handledBefore;
     const qint64 rss = residentKiB();
-    const int noticeRows = window.noticesPage()->model().rowCount();
+    const int noticeRows = window.page<Console::NoticesPage>(QStringLiteral("notices"))->model().rowCount();
     stop = true;
     producer.join();
     probe.stop();

@@ -13,6 +13,7 @@
 #include "pages/cachepage.h"
 #include "pages/cronpage.h"
 #include "pages/lockspage.h"
+#include "pages/pageregistry.h"
 #include "pages/queueitemsview.h"
 #include "pages/noticespage.h"
 #include "pages/overviewpage.h"
@@ -256,31 +257,31 @@ private Q_SLOTS:
         c.engine().notices().add(QStringLiteral("cron"), QStringLiteral("Cron task delete_old_actions failed: disk full"));
 
         MainWindow &w = *c.window;
-        QAbstractItemModelTester queueTester(&w.queuesPage()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        QAbstractItemModelTester cronTester(&w.cronPage()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        QAbstractItemModelTester lockTester(&w.locksPage()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        QAbstractItemModelTester noticeTester(&w.noticesPage()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        QAbstractItemModelTester processTester(&w.processesPage()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester queueTester(&w.page<QueuesPage>(QStringLiteral("queues"))->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester cronTester(&w.page<CronPage>(QStringLiteral("cron"))->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester lockTester(&w.page<LocksPage>(QStringLiteral("locks"))->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester noticeTester(&w.page<NoticesPage>(QStringLiteral("notices"))->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester processTester(&w.page<ProcessesPage>(QStringLiteral("processes"))->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         w.show();
         w.refreshAll();
         w.showPage(QStringLiteral("processes"));
-        QVERIFY(Test::eventually([&] { return w.queuesPage()->model().rowCount() == 2; }));
-        QVERIFY(Test::eventually([&] { return w.cronPage()->model().indexOfKey(QStringLiteral("index_repos")) >= 0; }));
-        QVERIFY(Test::eventually([&] { return w.locksPage()->model().rowCount() == 1; }));
-        QVERIFY(Test::eventually([&] { return w.noticesPage()->model().rowCount() == 1; }));
-        QVERIFY(Test::eventually([&] { return w.processesPage()->model().processCount() > 0; }));
-        QVERIFY(Test::eventually([&] { return w.overviewPage()->selfCheckRows() == 5; })); // cache, locks, queues, disk, audit
-        QCOMPARE(w.overviewPage()->instance().instanceId, c.engine().instanceId());
+        QVERIFY(Test::eventually([&] { return w.page<QueuesPage>(QStringLiteral("queues"))->model().rowCount() == 2; }));
+        QVERIFY(Test::eventually([&] { return w.page<CronPage>(QStringLiteral("cron"))->model().indexOfKey(QStringLiteral("index_repos")) >= 0; }));
+        QVERIFY(Test::eventually([&] { return w.page<LocksPage>(QStringLiteral("locks"))->model().rowCount() == 1; }));
+        QVERIFY(Test::eventually([&] { return w.page<NoticesPage>(QStringLiteral("notices"))->model().rowCount() == 1; }));
+        QVERIFY(Test::eventually([&] { return w.page<ProcessesPage>(QStringLiteral("processes"))->model().processCount() > 0; }));
+        QVERIFY(Test::eventually([&] { return w.page<OverviewPage>(QStringLiteral("overview"))->selfCheckRows() == 5; })); // cache, locks, queues, disk, audit
+        QCOMPARE(w.page<OverviewPage>(QStringLiteral("overview"))->instance().instanceId, c.engine().instanceId());
 
         // What the rows say.
-        QueueModel &queues = w.queuesPage()->model();
+        QueueModel &queues = w.page<QueuesPage>(QStringLiteral("queues"))->model();
         const int mail = queues.indexOfKey(c.qid(QStringLiteral("mail")));
         QCOMPARE(queues.index(mail, QueueModel::Name).data().toString(), QStringLiteral("mail"));
         QCOMPARE(queues.index(mail, QueueModel::Type).data().toString(), QStringLiteral("level"));
-        LockModel &locks = w.locksPage()->model();
+        LockModel &locks = w.page<LocksPage>(QStringLiteral("locks"))->model();
         QCOMPARE(locks.index(0, LockModel::Key).data().toString(), QStringLiteral("repo:42:archive"));
         QVERIFY(locks.index(0, LockModel::Holder).data().toString().contains(QStringLiteral("this instance")));
-        CronModel &cron = w.cronPage()->model();
+        CronModel &cron = w.page<CronPage>(QStringLiteral("cron"))->model();
         const int task = cron.indexOfKey(QStringLiteral("index_repos"));
         QCOMPARE(cron.index(task, CronModel::Task).data().toString(), QStringLiteral("Rebuild the search index"));
         QVERIFY(cron.index(task, CronModel::Schedule).data().toString().contains(QStringLiteral("At 03:00 every day")));
@@ -288,15 +289,15 @@ private Q_SLOTS:
 
         // Cache & QoS read while shown.
         w.showPage(QStringLiteral("cache"));
-        QVERIFY(Test::eventually([&] { return w.cachePage()->statsLabel()->text().contains(QStringLiteral("Hits")); }));
-        QVERIFY(w.cachePage()->qosLabel()->text().contains(QStringLiteral("Disabled")));
+        QVERIFY(Test::eventually([&] { return w.page<CachePage>(QStringLiteral("cache"))->statsLabel()->text().contains(QStringLiteral("Hits")); }));
+        QVERIFY(w.page<CachePage>(QStringLiteral("cache"))->qosLabel()->text().contains(QStringLiteral("Disabled")));
 
         // Empty states explain themselves.
         ConsoleFixture empty;
         empty.window->show();
         empty.window->refreshAll();
-        QVERIFY(Test::eventually([&] { return empty.window->queuesPage()->findChild<QLabel *>(QStringLiteral("emptyLabel"))->isVisibleTo(empty.window->queuesPage()); }));
-        QVERIFY(empty.window->queuesPage()->findChild<QLabel *>(QStringLiteral("emptyLabel"))->text().contains(QStringLiteral("[queue.&lt;name&gt;]")));
+        QVERIFY(Test::eventually([&] { return empty.window->page<QueuesPage>(QStringLiteral("queues"))->findChild<QLabel *>(QStringLiteral("emptyLabel"))->isVisibleTo(empty.window->page<QueuesPage>(QStringLiteral("queues"))); }));
+        QVERIFY(empty.window->page<QueuesPage>(QStringLiteral("queues"))->findChild<QLabel *>(QStringLiteral("emptyLabel"))->text().contains(QStringLiteral("[queue.&lt;name&gt;]")));
     }
 
     void runNowEndToEndAndAlreadyRunning()
@@ -305,7 +306,7 @@ private Q_SLOTS:
         auto release = std::make_shared<Gate>();
         c.blockingTask(QStringLiteral("index_repos"), release);
         MainWindow &w = c.open(QStringLiteral("cron"));
-        CronPage &page = *w.cronPage();
+        CronPage &page = *w.page<CronPage>(QStringLiteral("cron"));
         QVERIFY(Test::eventually([&] { return page.selectKey(QStringLiteral("index_repos")); }));
         QVERIFY(page.runAction()->isEnabled());
 
@@ -349,7 +350,7 @@ private Q_SLOTS:
         c.queue(QStringLiteral("mail"), true);
         c.push(QStringLiteral("mail"), 20);
         MainWindow &w = c.open(QStringLiteral("queues"));
-        QueuesPage &page = *w.queuesPage();
+        QueuesPage &page = *w.page<QueuesPage>(QStringLiteral("queues"));
         const qint64 qid = c.qid(QStringLiteral("mail"));
         QVERIFY(Test::eventually([&] { return page.selectKey(qid); }));
         QVERIFY(Test::eventually([&] { return page.model().find(qid)->length >= 15; }));
@@ -400,7 +401,7 @@ private Q_SLOTS:
         QVERIFY(pool->pause(CancelToken()));
         c.push(QStringLiteral("mail"), 12);
         MainWindow &w = c.open(QStringLiteral("queues"));
-        QueuesPage &page = *w.queuesPage();
+        QueuesPage &page = *w.page<QueuesPage>(QStringLiteral("queues"));
         const qint64 qid = c.qid(QStringLiteral("mail"));
         QVERIFY(Test::eventually([&] { return page.selectKey(qid) && page.model().find(qid)->length == 12; }));
 
@@ -426,7 +427,7 @@ private Q_SLOTS:
     {
         ConsoleFixture c;
         MainWindow &w = c.open(QStringLiteral("queues"));
-        QueuesPage &page = *w.queuesPage();
+        QueuesPage &page = *w.page<QueuesPage>(QStringLiteral("queues"));
         QVERIFY(page.settingsHelpAction()->isEnabled());
         auto *chartEmpty = page.findChild<QLabel *>(QStringLiteral("chartEmptyState"));
         QVERIFY(chartEmpty);
@@ -460,14 +461,14 @@ private Q_SLOTS:
         QVERIFY(held);
         MainWindow &w = c.open(QStringLiteral("locks"));
         w.resize(1280, 800);
-        LocksPage &locks = *w.locksPage();
+        LocksPage &locks = *w.page<LocksPage>(QStringLiteral("locks"));
         QVERIFY(Test::eventually([&] { return locks.model().rowCount() == 1 && locks.view()->isVisible(); }));
         QVERIFY(Test::eventually([&] { return locks.view()->horizontalScrollBar()->maximum() == 0; }));
         const QModelIndex key = locks.proxy()->index(0, LockModel::Key);
         QCOMPARE(key.data(Qt::ToolTipRole).toString(), longKey);
 
         w.showPage(QStringLiteral("queues"));
-        QueuesPage &queues = *w.queuesPage();
+        QueuesPage &queues = *w.page<QueuesPage>(QStringLiteral("queues"));
         QVERIFY(Test::eventually([&] { return queues.model().rowCount() == 1 && queues.view()->isVisible(); }));
         QVERIFY(Test::eventually([&] { return queues.view()->horizontalScrollBar()->maximum() == 0; }));
     }
@@ -481,7 +482,7 @@ private Q_SLOTS:
         for (int i = 0; i < 4; ++i)
             QVERIFY(pool->push(CancelToken(), QStringLiteral(R"({"to":"user%1@example.com","subject":"hello"})").arg(i).toUtf8()));
         MainWindow &w = c.open(QStringLiteral("queues"));
-        QueuesPage &page = *w.queuesPage();
+        QueuesPage &page = *w.page<QueuesPage>(QStringLiteral("queues"));
         const qint64 qid = c.qid(QStringLiteral("mail"));
         QVERIFY(Test::eventually([&] { return page.selectKey(qid); }));
         // BATCH_LENGTH = 1, MAX_WORKERS = 1: one item in the worker's hands, two taken by the
@@ -516,12 +517,43 @@ private Q_SLOTS:
         c.gate->open();
     }
 
+    // Every page of the registry is in the window in its order; the keyboard reaches each: Ctrl+N
+    // for the first nine, Ctrl+PgDown/PgUp for all of them, wrapping.
+    void pagesComeFromTheRegistryAndTheKeyboardReachesThem()
+    {
+        ConsoleFixture c;
+        MainWindow &w = c.open(QStringLiteral("overview"));
+        QStringList ids;
+        for (const PageEntry &entry : pageRegistry())
+            ids << QLatin1String(entry.id);
+        QStringList shown;
+        for (Page *page : w.pages())
+            shown << page->id();
+        QCOMPARE(shown, ids);
+        QVERIFY(w.page<QueuesPage>(QStringLiteral("queues")));
+        QVERIFY(!w.page<QueuesPage>(QStringLiteral("locks"))); // another type: no page
+        QCOMPARE(w.pages().at(1)->title(), QStringLiteral("Queues"));
+
+        w.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&w)); // shortcuts go to the active window
+        QTest::keyClick(&w, Qt::Key_3, Qt::ControlModifier);
+        QCOMPARE(w.currentPage()->id(), ids.at(2));
+        for (qsizetype i = 3; i < ids.size(); ++i) {
+            QTest::keyClick(&w, Qt::Key_PageDown, Qt::ControlModifier);
+            QCOMPARE(w.currentPage()->id(), ids.at(i));
+        }
+        QTest::keyClick(&w, Qt::Key_PageDown, Qt::ControlModifier); // wraps
+        QCOMPARE(w.currentPage()->id(), ids.first());
+        QTest::keyClick(&w, Qt::Key_PageUp, Qt::ControlModifier);
+        QCOMPARE(w.currentPage()->id(), ids.last());
+    }
+
     void pauseAndResume()
     {
         ConsoleFixture c;
         auto pool = c.queue(QStringLiteral("mail"), false);
         MainWindow &w = c.open(QStringLiteral("queues"));
-        QueuesPage &page = *w.queuesPage();
+        QueuesPage &page = *w.page<QueuesPage>(QStringLiteral("queues"));
         const qint64 qid = c.qid(QStringLiteral("mail"));
         QVERIFY(Test::eventually([&] { return page.selectKey(qid); }));
         QVERIFY(page.pauseAction()->isEnabled());
@@ -563,7 +595,7 @@ private Q_SLOTS:
         QVERIFY(lock && lock->acquired());
         const CancelToken lost = lock->token();
         MainWindow &w = c.open(QStringLiteral("locks"));
-        LocksPage &page = *w.locksPage();
+        LocksPage &page = *w.page<LocksPage>(QStringLiteral("locks"));
         QVERIFY(Test::eventually([&] { return page.selectKey(QStringLiteral("cron:archive_cleanup")); }));
         LockModel &model = page.model();
         QCOMPARE(model.index(0, LockModel::Backend).data().toString(), QStringLiteral("redis"));
@@ -601,7 +633,7 @@ private Q_SLOTS:
         MainWindow &w = *c.window;
         w.show();
         w.showPage(QStringLiteral("cache"));
-        CachePage &page = *w.cachePage();
+        CachePage &page = *w.page<CachePage>(QStringLiteral("cache"));
         QTest::mouseClick(page.selfCheckButton(), Qt::LeftButton);
         QVERIFY(Test::eventually([&] { return page.selfCheckResult()->text().contains(QStringLiteral("OK in")); }));
         QVERIFY(page.selfCheckResult()->text().contains(QStringLiteral("threshold 30 ms")));
@@ -617,7 +649,7 @@ private Q_SLOTS:
         MainWindow &w = *c.window;
         w.show();
         w.showPage(QStringLiteral("queues"));
-        QueuesPage &page = *w.queuesPage();
+        QueuesPage &page = *w.page<QueuesPage>(QStringLiteral("queues"));
         QVERIFY(Test::eventually([&] { return page.model().rowCount() == 3; }));
         const qint64 qid = c.qid(QStringLiteral("webhook_sender"));
         QVERIFY(page.selectKey(qid));
@@ -659,7 +691,7 @@ private Q_SLOTS:
         c.queue(QStringLiteral("mail"), true);
         c.push(QStringLiteral("mail"), 5);
         MainWindow &w = c.open(QStringLiteral("queues"));
-        QueuesPage &page = *w.queuesPage();
+        QueuesPage &page = *w.page<QueuesPage>(QStringLiteral("queues"));
         const qint64 qid = c.qid(QStringLiteral("mail"));
         QVERIFY(Test::eventually([&] { return page.selectKey(qid); }));
         page.flushAction()->trigger();
@@ -684,7 +716,7 @@ private Q_SLOTS:
         ProcessRegistry::Handle job =
             c.engine().processes().addCancellable(CancelToken(), ProcessType::Normal, QStringLiteral("export of repo 42"));
         MainWindow &w = c.open(QStringLiteral("notices"));
-        NoticesPage &notices = *w.noticesPage();
+        NoticesPage &notices = *w.page<NoticesPage>(QStringLiteral("notices"));
         QVERIFY(Test::eventually([&] { return notices.model().rowCount() == 5; }));
         notices.view()->selectAll();
         QCOMPARE(notices.deleteAction()->text(), QStringLiteral("Delete 5"));
@@ -695,7 +727,7 @@ private Q_SLOTS:
         QVERIFY(Test::eventually([&] { return w.lastOperation().contains(QStringLiteral("Deleted 5 notice")); }));
 
         w.showPage(QStringLiteral("processes"));
-        ProcessesPage &processes = *w.processesPage();
+        ProcessesPage &processes = *w.page<ProcessesPage>(QStringLiteral("processes"));
         QVERIFY(Test::eventually([&] { return processes.selectKey(job.pid()); }));
         QVERIFY(processes.cancelAction()->isEnabled());
         processes.cancelAction()->trigger();
@@ -709,13 +741,13 @@ private Q_SLOTS:
             ConsoleFixture c;
             c.window->show();
             c.window->showPage(QStringLiteral("locks"));
-            c.window->locksPage()->view()->header()->resizeSection(LockModel::Key, 333);
+            c.window->page<LocksPage>(QStringLiteral("locks"))->view()->header()->resizeSection(LockModel::Key, 333);
             c.window->close(); // saves, then closes the backend
             QVERIFY(Test::eventually([&] { return c.backend->state() == Admin::AdminBackend::State::Closed; }));
         }
         ConsoleFixture again;
         QCOMPARE(again.window->currentPage()->id(), QStringLiteral("locks"));
-        QCOMPARE(again.window->locksPage()->view()->header()->sectionSize(LockModel::Key), 333);
+        QCOMPARE(again.window->page<LocksPage>(QStringLiteral("locks"))->view()->header()->sectionSize(LockModel::Key), 333);
     }
 
     void rendersEveryPage()
@@ -766,7 +798,7 @@ private Q_SLOTS:
         }
         // The selected queue's waiting items, the first one opened.
         w.showPage(QStringLiteral("queues"));
-        QueuesPage &queues = *w.queuesPage();
+        QueuesPage &queues = *w.page<QueuesPage>(QStringLiteral("queues"));
         queues.detailTabs()->setCurrentWidget(queues.itemsView());
         QVERIFY(Test::eventually([&] { return queues.itemsView()->list()->topLevelItemCount() > 0; }));
         queues.itemsView()->list()->setCurrentItem(queues.itemsView()->list()->topLevelItem(0));

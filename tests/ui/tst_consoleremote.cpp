@@ -107,8 +107,8 @@ private Q_SLOTS:
 
         // The remote instance's own pages: its two queues, read over the API.
         m_window->showPage(QStringLiteral("queues"));
-        QVERIFY(Test::eventually([&] { return m_window->queuesPage()->model().rowCount() == 2; }));
-        QVERIFY(m_window->queuesPage() != embedded->queuesPage());
+        QVERIFY(Test::eventually([&] { return m_window->page<QueuesPage>(QStringLiteral("queues"))->model().rowCount() == 2; }));
+        QVERIFY(m_window->page<QueuesPage>(QStringLiteral("queues")) != embedded->page<QueuesPage>(QStringLiteral("queues")));
 
         // Switching back without restarting anything.
         m_window->sidebar()->setCurrentRow(0);
@@ -129,7 +129,7 @@ private Q_SLOTS:
         QVERIFY(banner->text().contains(QStringLiteral("Read-only")));
 
         m_window->showPage(QStringLiteral("queues"));
-        QueuesPage *queues = m_window->queuesPage();
+        QueuesPage *queues = m_window->page<QueuesPage>(QStringLiteral("queues"));
         QVERIFY(Test::eventually([&] { return queues->model().rowCount() == 2; }));
         QVERIFY(queues->selectKey(queues->model().data(queues->model().index(0, 0), Console::KeyRole)));
         QVERIFY(!queues->pauseAction()->isEnabled());

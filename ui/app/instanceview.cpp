@@ -1,14 +1,8 @@
 #include "instanceview.h"
 
 #include "admin/remotebackend.h"
-#include "pages/auditpage.h"
-#include "pages/cachepage.h"
-#include "pages/cronpage.h"
-#include "pages/lockspage.h"
-#include "pages/noticespage.h"
-#include "pages/overviewpage.h"
-#include "pages/processespage.h"
-#include "pages/queuespage.h"
+#include "pages/page.h"
+#include "pages/pageregistry.h"
 #include "widgets/format.h"
 
 #include <QLabel>
@@ -45,23 +39,21 @@ InstanceView::InstanceView(Admin::AdminBackend &backend, std::unique_ptr<Admin::
     m_stack = new QStackedWidget(this);
     layout->addWidget(m_stack, 1);
 
-    m_overview = new OverviewPage(backend, this);
-    m_queues = new QueuesPage(backend, this);
-    m_cron = new CronPage(backend, this);
-    m_locks = new LocksPage(backend, this);
-    m_cache = new CachePage(backend, this);
-    m_processes = new ProcessesPage(backend, this);
-    m_notices = new NoticesPage(backend, this);
-    m_audit = new AuditPage(backend, this);
-    for (Page *page : std::initializer_list<Page *>{m_overview, m_queues, m_cron, m_locks, m_cache, m_processes, m_notices, m_audit}) {
+    for (const PageEntry &entry : pageRegistry()) {
+        Page *page = entry.make(backend, this);
+        page->attach(entry);
         m_pages << page;
         m_stack->addWidget(page);
     }
-    connect(m_overview, &OverviewPage::instanceChanged, this, [this](const Admin::InstanceInfo &info) {
-        m_instance = info;
-        m_locks->setLocalInstance(info.instanceId);
-        updateHeader();
-    });
+    // The identity one page reads goes to every page (and the header).
+    for (Page *page : std::as_const(m_pages)) {
+        connect(page, &Page::instanceChanged, this, [this](const Admin::InstanceInfo &info) {
+            m_instance = info;
+            for (Page *other : std::as_const(m_pages))
+                other->setInstance(info);
+            updateHeader();
+        });
+    }
     connect(&backend, &Admin::AdminBackend::stateChanged, this, &InstanceView::onStateChanged);
     // Events were lost in a burst: re-read like after a reconnect.
     connect(&backend, &Admin::AdminBackend::resyncNeeded, this, &InstanceView::refreshAll);

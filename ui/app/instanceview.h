@@ -17,14 +17,6 @@ class QStackedWidget;
 namespace Switchyard::Console {
 
 class Page;
-class OverviewPage;
-class QueuesPage;
-class CronPage;
-class LocksPage;
-class CachePage;
-class ProcessesPage;
-class NoticesPage;
-class AuditPage;
 
 class InstanceView final : public QWidget
 {
@@ -38,16 +30,14 @@ public:
     bool isEmbedded() const { return !m_owned; }
     QList<Page *> pages() const { return m_pages; }
     Page *page(const QString &id) const;
+    // A page by id, typed (tests, links): null when the id is unknown or of another type.
+    template<typename P>
+    P *page(const QString &id) const
+    {
+        return qobject_cast<P *>(page(id));
+    }
     Page *currentPage() const;
     void setCurrentPage(Page *page);
-    OverviewPage *overviewPage() const { return m_overview; }
-    QueuesPage *queuesPage() const { return m_queues; }
-    CronPage *cronPage() const { return m_cron; }
-    LocksPage *locksPage() const { return m_locks; }
-    CachePage *cachePage() const { return m_cache; }
-    ProcessesPage *processesPage() const { return m_processes; }
-    NoticesPage *noticesPage() const { return m_notices; }
-    AuditPage *auditPage() const { return m_audit; }
 
     const Admin::InstanceInfo &instance() const { return m_instance; }
     // The sidebar's health dot: green connected, amber connecting/closing, red failed, grey closed.
@@ -72,14 +62,6 @@ private:
     QLabel *m_banner;
     QStackedWidget *m_stack;
     QList<Page *> m_pages;
-    OverviewPage *m_overview;
-    QueuesPage *m_queues;
-    CronPage *m_cron;
-    LocksPage *m_locks;
-    CachePage *m_cache;
-    ProcessesPage *m_processes;
-    NoticesPage *m_notices;
-    AuditPage *m_audit;
     Admin::InstanceInfo m_instance;
     QDateTime m_lastEvent;
 };

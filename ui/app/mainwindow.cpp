@@ -1,17 +1,11 @@
 #include "mainwindow.h"
 
+#include "pages/page.h"
+
 #include "connectdialog.h"
 #include "instanceview.h"
 #include "secretstore.h"
 
-#include "pages/auditpage.h"
-#include "pages/cachepage.h"
-#include "pages/cronpage.h"
-#include "pages/lockspage.h"
-#include "pages/noticespage.h"
-#include "pages/overviewpage.h"
-#include "pages/processespage.h"
-#include "pages/queuespage.h"
 #include "widgets/icons.h"
 #include "widgets/sidebardelegate.h"
 
@@ -110,6 +104,17 @@ MainWindow::MainWindow(Admin::AdminBackend *embedded, QWidget *parent) : QMainWi
         connect(shortcut, &QShortcut::activated, this, [this, i] {
             if (m_current && i < m_current->pages().size())
                 showPage(m_current->pages().at(i)->id());
+        });
+    }
+    // Past the ninth page (and from any page): the next and previous ones, wrapping.
+    for (const auto &[key, step] : {std::pair{Qt::Key_PageDown, 1}, std::pair{Qt::Key_PageUp, -1}}) {
+        auto *shortcut = new QShortcut(QKeySequence(Qt::CTRL | key), this);
+        connect(shortcut, &QShortcut::activated, this, [this, step = step] {
+            if (!m_current || m_current->pages().isEmpty())
+                return;
+            const QList<Page *> pages = m_current->pages();
+            const qsizetype at = pages.indexOf(m_current->currentPage());
+            showPage(pages.at((at + step + pages.size()) % pages.size())->id());
         });
     }
     auto *quit = new QShortcut(QKeySequence::Quit, this);
@@ -335,6 +340,11 @@ void MainWindow::showPage(const QString &id, const QString &filter)
     page->setFilterText(filter);
 }
 
+Page *MainWindow::pageOf(const QString &id) const
+{
+    return m_current ? m_current->page(id) : nullptr;
+}
+
 Page *MainWindow::currentPage() const
 {
     return m_current ? m_current->currentPage() : nullptr;
@@ -345,14 +355,6 @@ QList<Page *> MainWindow::pages() const
     return m_current ? m_current->pages() : QList<Page *>();
 }
 
-OverviewPage *MainWindow::overviewPage() const { return m_current ? m_current->overviewPage() : nullptr; }
-QueuesPage *MainWindow::queuesPage() const { return m_current ? m_current->queuesPage() : nullptr; }
-CronPage *MainWindow::cronPage() const { return m_current ? m_current->cronPage() : nullptr; }
-LocksPage *MainWindow::locksPage() const { return m_current ? m_current->locksPage() : nullptr; }
-CachePage *MainWindow::cachePage() const { return m_current ? m_current->cachePage() : nullptr; }
-ProcessesPage *MainWindow::processesPage() const { return m_current ? m_current->processesPage() : nullptr; }
-NoticesPage *MainWindow::noticesPage() const { return m_current ? m_current->noticesPage() : nullptr; }
-AuditPage *MainWindow::auditPage() const { return m_current ? m_current->auditPage() : nullptr; }
 
 QString MainWindow::lastOperation() const
 {

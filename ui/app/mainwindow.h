@@ -23,14 +23,6 @@ namespace Switchyard::Console {
 
 class InstanceView;
 class Page;
-class OverviewPage;
-class QueuesPage;
-class CronPage;
-class LocksPage;
-class CachePage;
-class ProcessesPage;
-class NoticesPage;
-class AuditPage;
 class SecretStore;
 
 class MainWindow final : public QMainWindow
@@ -54,15 +46,14 @@ public:
     // The current instance's pages.
     void showPage(const QString &id, const QString &filter = QString());
     Page *currentPage() const;
+    // A page of the current instance by id (pageregistry.h), typed; null when there is none.
+    template<typename P>
+    P *page(const QString &id) const
+    {
+        return qobject_cast<P *>(pageOf(id));
+    }
+    Page *pageOf(const QString &id) const;
     QList<Page *> pages() const;
-    OverviewPage *overviewPage() const;
-    QueuesPage *queuesPage() const;
-    CronPage *cronPage() const;
-    LocksPage *locksPage() const;
-    CachePage *cachePage() const;
-    ProcessesPage *processesPage() const;
-    NoticesPage *noticesPage() const;
-    AuditPage *auditPage() const;
 
     QString lastOperation() const;
     // The latest operations and errors, oldest first (up to 100; the status bar's tooltip).

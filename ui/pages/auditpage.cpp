@@ -22,13 +22,8 @@ AuditPage::AuditPage(Admin::AdminBackend &backend, QWidget *parent) : TablePage(
     setEmptyText(tr("<h3>Nothing changed yet</h3><p>Every change made through the admin API or this console — "
                     "a flush, a Run now, a forced lock release — is recorded here with who made it, from where "
                     "and how it ended. Reading is never recorded.</p>"));
-    pollWhileActive(std::chrono::milliseconds(5000));
 }
 
-QIcon AuditPage::icon() const
-{
-    return Icons::page(QStringLiteral("A"), QColor(0x5d, 0x40, 0x37));
-}
 
 void AuditPage::refresh()
 {

@@ -17,9 +17,6 @@ class AuditPage final : public TablePage
 public:
     explicit AuditPage(Admin::AdminBackend &backend, QWidget *parent = nullptr);
 
-    QString id() const override { return QStringLiteral("audit"); }
-    QString title() const override { return tr("Audit"); }
-    QIcon icon() const override;
     void refresh() override;
 
     AuditModel &model() { return m_model; }

@@ -129,13 +129,8 @@ CachePage::CachePage(Admin::AdminBackend &backend, QWidget *parent) : Page(backe
     layout->setColumnStretch(0, 2);
     layout->setColumnStretch(1, 3);
 
-    pollWhileActive(std::chrono::milliseconds(1000));
 }
 
-QIcon CachePage::icon() const
-{
-    return Icons::page(QStringLiteral("$"), QColor(0x00, 0x83, 0x8f));
-}
 
 
 void CachePage::refresh()

@@ -22,9 +22,6 @@ class CachePage final : public Page
 public:
     explicit CachePage(Admin::AdminBackend &backend, QWidget *parent = nullptr);
 
-    QString id() const override { return QStringLiteral("cache"); }
-    QString title() const override { return tr("Cache & QoS"); }
-    QIcon icon() const override;
     void refresh() override;
 
     QPushButton *selfCheckButton() const { return m_checkButton; }

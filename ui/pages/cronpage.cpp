@@ -60,10 +60,6 @@ CronPage::CronPage(Admin::AdminBackend &backend, QWidget *parent)
     loadHistory();
 }
 
-QIcon CronPage::icon() const
-{
-    return Icons::page(QStringLiteral("C"), QColor(0x2e, 0x7d, 0x32));
-}
 
 void CronPage::refresh()
 {

@@ -22,9 +22,6 @@ class CronPage final : public TablePage
 public:
     explicit CronPage(Admin::AdminBackend &backend, QWidget *parent = nullptr);
 
-    QString id() const override { return QStringLiteral("cron"); }
-    QString title() const override { return tr("Cron"); }
-    QIcon icon() const override;
     void refresh() override;
 
     CronModel &model() { return m_model; }

@@ -63,10 +63,6 @@ LocksPage::LocksPage(Admin::AdminBackend &backend, QWidget *parent) : TablePage(
     selectionChanged();
 }
 
-QIcon LocksPage::icon() const
-{
-    return Icons::page(QStringLiteral("L"), QColor(0x6a, 0x1b, 0x9a));
-}
 
 void LocksPage::refresh()
 {

@@ -18,14 +18,12 @@ class LocksPage final : public TablePage
 public:
     explicit LocksPage(Admin::AdminBackend &backend, QWidget *parent = nullptr);
 
-    QString id() const override { return QStringLiteral("locks"); }
-    QString title() const override { return tr("Locks"); }
-    QIcon icon() const override;
     void refresh() override;
 
     LockModel &model() { return m_model; }
     QAction *forceReleaseAction() const { return m_forceRelease; }
-    void setLocalInstance(const QString &instanceId) { m_model.setLocalInstance(instanceId); }
+    // Which holder is "this instance".
+    void setInstance(const Admin::InstanceInfo &info) override { m_model.setLocalInstance(info.instanceId); }
 
 protected:
     void selectionChanged() override;

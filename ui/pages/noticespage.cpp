@@ -36,10 +36,6 @@ NoticesPage::NoticesPage(Admin::AdminBackend &backend, QWidget *parent) : TableP
     selectionChanged();
 }
 
-QIcon NoticesPage::icon() const
-{
-    return Icons::page(QStringLiteral("N"), QColor(0xc6, 0x28, 0x28));
-}
 
 void NoticesPage::refresh()
 {

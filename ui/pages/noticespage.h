@@ -18,9 +18,6 @@ class NoticesPage final : public TablePage
 public:
     explicit NoticesPage(Admin::AdminBackend &backend, QWidget *parent = nullptr);
 
-    QString id() const override { return QStringLiteral("notices"); }
-    QString title() const override { return tr("Notices"); }
-    QIcon icon() const override;
     void refresh() override;
     void setActive(bool active) override;
 

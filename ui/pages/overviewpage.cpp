@@ -109,10 +109,6 @@ OverviewPage::~OverviewPage()
     delete m_ui;
 }
 
-QIcon OverviewPage::icon() const
-{
-    return Icons::page(QStringLiteral("O"), QColor(0x37, 0x47, 0x4f));
-}
 
 int OverviewPage::selfCheckRows() const
 {

@@ -24,17 +24,11 @@ public:
     explicit OverviewPage(Admin::AdminBackend &backend, QWidget *parent = nullptr);
     ~OverviewPage() override;
 
-    QString id() const override { return QStringLiteral("overview"); }
-    QString title() const override { return tr("Overview"); }
-    QIcon icon() const override;
     void refresh() override;
     void setActive(bool active) override;
 
     const Admin::InstanceInfo &instance() const { return m_instance; }
     int selfCheckRows() const;
-
-Q_SIGNALS:
-    void instanceChanged(const Switchyard::Admin::InstanceInfo &info);
 
 private:
     void onEvent(const Admin::AdminEvent &event);

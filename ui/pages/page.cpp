@@ -1,5 +1,7 @@
 #include "page.h"
 
+#include "pageregistry.h"
+
 #include <QMessageBox>
 #include <QPushButton>
 
@@ -18,6 +20,28 @@ void Page::setActive(bool active)
     } else {
         m_poll->stop();
     }
+}
+
+QString Page::id() const
+{
+    return QLatin1String(m_entry->id);
+}
+
+QString Page::title() const
+{
+    return m_entry->translatedTitle();
+}
+
+QIcon Page::icon() const
+{
+    return m_entry->icon();
+}
+
+void Page::attach(const PageEntry &entry)
+{
+    m_entry = &entry;
+    if (entry.poll.count() > 0)
+        pollWhileActive(entry.poll);
 }
 
 void Page::pollWhileActive(std::chrono::milliseconds interval)

@@ -19,15 +19,23 @@ class QSettings;
 
 namespace Switchyard::Console {
 
+struct PageEntry;
+
 class Page : public QWidget
 {
     Q_OBJECT
 public:
     Page(Admin::AdminBackend &backend, QWidget *parent); // backend: Not owned; outlives the page.
 
-    virtual QString id() const = 0; // stable, for settings and links: "queues"
-    virtual QString title() const = 0;
-    virtual QIcon icon() const = 0;
+    // From the page's registry entry (pageregistry.h).
+    QString id() const; // stable, for settings and links: "queues"
+    QString title() const;
+    QIcon icon() const;
+    const PageEntry &entry() const { return *m_entry; }
+    // Called by the registry's owner right after making the page: its entry, and its polling.
+    void attach(const PageEntry &entry);
+    // The instance's identity, read by one page (Overview) and given to all.
+    virtual void setInstance(const Admin::InstanceInfo &info) { Q_UNUSED(info) }
     // Re-reads everything the page shows (F5; after a reconnect).
     virtual void refresh() = 0;
     virtual void focusFilter() {}
@@ -50,6 +58,8 @@ Q_SIGNALS:
     void operationFailed(const QString &summary, const QString &detail);
     // A link to another page with a filter applied (Overview cards).
     void navigate(const QString &pageId, const QString &filter);
+    // The page read the instance's identity (GET /instance).
+    void instanceChanged(const Switchyard::Admin::InstanceInfo &info);
 
 protected:
     using Done = std::function<void()>;
@@ -70,6 +80,7 @@ protected:
 
 private:
     Admin::AdminBackend &m_backend;
+    const PageEntry *m_entry = nullptr;
     int m_badge = 0;
     bool m_active = false;
     QTimer *m_poll = nullptr;

@@ -29,15 +29,10 @@ ProcessesPage::ProcessesPage(Admin::AdminBackend &backend, QWidget *parent) : Ta
     m_cancel->setToolTip(tr("Cancel the selected process and its children"));
     addPageAction(m_cancel);
     connect(m_cancel, &QAction::triggered, this, &ProcessesPage::cancelSelected);
-    pollWhileActive(std::chrono::milliseconds(2000));
     connect(&m_model, &QAbstractItemModel::rowsInserted, view(), [this] { view()->expandAll(); });
     selectionChanged();
 }
 
-QIcon ProcessesPage::icon() const
-{
-    return Icons::page(QStringLiteral("P"), QColor(0x45, 0x5a, 0x64));
-}
 
 
 void ProcessesPage::refresh()

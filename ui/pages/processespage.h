@@ -18,9 +18,6 @@ class ProcessesPage final : public TablePage
 public:
     explicit ProcessesPage(Admin::AdminBackend &backend, QWidget *parent = nullptr);
 
-    QString id() const override { return QStringLiteral("processes"); }
-    QString title() const override { return tr("Processes"); }
-    QIcon icon() const override;
     void refresh() override;
 
     ProcessModel &model() { return m_model; }

@@ -152,10 +152,6 @@ QueuesPage::QueuesPage(Admin::AdminBackend &backend, QWidget *parent) : TablePag
     updateDetail();
 }
 
-QIcon QueuesPage::icon() const
-{
-    return Icons::page(QStringLiteral("Q"), QColor(0x15, 0x65, 0xc0));
-}
 
 void QueuesPage::refresh()
 {

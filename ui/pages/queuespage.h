@@ -32,9 +32,6 @@ class QueuesPage final : public TablePage
 public:
     explicit QueuesPage(Admin::AdminBackend &backend, QWidget *parent = nullptr);
 
-    QString id() const override { return QStringLiteral("queues"); }
-    QString title() const override { return tr("Queues"); }
-    QIcon icon() const override;
     void refresh() override;
 
     QueueModel &model() { return m_model; }
