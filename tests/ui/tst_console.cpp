@@ -14,6 +14,8 @@
 #include "pages/cronpage.h"
 #include "pages/lockspage.h"
 #include "pages/pageregistry.h"
+#include "widgets/theme.h"
+#include "widgets/statuscolors.h"
 #include "pages/queueitemsview.h"
 #include "pages/noticespage.h"
 #include "pages/overviewpage.h"
@@ -796,6 +798,27 @@ private Q_SLOTS:
             QVERIFY(w.grab().save(file));
             QVERIFY(QFileInfo(file).size() > 10000);
         }
+        // The same pages in the dark theme (View ▸ Theme ▸ Dark): the palette, the status colours
+        // and the header follow; the choice is remembered.
+        const QColor lightError = statusColor(StatusColor::Error);
+        auto *dark = w.findChild<QAction *>(QStringLiteral("theme-dark"));
+        QVERIFY(dark);
+        dark->trigger();
+        QVERIFY(isDark(QApplication::palette()));
+        QCOMPARE(QSettings().value(QStringLiteral("theme")).toString(), QStringLiteral("dark"));
+        QVERIFY(statusColor(StatusColor::Error).lightness() > lightError.lightness()); // readable on a dark window
+        auto *header = w.findChild<QLabel *>(QStringLiteral("instanceHeader"));
+        QVERIFY(header->palette().color(QPalette::Window).lightness() < 100);
+        for (Page *page : w.pages()) {
+            w.showPage(page->id());
+            QTest::qWait(200);
+            const QString file = QDir(dir).filePath(page->id() + QStringLiteral("-dark.png"));
+            QVERIFY(w.grab().save(file));
+            QVERIFY(QFileInfo(file).size() > 10000);
+        }
+        w.findChild<QAction *>(QStringLiteral("theme-system"))->trigger();
+        QVERIFY(!isDark(QApplication::palette()));
+
         // The selected queue's waiting items, the first one opened.
         w.showPage(QStringLiteral("queues"));
         QueuesPage &queues = *w.page<QueuesPage>(QStringLiteral("queues"));

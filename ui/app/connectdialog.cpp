@@ -1,5 +1,7 @@
 #include "connectdialog.h"
 
+#include "widgets/statuscolors.h"
+
 #include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QFileDialog>
@@ -57,7 +59,7 @@ ConnectDialog::ConnectDialog(QWidget *parent) : QDialog(parent)
     m_problem = new QLabel(this);
     m_problem->setObjectName(QStringLiteral("problemLabel"));
     QPalette palette = m_problem->palette();
-    palette.setColor(QPalette::WindowText, QColor(0xc6, 0x28, 0x28));
+    palette.setColor(QPalette::WindowText, statusColor(StatusColor::Error));
     m_problem->setPalette(palette);
     form->addRow(m_problem);
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);

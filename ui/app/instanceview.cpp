@@ -4,7 +4,9 @@
 #include "pages/page.h"
 #include "pages/pageregistry.h"
 #include "widgets/format.h"
+#include "widgets/statuscolors.h"
 
+#include <QEvent>
 #include <QLabel>
 #include <QStackedWidget>
 #include <QTimer>
@@ -23,10 +25,6 @@ InstanceView::InstanceView(Admin::AdminBackend &backend, std::unique_ptr<Admin::
     m_header->setTextFormat(Qt::RichText);
     m_header->setContentsMargins(12, 8, 12, 8);
     m_header->setAutoFillBackground(true);
-    QPalette headerPalette = m_header->palette();
-    headerPalette.setColor(QPalette::Window, QColor(0x26, 0x32, 0x38));
-    headerPalette.setColor(QPalette::WindowText, QColor(0xec, 0xef, 0xf1));
-    m_header->setPalette(headerPalette);
     layout->addWidget(m_header);
     // Why a connection is not usable (unreachable, unauthorised, incompatible, read-only), in words.
     m_banner = new QLabel(this);
@@ -122,19 +120,17 @@ void InstanceView::onStateChanged(Admin::AdminBackend::State state, const QStrin
         deactivate(); // no more reads: the backend refuses them while closing
     }
     QString banner;
-    QColor colour(0xff, 0xf3, 0xe0);
+    m_bannerTone = StatusColor::Warning;
     if (state == State::Failed) {
         banner = message;
-        colour = QColor(0xff, 0xeb, 0xee);
+        m_bannerTone = StatusColor::Error;
     } else if (state == State::Connecting && !message.isEmpty() && !isEmbedded()) {
         banner = message;
     } else if (state == State::Connected && !m_backend.canMutate()) {
         banner = tr("Read-only connection: this token may look but not change anything, so the actions are disabled.");
-        colour = QColor(0xe3, 0xf2, 0xfd);
+        m_bannerTone = StatusColor::Info;
     }
-    QPalette palette = m_banner->palette();
-    palette.setColor(QPalette::Window, colour);
-    m_banner->setPalette(palette);
+    applyColours();
     m_banner->setText(banner);
     m_banner->setVisible(!banner.isEmpty());
     updateHeader();
@@ -145,13 +141,34 @@ QColor InstanceView::healthColor() const
 {
     using State = Admin::AdminBackend::State;
     switch (m_backend.state()) {
-        case State::Connected: return QColor(0x43, 0xa0, 0x47);
+        case State::Connected: return statusColor(StatusColor::Ok, palette());
         case State::Connecting:
-        case State::Closing: return QColor(0xfb, 0x8c, 0x00);
-        case State::Failed: return QColor(0xe5, 0x39, 0x35);
-        case State::Closed: return QColor(0x90, 0xa4, 0xae);
+        case State::Closing: return statusColor(StatusColor::Warning, palette());
+        case State::Failed: return statusColor(StatusColor::Error, palette());
+        case State::Closed: return statusColor(StatusColor::Muted, palette());
     }
-    return QColor(0x90, 0xa4, 0xae);
+    return statusColor(StatusColor::Muted, palette());
+}
+
+// The header band and the banner follow the palette (and a theme switched at run time).
+void InstanceView::applyColours()
+{
+    QPalette header = m_header->palette();
+    header.setColor(QPalette::Window, headerBackground(palette()));
+    header.setColor(QPalette::WindowText, headerText(palette()));
+    m_header->setPalette(header);
+    QPalette banner = m_banner->palette();
+    banner.setColor(QPalette::Window, bannerBackground(m_bannerTone, palette()));
+    m_banner->setPalette(banner);
+}
+
+void InstanceView::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange && m_header && m_banner) {
+        applyColours();
+        updateHeader();
+    }
 }
 
 QString InstanceView::healthText() const

@@ -5,6 +5,7 @@
 // every view's pages in the sidebar under the instance's name and health dot.
 
 #include "admin/adminbackend.h"
+#include "widgets/statuscolors.h"
 
 #include <QDateTime>
 #include <QWidget>
@@ -52,14 +53,19 @@ public:
 Q_SIGNALS:
     void healthChanged();
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
     void onStateChanged(Admin::AdminBackend::State state, const QString &message);
+    void applyColours();
     void updateHeader();
 
     Admin::AdminBackend &m_backend;
     std::unique_ptr<Admin::AdminBackend> m_owned;
-    QLabel *m_header;
-    QLabel *m_banner;
+    QLabel *m_header = nullptr;
+    QLabel *m_banner = nullptr;
+    StatusColor m_bannerTone = StatusColor::Warning;
     QStackedWidget *m_stack;
     QList<Page *> m_pages;
     Admin::InstanceInfo m_instance;

@@ -6,6 +6,8 @@
 
 #include "mainwindow.h"
 
+#include "widgets/theme.h"
+
 #include "admin/localbackend.h"
 #include "admin/remotebackend.h"
 #include "admin/tokens.h"
@@ -63,6 +65,7 @@ int main(int argc, char *argv[])
     QApplication::setApplicationName(QStringLiteral("switchyard"));
     QApplication::setApplicationDisplayName(QStringLiteral("Switchyard"));
     QApplication::setApplicationVersion(QStringLiteral(SWITCHYARD_VERSION));
+    Console::Theme::restore(); // View ▸ Theme, as the operator left it
 
     // The console's catalogue for the system language (translations/console_<locale>.ts); English
     // is the source language and needs none.

@@ -1,6 +1,10 @@
 #include "mainwindow.h"
 
+#include "widgets/statuscolors.h"
+
 #include "pages/page.h"
+#include "widgets/statuscolors.h"
+#include "widgets/theme.h"
 
 #include "connectdialog.h"
 #include "instanceview.h"
@@ -9,7 +13,10 @@
 #include "widgets/icons.h"
 #include "widgets/sidebardelegate.h"
 
+#include <QApplication>
+#include <QEvent>
 #include <QAction>
+#include <QActionGroup>
 #include <QCloseEvent>
 #include <QFile>
 #include <QHBoxLayout>
@@ -45,9 +52,7 @@ MainWindow::MainWindow(Admin::AdminBackend *embedded, QWidget *parent) : QMainWi
     m_sidebar->setTextElideMode(Qt::ElideRight);
     m_sidebar->setFrameShape(QFrame::NoFrame);
     m_sidebar->setItemDelegate(new SidebarDelegate(m_sidebar));
-    QPalette sidebarPalette = m_sidebar->palette();
-    sidebarPalette.setColor(QPalette::Base, sidebarPalette.color(QPalette::Window).darker(106));
-    m_sidebar->setPalette(sidebarPalette);
+    applySidebarColours();
     outer->addWidget(m_sidebar);
     m_stack = new QStackedWidget(central);
     outer->addWidget(m_stack, 1);
@@ -60,7 +65,7 @@ MainWindow::MainWindow(Admin::AdminBackend *embedded, QWidget *parent) : QMainWi
     m_error = new QLabel(this);
     m_error->setObjectName(QStringLiteral("lastError"));
     QPalette errorPalette = m_error->palette();
-    errorPalette.setColor(QPalette::WindowText, QColor(0xc6, 0x28, 0x28));
+    errorPalette.setColor(QPalette::WindowText, statusColor(StatusColor::Error));
     m_error->setPalette(errorPalette);
     m_details = new QToolButton(this);
     m_details->setObjectName(QStringLiteral("errorDetailsButton"));
@@ -395,6 +400,22 @@ void MainWindow::updateLive()
 
 // ---- Connections --------------------------------------------------------------------------------
 
+// The sidebar a shade off the window, whichever theme is in use (and when it changes).
+void MainWindow::applySidebarColours()
+{
+    QPalette sidebar = QApplication::palette();
+    const QColor window = sidebar.color(QPalette::Window);
+    sidebar.setColor(QPalette::Base, isDark(sidebar) ? window.lighter(115) : window.darker(106));
+    m_sidebar->setPalette(sidebar);
+}
+
+void MainWindow::changeEvent(QEvent *event)
+{
+    QMainWindow::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange && m_sidebar)
+        applySidebarColours();
+}
+
 void MainWindow::buildMenus()
 {
     QMenu *menu = menuBar()->addMenu(tr("&Connection"));
@@ -409,6 +430,24 @@ void MainWindow::buildMenus()
     menu->addSeparator();
     menu->addAction(tr("&Quit"), this, &QWidget::close);
     rebuildSavedMenu();
+
+    // View ▸ Theme: the desktop's colour scheme, or light or dark whatever it is; remembered.
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    QMenu *theme = view->addMenu(tr("&Theme"));
+    theme->setObjectName(QStringLiteral("themeMenu"));
+    auto *group = new QActionGroup(this);
+    for (const auto &[choice, label] : {std::pair{Theme::Choice::System, tr("&System")}, std::pair{Theme::Choice::Light, tr("&Light")},
+                                        std::pair{Theme::Choice::Dark, tr("&Dark")}}) {
+        QAction *action = theme->addAction(label);
+        action->setObjectName(QStringLiteral("theme-") + Theme::name(choice));
+        action->setCheckable(true);
+        action->setChecked(Theme::current() == choice);
+        group->addAction(action);
+        connect(action, &QAction::triggered, this, [choice = choice] {
+            Theme::apply(choice);
+            QSettings().setValue(QStringLiteral("theme"), Theme::name(choice));
+        });
+    }
 }
 
 QStringList MainWindow::savedInstances() const

@@ -70,6 +70,7 @@ public:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    void changeEvent(QEvent *event) override;
 
 private:
     enum ItemRole { InstanceRole = Qt::UserRole + 20, PageRole };
@@ -82,6 +83,7 @@ private:
     void updateLive();
     void updateBadge(InstanceView *view, Page *page, int count);
     void buildMenus();
+    void applySidebarColours();
     void rememberConnection(const Admin::RemoteBackendOptions &options, const QString &caFile);
     void forgetConnection(const QString &name);
     void rebuildSavedMenu();
@@ -89,7 +91,7 @@ private:
     void restoreSettings();
     void finishClosing();
 
-    QListWidget *m_sidebar;
+    QListWidget *m_sidebar = nullptr;
     QStackedWidget *m_stack;
     QLabel *m_operation;
     QLabel *m_error;

@@ -1,5 +1,7 @@
 #include "auditmodel.h"
 
+#include "widgets/statuscolors.h"
+
 #include "widgets/format.h"
 
 #include <QColor>
@@ -35,7 +37,7 @@ QVariant AuditModel::data(const QModelIndex &index, int role) const
     switch (role) {
         case KeyRole: return row->id;
         case Qt::ForegroundRole:
-            return index.column() == Outcome && !ok ? QVariant(QColor(0xc6, 0x28, 0x28)) : QVariant();
+            return index.column() == Outcome && !ok ? QVariant(statusColor(StatusColor::Error)) : QVariant();
         case Qt::ToolTipRole: return index.column() == Outcome ? row->result : QVariant();
         case RawRole:
             switch (index.column()) {

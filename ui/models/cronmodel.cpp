@@ -1,5 +1,7 @@
 #include "cronmodel.h"
 
+#include "widgets/statuscolors.h"
+
 #include "widgets/format.h"
 #include "widgets/icons.h"
 
@@ -49,13 +51,13 @@ QString CronModel::stateText(State state)
 QColor CronModel::stateColor(State state)
 {
     switch (state) {
-        case State::Running: return QColor(0x15, 0x65, 0xc0);
-        case State::Paused: return QColor(0xb2, 0x6b, 0x00);
-        case State::Disabled: return QColor(0x75, 0x75, 0x75);
-        case State::Error: return QColor(0xc6, 0x28, 0x28);
-        case State::Cancelled: return QColor(0x8e, 0x24, 0xaa);
-        case State::Finished: return QColor(0x2e, 0x7d, 0x32);
-        case State::NeverRun: return QColor(0x75, 0x75, 0x75);
+        case State::Running: return statusColor(StatusColor::Info);
+        case State::Paused: return statusColor(StatusColor::Paused);
+        case State::Disabled: return statusColor(StatusColor::Muted);
+        case State::Error: return statusColor(StatusColor::Error);
+        case State::Cancelled: return statusColor(StatusColor::Cancelled);
+        case State::Finished: return statusColor(StatusColor::Ok);
+        case State::NeverRun: return statusColor(StatusColor::Muted);
     }
     return {};
 }

@@ -1,5 +1,7 @@
 #include "lockmodel.h"
 
+#include "widgets/statuscolors.h"
+
 #include "widgets/format.h"
 
 #include <QBrush>
@@ -66,9 +68,9 @@ QVariant LockModel::data(const QModelIndex &index, int role) const
             return {};
         case Qt::ForegroundRole:
             if (column == Holder && ours)
-                return QBrush(QColor(0x15, 0x65, 0xc0));
+                return QBrush(statusColor(StatusColor::Info));
             if (column == Ttl && remaining >= 0 && remaining < kNearExpiryMs)
-                return QBrush(QColor(0xc6, 0x28, 0x28));
+                return QBrush(statusColor(StatusColor::Error));
             return {};
         case Qt::ToolTipRole:
             if (column == Holder)

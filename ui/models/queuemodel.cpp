@@ -1,5 +1,7 @@
 #include "queuemodel.h"
 
+#include "widgets/statuscolors.h"
+
 #include "widgets/format.h"
 
 #include <QBrush>
@@ -57,11 +59,11 @@ QVariant QueueModel::data(const QModelIndex &index, int role) const
         return (column >= Length && column <= Failed) ? int(Qt::AlignRight | Qt::AlignVCenter) : int(Qt::AlignLeft | Qt::AlignVCenter);
     if (role == Qt::ForegroundRole) {
         if (column == State && row->paused)
-            return QBrush(QColor(0xb2, 0x6b, 0x00));
+            return QBrush(statusColor(StatusColor::Paused));
         if (column == Failed && row->failedTotal > 0)
-            return QBrush(QColor(0xc6, 0x28, 0x28));
+            return QBrush(statusColor(StatusColor::Error));
         if (column == Length && row->capacity > 0 && row->length >= qint64(row->capacity) * 9 / 10)
-            return QBrush(QColor(0xc6, 0x28, 0x28));
+            return QBrush(statusColor(StatusColor::Error));
         return {};
     }
     if (role == Qt::FontRole && column == State && row->paused) {

@@ -1,8 +1,11 @@
 #include "cachepage.h"
 
+#include "widgets/statuscolors.h"
+
 #include "admin/ops/cacheops.h"
 
 #include "widgets/format.h"
+#include "widgets/theme.h"
 #include "widgets/icons.h"
 
 #include <QChart>
@@ -105,6 +108,7 @@ CachePage::CachePage(Admin::AdminBackend &backend, QWidget *parent) : Page(backe
 
     m_chart = makeChart(tr("Cache latency (ms)"), m_p50, tr("p50"), m_p99, tr("p99"), m_timeAxis, m_msAxis);
     auto *chartView = new QChartView(m_chart, this);
+    Theme::followPalette(chartView);
     chartView->setRenderHint(QPainter::Antialiasing);
     chartView->setMinimumHeight(200);
     layout->addWidget(chartView, 0, 1);
@@ -123,6 +127,7 @@ CachePage::CachePage(Admin::AdminBackend &backend, QWidget *parent) : Page(backe
     m_qosAxis->setLabelFormat(QStringLiteral("%.0f"));
     m_qosAxis->setTickCount(5);
     auto *qosView = new QChartView(m_qosChart, this);
+    Theme::followPalette(qosView);
     qosView->setRenderHint(QPainter::Antialiasing);
     qosView->setMinimumHeight(200);
     layout->addWidget(qosView, 1, 1);
@@ -206,18 +211,18 @@ void CachePage::runSelfCheck()
     backend().call(Admin::Ops::cacheCheck, {}, this, [this](Result<Admin::CacheTest> test) {
         m_checkButton->setEnabled(true);
         if (!test) {
-            m_checkResult->setText(tr("<span style='color:#c62828'>The check could not run: %1</span>").arg(test.status().message().toHtmlEscaped()));
+            m_checkResult->setText(colored(StatusColor::Error, tr("The check could not run: %1")).arg(test.status().message().toHtmlEscaped()));
             return;
         }
         const QString elapsed = QLocale().toString(test->elapsedMs, 'f', 2);
         if (!test->ok) {
-            m_checkResult->setText(tr("<span style='color:#c62828'>✗ Failed after %1 ms: %2</span>").arg(elapsed, test->error.toHtmlEscaped()));
+            m_checkResult->setText(colored(StatusColor::Error, tr("✗ Failed after %1 ms: %2")).arg(elapsed, test->error.toHtmlEscaped()));
             Q_EMIT operationFailed(tr("Cache self-check failed: %1").arg(test->error), test->error);
         } else if (test->slow) {
-            m_checkResult->setText(tr("<span style='color:#b26b00'>⚠ Slow: %1 ms (threshold %2 ms)</span>").arg(elapsed).arg(test->thresholdMs));
+            m_checkResult->setText(colored(StatusColor::Warning, tr("⚠ Slow: %1 ms (threshold %2 ms)")).arg(elapsed).arg(test->thresholdMs));
             Q_EMIT operationInfo(tr("Cache self-check slow: %1 ms (threshold %2 ms)").arg(elapsed).arg(test->thresholdMs));
         } else {
-            m_checkResult->setText(tr("<span style='color:#2e7d32'>✓ OK in %1 ms (threshold %2 ms)</span>").arg(elapsed).arg(test->thresholdMs));
+            m_checkResult->setText(colored(StatusColor::Ok, tr("✓ OK in %1 ms (threshold %2 ms)")).arg(elapsed).arg(test->thresholdMs));
             Q_EMIT operationSucceeded(tr("Cache self-check passed in %1 ms").arg(elapsed));
         }
         refresh();

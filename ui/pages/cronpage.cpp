@@ -1,5 +1,7 @@
 #include "cronpage.h"
 
+#include "widgets/statuscolors.h"
+
 #include "admin/ops/cronops.h"
 
 #include "widgets/format.h"
@@ -26,9 +28,9 @@ CronPage::CronPage(Admin::AdminBackend &backend, QWidget *parent)
                     "<code>COMMAND</code> or call a <code>URL</code> from a <code>[cron.&lt;name&gt;]</code> section of "
                     "<code>app.ini</code> — see docs/cron.md.</p>"));
 
-    m_run = new QAction(Icons::state(QColor(0x2e, 0x7d, 0x32)), tr("Run now"), this);
+    m_run = new QAction(Icons::state(statusColor(StatusColor::Ok)), tr("Run now"), this);
     m_run->setToolTip(tr("Start the task now, whatever its schedule"));
-    m_pause = new QAction(Icons::state(QColor(0xb2, 0x6b, 0x00)), tr("Pause"), this);
+    m_pause = new QAction(Icons::state(statusColor(StatusColor::Paused)), tr("Pause"), this);
     m_pause->setToolTip(tr("Skip scheduled runs until resumed (on every instance); Run now still works"));
     m_resume = new QAction(tr("Resume"), this);
     for (QAction *action : {m_run, m_pause, m_resume})

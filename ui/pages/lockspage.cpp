@@ -1,5 +1,7 @@
 #include "lockspage.h"
 
+#include "widgets/statuscolors.h"
+
 #include "admin/ops/lockops.h"
 
 #include "widgets/icons.h"
@@ -38,7 +40,7 @@ LocksPage::LocksPage(Admin::AdminBackend &backend, QWidget *parent) : TablePage(
                     "global lock while they run; they appear here with their holder, fencing token and lease. "
                     "<code>[global_lock] SERVICE_TYPE</code> chooses memory or Redis — see docs/locks.md.</p>"));
 
-    m_forceRelease = new QAction(Icons::state(QColor(0xc6, 0x28, 0x28)), tr("Force release…"), this);
+    m_forceRelease = new QAction(Icons::state(statusColor(StatusColor::Error)), tr("Force release…"), this);
     m_forceRelease->setToolTip(tr("Remove the lock whoever holds it (asks first)"));
     addPageAction(m_forceRelease);
     connect(m_forceRelease, &QAction::triggered, this, &LocksPage::forceReleaseSelected);

@@ -1,5 +1,7 @@
 #include "overviewpage.h"
 
+#include "widgets/statuscolors.h"
+
 #include "admin/ops/cacheops.h"
 #include "admin/ops/cronops.h"
 #include "admin/ops/instanceops.h"
@@ -182,7 +184,7 @@ void OverviewPage::pollCards()
         backend().call(Admin::Ops::lockList, {}, this, [this, done](Result<std::vector<Admin::LockRow>> locks) {
             done();
             if (!locks) {
-                m_locks->set(QStringLiteral("?"), locks.status().message(), QColor(0xc6, 0x28, 0x28));
+                m_locks->set(QStringLiteral("?"), locks.status().message(), statusColor(StatusColor::Error));
                 return;
             }
             int ours = 0;
@@ -264,7 +266,7 @@ void OverviewPage::onEvent(const Admin::AdminEvent &event)
                               .arg(QLocale().toString(std::max(0.0, rate), 'f', 0))
                               .arg(failing)
                               .arg(paused),
-                          paused ? QColor(0xb2, 0x6b, 0x00) : QColor());
+                          paused ? statusColor(StatusColor::Paused) : QColor());
             m_queues->setFilter(paused ? tr("Paused") : QString());
             break;
         }
@@ -286,7 +288,7 @@ void OverviewPage::onEvent(const Admin::AdminEvent &event)
                             .arg(m_cronRows.size())
                             .arg(running)
                             .arg(nextTitle.toHtmlEscaped(), formatRelative(next, QDateTime::currentDateTimeUtc())),
-                        failed ? QColor(0xc6, 0x28, 0x28) : QColor());
+                        failed ? statusColor(StatusColor::Error) : QColor());
             m_cron->setFilter(failed ? CronModel::stateText(CronModel::State::Error) : QString());
             break;
         }
@@ -308,13 +310,13 @@ void OverviewPage::runSelfCheck()
             m_ui->selfCheckTree->clear();
             if (!items) {
                 auto *item = new QTreeWidgetItem({tr("self-check"), items.status().message(), QString()});
-                item->setIcon(0, Icons::state(QColor(0xc6, 0x28, 0x28)));
+                item->setIcon(0, Icons::state(statusColor(StatusColor::Error)));
                 m_ui->selfCheckTree->addTopLevelItem(item);
                 return;
             }
             for (const Admin::SelfCheckItem &check : *items) {
                 auto *item = new QTreeWidgetItem({check.name, check.message, tr("%1 ms").arg(check.elapsedMs)});
-                item->setIcon(0, Icons::state(check.ok ? QColor(0x2e, 0x7d, 0x32) : QColor(0xc6, 0x28, 0x28)));
+                item->setIcon(0, Icons::state(check.ok ? statusColor(StatusColor::Ok) : statusColor(StatusColor::Error)));
                 item->setToolTip(1, check.message);
                 m_ui->selfCheckTree->addTopLevelItem(item);
             }

@@ -1,11 +1,14 @@
 #include "queuespage.h"
 
+#include "widgets/statuscolors.h"
+
 #include "admin/ops/instanceops.h"
 #include "admin/ops/queueops.h"
 
 #include "queueitemsview.h"
 
 #include "widgets/format.h"
+#include "widgets/theme.h"
 #include "widgets/icons.h"
 #include "widgets/sparklinedelegate.h"
 
@@ -49,12 +52,12 @@ QueuesPage::QueuesPage(Admin::AdminBackend &backend, QWidget *parent) : TablePag
                     "<code>[queue]</code> and <code>[queue.&lt;name&gt;]</code> in <code>app.ini</code> — "
                     "<b>Queue settings…</b> in the toolbar shows which apply here; docs/queues.md has every key.</p>"));
 
-    m_pause = new QAction(Icons::state(QColor(0xb2, 0x6b, 0x00)), tr("Pause"), this);
+    m_pause = new QAction(Icons::state(statusColor(StatusColor::Paused)), tr("Pause"), this);
     m_pause->setToolTip(tr("Stop handing items to workers; pushes are still accepted"));
-    m_resume = new QAction(Icons::state(QColor(0x2e, 0x7d, 0x32)), tr("Resume"), this);
+    m_resume = new QAction(Icons::state(statusColor(StatusColor::Ok)), tr("Resume"), this);
     m_flush = new QAction(tr("Flush"), this);
     m_flush->setToolTip(tr("Handle every waiting item now, within the timeout"));
-    m_removeAll = new QAction(Icons::state(QColor(0xc6, 0x28, 0x28)), tr("Remove all…"), this);
+    m_removeAll = new QAction(Icons::state(statusColor(StatusColor::Error)), tr("Remove all…"), this);
     m_removeAll->setToolTip(tr("Delete every waiting item (asks first, naming how many)"));
     m_setWorkers = new QAction(tr("Set max workers…"), this);
     // Always available: which settings make which queue (the question an empty page raises).
@@ -123,6 +126,7 @@ QueuesPage::QueuesPage(Admin::AdminBackend &backend, QWidget *parent) : TablePag
     m_rateSeries->attachAxis(m_timeAxis);
     m_rateSeries->attachAxis(m_rateAxis);
     auto *chartView = new QChartView(m_chart, this);
+    Theme::followPalette(chartView);
     chartView->setRenderHint(QPainter::Antialiasing);
     chartView->setMinimumHeight(180);
     chartView->setAccessibleName(tr("Length and throughput chart"));

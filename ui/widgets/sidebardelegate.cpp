@@ -1,5 +1,7 @@
 #include "sidebardelegate.h"
 
+#include "statuscolors.h"
+
 #include <QApplication>
 #include <QPainter>
 
@@ -31,7 +33,7 @@ void SidebarDelegate::paint(QPainter *painter, const QStyleOptionViewItem &optio
     const int width = std::max(20, painter->fontMetrics().horizontalAdvance(text) + 12);
     const QRect pill(opt.rect.right() - width - 6, opt.rect.center().y() - 9, width, 18);
     painter->setPen(Qt::NoPen);
-    painter->setBrush(QColor(0xc6, 0x28, 0x28));
+    painter->setBrush(statusColor(StatusColor::Error));
     painter->drawRoundedRect(pill, 9, 9);
     painter->setPen(Qt::white);
     painter->drawText(pill, Qt::AlignCenter, text);

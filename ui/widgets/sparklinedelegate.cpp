@@ -1,5 +1,7 @@
 #include "sparklinedelegate.h"
 
+#include "statuscolors.h"
+
 #include "models/queuemodel.h"
 #include "models/rowtablemodel.h"
 
@@ -42,7 +44,7 @@ void SparklineDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opt
                 path.lineTo(p);
         }
         const bool selected = option.state & QStyle::State_Selected;
-        painter->setPen(QPen(selected ? option.palette.highlightedText().color() : QColor(0x15, 0x65, 0xc0), 1.4));
+        painter->setPen(QPen(selected ? option.palette.highlightedText().color() : statusColor(StatusColor::Info), 1.4));
         painter->drawPath(path);
     }
     painter->setPen(option.state & QStyle::State_Selected ? option.palette.highlightedText().color()
@@ -73,7 +75,7 @@ void CountdownBarDelegate::paint(QPainter *painter, const QStyleOptionViewItem &
         QRect bar = track;
         bar.setWidth(int(track.width() * std::clamp(fraction, 0.0, 1.0)));
         const QVariant foreground = index.data(Qt::ForegroundRole);
-        painter->setBrush(foreground.isValid() ? foreground.value<QBrush>().color() : QColor(0x2e, 0x7d, 0x32));
+        painter->setBrush(foreground.isValid() ? foreground.value<QBrush>().color() : statusColor(StatusColor::Ok));
         painter->drawRoundedRect(bar, 3, 3);
     }
     painter->setPen(option.state & QStyle::State_Selected ? option.palette.highlightedText().color()
