@@ -66,10 +66,12 @@ class TestCtl : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        QVERIFY2(m_daemon.start(Switchyard::Test::DaemonProcess::standardFixture(
-                     QStringLiteral(TEST_DAEMON_PATH), m_dir.path(),
-                     "[cron.slow_task]\nCOMMAND = sleep 30\nSCHEDULE = @every 1h\n")),
-                 m_daemon.output().constData());
+        Switchyard::Test::DaemonProcess::Options options = Switchyard::Test::DaemonProcess::standardFixture(
+            QStringLiteral(TEST_DAEMON_PATH), m_dir.path(), "[cron.slow_task]\nCOMMAND = sleep 30\nSCHEDULE = @every 1h\n");
+        // Enough on "slow" that the first commands (slow under a sanitizer) cannot drain it before
+        // the test pauses it; then its items stay for the peek and the timed-out flush.
+        options.environment.insert(QStringLiteral("SY_TEST_PUSH"), QStringLiteral("slow:2000"));
+        QVERIFY2(m_daemon.start(options), m_daemon.output().constData());
     }
 
     void cleanupTestCase()
@@ -79,6 +81,15 @@ private Q_SLOTS:
 
     void instanceCommandsPrintTablesOrJson()
     {
+        // First: "slow" paused, so its items stay put for the peek and the timed-out flush below.
+        const Run json = api({QStringLiteral("queues"), QStringLiteral("list"), QStringLiteral("--json")});
+        const QJsonArray rows = QJsonDocument::fromJson(json.out).array();
+        QCOMPARE(rows.size(), 2);
+        QString slow, fast;
+        for (const QJsonValue &row : rows)
+            (row[QStringLiteral("name")].toString() == QLatin1String("slow") ? slow : fast) = QString::number(row[QStringLiteral("qid")].toInteger());
+        QCOMPARE(api({QStringLiteral("queues"), QStringLiteral("pause"), slow}).exitCode, 0);
+
         const Run instance = api({QStringLiteral("instance")});
         QCOMPARE(instance.exitCode, 0);
         QVERIFY2(instance.out.contains("instance_id:") && instance.out.contains("lock_service:"), instance.out.constData());
@@ -88,12 +99,6 @@ private Q_SLOTS:
         const Run queues = api({QStringLiteral("queues")});
         QCOMPARE(queues.exitCode, 0);
         QVERIFY2(queues.out.startsWith("QID") && queues.out.contains("slow") && queues.out.contains("fast"), queues.out.constData());
-        const Run json = api({QStringLiteral("queues"), QStringLiteral("list"), QStringLiteral("--json")});
-        const QJsonArray rows = QJsonDocument::fromJson(json.out).array();
-        QCOMPARE(rows.size(), 2);
-        QString slow, fast;
-        for (const QJsonValue &row : rows)
-            (row[QStringLiteral("name")].toString() == QLatin1String("slow") ? slow : fast) = QString::number(row[QStringLiteral("qid")].toInteger());
 
         QCOMPARE(api({QStringLiteral("queues"), QStringLiteral("set-workers"), fast, QStringLiteral("4")}).exitCode, 0);
         QCOMPARE(api({QStringLiteral("queues"), QStringLiteral("pause"), fast}).exitCode, 0);
