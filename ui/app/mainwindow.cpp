@@ -1,7 +1,5 @@
 #include "mainwindow.h"
 
-#include "widgets/statuscolors.h"
-
 #include "pages/page.h"
 #include "widgets/statuscolors.h"
 #include "widgets/theme.h"
@@ -90,14 +88,14 @@ MainWindow::MainWindow(Admin::AdminBackend *embedded, QWidget *parent) : QMainWi
     buildMenus();
 
     // Shortcuts: F5 refresh, Ctrl+1…9 pages of the current instance, Ctrl+F filter, Ctrl+Q quit.
-    auto *refreshAction = new QAction(tr("Refresh"), this);
+    auto *refreshAction = new QAction(Icons::symbolic(QStringLiteral("view-refresh")), tr("Refresh"), this);
     refreshAction->setShortcut(QKeySequence::Refresh);
     connect(refreshAction, &QAction::triggered, this, [this] {
         if (Page *page = currentPage())
             page->refresh();
     });
     addAction(refreshAction);
-    auto *filterAction = new QAction(tr("Filter"), this);
+    auto *filterAction = new QAction(Icons::symbolic(QStringLiteral("edit-find")), tr("Filter"), this);
     filterAction->setShortcut(QKeySequence::Find);
     connect(filterAction, &QAction::triggered, this, [this] {
         if (Page *page = currentPage())

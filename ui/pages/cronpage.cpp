@@ -1,6 +1,5 @@
 #include "cronpage.h"
 
-#include "widgets/statuscolors.h"
 
 #include "admin/ops/cronops.h"
 
@@ -28,11 +27,11 @@ CronPage::CronPage(Admin::AdminBackend &backend, QWidget *parent)
                     "<code>COMMAND</code> or call a <code>URL</code> from a <code>[cron.&lt;name&gt;]</code> section of "
                     "<code>app.ini</code> — see docs/cron.md.</p>"));
 
-    m_run = new QAction(Icons::state(statusColor(StatusColor::Ok)), tr("Run now"), this);
+    m_run = new QAction(Icons::symbolic(QStringLiteral("media-playback-start")), tr("Run now"), this);
     m_run->setToolTip(tr("Start the task now, whatever its schedule"));
-    m_pause = new QAction(Icons::state(statusColor(StatusColor::Paused)), tr("Pause"), this);
+    m_pause = new QAction(Icons::symbolic(QStringLiteral("media-playback-pause")), tr("Pause"), this);
     m_pause->setToolTip(tr("Skip scheduled runs until resumed (on every instance); Run now still works"));
-    m_resume = new QAction(tr("Resume"), this);
+    m_resume = new QAction(Icons::symbolic(QStringLiteral("media-playback-start")), tr("Resume"), this);
     for (QAction *action : {m_run, m_pause, m_resume})
         addPageAction(action);
     connect(m_run, &QAction::triggered, this, &CronPage::runSelected);

@@ -1,6 +1,5 @@
 #include "lockspage.h"
 
-#include "widgets/statuscolors.h"
 
 #include "admin/ops/lockops.h"
 
@@ -40,7 +39,7 @@ LocksPage::LocksPage(Admin::AdminBackend &backend, QWidget *parent) : TablePage(
                     "global lock while they run; they appear here with their holder, fencing token and lease. "
                     "<code>[global_lock] SERVICE_TYPE</code> chooses memory or Redis — see docs/locks.md.</p>"));
 
-    m_forceRelease = new QAction(Icons::state(statusColor(StatusColor::Error)), tr("Force release…"), this);
+    m_forceRelease = new QAction(Icons::symbolic(QStringLiteral("changes-allow")), tr("Force release…"), this);
     m_forceRelease->setToolTip(tr("Remove the lock whoever holds it (asks first)"));
     addPageAction(m_forceRelease);
     connect(m_forceRelease, &QAction::triggered, this, &LocksPage::forceReleaseSelected);

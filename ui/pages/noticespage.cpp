@@ -1,6 +1,5 @@
 #include "noticespage.h"
 
-#include "widgets/statuscolors.h"
 
 #include "admin/ops/instanceops.h"
 
@@ -25,7 +24,7 @@ NoticesPage::NoticesPage(Admin::AdminBackend &backend, QWidget *parent) : TableP
     setEmptyText(tr("<h3>No system notices</h3><p>The engine writes a notice when something needs an operator: "
                     "a cron task that failed (or succeeded, with <code>NOTICE_ON_SUCCESS</code>), a lock that was "
                     "force-released, queue data that was damaged. They appear here as they happen.</p>"));
-    m_delete = new QAction(Icons::state(statusColor(StatusColor::Error)), tr("Delete"), this);
+    m_delete = new QAction(Icons::symbolic(QStringLiteral("edit-delete")), tr("Delete"), this);
     m_delete->setShortcut(QKeySequence::Delete);
     m_delete->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     addPageAction(m_delete);

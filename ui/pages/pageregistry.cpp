@@ -30,14 +30,14 @@ using std::chrono::milliseconds;
 const std::vector<PageEntry> &pageRegistry()
 {
     static const std::vector<PageEntry> pages{
-        {"overview", QT_TRANSLATE_NOOP("Pages", "Overview"), "O", QColor(0x37, 0x47, 0x4f), milliseconds(0), &make<OverviewPage>},
-        {"queues", QT_TRANSLATE_NOOP("Pages", "Queues"), "Q", QColor(0x15, 0x65, 0xc0), milliseconds(0), &make<QueuesPage>},
-        {"cron", QT_TRANSLATE_NOOP("Pages", "Cron"), "C", QColor(0x2e, 0x7d, 0x32), milliseconds(0), &make<CronPage>},
-        {"locks", QT_TRANSLATE_NOOP("Pages", "Locks"), "L", QColor(0x6a, 0x1b, 0x9a), milliseconds(0), &make<LocksPage>},
-        {"cache", QT_TRANSLATE_NOOP("Pages", "Cache & QoS"), "$", QColor(0x00, 0x83, 0x8f), milliseconds(1000), &make<CachePage>},
-        {"processes", QT_TRANSLATE_NOOP("Pages", "Processes"), "P", QColor(0x45, 0x5a, 0x64), milliseconds(2000), &make<ProcessesPage>},
-        {"notices", QT_TRANSLATE_NOOP("Pages", "Notices"), "N", QColor(0xc6, 0x28, 0x28), milliseconds(0), &make<NoticesPage>},
-        {"audit", QT_TRANSLATE_NOOP("Pages", "Audit"), "A", QColor(0x5d, 0x40, 0x37), milliseconds(5000), &make<AuditPage>},
+        {"overview", QT_TRANSLATE_NOOP("Pages", "Overview"), "view-grid", QColor(0x37, 0x47, 0x4f), milliseconds(0), &make<OverviewPage>},
+        {"queues", QT_TRANSLATE_NOOP("Pages", "Queues"), "view-list", QColor(0x15, 0x65, 0xc0), milliseconds(0), &make<QueuesPage>},
+        {"cron", QT_TRANSLATE_NOOP("Pages", "Cron"), "alarm", QColor(0x2e, 0x7d, 0x32), milliseconds(0), &make<CronPage>},
+        {"locks", QT_TRANSLATE_NOOP("Pages", "Locks"), "changes-prevent", QColor(0x6a, 0x1b, 0x9a), milliseconds(0), &make<LocksPage>},
+        {"cache", QT_TRANSLATE_NOOP("Pages", "Cache & QoS"), "drive-harddisk", QColor(0x00, 0x83, 0x8f), milliseconds(1000), &make<CachePage>},
+        {"processes", QT_TRANSLATE_NOOP("Pages", "Processes"), "system-run", QColor(0x45, 0x5a, 0x64), milliseconds(2000), &make<ProcessesPage>},
+        {"notices", QT_TRANSLATE_NOOP("Pages", "Notices"), "dialog-warning", QColor(0xc6, 0x28, 0x28), milliseconds(0), &make<NoticesPage>},
+        {"audit", QT_TRANSLATE_NOOP("Pages", "Audit"), "document-open-recent", QColor(0x5d, 0x40, 0x37), milliseconds(5000), &make<AuditPage>},
     };
     return pages;
 }
@@ -58,7 +58,7 @@ QString PageEntry::translatedTitle() const
 
 QIcon PageEntry::icon() const
 {
-    return Icons::page(QString::fromUtf8(glyph), colour);
+    return Icons::badge(QString::fromUtf8(iconName), colour);
 }
 
 } // namespace Switchyard::Console

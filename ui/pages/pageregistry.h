@@ -23,7 +23,7 @@ struct PageEntry
 {
     const char *id;    // stable: settings keys, links ("queues")
     const char *title; // translated in the "Pages" context
-    const char *glyph; // the sidebar badge's letter until the SVG icons come
+    const char *iconName; // a symbolic icon in resources/icons (Icons::badge draws it on `colour`)
     QColor colour;
     std::chrono::milliseconds poll; // > 0: refreshed this often while shown (what the stream does not carry)
     Page *(*make)(Admin::AdminBackend &backend, QWidget *parent);

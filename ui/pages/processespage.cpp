@@ -1,6 +1,5 @@
 #include "processespage.h"
 
-#include "widgets/statuscolors.h"
 
 #include "admin/ops/instanceops.h"
 
@@ -27,7 +26,7 @@ ProcessesPage::ProcessesPage(Admin::AdminBackend &backend, QWidget *parent) : Ta
     detailArea()->hide();
     setEmptyText(tr("<h3>Nothing registered</h3><p>Worker pools, the cron scheduler, runs and admin jobs register "
                     "here while they run.</p>"));
-    m_cancel = new QAction(Icons::state(statusColor(StatusColor::Error)), tr("Cancel process"), this);
+    m_cancel = new QAction(Icons::symbolic(QStringLiteral("process-stop")), tr("Cancel process"), this);
     m_cancel->setToolTip(tr("Cancel the selected process and its children"));
     addPageAction(m_cancel);
     connect(m_cancel, &QAction::triggered, this, &ProcessesPage::cancelSelected);

@@ -1,6 +1,5 @@
 #include "queuespage.h"
 
-#include "widgets/statuscolors.h"
 
 #include "admin/ops/instanceops.h"
 #include "admin/ops/queueops.h"
@@ -52,16 +51,16 @@ QueuesPage::QueuesPage(Admin::AdminBackend &backend, QWidget *parent) : TablePag
                     "<code>[queue]</code> and <code>[queue.&lt;name&gt;]</code> in <code>app.ini</code> — "
                     "<b>Queue settings…</b> in the toolbar shows which apply here; docs/queues.md has every key.</p>"));
 
-    m_pause = new QAction(Icons::state(statusColor(StatusColor::Paused)), tr("Pause"), this);
+    m_pause = new QAction(Icons::symbolic(QStringLiteral("media-playback-pause")), tr("Pause"), this);
     m_pause->setToolTip(tr("Stop handing items to workers; pushes are still accepted"));
-    m_resume = new QAction(Icons::state(statusColor(StatusColor::Ok)), tr("Resume"), this);
-    m_flush = new QAction(tr("Flush"), this);
+    m_resume = new QAction(Icons::symbolic(QStringLiteral("media-playback-start")), tr("Resume"), this);
+    m_flush = new QAction(Icons::symbolic(QStringLiteral("go-bottom")), tr("Flush"), this);
     m_flush->setToolTip(tr("Handle every waiting item now, within the timeout"));
-    m_removeAll = new QAction(Icons::state(statusColor(StatusColor::Error)), tr("Remove all…"), this);
+    m_removeAll = new QAction(Icons::symbolic(QStringLiteral("edit-clear-all")), tr("Remove all…"), this);
     m_removeAll->setToolTip(tr("Delete every waiting item (asks first, naming how many)"));
-    m_setWorkers = new QAction(tr("Set max workers…"), this);
+    m_setWorkers = new QAction(Icons::symbolic(QStringLiteral("system-users")), tr("Set max workers…"), this);
     // Always available: which settings make which queue (the question an empty page raises).
-    m_settingsHelp = new QAction(tr("Queue settings…"), this);
+    m_settingsHelp = new QAction(Icons::symbolic(QStringLiteral("help-about")), tr("Queue settings…"), this);
     m_settingsHelp->setToolTip(tr("Which [queue.*] settings of app.ini apply to which queue, and which queues the subsystems create"));
     for (QAction *action : {m_pause, m_resume, m_flush, m_removeAll, m_setWorkers, m_settingsHelp})
         addPageAction(action);
