@@ -2,16 +2,17 @@
 
 // The admin layer's values: what every admin operation answers, shaped after the resources of the
 // admin API (docs/console.md lists the mapping). The engine's own row types (QueueStats,
-// CronTaskInfo, …) already carry the API's fields and are reused; what the engine has no type for
-// is defined here. Plain values: copy them across threads freely.
+// CronTaskInfo, …) already carry the API's fields and are reused from the engine's value headers
+// (never its service classes: pages see values only); what the engine has no type for is defined
+// here. Plain values: copy them across threads freely.
 
-#include "engine/cache/cache.h"
-#include "engine/core/notices.h"
-#include "engine/core/processregistry.h"
-#include "engine/cron/cron.h"
-#include "engine/globallock/globallock.h"
-#include "engine/qos/qos.h"
-#include "engine/queue/queue.h"
+#include "engine/cache/cachestats.h"
+#include "engine/core/notice.h"
+#include "engine/core/processinfo.h"
+#include "engine/cron/crontypes.h"
+#include "engine/globallock/lockinfo.h"
+#include "engine/qos/qostypes.h"
+#include "engine/queue/queuestats.h"
 
 #include <QDateTime>
 #include <QMap>

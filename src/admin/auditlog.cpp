@@ -23,7 +23,7 @@ QJsonObject toJson(const AuditEntry &entry)
 {
     return QJsonObject{{QStringLiteral("id"), entry.id},
                        {QStringLiteral("at"), entry.at.toString(Qt::ISODateWithMs)},
-                       {QStringLiteral("actor"), entry.actor},
+                       {QStringLiteral("actor"), entry.doer},
                        {QStringLiteral("remote_addr"), entry.remoteAddr},
                        {QStringLiteral("action"), entry.action},
                        {QStringLiteral("target"), entry.target},
@@ -173,7 +173,7 @@ void AuditLog::stamp(AuditEntry &entry)
 {
     entry.id = m_nextId++;
     entry.at = QDateTime::currentDateTimeUtc();
-    entry.actor = clean(entry.actor);
+    entry.doer = clean(entry.doer);
     entry.remoteAddr = clean(entry.remoteAddr);
     entry.action = clean(entry.action);
     entry.target = clean(entry.target);

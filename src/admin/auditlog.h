@@ -38,7 +38,7 @@ struct AuditEntry
 {
     qint64 id = 0;
     QDateTime at; // UTC
-    QString actor;
+    QString doer; // the API's "actor": a token's name or "console (<user>)"
     QString remoteAddr; // "local" for the console's embedded engine
     QString action;     // e.g. "queue.flush", "cron.run", "lock.force-release"
     QString target;     // the queue id, task name, lock key …

@@ -316,13 +316,13 @@ Result<qint64> beginChange(OpContext &context, const char *action, const QString
     if (!context.mayMutate) {
         const QString message = QStringLiteral("forbidden: the token \"%1\" is read-only").arg(context.tokenName);
         if (context.audit)
-            context.audit->record({0, {}, context.actor, context.remoteAddr, QLatin1String(action), target,
+            context.audit->record({0, {}, context.doer, context.remoteAddr, QLatin1String(action), target,
                                    QStringLiteral("403 forbidden (read-only token)")});
         return Status::permissionDenied(message);
     }
     if (!context.audit)
         return qint64(0);
-    Result<qint64> begun = context.audit->begin({0, {}, context.actor, context.remoteAddr, QLatin1String(action), target, {}});
+    Result<qint64> begun = context.audit->begin({0, {}, context.doer, context.remoteAddr, QLatin1String(action), target, {}});
     if (!begun)
         return Status::unavailable(QStringLiteral("%1; nothing was changed").arg(begun.status().message()));
     return begun;

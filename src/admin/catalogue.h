@@ -129,8 +129,10 @@ struct OpContext
 {
     Engine &engine;
     AuditLog *audit = nullptr; // null: not audited (said once, when the log could not be opened)
-    QString actor;             // audit's actor: the token's name, or "console (<user>)"
-    QString doer;              // who the engine records (a cron run, a forced release): "api (<token>)", "console (<user>)"
+    // Who does it: the API token's name, or "console (<user>)". The audit records it as is (the
+    // API's `actor`); the engine (a cron run, a forced release) as engineDoer().
+    QString doer;
+    bool viaApi = false;
     QString tokenName;         // the API's token name; empty for an anonymous /health
     QString role;              // "admin" or "read-only"
     QString remoteAddr;        // "local" for the console
@@ -141,6 +143,10 @@ struct OpContext
     std::function<void(std::function<void(const CancelToken &)>)> detach;
     // The API's own figures for /metrics; null in the console.
     std::function<QByteArray()> serverMetrics;
+
+    // "api (<token>)" for the API, so a run's history tells a script from a person; the doer as is
+    // for the console.
+    QString engineDoer() const { return viaApi ? QStringLiteral("api (%1)").arg(doer) : doer; }
 };
 
 // What every entry is, without its types: metadata for routes, docs and --help, and the

@@ -200,10 +200,10 @@ void LocalBackend::close(const QString &reason)
     });
 }
 
-QString LocalBackend::actor() const
+QString LocalBackend::doer() const
 {
-    if (!m_options.actor.isEmpty())
-        return m_options.actor;
+    if (!m_options.doer.isEmpty())
+        return m_options.doer;
     const QString user = qEnvironmentVariable("USER", qEnvironmentVariable("USERNAME"));
     return user.isEmpty() ? QStringLiteral("console") : QStringLiteral("console (%1)").arg(user);
 }
@@ -227,9 +227,8 @@ CallHandle LocalBackend::dispatch(Invocation invocation)
     m_pool.start([this, invocation = std::move(invocation), source] {
         OpContext context{*m_engine};
         context.audit = m_audit.get();
-        context.actor = actor();
-        context.doer = context.actor;
-        context.tokenName = context.actor;
+        context.doer = doer();
+        context.tokenName = context.doer;
         context.role = roleName(Role::Admin);
         context.remoteAddr = QStringLiteral("local");
         context.mayMutate = true;

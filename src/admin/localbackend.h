@@ -28,7 +28,7 @@ struct LocalBackendOptions
     EngineOptions engine;
     std::chrono::milliseconds eventInterval{1000};   // queue-stats, cron-status, lock sampling
     std::chrono::milliseconds progressInterval{200}; // how often a flush job reads the queue length
-    QString actor;                                   // who force-releases and runs: "console (<user>)" when empty
+    QString doer;                                    // who runs, force-releases, is audited: "console (<user>)" when empty
     int callThreads = 4;                             // operations running at once
 };
 
@@ -68,7 +68,7 @@ private:
     void forward(AdminEvent event);
     void deliverQueueStats();
     void deliverEvents();
-    QString actor() const;
+    QString doer() const;
     Status notRunning() const;
     void stopCalls(const QString &reason);
 

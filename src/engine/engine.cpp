@@ -91,9 +91,9 @@ Status Engine::startParts(const CancelToken &cancel, EngineOptions options)
     if (!locker)
         return locker.status();
     p.locker = std::move(locker).value();
-    p.locker->setForceReleaseObserver([notices](const LockInfo &info, const QString &actor) {
+    p.locker->setForceReleaseObserver([notices](const LockInfo &info, const QString &doer) {
         notices->add(QStringLiteral("lock"), QStringLiteral("Lock %1 (held by %2, fencing token %3) was force-released by %4")
-                                                 .arg(info.key, info.owner).arg(info.fencingToken).arg(actor));
+                                                 .arg(info.key, info.owner).arg(info.fencingToken).arg(doer));
     });
 
     QueueManagerOptions queueOptions;

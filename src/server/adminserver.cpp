@@ -375,8 +375,8 @@ Reply AdminServer::run(const Route &route, Call &call)
 {
     OpContext context{m_engine};
     context.audit = &m_audit;
-    context.actor = call.identity.name;
-    context.doer = QStringLiteral("api (%1)").arg(call.identity.name);
+    context.doer = call.identity.name;
+    context.viaApi = true;
     context.tokenName = call.identity.name;
     context.role = call.identity.name.isEmpty() ? QString() : roleName(call.identity.role);
     context.remoteAddr = call.remoteAddr;

@@ -92,7 +92,7 @@ private Q_SLOTS:
             Admin::LocalBackendOptions options;
             options.eventInterval = 200ms;
             options.progressInterval = 50ms;
-            options.actor = QStringLiteral("tester");
+            options.doer = QStringLiteral("tester");
             auto backend = std::make_unique<Admin::LocalBackend>(std::move(engine).value(), options);
             m_local = backend.get();
             m_backend = std::move(backend);
@@ -320,7 +320,7 @@ private Q_SLOTS:
         QVERIFY(entries->size() >= 2);
         for (const Admin::AuditEntry &e : *entries)
             QCOMPARE(e.action, QStringLiteral("cron.run"));
-        QCOMPARE(entries->front().actor, remote() ? QStringLiteral("admin") : QStringLiteral("tester"));
+        QCOMPARE(entries->front().doer, remote() ? QStringLiteral("admin") : QStringLiteral("tester"));
         QCOMPARE(entries->front().remoteAddr, remote() ? QStringLiteral("127.0.0.1") : QStringLiteral("local"));
         bool conflict = false;
         for (const Admin::AuditEntry &e : *entries)

@@ -31,7 +31,7 @@ std::unique_ptr<Admin::LocalBackend> openBackend(const QString &dir)
         qFatal("engine: %s", qPrintable(engine.status().toString()));
     Admin::LocalBackendOptions options;
     options.eventInterval = 50ms;
-    options.actor = QStringLiteral("tester");
+    options.doer = QStringLiteral("tester");
     return std::make_unique<Admin::LocalBackend>(std::move(engine).value(), options);
 }
 

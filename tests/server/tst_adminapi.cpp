@@ -498,7 +498,7 @@ private Q_SLOTS:
         });
         QVERIFY2(!released.isNull(), qPrintable(stream.frames.join(u'|').left(2000)));
 
-        // Recorded as a system notice naming the actor; notices can be deleted.
+        // Recorded as a system notice naming the doer; notices can be deleted.
         const HttpResult notices = get(QStringLiteral("/notices"), m_token);
         QJsonObject notice;
         for (const QJsonValue &n : array(notices))

@@ -135,7 +135,7 @@ struct ConsoleFixture
         Admin::LocalBackendOptions backendOptions;
         backendOptions.eventInterval = 100ms;
         backendOptions.progressInterval = 20ms;
-        backendOptions.actor = QStringLiteral("test operator");
+        backendOptions.doer = QStringLiteral("test operator");
         backend = std::make_unique<Admin::LocalBackend>(std::move(engine).value(), backendOptions);
         // Handlers finish at once when the console closes (a real handler would watch its token).
         QObject::connect(backend.get(), &Admin::AdminBackend::stateChanged, backend.get(),

@@ -19,7 +19,7 @@ QVariant AuditModel::headerData(int section, Qt::Orientation orientation, int ro
         return {};
     switch (section) {
         case Time: return tr("Time");
-        case Actor: return tr("Who");
+        case Doer: return tr("Who");
         case From: return tr("From");
         case Action: return tr("Action");
         case Target: return tr("Target");
@@ -42,7 +42,7 @@ QVariant AuditModel::data(const QModelIndex &index, int role) const
         case RawRole:
             switch (index.column()) {
                 case Time: return row->id; // ids grow with time and break ties
-                case Actor: return row->actor;
+                case Doer: return row->doer;
                 case From: return row->remoteAddr;
                 case Action: return row->action;
                 case Target: return row->target;
@@ -52,7 +52,7 @@ QVariant AuditModel::data(const QModelIndex &index, int role) const
         case Qt::DisplayRole:
             switch (index.column()) {
                 case Time: return formatTime(row->at);
-                case Actor: return row->actor;
+                case Doer: return row->doer;
                 case From: return row->remoteAddr;
                 case Action: return row->action;
                 case Target: return row->target;

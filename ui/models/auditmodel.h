@@ -11,7 +11,7 @@ class AuditModel final : public RowTableModel<Admin::AuditEntry, qint64>
 {
     Q_OBJECT
 public:
-    enum Column { Time, Actor, From, Action, Target, Outcome, ColumnCount };
+    enum Column { Time, Doer, From, Action, Target, Outcome, ColumnCount };
 
     explicit AuditModel(QObject *parent = nullptr) : RowTableModel(parent) {}
 

@@ -13,7 +13,7 @@ AuditPage::AuditPage(Admin::AdminBackend &backend, QWidget *parent) : TablePage(
 {
     setSourceModel(&m_model);
     view()->header()->resizeSection(AuditModel::Time, 160);
-    view()->header()->resizeSection(AuditModel::Actor, 150);
+    view()->header()->resizeSection(AuditModel::Doer, 150);
     view()->header()->resizeSection(AuditModel::From, 110);
     view()->header()->resizeSection(AuditModel::Action, 170);
     view()->header()->resizeSection(AuditModel::Target, 200);

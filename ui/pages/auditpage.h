@@ -8,7 +8,7 @@
 
 namespace Switchyard::Console {
 
-// Every mutating admin call on this instance — from the API (actor = the token's name) and from
+// Every mutating admin call on this instance — from the API (the doer is the token's name) and from
 // consoles on the embedded engine ("console (user)", from "local"): newest first, refused calls in
 // red. Read while the page is shown, every 5 s (the stream does not carry the audit log).
 class AuditPage final : public TablePage

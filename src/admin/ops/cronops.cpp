@@ -15,7 +15,7 @@ const Op<CronRef, CronStarted> cronRun{
     {.action = "cron.run", .method = HttpMethod::Post, .path = "/cron/{name}/run", .flags = Mutating,
      .summary = "run a task now (409 while it runs)", .cli = "cron run", .done = "started {name}", .okStatus = 202},
     [](OpContext &c, const CronRef &a) -> Result<CronStarted> {
-        Result<CronService::Trigger> triggered = c.engine.cron().runNow(a.name, c.doer);
+        Result<CronService::Trigger> triggered = c.engine.cron().runNow(a.name, c.engineDoer());
         if (!triggered)
             return triggered.status();
         if (*triggered == CronService::Trigger::AlreadyRunning)

@@ -76,7 +76,7 @@ void describe(V &v, AuditEntry &e)
 {
     v("id", e.id);
     v("at", e.at);
-    v("actor", e.actor);
+    v("actor", e.doer);
     v("remote_addr", e.remoteAddr);
     v("action", e.action);
     v("target", e.target);

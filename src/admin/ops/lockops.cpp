@@ -16,7 +16,7 @@ const Op<LockRef, Done> lockForceRelease{
      .summary = "release a lock whose holder is gone (recorded as a system notice)", .cli = "locks force-release",
      .done = "released {key} (recorded as a system notice)"},
     [](OpContext &c, const LockRef &a) -> Result<Done> {
-        Status released = c.engine.locker().forceRelease(c.cancel, a.key, c.doer);
+        Status released = c.engine.locker().forceRelease(c.cancel, a.key, c.engineDoer());
         if (released.code() == Status::Code::NotFound)
             return Status::notFound(QStringLiteral("%1 is not held; it was released meanwhile").arg(a.key));
         if (!released)

@@ -2,6 +2,7 @@
 
 // The cache subsystem's public header (SPEC §3, seed 000 §10.8).
 
+#include "cachestats.h"
 #include "engine/core/cancellation.h"
 #include "engine/core/status.h"
 
@@ -32,32 +33,6 @@ public:
 private:
     static constexpr int kBuckets = 48; // 2^0 .. 2^47 ns, in half-powers of two from 1 µs
     std::atomic<qint64> m_buckets[kBuckets] = {};
-};
-
-struct TwoQueueOccupancy
-{
-    qint64 recent = 0;   // seen once (A1in)
-    qint64 frequent = 0; // seen again (Am)
-    qint64 ghost = 0;    // keys recently evicted from recent (A1out)
-    qint64 capacity = 0;
-
-    bool operator==(const TwoQueueOccupancy &) const = default; // models diff rows with it
-};
-
-// GET /cache/stats.
-struct CacheStats
-{
-    QString adapter;
-    qint64 hits = 0;
-    qint64 misses = 0;
-    qint64 evictions = 0; // removed to make room or by expiry
-    qint64 errors = 0;    // backend failures (counted as misses for readers)
-    double latencyP50Ms = 0;
-    double latencyP99Ms = 0;
-    qint64 items = -1; // -1: the backend cannot count cheaply
-    std::optional<TwoQueueOccupancy> twoQueue;
-
-    bool operator==(const CacheStats &) const = default; // models diff rows with it
 };
 
 // Gitea's StringCache: a key-value cache of strings with per-item TTL (0 or less: no expiry).

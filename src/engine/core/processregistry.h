@@ -1,5 +1,6 @@
 #pragma once
 
+#include "processinfo.h"
 #include "cancellation.h"
 #include "status.h"
 
@@ -12,27 +13,6 @@
 #include <vector>
 
 namespace Switchyard {
-
-// What a registered process is (Gitea's process manager types).
-enum class ProcessType {
-    System,  // a long-running component: a queue's worker pool, the cron scheduler
-    Normal,  // a unit of work: a cron run, a flush, a delivery, an admin job
-    Request, // an admin API request
-};
-
-QString processTypeName(ProcessType type);
-
-struct ProcessInfo
-{
-    qint64 pid = 0;
-    qint64 parentPid = 0; // 0: no parent
-    ProcessType type = ProcessType::Normal;
-    QString description;
-    QDateTime startedAt; // UTC
-    bool cancellable = false;
-
-    bool operator==(const ProcessInfo &) const = default; // models diff rows with it
-};
 
 // Lists what the instance is doing right now, for the console's Processes page and the admin API.
 // Thread-safe. The registry must outlive every Handle it hands out.

@@ -67,17 +67,17 @@ void Locker::setForceReleaseObserver(ForceReleaseObserver observer)
     m_observer = std::move(observer);
 }
 
-void Locker::notifyForceRelease(const LockInfo &info, const QString &actor)
+void Locker::notifyForceRelease(const LockInfo &info, const QString &doer)
 {
     ForceReleaseObserver observer;
     {
         std::lock_guard lock(m_observerMutex);
         observer = m_observer;
     }
-    qCWarning(lcLock).noquote() << "lock" << info.key << "force-released by" << actor << "(holder" << info.owner
+    qCWarning(lcLock).noquote() << "lock" << info.key << "force-released by" << doer << "(holder" << info.owner
                                 << ", fencing token" << info.fencingToken << ")";
     if (observer)
-        observer(info, actor);
+        observer(info, doer);
 }
 
 // `fn` sees one token: cancelled when the caller's is, or when the lock is lost.

@@ -3,6 +3,7 @@
 // Global locks (SPEC §5, seed 000 §10.10, seed 004): one lock per key across threads (memory) or
 // across processes and machines (redis, Redlock).
 
+#include "lockinfo.h"
 #include "engine/core/cancellation.h"
 #include "engine/core/status.h"
 
@@ -54,24 +55,8 @@ private:
     std::shared_ptr<Detail::HeldLock> m_held;
 };
 
-// One held lock, as the Locks page and GET /locks show it.
-struct LockInfo
-{
-    QString key; // without the backend's key prefix
-    QString backend; // "memory", "redis", "redlock"
-    QString owner;   // instance id of the holder
-    QString tokenPrefix; // first 8 hex digits of the holder's random token
-    QDateTime acquiredAt; // UTC
-    qint64 ttlMs = -1;    // remaining lease; -1 for memory locks (no lease)
-    int extensions = 0;
-    qint64 fencingToken = 0;
-    int waiters = 0; // lock() calls of this process waiting for the key (other instances' are not known)
-
-    bool operator==(const LockInfo &) const = default; // models diff rows with it
-};
-
 // Called when an administrator force-releases a lock, so the store can record a system notice.
-using ForceReleaseObserver = std::function<void(const LockInfo &released, const QString &actor)>;
+using ForceReleaseObserver = std::function<void(const LockInfo &released, const QString &doer)>;
 
 // The locking interface (Gitea's globallock.Locker). Thread-safe.
 //
@@ -92,12 +77,12 @@ public:
     virtual Result<std::vector<LockInfo>> list(const CancelToken &cancel) = 0;
     // Removes the lock whoever holds it; the holder's token is cancelled (at once when it is in
     // this process, at its next extension otherwise). NotFound when the key is not locked.
-    virtual Status forceRelease(const CancelToken &cancel, const QString &key, const QString &actor) = 0;
+    virtual Status forceRelease(const CancelToken &cancel, const QString &key, const QString &doer) = 0;
 
     void setForceReleaseObserver(ForceReleaseObserver observer);
 
 protected:
-    void notifyForceRelease(const LockInfo &info, const QString &actor);
+    void notifyForceRelease(const LockInfo &info, const QString &doer);
 
 private:
     std::mutex m_observerMutex;

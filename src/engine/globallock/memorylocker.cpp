@@ -31,7 +31,7 @@ public:
         return infos;
     }
 
-    Status forceRelease(const CancelToken &, const QString &key, const QString &actor) override
+    Status forceRelease(const CancelToken &, const QString &key, const QString &doer) override
     {
         std::shared_ptr<Detail::HeldLock> holder;
         LockInfo info;
@@ -45,8 +45,8 @@ public:
             m_state->unlockLocked(it);
         }
         if (holder)
-            holder->markLost(QStringLiteral("force-released by %1").arg(actor));
-        notifyForceRelease(info, actor);
+            holder->markLost(QStringLiteral("force-released by %1").arg(doer));
+        notifyForceRelease(info, doer);
         return Status::ok();
     }
 

@@ -250,7 +250,7 @@ public:
         return last;
     }
 
-    Status forceRelease(const CancelToken &cancel, const QString &key, const QString &actor) override
+    Status forceRelease(const CancelToken &cancel, const QString &key, const QString &doer) override
     {
         std::optional<LockInfo> info;
         size_t deleted = 0;
@@ -283,13 +283,13 @@ public:
             }
         }
         for (const auto &holder : local)
-            holder->markLost(QStringLiteral("force-released by %1").arg(actor));
+            holder->markLost(QStringLiteral("force-released by %1").arg(doer));
         if (!info) {
             info = LockInfo();
             info->key = key;
             info->backend = m_state->backend;
         }
-        notifyForceRelease(*info, actor);
+        notifyForceRelease(*info, doer);
         return Status::ok();
     }
 

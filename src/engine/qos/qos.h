@@ -2,6 +2,7 @@
 
 // Overload protection and small throttling primitives (SPEC §6, seed 000 §10.11).
 
+#include "qostypes.h"
 #include "engine/core/cancellation.h"
 #include "engine/core/status.h"
 
@@ -20,30 +21,11 @@ namespace Switchyard {
 
 class StringCache;
 
-// Gitea's three request priorities (routers/common/qos.go).
-enum class Priority { Low = 0, Default = 1, High = 2 }; // authenticated = High
-QString priorityName(Priority priority);
-
 struct QosOptions
 {
     int maxInflight = 0;  // ≤ 0: 4 × cores
     int maxWaiting = 100; // requests allowed to queue for a slot
     std::chrono::milliseconds targetWaitTime{250};
-};
-
-// GET /qos.
-struct QosStats
-{
-    bool enabled = false;
-    int maxInflight = 0;
-    int maxWaiting = 0;
-    qint64 targetWaitMs = 0;
-    int inflight = 0;
-    int waiting = 0;
-    qint64 admittedTotal = 0;
-    std::array<qint64, 3> droppedTotal{}; // by Priority
-
-    bool operator==(const QosStats &) const = default; // models diff rows with it
 };
 
 // Admission control for the admin API: at most maxInflight requests run; others wait, highest

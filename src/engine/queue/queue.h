@@ -2,9 +2,8 @@
 
 // The queue subsystem's public header (SPEC §2): typed worker-pool queues and their manager.
 
-#include "basequeue.h"
 #include "queuecodec.h"
-#include "queuelogging.h"
+#include "queuestats.h"
 #include "workerpool.h"
 
 #include "engine/core/cancellation.h"
@@ -20,6 +19,11 @@ namespace Switchyard {
 
 class EngineConfig;
 class Lifecycle;
+
+namespace Detail {
+// Logs an item of `queueName` that could not be decoded (its first 100 bytes, escaped).
+void logUndecodable(const QString &queueName, const QByteArray &bytes);
+} // namespace Detail
 
 // A typed queue (Gitea's WorkerPoolQueue[T]): items are stored as JSON (QueueCodec<T>), handled
 // in batches by the pool's workers. Thread-safe; shared by producers.
@@ -53,8 +57,7 @@ public:
                     items.push_back(std::move(*item));
                 } else {
                     ++result.corrupt;
-                    qCWarning(lcQueue).noquote() << "queue" << queueName << ": skipped an undecodable item:"
-                                                 << QString::fromUtf8(bytes.left(100).toPercentEncoding(" {}[]:,\"'"));
+                    Detail::logUndecodable(queueName, bytes);
                 }
             }
             if (items.empty())

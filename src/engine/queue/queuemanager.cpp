@@ -1,11 +1,17 @@
 #include "queue.h"
+#include "queuelogging.h"
 
-#include "engine/core/lifecycle.h"
 #include "engine/core/instanceid.h"
+#include "engine/core/lifecycle.h"
 #include "engine/settings/config.h"
 
-
 namespace Switchyard {
+
+void Detail::logUndecodable(const QString &queueName, const QByteArray &bytes)
+{
+    qCWarning(lcQueue).noquote() << "queue" << queueName << ": skipped an undecodable item:"
+                                 << QString::fromUtf8(bytes.left(100).toPercentEncoding(" {}[]:,\"'"));
+}
 
 QueueManager::QueueManager(const EngineConfig &config, Lifecycle &lifecycle, QueueManagerOptions options)
     : m_config(config), m_lifecycle(lifecycle), m_options(std::move(options))

@@ -191,7 +191,7 @@ private Q_SLOTS:
     {
         auto locker = makeLocker();
         QString observed;
-        locker->setForceReleaseObserver([&](const LockInfo &info, const QString &actor) { observed = info.key + QLatin1Char('/') + actor; });
+        locker->setForceReleaseObserver([&](const LockInfo &info, const QString &doer) { observed = info.key + QLatin1Char('/') + doer; });
         Result<LockGuard> guard = locker->lock(CancelToken(), QStringLiteral("stuck"));
         QVERIFY(locker->forceRelease(CancelToken(), QStringLiteral("stuck"), QStringLiteral("admin")));
         QVERIFY(guard->token().isCancelled());

@@ -245,7 +245,7 @@ private Q_SLOTS:
         auto a = locker(QStringLiteral("holder-a"));
         auto admin = locker(QStringLiteral("admin-instance"));
         QString observed;
-        admin->setForceReleaseObserver([&](const LockInfo &info, const QString &actor) { observed = info.owner + QLatin1Char('/') + actor; });
+        admin->setForceReleaseObserver([&](const LockInfo &info, const QString &doer) { observed = info.owner + QLatin1Char('/') + doer; });
         Result<LockGuard> guard = a->lock(CancelToken(), QStringLiteral("inspect:me"));
         const std::vector<LockInfo> infos = *admin->list(CancelToken());
         QCOMPARE(infos.size(), size_t(1));
