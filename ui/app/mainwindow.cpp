@@ -200,8 +200,9 @@ InstanceView *MainWindow::openRemote(const Admin::RemoteBackendOptions &options)
     Admin::RemoteBackend *remote = backend.get();
     InstanceView *view = addInstance(*remote, std::move(backend));
     setCurrentInstance(view);
-    remote->start();
+    // Said before starting, so whatever start() reports (even at once) comes after it.
     showOperation(tr("Connecting to %1 (%2)").arg(remote->displayName(), remote->url().toString()));
+    remote->start();
     return view;
 }
 
