@@ -19,13 +19,15 @@ QString resourcePath(const QString &name)
     return QStringLiteral(":/switchyard/icons/%1-symbolic.svg").arg(name);
 }
 
-// One renderer per icon, shared by every engine drawing it (GUI thread only).
-QSvgRenderer *renderer(const QString &name)
+// The SVG's bytes, read once per icon (GUI thread only); empty when there is no such icon.
+const QByteArray &svgData(const QString &name)
 {
-    static QHash<QString, QSvgRenderer *> renderers;
-    auto it = renderers.find(name);
-    if (it == renderers.end())
-        it = renderers.insert(name, new QSvgRenderer(resourcePath(name)));
+    static QHash<QString, QByteArray> data;
+    auto it = data.find(name);
+    if (it == data.end()) {
+        QFile file(resourcePath(name));
+        it = data.insert(name, file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray());
+    }
     return it.value();
 }
 
@@ -91,7 +93,8 @@ private:
         glyph.fill(Qt::transparent);
         {
             QPainter painter(&glyph);
-            renderer(m_name)->render(&painter, QRectF(0, 0, glyphSide, glyphSide));
+            QSvgRenderer svg(svgData(m_name)); // a render is rare: the result goes to QPixmapCache
+            svg.render(&painter, QRectF(0, 0, glyphSide, glyphSide));
             painter.setCompositionMode(QPainter::CompositionMode_SourceIn);
             painter.fillRect(glyph.rect(), fg);
         }
@@ -146,7 +149,7 @@ QIcon state(const QColor &color)
 
 bool exists(const QString &name)
 {
-    return QFile::exists(resourcePath(name)) && renderer(name)->isValid();
+    return !svgData(name).isEmpty() && QSvgRenderer(svgData(name)).isValid();
 }
 
 QIcon symbolic(const QString &name)
