@@ -149,7 +149,7 @@ QIcon state(const QColor &color)
 
 bool exists(const QString &name)
 {
-    return !svgData(name).isEmpty() && QSvgRenderer(svgData(name)).isValid();
+    return !svgData(name).isEmpty(); // the files are ours; tst_console::iconsAreReal renders each
 }
 
 QIcon symbolic(const QString &name)
