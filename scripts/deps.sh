@@ -5,12 +5,13 @@ set -euo pipefail
 
 packages=(
     build-essential cmake ninja-build ccache pkg-config git
-    qt6-base-dev qt6-base-dev-tools libqt6sql6-sqlite
+    qt6-base-dev qt6-base-dev-tools libqt6sql6-sqlite libqt6sql6-psql
     qt6-httpserver-dev qt6-websockets-dev qt6-charts-dev qt6-svg-dev
     qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools linguist-qt6
     qtkeychain-qt6-dev libgl-dev libqt6opengl6-dev
     libhiredis-dev libhttp-parser-dev libleveldb-dev libsnappy-dev libssl-dev
     redis-server tzdata wrk
+    postgresql # tst_store_postgres and the other `postgres`-labelled tests run a private cluster
     prometheus # its promtool lints GET /metrics in tst_adminapi
 )
 

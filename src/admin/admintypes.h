@@ -47,6 +47,8 @@ struct InstanceInfo
     QString configPath;  // empty: the embedded defaults
     QString dataPath;
     QString dbType;
+    QString dbLocation;      // the SQLite file, or PostgreSQL's host/name
+    int dbSchemaVersion = 0; // the store's schema version
     QMap<QString, QString> queueTypes; // configured queue name → type ("common" is [queue])
     QString cacheAdapter;
     QString lockService;

@@ -6,6 +6,7 @@
 #include "engine/globallock/globallock.h"
 #include "engine/queue/queue.h"
 #include "engine/settings/duration.h"
+#include "engine/store/store.h"
 
 namespace Switchyard {
 
@@ -61,7 +62,15 @@ std::vector<CronTaskDefinition> builtInCronTasks(const BuiltInTaskServices &serv
         return QStringLiteral("removed %1 notice(s) older than %2").arg(notices->removeOlderThan(age)).arg(formatDuration(age));
     };
 
-    return {std::move(cache), std::move(queues), std::move(notices_)};
+    CronTaskDefinition vacuum;
+    vacuum.name = QStringLiteral("vacuum_database");
+    // Opt-in: SQLite's VACUUM rewrites the whole file and holds the write lock while it does.
+    vacuum.defaults.enabled = false;
+    vacuum.defaults.schedule = QStringLiteral("@weekly");
+    Store *store = services.store;
+    vacuum.run = [store](const CronRunContext &) -> Result<QString> { return store->vacuum(); };
+
+    return {std::move(cache), std::move(queues), std::move(notices_), std::move(vacuum)};
 }
 
 Status registerBuiltInCronTasks(CronService &cron, const BuiltInTaskServices &services)

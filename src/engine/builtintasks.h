@@ -1,9 +1,9 @@
 #pragma once
 
 // The engine's built-in cron tasks (SPEC §4) that work on data that exists today:
-// cache_self_check, queue_health_check, delete_old_system_notices. They sit above cron and the
-// subsystems they use, so cron depends on none of them. Tasks that need the store or webhooks
-// register with those subsystems.
+// cache_self_check, queue_health_check, delete_old_system_notices, vacuum_database. They sit above
+// cron and the subsystems they use, so cron depends on none of them. Tasks of later subsystems
+// (webhooks, notifications) are added here as those subsystems arrive.
 
 #include "engine/cron/cron.h"
 
@@ -11,6 +11,7 @@ namespace Switchyard {
 
 class NoticeBoard;
 class QueueManager;
+class Store;
 class StringCache;
 
 // What the built-in tasks work on; null members only for validation (nothing runs then).
@@ -19,6 +20,7 @@ struct BuiltInTaskServices
     StringCache *cache = nullptr;
     QueueManager *queues = nullptr;
     NoticeBoard *notices = nullptr;
+    Store *store = nullptr;
 };
 
 std::vector<CronTaskDefinition> builtInCronTasks(const BuiltInTaskServices &services);

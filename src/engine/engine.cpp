@@ -3,6 +3,7 @@
 #include "engine/builtintasks.h"
 #include "engine/core/instanceid.h"
 #include "engine/core/logging.h"
+#include "engine/store/journals.h"
 
 #include <QDir>
 
@@ -21,11 +22,16 @@ Engine::Parts::~Parts()
     // reverse start-up order.
     lifecycle.reset();
     cron.reset();
+    cronRuns.reset();
     cronCoordinator.reset();
     qos.reset();
     queues.reset();
     locker.reset();
     cache.reset();
+    if (notices)
+        notices->attach(nullptr); // memory only from here
+    noticeJournal.reset();
+    store.reset();
 }
 
 ShutdownReport Engine::shutdown(const QString &reason)
@@ -68,7 +74,8 @@ Result<std::unique_ptr<Engine>> Engine::start(const CancelToken &cancel, EngineC
     if (cancel.isCancelled())
         return cancel.cause();
     Parts &p = *engine->m_parts;
-    qCInfo(lcCore).noquote() << "engine" << engine->m_instanceId << "started: cache" << p.cache->adapter() << ", locks"
+    qCInfo(lcCore).noquote() << "engine" << engine->m_instanceId << "started: store" << p.store->backendName() << p.store->location()
+                             << ", cache" << p.cache->adapter() << ", locks"
                              << p.locker->backend() << ", qos" << (p.qos ? "on" : "off");
     return engine;
 }
@@ -80,6 +87,18 @@ Status Engine::startParts(const CancelToken &cancel, EngineOptions options)
     options.lifecycle.hammerTimeout = std::chrono::duration_cast<std::chrono::milliseconds>(cfg.server.gracefulHammerTime);
     p.lifecycle = std::make_unique<Lifecycle>(*p.processes, options.lifecycle);
     NoticeBoard *notices = p.notices.get();
+
+    // The store first: everything after it may persist.
+    DatabaseSettings database = cfg.database;
+    if (database.type == QLatin1String("sqlite3") && database.path.isEmpty())
+        database.path = QDir(cfg.dataPath()).filePath(QStringLiteral("data/switchyard.db"));
+    Result<std::unique_ptr<Store>> store = Store::open(cancel, database, options.storeOptions);
+    if (!store)
+        return store.status();
+    p.store = std::move(store).value();
+    p.noticeJournal = makeStoredNotices(*p.store);
+    if (Status attached = notices->attach(p.noticeJournal.get()); !attached)
+        return attached;
 
     Result<std::unique_ptr<StringCache>> cache = createCache(cancel, cfg, options.cacheOptions);
     if (!cache)
@@ -121,12 +140,18 @@ Status Engine::startParts(const CancelToken &cancel, EngineOptions options)
             return coordinator.status();
         p.cronCoordinator = std::move(coordinator).value();
     } else {
-        p.cronCoordinator = createLocalCronCoordinator(QDir(cfg.dataPath()).filePath(QStringLiteral("cron-state.json")),
-                                                       [notices](const QString &message) { notices->add(QStringLiteral("cron"), message); });
+        Result<std::unique_ptr<CronCoordinator>> coordinator = makeStoredCronCoordinator(
+            *p.store, m_instanceId, QDir(cfg.dataPath()).filePath(QStringLiteral("cron-state.json")),
+            [notices](const QString &message) { notices->add(QStringLiteral("cron"), message); });
+        if (!coordinator)
+            return coordinator.status();
+        p.cronCoordinator = std::move(coordinator).value();
     }
     options.cronOptions.instanceId = m_instanceId;
+    p.cronRuns = makeStoredCronRuns(*p.store);
+    options.cronOptions.journal = p.cronRuns.get();
     p.cron = std::make_unique<CronService>(cfg, *p.locker, *p.cronCoordinator, *notices, *p.processes, options.cronOptions);
-    if (Status registered = registerBuiltInCronTasks(*p.cron, {p.cache.get(), p.queues.get(), notices}); !registered)
+    if (Status registered = registerBuiltInCronTasks(*p.cron, {p.cache.get(), p.queues.get(), notices, p.store.get()}); !registered)
         return registered;
     if (Status registered = p.cron->registerUserTasks(); !registered)
         return registered;

@@ -12,6 +12,7 @@
 #include "engine/qos/qos.h"
 #include "engine/queue/queue.h"
 #include "engine/settings/config.h"
+#include "engine/store/store.h"
 
 #include <QDateTime>
 
@@ -26,12 +27,14 @@ struct EngineOptions
     LockerOptions lockerOptions;  // instance id, prefix and hold cap are filled in from the config
     CacheOptions cacheOptions;
     CronOptions cronOptions;      // instance id filled in
+    StoreOptions storeOptions;
     QString instanceId;           // generated when empty: host-pid-random
 };
 
-// Start-up order: cache (PINGed; an unreachable adapter refuses start-up), global locker (Redis
+// Start-up order: the store (opened and migrated; system notices persist there from then on),
+// cache (PINGed; an unreachable adapter refuses start-up), global locker (Redis
 // PINGed likewise), queue manager, QoS, and cron last (built-in and user-defined tasks registered,
-// RUN_AT_START tasks started). Subsystems that come later (store, webhooks) go before cron.
+// RUN_AT_START tasks started). Subsystems that come later (the notify bus, webhooks) go before cron.
 //
 // Start-up is interruptible: every wait in it (Redis PINGs, LevelDB opens) watches `cancel`, so
 // a cancelled start returns its cause within a few milliseconds and undoes what it started.
@@ -62,6 +65,7 @@ public:
     QDateTime startedAt() const { return m_startedAt; }
 
     ProcessRegistry &processes() { return *m_parts->processes; }
+    Store &store() { return *m_parts->store; }
     Lifecycle &lifecycle() { return *m_parts->lifecycle; }
     StringCache &cache() { return *m_parts->cache; }
     Locker &locker() { return *m_parts->locker; }
@@ -81,11 +85,14 @@ private:
         std::unique_ptr<ProcessRegistry> processes;
         std::unique_ptr<NoticeBoard> notices;
         std::unique_ptr<Lifecycle> lifecycle;
+        std::unique_ptr<Store> store;
+        std::unique_ptr<NoticeJournal> noticeJournal;
         std::unique_ptr<StringCache> cache;
         std::unique_ptr<Locker> locker;
         std::unique_ptr<QueueManager> queues;
         std::unique_ptr<AdmissionController> qos;
         std::unique_ptr<CronCoordinator> cronCoordinator;
+        std::unique_ptr<CronRunJournal> cronRuns;
         std::unique_ptr<CronService> cron;
     };
 

@@ -4,6 +4,7 @@
 
 #include "support/testutil.h"
 
+#include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -46,6 +47,54 @@ private Q_SLOTS:
         // The data directory is free again: a corrected start works.
         Result<std::unique_ptr<Engine>> fixed = Engine::start(CancelToken(), configFrom("", dir.path()));
         QVERIFY(fixed);
+    }
+
+    // Run history, pauses and notices live in the store (data/switchyard.db): a restarted engine
+    // shows them.
+    void stateSurvivesARestart()
+    {
+        QTemporaryDir dir;
+        const QByteArray ini = "[cron.hello]\nCOMMAND = /bin/true\nSCHEDULE = @yearly\n";
+        {
+            Result<std::unique_ptr<Engine>> engine = Engine::start(CancelToken(), configFrom(ini, dir.path()));
+            QVERIFY2(engine, qPrintable(engine.status().message()));
+            QVERIFY((*engine)->cron().runNow(QStringLiteral("hello"), QStringLiteral("api (ops)"), QStringLiteral("trace-1")));
+            (*engine)->cron().waitIdle();
+            QVERIFY((*engine)->cron().pause(QStringLiteral("hello")));
+            (*engine)->notices().add(QStringLiteral("test"), QStringLiteral("kept across the restart"));
+            QVERIFY((*engine)->shutdown().clean());
+        }
+        QVERIFY(QFile::exists(dir.filePath(QStringLiteral("data/switchyard.db"))));
+        Result<std::unique_ptr<Engine>> engine = Engine::start(CancelToken(), configFrom(ini, dir.path()));
+        QVERIFY2(engine, qPrintable(engine.status().message()));
+        const Result<std::vector<CronRunRecord>> runs = (*engine)->cron().history(QStringLiteral("hello"));
+        QVERIFY(runs);
+        QCOMPARE(runs->size(), size_t(1));
+        QCOMPARE(runs->front().status, QStringLiteral("finished"));
+        QCOMPARE(runs->front().doer, QStringLiteral("api (ops)"));
+        QCOMPARE(runs->front().traceId, QStringLiteral("trace-1"));
+        QVERIFY((*engine)->cron().task(QStringLiteral("hello"))->paused);
+        bool found = false;
+        for (const SystemNotice &notice : (*engine)->notices().list())
+            found = found || notice.description == QLatin1String("kept across the restart");
+        QVERIFY(found);
+        QVERIFY((*engine)->shutdown().clean());
+    }
+
+    // A data directory of a version that kept cron pauses in cron-state.json: imported once.
+    void theFormerCronStateFileIsImported()
+    {
+        QTemporaryDir dir;
+        QFile state(dir.filePath(QStringLiteral("cron-state.json")));
+        QVERIFY(state.open(QIODevice::WriteOnly));
+        state.write(R"({"paused": ["cache_self_check"]})");
+        state.close();
+        Result<std::unique_ptr<Engine>> engine = Engine::start(CancelToken(), configFrom("", dir.path()));
+        QVERIFY2(engine, qPrintable(engine.status().message()));
+        QVERIFY((*engine)->cron().task(QStringLiteral("cache_self_check"))->paused);
+        QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("cron-state.json"))));
+        QVERIFY(QFile::exists(dir.filePath(QStringLiteral("cron-state.json.imported"))));
+        QVERIFY((*engine)->shutdown().clean());
     }
 
     void aCancelledStartReturnsItsCause()

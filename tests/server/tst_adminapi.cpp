@@ -7,9 +7,11 @@
 #include "admin/auditlog.h"
 #include "admin/catalogue.h"
 #include "admin/tokens.h"
+#include "engine/store/store.h"
 
 #include <QEventLoop>
 #include <QStandardPaths>
+#include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -310,12 +312,24 @@ private Q_SLOTS:
             QVERIFY2(instance.contains(QLatin1String(key)), key);
         QCOMPARE(instance[QStringLiteral("queue_types")][QStringLiteral("slow")].toString(), QStringLiteral("channel"));
         QVERIFY(QDateTime::fromString(instance[QStringLiteral("started_at")].toString(), Qt::ISODateWithMs).isValid());
+        // The store: SQLite under the data directory by default, migrated to this binary's schema.
+        QCOMPARE(instance[QStringLiteral("db_type")].toString(), QStringLiteral("sqlite3"));
+        QCOMPARE(instance[QStringLiteral("db_location")].toString(),
+                 QDir(instance[QStringLiteral("data_path")].toString()).filePath(QStringLiteral("data/switchyard.db")));
+        QCOMPARE(instance[QStringLiteral("db_schema_version")].toInt(), Store::currentSchemaVersion());
 
         const HttpResult check = get(QStringLiteral("/self-check"), m_token);
         QCOMPARE(check.status, 200);
         QStringList names;
-        for (const QJsonValue &item : array(check))
+        for (const QJsonValue &item : array(check)) {
             names << item[QStringLiteral("name")].toString();
+            if (names.last() == QLatin1String("database")) {
+                QVERIFY(item[QStringLiteral("ok")].toBool());
+                QVERIFY2(item[QStringLiteral("message")].toString().contains(QStringLiteral("sqlite3 database")),
+                         qPrintable(item[QStringLiteral("message")].toString()));
+            }
+        }
+        QCOMPARE(names.first(), QStringLiteral("database"));
         QVERIFY2(names.contains(QStringLiteral("cache")) && names.contains(QStringLiteral("disk")) && names.contains(QStringLiteral("audit")),
                  qPrintable(names.join(u',')));
     }

@@ -1,9 +1,10 @@
 #include "redisserver.h"
 
+#include "testutil.h"
+
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
-#include <QTcpServer>
 
 #include <hiredis/hiredis.h>
 
@@ -18,14 +19,6 @@ QString redisExecutable()
 {
     const QByteArray fromEnv = qgetenv("SWITCHYARD_REDIS_SERVER");
     return fromEnv.isEmpty() ? QStringLiteral("redis-server") : QString::fromLocal8Bit(fromEnv);
-}
-
-quint16 pickFreePort()
-{
-    QTcpServer probe;
-    if (!probe.listen(QHostAddress::LocalHost, 0))
-        return 0;
-    return probe.serverPort(); // closed on return; redis binds it a moment later (retried on a race)
 }
 
 } // namespace
@@ -52,16 +45,7 @@ Status RedisServer::start(const Options &options)
     m_dir = std::make_unique<QTemporaryDir>();
     if (!m_dir->isValid())
         return Status::unavailable(QStringLiteral("cannot create a temporary directory for redis-server"));
-    Status last;
-    for (int attempt = 0; attempt < 5; ++attempt) {
-        m_port = pickFreePort();
-        if (m_port == 0)
-            return Status::unavailable(QStringLiteral("no free loopback port"));
-        last = launch();
-        if (last)
-            return last;
-    }
-    return last;
+    return launchOnFreePort(m_port, [this] { return launch(); });
 }
 
 Status RedisServer::launch()

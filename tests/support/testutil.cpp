@@ -3,6 +3,7 @@
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
+#include <QTcpServer>
 #include <QTest>
 
 namespace Switchyard::Test {
@@ -62,6 +63,22 @@ EngineConfig configFrom(const QByteArray &ini, const QString &dataDir)
     if (!config)
         qFatal("%s", qPrintable(config.status().message()));
     return std::move(config).value();
+}
+
+Status launchOnFreePort(quint16 &port, const std::function<Status()> &launch)
+{
+    Status last;
+    for (int attempt = 0; attempt < 5; ++attempt) {
+        QTcpServer probe;
+        if (!probe.listen(QHostAddress::LocalHost, 0))
+            return Status::unavailable(QStringLiteral("no free loopback port"));
+        port = probe.serverPort();
+        probe.close(); // the server binds it a moment later (retried on a race)
+        last = launch();
+        if (last)
+            return last;
+    }
+    return last;
 }
 
 } // namespace Switchyard::Test

@@ -4,6 +4,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
+
 #include "engine/core/childprocess.h"
 #include "engine/settings/config.h"
 
@@ -34,5 +36,9 @@ Ran runProgram(const QString &program, const QStringList &arguments, const QMap<
 // The engine configuration of an app.ini text (file name "app.ini") with `dataDir` as --data-dir;
 // stops the test program on a parse or validation error (a broken fixture, not a test result).
 EngineConfig configFrom(const QByteArray &ini, const QString &dataDir);
+
+// Starts a server on a free loopback port: picks one into `port`, then `launch()`; tried 5 times,
+// since another process may take the port between the pick and the server's bind.
+Status launchOnFreePort(quint16 &port, const std::function<Status()> &launch);
 
 } // namespace Switchyard::Test

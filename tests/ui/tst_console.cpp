@@ -273,7 +273,7 @@ private Q_SLOTS:
         QVERIFY(Test::eventually([&] { return w.page<LocksPage>(QStringLiteral("locks"))->model().rowCount() == 1; }));
         QVERIFY(Test::eventually([&] { return w.page<NoticesPage>(QStringLiteral("notices"))->model().rowCount() == 1; }));
         QVERIFY(Test::eventually([&] { return w.page<ProcessesPage>(QStringLiteral("processes"))->model().processCount() > 0; }));
-        QVERIFY(Test::eventually([&] { return w.page<OverviewPage>(QStringLiteral("overview"))->selfCheckRows() == 5; })); // cache, locks, queues, disk, audit
+        QVERIFY(Test::eventually([&] { return w.page<OverviewPage>(QStringLiteral("overview"))->selfCheckRows() == 6; })); // database, cache, locks, queues, disk, audit
         QCOMPARE(w.page<OverviewPage>(QStringLiteral("overview"))->instance().instanceId, c.engine().instanceId());
 
         // What the rows say.

@@ -8,6 +8,7 @@
 
 #include "engine/core/version.h"
 #include "engine/engine.h"
+#include "engine/store/store.h"
 
 #include <QElapsedTimer>
 #include <QStorageInfo>
@@ -25,7 +26,9 @@ InstanceInfo instanceOf(Engine &engine)
     info.startedAt = engine.startedAt();
     info.configPath = config.configPath();
     info.dataPath = config.dataPath();
-    info.dbType = config.database.type;
+    info.dbType = engine.store().backendName();
+    info.dbLocation = engine.store().location();
+    info.dbSchemaVersion = engine.store().schemaVersion();
     if (Result<QueueSettings> common = config.queueSettings(QStringLiteral("common")))
         info.queueTypes.insert(QStringLiteral("common"), common->type);
     for (const QString &name : config.configuredQueueNames()) {
@@ -38,13 +41,25 @@ InstanceInfo instanceOf(Engine &engine)
     return info;
 }
 
-// cache (Delete → Put → Get, slow above 30 ms), locks (the locker answers), queues (every queue's
+// database (a read transaction answers), cache (Delete → Put → Get, slow above 30 ms), locks (the locker answers), queues (every queue's
 // backend answers, paused ones named), disk (free space of the data directory) and, where admin
 // changes are audited, the audit log.
 std::vector<SelfCheckItem> selfCheckOf(OpContext &c)
 {
     Engine &engine = c.engine;
     std::vector<SelfCheckItem> items;
+
+    QElapsedTimer timer;
+    timer.start();
+    Store &store = engine.store();
+    const Status pinged = store.ping();
+    items.push_back({QStringLiteral("database"), pinged.isOk(),
+                     pinged ? QStringLiteral("%1 database %2 answered in %3 ms (schema version %4)")
+                                  .arg(store.backendName(), store.location())
+                                  .arg(double(timer.nsecsElapsed()) / 1e6, 0, 'f', 1)
+                                  .arg(store.schemaVersion())
+                            : pinged.message(),
+                     timer.elapsed()});
 
     const CacheTest cache = cacheTest(engine);
     items.push_back({QStringLiteral("cache"), cache.ok && !cache.slow,
@@ -56,8 +71,7 @@ std::vector<SelfCheckItem> selfCheckOf(OpContext &c)
                                   : QStringLiteral("%1 cache answered in %2 ms").arg(engine.cache().adapter()).arg(cache.elapsedMs, 0, 'f', 1),
                      qint64(cache.elapsedMs)});
 
-    QElapsedTimer timer;
-    timer.start();
+    timer.restart();
     const Result<std::vector<LockRow>> held = engine.locker().list(c.cancel);
     items.push_back({QStringLiteral("locks"), held.isOk(),
                      held ? QStringLiteral("%1 locker answered; %2 held").arg(engine.locker().backend()).arg(held->size())

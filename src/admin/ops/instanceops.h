@@ -55,6 +55,8 @@ void describe(V &v, InstanceInfo &i)
     v("config_path", i.configPath);
     v("data_path", i.dataPath);
     v("db_type", i.dbType);
+    v("db_location", i.dbLocation, Json::Optional); // Optional: older daemons do not send it
+    v("db_schema_version", i.dbSchemaVersion, Json::Optional);
     v("queue_types", i.queueTypes, Json::Optional);
     v("cache_adapter", i.cacheAdapter);
     v("lock_service", i.lockService);

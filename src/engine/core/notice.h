@@ -9,8 +9,8 @@
 namespace Switchyard {
 
 // A system notice (Gitea's system_model.Notice): something an operator should see on the console
-// — a failed cron run, a forced lock release. Kept in memory until the store exists (it will
-// persist them); bounded so a flood cannot exhaust memory.
+// — a failed cron run, a forced lock release. Persisted in the store; the board keeps the newest
+// in memory, bounded so a flood cannot exhaust memory.
 struct SystemNotice
 {
     qint64 id = 0;

@@ -4,13 +4,43 @@
 
 namespace Switchyard {
 
+Status NoticeBoard::attach(NoticeJournal *journal)
+{
+    std::lock_guard lock(m_mutex);
+    if (!journal) {
+        m_journal = nullptr;
+        return Status::ok();
+    }
+    for (const SystemNotice &early : m_notices) {
+        if (Result<qint64> id = journal->insert(early); !id)
+            return id.status();
+    }
+    Result<std::vector<SystemNotice>> newest = journal->newest(m_capacity);
+    if (!newest)
+        return newest.status();
+    m_notices.assign(newest->begin(), newest->end());
+    m_journal = journal;
+    m_nextId = 0;
+    return Status::ok();
+}
+
 qint64 NoticeBoard::add(const QString &type, const QString &description)
 {
     std::vector<NoticeChange> changes;
     SystemNotice notice;
     {
         std::lock_guard lock(m_mutex);
-        notice = SystemNotice{++m_nextId, type, description, QDateTime::currentDateTimeUtc()};
+        notice = SystemNotice{0, type, description, QDateTime::currentDateTimeUtc()};
+        if (m_journal) {
+            if (Result<qint64> id = m_journal->insert(notice)) {
+                notice.id = *id;
+            } else {
+                notice.id = --m_nextId;
+                qCWarning(lcCore).noquote() << "notice kept in memory only (id" << notice.id << "):" << id.status().message();
+            }
+        } else {
+            notice.id = ++m_nextId;
+        }
         m_notices.push_back(notice);
         while (m_notices.size() > m_capacity) {
             changes.push_back({NoticeChange::Kind::Removed, m_notices.front()});
@@ -50,6 +80,10 @@ bool NoticeBoard::remove(qint64 id)
     std::vector<NoticeChange> changes;
     {
         std::lock_guard lock(m_mutex);
+        if (m_journal && id > 0) {
+            if (Status removed = m_journal->remove(id); !removed)
+                qCWarning(lcCore).noquote() << "notice" << id << "removed from memory but not from the store:" << removed.message();
+        }
         for (auto it = m_notices.begin(); it != m_notices.end(); ++it) {
             if (it->id == id) {
                 changes.push_back({NoticeChange::Kind::Removed, *it});
@@ -65,16 +99,24 @@ bool NoticeBoard::remove(qint64 id)
 qint64 NoticeBoard::removeOlderThan(std::chrono::seconds age, const QDateTime &now)
 {
     std::vector<NoticeChange> changes;
+    qint64 removedStored = -1;
     {
         std::lock_guard lock(m_mutex);
         const QDateTime cutoff = now.addSecs(-age.count());
+        if (m_journal) {
+            if (Result<qint64> removed = m_journal->removeOlderThan(cutoff))
+                removedStored = *removed;
+            else
+                qCWarning(lcCore).noquote() << "old notices not removed from the store:" << removed.status().message();
+        }
         while (!m_notices.empty() && m_notices.front().createdAt < cutoff) {
             changes.push_back({NoticeChange::Kind::Removed, m_notices.front()});
             m_notices.pop_front();
         }
     }
     tell(changes);
-    return qint64(changes.size());
+    // The store holds more than memory shows: its count is the one that matters.
+    return std::max(removedStored, qint64(changes.size()));
 }
 
 qint64 NoticeBoard::listen(Listener listener)

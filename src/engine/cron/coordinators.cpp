@@ -1,5 +1,5 @@
 // What instances agree on for cron: tick claims and pauses — in a local JSON file for one
-// instance, in Redis for several.
+// instance, in Redis for several. (The store's coordinator is in engine/store.)
 #include "cron.h"
 
 #include "engine/redis/redisconnection.h"
@@ -19,45 +19,52 @@ Q_DECLARE_LOGGING_CATEGORY(lcCron)
 
 namespace Switchyard {
 
+QSet<QString> readCronPauseFile(const QString &stateFile, const CronProblemReporter &report)
+{
+    QSet<QString> names;
+    QFile file(stateFile);
+    if (stateFile.isEmpty() || !file.exists())
+        return names;
+    QString problem;
+    if (!file.open(QIODevice::ReadOnly)) {
+        problem = QStringLiteral("cannot be read: %1").arg(file.errorString());
+    } else {
+        QJsonParseError error;
+        const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &error);
+        const QJsonValue paused = document.object().value(QStringLiteral("paused"));
+        if (error.error != QJsonParseError::NoError)
+            problem = QStringLiteral("is not valid JSON (%1 at offset %2)").arg(error.errorString()).arg(error.offset);
+        else if (!document.isObject() || !(paused.isArray() || paused.isUndefined()))
+            problem = QStringLiteral("does not hold {\"paused\": [task names]}");
+        else
+            for (const QJsonValue &name : paused.toArray())
+                names.insert(name.toString());
+    }
+    if (problem.isEmpty())
+        return names;
+    // Keep the damaged file for the operator; start with no task paused.
+    file.close();
+    const QString kept = stateFile + QStringLiteral(".corrupt-")
+                         + QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMddTHHmmssZ"));
+    const bool moved = QFile::rename(stateFile, kept);
+    const QString message = QStringLiteral("Cron state file %1 %2; no task is paused now. %3")
+                                .arg(stateFile, problem,
+                                     moved ? QStringLiteral("The damaged file was kept as %1.").arg(kept)
+                                           : QStringLiteral("It could not be moved aside."));
+    qCCritical(lcCron).noquote() << message;
+    if (report)
+        report(message);
+    return {};
+}
+
 namespace {
 
 class LocalCoordinator final : public CronCoordinator
 {
 public:
-    LocalCoordinator(QString stateFile, const CronProblemReporter &report) : m_stateFile(std::move(stateFile))
+    LocalCoordinator(QString stateFile, const CronProblemReporter &report)
+        : m_stateFile(std::move(stateFile)), m_paused(readCronPauseFile(m_stateFile, report))
     {
-        QFile file(m_stateFile);
-        if (m_stateFile.isEmpty() || !file.exists())
-            return;
-        QString problem;
-        if (!file.open(QIODevice::ReadOnly)) {
-            problem = QStringLiteral("cannot be read: %1").arg(file.errorString());
-        } else {
-            QJsonParseError error;
-            const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &error);
-            const QJsonValue paused = document.object().value(QStringLiteral("paused"));
-            if (error.error != QJsonParseError::NoError)
-                problem = QStringLiteral("is not valid JSON (%1 at offset %2)").arg(error.errorString()).arg(error.offset);
-            else if (!document.isObject() || !(paused.isArray() || paused.isUndefined()))
-                problem = QStringLiteral("does not hold {\"paused\": [task names]}");
-            else
-                for (const QJsonValue &name : paused.toArray())
-                    m_paused.insert(name.toString());
-        }
-        if (problem.isEmpty())
-            return;
-        // Keep the damaged file for the operator; start with no task paused.
-        file.close();
-        const QString kept = m_stateFile + QStringLiteral(".corrupt-")
-                             + QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMddTHHmmssZ"));
-        const bool moved = QFile::rename(m_stateFile, kept);
-        const QString message = QStringLiteral("Cron state file %1 %2; no task is paused now. %3")
-                                    .arg(m_stateFile, problem,
-                                         moved ? QStringLiteral("The damaged file was kept as %1.").arg(kept)
-                                               : QStringLiteral("It could not be moved aside."));
-        qCCritical(lcCron).noquote() << message;
-        if (report)
-            report(message);
     }
     QString kind() const override { return QStringLiteral("local"); }
     Result<bool> claimTick(const QString &, const QDateTime &, std::chrono::seconds) override { return true; }

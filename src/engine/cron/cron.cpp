@@ -254,9 +254,29 @@ void CronService::recordLocked(Task &task, CronRunRecord record)
     record.id = ++m_nextRecordId;
     record.instanceId = m_options.instanceId;
     ++task.runsByStatus[record.status];
+    if (m_options.journal)
+        m_unsaved.emplace_back(task.definition.name, record);
     task.history.push_front(std::move(record));
     while (int(task.history.size()) > m_options.historyLength)
         task.history.pop_back();
+}
+
+void CronService::saveRecords()
+{
+    if (!m_options.journal)
+        return;
+    std::lock_guard saving(m_saving);
+    std::vector<std::pair<QString, CronRunRecord>> unsaved;
+    {
+        std::lock_guard lock(m_mutex);
+        unsaved.swap(m_unsaved);
+    }
+    for (const auto &[name, record] : unsaved) {
+        // The run happened either way; its row is what cannot be kept. Memory still shows it.
+        if (Status saved = m_options.journal->append(name, record); !saved)
+            qCWarning(lcCron).noquote() << "run of" << name << "at" << record.startedAt.toString(Qt::ISODateWithMs)
+                                        << "(" << record.status << ") kept in memory only:" << saved.message();
+    }
 }
 
 void CronService::recordSkipped(Task &task, const QString &trigger, const QString &reason, const QDateTime &at)
@@ -268,8 +288,11 @@ void CronService::recordSkipped(Task &task, const QString &trigger, const QStrin
     record.startedAt = at;
     record.status = QStringLiteral("skipped");
     record.message = reason;
-    std::lock_guard lock(m_mutex);
-    recordLocked(task, std::move(record));
+    {
+        std::lock_guard lock(m_mutex);
+        recordLocked(task, std::move(record));
+    }
+    saveRecords();
 }
 
 QString CronService::claimScheduledTick(Task &task, const QDateTime &tick)
@@ -342,6 +365,7 @@ void CronService::finishRun(Task &task, const QString &trigger, const QString &d
         task.message = message;
         recordLocked(task, record);
     }
+    saveRecords();
     if (status != QLatin1String("finished") || task.config.noticeOnSuccess) {
         const QString by =
             doer == QLatin1String("system") ? QStringLiteral("by the scheduler") : QStringLiteral("by %1").arg(doer);
@@ -474,6 +498,11 @@ void CronService::schedulerLoop(const CancelToken &cancel)
             if (!earliest || task.next < *earliest)
                 earliest = task.next;
         }
+        if (!m_unsaved.empty()) { // skipped firings: written without holding the lock
+            lock.unlock();
+            saveRecords();
+            lock.lock();
+        }
         // Sleep on the monotonic clock until the earliest firing, but look at the wall clock at
         // least every maxSleep so that a clock change is noticed.
         auto wait = std::chrono::milliseconds(m_options.maxSleep);
@@ -556,11 +585,23 @@ Result<CronTaskInfo> CronService::task(const QString &name)
 
 Result<std::vector<CronRunRecord>> CronService::history(const QString &name)
 {
-    std::lock_guard lock(m_mutex);
-    const auto it = m_tasks.find(name);
-    if (it == m_tasks.end())
-        return Status::notFound(QStringLiteral("no cron task %1").arg(name));
-    return std::vector<CronRunRecord>(it->second->history.begin(), it->second->history.end());
+    std::vector<CronRunRecord> inMemory;
+    {
+        std::lock_guard lock(m_mutex);
+        const auto it = m_tasks.find(name);
+        if (it == m_tasks.end())
+            return Status::notFound(QStringLiteral("no cron task %1").arg(name));
+        if (!m_options.journal)
+            return std::vector<CronRunRecord>(it->second->history.begin(), it->second->history.end());
+        inMemory.assign(it->second->history.begin(), it->second->history.end());
+    }
+    saveRecords(); // a record made a moment ago is in the answer
+    Result<std::vector<CronRunRecord>> stored = m_options.journal->newest(name);
+    if (stored)
+        return stored;
+    qCWarning(lcCron).noquote() << "run history of" << name << "read from memory (this instance's newest"
+                                << inMemory.size() << "): the journal cannot be read:" << stored.status().message();
+    return inMemory;
 }
 
 void CronService::waitIdle()

@@ -10,6 +10,7 @@
 
 #include <QDateTime>
 #include <QHash>
+#include <QSet>
 #include <QString>
 #include <QTimeZone>
 
@@ -88,15 +89,32 @@ using CronProblemReporter = std::function<void(const QString &message)>;
 // that cannot be read is kept aside as <file>.corrupt-<time>, reported, and no task is paused.
 std::unique_ptr<CronCoordinator> createLocalCronCoordinator(const QString &stateFile,
                                                             const CronProblemReporter &report = {});
+// The task names a pause file ({"paused": [names]}) holds. A file that cannot be read is kept
+// aside as <file>.corrupt-<time> and reported; then no task is paused. (The store's coordinator
+// imports the file of a version that kept pauses there with it.)
+QSet<QString> readCronPauseFile(const QString &stateFile, const CronProblemReporter &report = {});
 // Several instances on one Redis: keys cron_tick:<name>:<tick> and <prefix>cron:paused.
 Result<std::unique_ptr<CronCoordinator>> createRedisCronCoordinator(const QString &connStr, const QString &prefix);
+
+// Where run records persist (the store's cron_run table), so that history survives a restart and
+// instances sharing a database see each other's runs. Called without the service's lock.
+class CronRunJournal
+{
+public:
+    virtual ~CronRunJournal() = default;
+    virtual Status append(const QString &task, const CronRunRecord &record) = 0;
+    virtual Result<std::vector<CronRunRecord>> newest(const QString &task) = 0; // newest first, as many as kept
+};
 
 struct CronOptions
 {
     QString instanceId;
     QTimeZone zone = QTimeZone::systemTimeZone();
     std::function<QDateTime()> clock = [] { return QDateTime::currentDateTimeUtc(); }; // tests and skewed children
-    int historyLength = 50; // runs kept per task
+    int historyLength = 50; // runs kept per task in memory (all of history without a journal)
+    // Run history persists here when set (it must outlive the service); history() reads it, and
+    // memory is the fallback while it cannot be read.
+    CronRunJournal *journal = nullptr;
     // The longest a sleeping scheduler waits before it looks at the wall clock again (so a clock
     // change is noticed).
     std::chrono::milliseconds maxSleep{1000};
@@ -162,6 +180,7 @@ private:
                    const QString &status, const QString &message);
     void recordSkipped(Task &task, const QString &trigger, const QString &reason, const QDateTime &at);
     void recordLocked(Task &task, CronRunRecord record);
+    void saveRecords(); // writes what recordLocked() queued to the journal; without m_mutex
     void reapRunsLocked(std::vector<std::thread> &finished);
     CronTaskInfo infoLocked(const Task &task) const;
 
@@ -183,6 +202,8 @@ private:
     };
     std::list<Run> m_runs;     // guarded by m_mutex
     qint64 m_nextRecordId = 0; // guarded by m_mutex
+    std::vector<std::pair<QString, CronRunRecord>> m_unsaved; // guarded by m_mutex; for the journal
+    std::mutex m_saving;       // one saveRecords() at a time, so rows are written in record order
     bool m_started = false;    // guarded by m_mutex
     CancelSource m_stop;       // cancels runs on stop()
 };
