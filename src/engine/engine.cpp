@@ -24,6 +24,7 @@ Engine::Parts::~Parts()
     cron.reset();
     cronRuns.reset();
     cronCoordinator.reset();
+    broker.reset();
     qos.reset();
     queues.reset();
     locker.reset();
@@ -76,7 +77,7 @@ Result<std::unique_ptr<Engine>> Engine::start(const CancelToken &cancel, EngineC
     Parts &p = *engine->m_parts;
     qCInfo(lcCore).noquote() << "engine" << engine->m_instanceId << "started: store" << p.store->backendName() << p.store->location()
                              << ", cache" << p.cache->adapter() << ", locks"
-                             << p.locker->backend() << ", qos" << (p.qos ? "on" : "off");
+                             << p.locker->backend() << ", qos" << (p.qos ? "on" : "off") << ", pub/sub" << p.broker->type();
     return engine;
 }
 
@@ -128,6 +129,12 @@ Status Engine::startParts(const CancelToken &cancel, EngineOptions options)
         qos.targetWaitTime = std::chrono::duration_cast<std::chrono::milliseconds>(cfg.qos.targetWaitTime);
         p.qos = std::make_unique<AdmissionController>(qos);
     }
+
+    // The broker exists before anything publishes to it (seed 001 §12.2.2).
+    Result<std::unique_ptr<Broker>> broker = createBroker(cancel, cfg, options.pubsubOptions);
+    if (!broker)
+        return broker.status();
+    p.broker = std::move(broker).value();
     if (cancel.isCancelled())
         return cancel.cause();
 

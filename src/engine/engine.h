@@ -9,6 +9,7 @@
 #include "engine/core/processregistry.h"
 #include "engine/cron/cron.h"
 #include "engine/globallock/globallock.h"
+#include "engine/pubsub/pubsub.h"
 #include "engine/qos/qos.h"
 #include "engine/queue/queue.h"
 #include "engine/settings/config.h"
@@ -28,12 +29,13 @@ struct EngineOptions
     CacheOptions cacheOptions;
     CronOptions cronOptions;      // instance id filled in
     StoreOptions storeOptions;
+    PubSubOptions pubsubOptions;
     QString instanceId;           // generated when empty: host-pid-random
 };
 
 // Start-up order: the store (opened and migrated; system notices persist there from then on),
 // cache (PINGed; an unreachable adapter refuses start-up), global locker (Redis
-// PINGed likewise), queue manager, QoS, and cron last (built-in and user-defined tasks registered,
+// PINGed likewise), queue manager, QoS, the pub/sub broker (Redis PINGed likewise), and cron last (built-in and user-defined tasks registered,
 // RUN_AT_START tasks started). Subsystems that come later (the notify bus, webhooks) go before cron.
 //
 // Start-up is interruptible: every wait in it (Redis PINGs, LevelDB opens) watches `cancel`, so
@@ -73,6 +75,7 @@ public:
     // Null when [qos] ENABLED = false.
     AdmissionController *qos() { return m_parts->qos.get(); }
     NoticeBoard &notices() { return *m_parts->notices; }
+    Broker &broker() { return *m_parts->broker; }
     CronService &cron() { return *m_parts->cron; }
 
 private:
@@ -91,6 +94,7 @@ private:
         std::unique_ptr<Locker> locker;
         std::unique_ptr<QueueManager> queues;
         std::unique_ptr<AdmissionController> qos;
+        std::unique_ptr<Broker> broker;
         std::unique_ptr<CronCoordinator> cronCoordinator;
         std::unique_ptr<CronRunJournal> cronRuns;
         std::unique_ptr<CronService> cron;

@@ -169,8 +169,19 @@ Result<QByteArray> RedisServer::command(const QStringList &args) const
         return QByteArray("(nil)");
     case REDIS_REPLY_ERROR:
         return Status::internal(QString::fromUtf8(reply->str, qsizetype(reply->len)));
+    case REDIS_REPLY_ARRAY: {
+        // One element a line: strings as they are, integers in decimal (PUBSUB NUMSUB, KEYS …).
+        QByteArrayList lines;
+        for (size_t i = 0; i < reply->elements; ++i) {
+            const redisReply *element = reply->element[i];
+            lines << (element->type == REDIS_REPLY_INTEGER ? QByteArray::number(element->integer)
+                      : element->str                       ? QByteArray(element->str, qsizetype(element->len))
+                                                           : QByteArray("(nil)"));
+        }
+        return lines.join('\n');
+    }
     default:
-        return QByteArray("(array of ") + QByteArray::number(qulonglong(reply->elements)) + ")";
+        return QByteArray("(reply type ") + QByteArray::number(reply->type) + ")";
     }
 }
 

@@ -51,7 +51,8 @@ public:
     QString dataDir() const { return m_dir ? m_dir->path() : QString(); }
 
     // Runs one command on a fresh connection (hiredis, 2 s timeout); the reply as text ("OK",
-    // "PONG", an integer in decimal, a bulk string, "(nil)"), or the error.
+    // "PONG", an integer in decimal, a bulk string, "(nil)", an array's elements one a line), or
+    // the error.
     Result<QByteArray> command(const QStringList &args) const;
 
 private:

@@ -300,6 +300,29 @@ Result<std::vector<RedisValue>> RedisConnection::pipeline(const CancelToken &can
     return replies;
 }
 
+Result<RedisValue> RedisConnection::receive(const CancelToken &cancel)
+{
+    if (cancel.isCancelled())
+        return cancel.cause();
+    if (!m_context)
+        return Status::unavailable(QStringLiteral("Redis at %1: not connected").arg(m_address.display()));
+    if (m_appliedTimeout != std::chrono::milliseconds(0)) {
+        if (redisSetTimeout(m_context, timeval{0, 0}) != REDIS_OK) // {0, 0}: no timeout
+            return ioFailure(cancel, "set timeout");
+        m_appliedTimeout = std::chrono::milliseconds(0);
+    }
+    void *raw = nullptr;
+    SocketInterrupt interrupt(cancel, m_context->fd);
+    const int read = redisGetReply(m_context, &raw);
+    const bool interrupted = interrupt.finish(); // before a failure closes the socket
+    if (read != REDIS_OK || !raw)
+        return ioFailure(cancel, "receive");
+    std::unique_ptr<redisReply, decltype(&freeReplyObject)> reply(static_cast<redisReply *>(raw), &freeReplyObject);
+    if (interrupted)
+        disconnect();
+    return convert(reply.get());
+}
+
 Result<RedisValue> RedisConnection::eval(const CancelToken &cancel, const RedisScript &script,
                                          const QList<QByteArray> &keys, const QList<QByteArray> &args)
 {

@@ -94,6 +94,10 @@ public:
     Result<RedisValue> eval(const CancelToken &cancel, const RedisScript &script, const QList<QByteArray> &keys,
                             const QList<QByteArray> &args);
 
+    // Reads the next reply without sending anything: what a connection in SUBSCRIBE mode is
+    // pushed. Waits with no timeout until a reply arrives or `cancel` fires (the socket is then
+    // shut down and the connection dropped). Unavailable when not connected or the read fails.
+    Result<RedisValue> receive(const CancelToken &cancel);
     // Connects now if not connected (AUTH and SELECT included).
     Status ensureConnected(const CancelToken &cancel);
     void disconnect();

@@ -55,7 +55,7 @@ const QHash<QString, QStringList> &knownKeys()
         {QStringLiteral("qos"),
          {QStringLiteral("ENABLED"), QStringLiteral("MAX_INFLIGHT"), QStringLiteral("MAX_WAITING"),
           QStringLiteral("TARGET_WAIT_TIME")}},
-        {QStringLiteral("websocket"), {QStringLiteral("PUBSUB_TYPE")}},
+        {QStringLiteral("websocket"), {QStringLiteral("PUBSUB_TYPE"), QStringLiteral("CONN_STR")}},
         {QStringLiteral("database"),
          {QStringLiteral("DB_TYPE"), QStringLiteral("PATH"), QStringLiteral("HOST"), QStringLiteral("NAME"),
           QStringLiteral("USER"), QStringLiteral("PASSWD")}},
@@ -329,6 +329,14 @@ void EngineConfig::loadServices(Collector &c, const Settings &s, EngineConfig &c
         c.take(s.choice({QStringLiteral("websocket")}, QStringLiteral("PUBSUB_TYPE"), config.websocket.pubsubType,
                         {QStringLiteral("memory"), QStringLiteral("redis")}),
                config.websocket.pubsubType);
+    const QStringList websocket{QStringLiteral("websocket")};
+    config.websocket.connStr = c.take(s.string(websocket, QStringLiteral("CONN_STR"), QString()), QString());
+    if (config.websocket.pubsubType == QLatin1String("redis")) {
+        checkRedisAddresses(c, s, websocket, QStringLiteral("CONN_STR"), config.websocket.connStr);
+        if (config.websocket.connStr.isEmpty())
+            config.websocket.connStr = config.redis.connStr.isEmpty() ? QStringLiteral("redis://127.0.0.1:6379/0")
+                                                                      : config.redis.connStr;
+    }
 
     const QStringList db{QStringLiteral("database")};
     DatabaseSettings &d = config.database;

@@ -77,6 +77,7 @@ struct QosSettings
 struct WebsocketSettings
 {
     QString pubsubType = QStringLiteral("memory"); // memory | redis
+    QString connStr; // redis: [websocket] CONN_STR, else [redis] CONN_STR, else redis://127.0.0.1:6379/0
 };
 
 struct DatabaseSettings
