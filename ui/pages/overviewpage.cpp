@@ -214,6 +214,11 @@ void OverviewPage::showInstance()
     QStringList queues;
     for (auto it = m_instance.queueTypes.constBegin(); it != m_instance.queueTypes.constEnd(); ++it)
         queues << QStringLiteral("%1: %2").arg(it.key(), it.value());
+    // An older daemon sends neither the schema version nor the location.
+    const QString database = m_instance.dbSchemaVersion > 0
+                                 ? tr("%1 (schema %2)").arg(m_instance.dbType).arg(m_instance.dbSchemaVersion)
+                                 : m_instance.dbType;
+    m_ui->instanceLabel->setToolTip(m_instance.dbLocation.isEmpty() ? QString() : tr("Database: %1").arg(m_instance.dbLocation));
     m_ui->instanceLabel->setText(
         tr("<span style='font-size:large'><b>%1</b></span> &nbsp; Switchyard %2 · up %3<br>"
            "<b>Config</b> %4 · <b>Data</b> %5<br>"
@@ -221,7 +226,7 @@ void OverviewPage::showInstance()
             .arg(m_instance.instanceId.toHtmlEscaped(), m_instance.version, formatDuration((uptime / 1000) * 1000),
                  m_instance.configPath.isEmpty() ? tr("embedded defaults") : m_instance.configPath.toHtmlEscaped(),
                  m_instance.dataPath.toHtmlEscaped(), queues.join(QStringLiteral(", ")).toHtmlEscaped(), m_instance.cacheAdapter,
-                 m_instance.lockService, m_instance.dbType)
+                 m_instance.lockService, database.toHtmlEscaped())
             .arg(m_instance.pubsubType));
 }
 
