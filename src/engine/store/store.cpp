@@ -18,7 +18,7 @@
 #include <utility>
 #include <vector>
 
-Q_LOGGING_CATEGORY(lcStore, "switchyard.store")
+Q_LOGGING_CATEGORY(lcStore, "switchyard.store", QtInfoMsg)
 
 namespace Switchyard {
 
