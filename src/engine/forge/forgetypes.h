@@ -1,0 +1,182 @@
+#pragma once
+
+// The forge's domain as values (Gitea's models, as much of them as the notify bus, event
+// ingestion, notifications and webhooks use). Ids are Switchyard's own, keyed in the store by
+// (source, external id); optional members are relations that may not be loaded yet — the bus
+// loads the ones every notifier needs before it broadcasts (notify.h).
+
+#include <QDateTime>
+#include <QString>
+
+#include <optional>
+#include <vector>
+
+namespace Switchyard {
+
+struct ForgeUser
+{
+    qint64 id = 0;
+    QString login;
+    QString fullName;
+    QString email;
+    bool isBot = false;
+    bool isOrganization = false;
+    QString language;          // for mail, e.g. "zh-CN"; empty: the instance's
+    QString emailNotifications; // "enabled", "onmention", "disabled" (Gitea's EmailNotificationsPreference)
+};
+
+struct ForgeRepo
+{
+    qint64 id = 0;
+    ForgeUser owner;
+    QString name;
+    bool isPrivate = false;
+    bool isFork = false;
+    qint64 forkOfId = 0;
+    QString defaultBranch;
+    QString htmlUrl;
+
+    QString fullName() const { return owner.login + QLatin1Char('/') + name; }
+};
+
+// Gitea's ReviewType: only a submitted review notifies; a pending one is a draft.
+enum class ReviewType { Pending, Approve, Comment, Reject, Request };
+
+struct ForgeReview
+{
+    qint64 id = 0;
+    ReviewType type = ReviewType::Comment;
+    std::optional<ForgeUser> reviewer; // loaded by the bus for PullRequestReview
+    QString content;
+    qint64 issueId = 0;
+};
+
+struct ForgeIssue
+{
+    qint64 id = 0;
+    qint64 repoId = 0;
+    qint64 index = 0; // the number shown, #12
+    QString title;
+    QString content;
+    bool isPull = false;
+    bool isClosed = false;
+    std::optional<ForgeUser> poster; // loaded by the bus for NewPullRequest
+    std::vector<ForgeUser> assignees;
+    QString milestone;
+    QString ref;
+    QString htmlUrl;
+};
+
+struct ForgePullRequest
+{
+    qint64 id = 0;
+    std::optional<ForgeIssue> issue; // loaded by the bus for NewPullRequest
+    QString headBranch;
+    QString baseBranch;
+    bool hasMerged = false;
+    bool isWorkInProgress = false; // a WIP title prefix: repo watchers are not notified
+    QString mergedCommitId;
+};
+
+struct ForgeComment
+{
+    qint64 id = 0;
+    qint64 issueId = 0;
+    std::optional<ForgeUser> poster; // loaded by the bus for PullRequestCodeComment
+    QString content;
+    qint64 reviewId = 0;
+    std::optional<ForgeReview> review; // loaded by the bus for the comment gate when reviewId != 0
+    QString treePath;                  // code comments
+    qint64 line = 0;
+    QString htmlUrl;
+};
+
+struct ForgeRelease
+{
+    qint64 id = 0;
+    qint64 repoId = 0;
+    QString tagName;
+    QString title;
+    QString note;
+    bool isDraft = false;
+    bool isPrerelease = false;
+    bool isTag = false; // a bare tag: not broadcast as a release
+    // Loaded by the bus for NewRelease (Gitea's LoadAttributes).
+    std::optional<ForgeUser> publisher;
+    std::optional<ForgeRepo> repo;
+};
+
+struct ForgeLabel
+{
+    qint64 id = 0;
+    QString name;
+    QString color;
+};
+
+struct PushCommit
+{
+    QString sha;
+    QString message;
+    QString authorName;
+    QString authorEmail;
+    QDateTime timestamp;
+};
+
+struct PushUpdate
+{
+    QString refFullName; // refs/heads/main
+    QString oldCommitId;
+    QString newCommitId;
+    std::vector<PushCommit> commits; // newest first, as Gitea's payloads
+    int totalCommits = 0;
+    QString compareUrl;
+};
+
+enum class RefType { Branch, Tag };
+
+struct ForgePackage
+{
+    qint64 id = 0;
+    ForgeUser owner;
+    QString type; // "npm", "container", …
+    QString name;
+    QString version;
+};
+
+struct CommitStatus
+{
+    QString sha;
+    QString state; // pending, success, error, failure, warning
+    QString context;
+    QString description;
+    QString targetUrl;
+};
+
+struct WorkflowRun
+{
+    qint64 id = 0;
+    QString name;
+    QString event;
+    QString status;     // queued, in_progress, completed
+    QString conclusion; // success, failure, cancelled, skipped (completed runs)
+    QString headBranch;
+    qint64 runNumber = 0;
+};
+
+struct WorkflowJob
+{
+    qint64 id = 0;
+    qint64 runId = 0;
+    QString name;
+    QString status;
+    QString conclusion;
+};
+
+struct WikiPage
+{
+    QString name;
+    QString title;
+    QString sha;
+};
+
+} // namespace Switchyard
