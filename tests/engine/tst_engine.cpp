@@ -73,7 +73,13 @@ private Q_SLOTS:
         QCOMPARE(runs->front().status, QStringLiteral("finished"));
         QCOMPARE(runs->front().doer, QStringLiteral("api (ops)"));
         QCOMPARE(runs->front().traceId, QStringLiteral("trace-1"));
-        QVERIFY((*engine)->cron().task(QStringLiteral("hello"))->paused);
+        // The task list agrees with the history: its last run is the one before the restart.
+        const CronTaskInfo hello = *(*engine)->cron().task(QStringLiteral("hello"));
+        QVERIFY(hello.paused);
+        QCOMPARE(hello.status, QStringLiteral("finished"));
+        QCOMPARE(hello.lastDoer, QStringLiteral("api (ops)"));
+        QCOMPARE(hello.prev, runs->front().startedAt);
+        QCOMPARE(hello.execTimes, qint64(0)); // this instance's runs since start
         bool found = false;
         for (const SystemNotice &notice : (*engine)->notices().list())
             found = found || notice.description == QLatin1String("kept across the restart");

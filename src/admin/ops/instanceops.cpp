@@ -54,10 +54,11 @@ std::vector<SelfCheckItem> selfCheckOf(OpContext &c)
     Store &store = engine.store();
     const Status pinged = store.ping();
     items.push_back({QStringLiteral("database"), pinged.isOk(),
-                     pinged ? QStringLiteral("%1 database %2 answered in %3 ms (schema version %4)")
-                                  .arg(store.backendName(), store.location())
+                     pinged ? QStringLiteral("%1 database answered in %2 ms (schema version %3): %4")
+                                  .arg(store.backendName())
                                   .arg(double(timer.nsecsElapsed()) / 1e6, 0, 'f', 1)
                                   .arg(store.schemaVersion())
+                                  .arg(store.location())
                             : pinged.message(),
                      timer.elapsed()});
 

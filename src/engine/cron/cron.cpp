@@ -13,6 +13,8 @@
 #include <QLoggingCategory>
 #include <QUuid>
 
+#include <algorithm>
+
 #include <deque>
 
 Q_LOGGING_CATEGORY(lcCron, "switchyard.cron", QtInfoMsg)
@@ -137,10 +139,30 @@ Status CronService::registerTask(CronTaskDefinition definition)
         qCWarning(lcCron).noquote() << "task" << name
                                     << ": cannot read whether it is paused:" << paused.status().message();
 
+    // What the task did last, from the journal, so the task list agrees with its history after a
+    // restart (the run counters stay this instance's since start).
+    std::optional<CronRunRecord> last;
+    if (m_options.journal) {
+        if (Result<std::vector<CronRunRecord>> runs = m_options.journal->newest(name)) {
+            const auto ran = std::find_if(runs->begin(), runs->end(),
+                                          [](const CronRunRecord &r) { return r.status != QLatin1String("skipped"); });
+            if (ran != runs->end())
+                last = *ran;
+        } else {
+            qCWarning(lcCron).noquote() << "task" << name << ": its last run cannot be read:" << runs.status().message();
+        }
+    }
+
     std::lock_guard lock(m_mutex);
     if (m_tasks.count(name))
         return Status::alreadyExists(QStringLiteral("duplicate cron task %1").arg(name));
     auto task = std::make_unique<Task>();
+    if (last) {
+        task->status = last->status;
+        task->message = last->message;
+        task->lastDoer = last->doer;
+        (last->trigger == QLatin1String("manual") ? task->lastManualRun : task->lastScheduledRun) = last->startedAt;
+    }
     task->definition = std::move(definition);
     task->config = std::move(config);
     task->schedule = std::move(schedule);
