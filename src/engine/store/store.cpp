@@ -246,16 +246,21 @@ Status Store::run(const Work &work, bool writes)
         Status status = tx.exec(writes ? m_impl->beginWrite() : m_impl->beginRead()).status();
         const bool begun = status.isOk();
         if (begun) {
-            ThreadConnections::Entry *entry = t_connections.find(m_id);
-            entry->inTransaction = true;
+            // Looked up again afterwards: `work` may open another store's connection on this
+            // thread, which moves the entries.
+            const auto markInTransaction = [this](bool in) {
+                if (ThreadConnections::Entry *entry = t_connections.find(m_id))
+                    entry->inTransaction = in;
+            };
+            markInTransaction(true);
             try {
                 status = work(tx);
             } catch (...) {
-                entry->inTransaction = false;
+                markInTransaction(false);
                 tx.exec(QStringLiteral("ROLLBACK"));
                 throw;
             }
-            entry->inTransaction = false;
+            markInTransaction(false);
             if (status)
                 status = tx.exec(QStringLiteral("COMMIT")).status();
             if (status)

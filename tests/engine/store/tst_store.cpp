@@ -147,7 +147,29 @@ private Q_SLOTS:
         QVERIFY(second > first);
     }
 
-    void errorsNameTheStatementAndTheDatabaseMessage()
+    // A transaction of one store may use another store on the same thread (each has its own
+    // connection), however many connections that opens.
+    void aTransactionMayUseAnotherStore()
+    {
+        std::unique_ptr<Store> outer = open(freshDatabase());
+        std::vector<std::unique_ptr<Store>> others;
+        QVERIFY(outer->write([&](SqlTransaction &tx) -> Status {
+            others.clear(); // a retried transaction starts again
+            for (int i = 0; i < 8; ++i) { // each opens its connection here, inside the transaction
+                others.push_back(open(freshDatabase()));
+                if (Status written = insertNotice(*others.back(), QStringLiteral("inner")); !written)
+                    return written;
+            }
+            return tx.exec(QStringLiteral("INSERT INTO notice (type, description, created_ms) VALUES ('t', 'outer', 1)")).status();
+        }));
+        QCOMPARE(count(*outer, QStringLiteral("notice")), qint64(1));
+        for (const std::unique_ptr<Store> &other : others)
+            QCOMPARE(count(*other, QStringLiteral("notice")), qint64(1));
+        // And the outer one is not left marked as in a transaction.
+        QVERIFY(insertNotice(*outer, QStringLiteral("after")));
+    }
+
+        void errorsNameTheStatementAndTheDatabaseMessage()
     {
         std::unique_ptr<Store> store = open(freshDatabase());
         const Status status = store->read([](SqlTransaction &tx) {
