@@ -21,6 +21,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 
 namespace Switchyard {
 
@@ -99,6 +100,18 @@ public:
     Status write(const Work &work);
     // Like write(), for statements that only read (SQLite takes no write lock for them).
     Status read(const Work &work);
+    // write() and read() for work that computes a value: `work` returns Result<T> (an error rolls
+    // back), and its value is the answer once the transaction committed.
+    template<typename T>
+    Result<T> writeValue(const std::function<Result<T>(SqlTransaction &)> &work)
+    {
+        return runValue<T>(work, true);
+    }
+    template<typename T>
+    Result<T> readValue(const std::function<Result<T>(SqlTransaction &)> &work)
+    {
+        return runValue<T>(work, false);
+    }
     // SELECT 1 on this thread's connection, timed by the caller.
     Status ping();
     // SQLite: VACUUM and `PRAGMA optimize`; PostgreSQL: VACUUM ANALYZE. Returns what it did.
@@ -112,6 +125,23 @@ private:
     Result<QString> connection(); // this thread's connection name, opened when needed
     void dropConnection();         // this thread's, after a connection error
     Status run(const Work &work, bool writes);
+    template<typename T>
+    Result<T> runValue(const std::function<Result<T>(SqlTransaction &)> &work, bool writes)
+    {
+        std::optional<T> value;
+        const Status status = run(
+            [&](SqlTransaction &tx) -> Status {
+                Result<T> computed = work(tx);
+                if (!computed)
+                    return computed.status();
+                value = std::move(computed).value();
+                return Status::ok();
+            },
+            writes);
+        if (!status)
+            return status;
+        return std::move(*value);
+    }
     Status migrate(const CancelToken &cancel);
 
     const StoreBackend m_backend;

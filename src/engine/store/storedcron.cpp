@@ -21,8 +21,7 @@ public:
     Result<bool> claimTick(const QString &task, const QDateTime &tick, std::chrono::seconds ttl) override
     {
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
-        bool claimed = false;
-        const Status status = m_store.write([&](SqlTransaction &tx) -> Status {
+        return m_store.writeValue<bool>([&](SqlTransaction &tx) -> Result<bool> {
             if (Status swept = tx.exec(QStringLiteral("DELETE FROM cron_tick WHERE expires_ms < ?"), {now}).status(); !swept)
                 return swept;
             Result<QSqlQuery> inserted = tx.exec(
@@ -31,27 +30,17 @@ public:
                 {task, tick.toMSecsSinceEpoch(), m_instance, now + qint64(ttl.count()) * 1000});
             if (!inserted)
                 return inserted.status();
-            claimed = inserted->numRowsAffected() == 1;
-            return Status::ok();
+            return inserted->numRowsAffected() == 1;
         });
-        if (!status)
-            return status;
-        return claimed;
     }
 
     Result<bool> isPaused(const QString &task) override
     {
-        qint64 rows = 0;
-        const Status status = m_store.read([&](SqlTransaction &tx) -> Status {
-            Result<qint64> n = tx.scalar(QStringLiteral("SELECT COUNT(*) FROM cron_pause WHERE task = ?"), {task});
-            if (!n)
-                return n.status();
-            rows = *n;
-            return Status::ok();
-        });
-        if (!status)
-            return status;
-        return rows > 0;
+        Result<qint64> rows = m_store.readValue<qint64>(
+            [&](SqlTransaction &tx) { return tx.scalar(QStringLiteral("SELECT COUNT(*) FROM cron_pause WHERE task = ?"), {task}); });
+        if (!rows)
+            return rows.status();
+        return *rows > 0;
     }
 
     Status setPaused(const QString &task, bool paused) override
@@ -94,24 +83,20 @@ public:
 
     Result<std::vector<CronRunRecord>> newest(const QString &task) override
     {
-        std::vector<CronRunRecord> rows;
-        const Status status = m_store.read([&](SqlTransaction &tx) -> Status {
-            rows.clear();
+        return m_store.readValue<std::vector<CronRunRecord>>([&](SqlTransaction &tx) -> Result<std::vector<CronRunRecord>> {
             Result<QSqlQuery> q = tx.exec(
                 QStringLiteral("SELECT id, instance_id, trigger_kind, doer, started_ms, duration_ms, status, message, trace_id "
                                "FROM cron_run WHERE task = ? ORDER BY id DESC LIMIT ?"),
                 {task, m_keep});
             if (!q)
                 return q.status();
+            std::vector<CronRunRecord> rows;
             while (q->next())
                 rows.push_back({q->value(0).toLongLong(), q->value(1).toString(), q->value(2).toString(), q->value(3).toString(),
                                 fromStoreMs(q->value(4).toLongLong()), q->value(5).toLongLong(), q->value(6).toString(),
                                 q->value(7).toString(), q->value(8).toString()});
-            return Status::ok();
+            return rows;
         });
-        if (!status)
-            return status;
-        return rows;
     }
 
 private:

@@ -13,39 +13,27 @@ public:
 
     Result<qint64> insert(const SystemNotice &notice) override
     {
-        qint64 id = 0;
-        const Status status = m_store.write([&](SqlTransaction &tx) -> Status {
-            Result<qint64> inserted = tx.insertReturningId(
+        return m_store.writeValue<qint64>([&](SqlTransaction &tx) {
+            return tx.insertReturningId(
                 QStringLiteral("INSERT INTO notice (type, description, created_ms) VALUES (?, ?, ?) RETURNING id"),
                 {notice.type, notice.description, toStoreMs(notice.createdAt)});
-            if (!inserted)
-                return inserted.status();
-            id = *inserted;
-            return Status::ok();
         });
-        if (!status)
-            return status;
-        return id;
     }
 
     Result<std::vector<SystemNotice>> newest(std::size_t limit) override
     {
-        std::vector<SystemNotice> rows;
-        const Status status = m_store.read([&](SqlTransaction &tx) -> Status {
-            rows.clear();
+        return m_store.readValue<std::vector<SystemNotice>>([&](SqlTransaction &tx) -> Result<std::vector<SystemNotice>> {
             Result<QSqlQuery> query = tx.exec(
                 QStringLiteral("SELECT id, type, description, created_ms FROM notice ORDER BY id DESC LIMIT ?"), {qint64(limit)});
             if (!query)
                 return query.status();
+            std::vector<SystemNotice> rows;
             while (query->next())
                 rows.push_back({query->value(0).toLongLong(), query->value(1).toString(), query->value(2).toString(),
                                 fromStoreMs(query->value(3).toLongLong())});
-            return Status::ok();
+            std::reverse(rows.begin(), rows.end()); // oldest first
+            return rows;
         });
-        if (!status)
-            return status;
-        std::reverse(rows.begin(), rows.end()); // oldest first
-        return rows;
     }
 
     Status remove(qint64 id) override
@@ -55,17 +43,12 @@ public:
 
     Result<qint64> removeOlderThan(const QDateTime &cutoff) override
     {
-        qint64 removed = 0;
-        const Status status = m_store.write([&](SqlTransaction &tx) -> Status {
+        return m_store.writeValue<qint64>([&](SqlTransaction &tx) -> Result<qint64> {
             Result<QSqlQuery> deleted = tx.exec(QStringLiteral("DELETE FROM notice WHERE created_ms < ?"), {toStoreMs(cutoff)});
             if (!deleted)
                 return deleted.status();
-            removed = deleted->numRowsAffected();
-            return Status::ok();
+            return qint64(deleted->numRowsAffected());
         });
-        if (!status)
-            return status;
-        return removed;
     }
 
 private:
