@@ -10,7 +10,9 @@
 #include "engine/core/notice.h"
 #include "engine/core/processinfo.h"
 #include "engine/cron/crontypes.h"
+#include "engine/events/eventtypes.h"
 #include "engine/globallock/lockinfo.h"
+#include "engine/notifications/notificationtypes.h"
 #include "engine/qos/qostypes.h"
 #include "engine/queue/queuestats.h"
 
@@ -29,6 +31,14 @@ using CronRun = CronRunRecord;
 using LockRow = LockInfo;
 using ProcessRow = ProcessInfo;
 using NoticeRow = SystemNotice;
+using EventRow = EventRecord;
+
+// A user's unread count changed (the stream's notification-count).
+struct UnreadChange
+{
+    qint64 userId = 0;
+    qint64 count = 0;
+};
 
 // Who is asking (GET /instance): clients disable what a read-only token may not do.
 struct Access
@@ -106,15 +116,18 @@ struct LockEvent
 // members below is meaningful for it.
 struct AdminEvent
 {
-    enum class Type { QueueStats, CronStatus, Lock, Notice, NoticeRemoved };
+    enum class Type { QueueStats, CronStatus, Lock, Notice, NoticeRemoved, NotificationCount, Event };
     Type type = Type::QueueStats;
     std::vector<QueueRow> queues;  // QueueStats: the whole list, every second
     CronRow cron;                  // CronStatus: the row that changed
     LockEvent lock;                // Lock
     LockRow lockRow;               // Lock: the lock's row (acquired, extended)
     NoticeRow notice;              // Notice, NoticeRemoved (id only)
+    UnreadChange unread;           // NotificationCount
+    EventRow event;                // Event: the /events row (no payload)
 
-    // The API's event-type names: "queue-stats", "cron-status", "lock", "notice", "notice-removed".
+    // The API's event-type names: "queue-stats", "cron-status", "lock", "notice", "notice-removed",
+    // "notification-count", "event".
     static QString typeName(Type type);
 };
 

@@ -3,10 +3,12 @@
 #include "auditlog.h"
 #include "ops/cacheops.h"
 #include "ops/cronops.h"
+#include "ops/eventops.h"
 #include "ops/instanceops.h"
 #include "ops/lockops.h"
 #include "ops/queueops.h"
 
+#include <QFile>
 #include <QJsonDocument>
 
 namespace Switchyard::Admin {
@@ -17,6 +19,7 @@ QByteArray methodName(HttpMethod method)
     case HttpMethod::Get: return "GET";
     case HttpMethod::Post: return "POST";
     case HttpMethod::Put: return "PUT";
+    case HttpMethod::Patch: return "PATCH";
     case HttpMethod::Delete: return "DELETE";
     }
     return "GET";
@@ -76,6 +79,14 @@ Status::Code Answer::codeForHttp(int httpStatus)
     case 503: return Status::Code::Unavailable;
     default: return Status::Code::Internal;
     }
+}
+
+QByteArray Request::header(const QByteArray &name) const
+{
+    for (const auto &[key, value] : headers)
+        if (key.compare(name, Qt::CaseInsensitive) == 0)
+            return value;
+    return {};
 }
 
 // ---- OpBase -------------------------------------------------------------------------------------
@@ -163,9 +174,9 @@ Status invalid(const ArgSpec &spec, const QString &message)
 
 } // namespace
 
-RequestReader::RequestReader(const Request &request) : m_request(request)
+RequestReader::RequestReader(const Request &request, bool rawBody) : m_request(request)
 {
-    if (request.body.trimmed().isEmpty())
+    if (rawBody || request.body.trimmed().isEmpty())
         return;
     QJsonParseError error;
     const QJsonDocument doc = QJsonDocument::fromJson(request.body, &error);
@@ -286,9 +297,20 @@ Result<Request> requestFromWords(const SpecCollector &collector, const QStringLi
             return Status::invalidArgument(QStringLiteral("missing %1").arg(name.toUpper()));
         if (!text)
             continue;
+        if (spec.where == ArgSpec::Payload) {
+            // A file's bytes, or stdin's for "-".
+            QFile file;
+            const bool opened = *text == QLatin1String("-") ? file.open(stdin, QIODevice::ReadOnly) : (file.setFileName(*text), file.open(QIODevice::ReadOnly));
+            if (!opened)
+                return Status::invalidArgument(QStringLiteral("%1: cannot read %2: %3").arg(name.toUpper(), *text, file.errorString()));
+            request.body = file.readAll();
+            continue;
+        }
         switch (spec.where) {
         case ArgSpec::Path: request.params[name] = *text; break;
         case ArgSpec::Query: request.query.addQueryItem(name, QString::fromLatin1(QUrl::toPercentEncoding(*text))); break;
+        case ArgSpec::Header: request.headers.emplace_back(QByteArray(spec.name), text->toUtf8()); break;
+        case ArgSpec::Payload: break;
         case ArgSpec::Body: {
             bool number = false;
             const qint64 n = text->toLongLong(&number);
@@ -365,7 +387,7 @@ const std::vector<const OpBase *> &all()
 {
     static const std::vector<const OpBase *> entries = [] {
         std::vector<const OpBase *> list;
-        for (const auto &group : {Ops::instanceOps(), Ops::queueOps(), Ops::cronOps(), Ops::lockOps(), Ops::cacheOps()})
+        for (const auto &group : {Ops::instanceOps(), Ops::queueOps(), Ops::cronOps(), Ops::lockOps(), Ops::cacheOps(), Ops::eventOps()})
             list.insert(list.end(), group.begin(), group.end());
         return list;
     }();

@@ -40,7 +40,7 @@ namespace Switchyard::Admin {
 
 class AuditLog;
 
-enum class HttpMethod { Get, Post, Put, Delete };
+enum class HttpMethod { Get, Post, Put, Patch, Delete };
 QByteArray methodName(HttpMethod method);
 
 enum OpFlag : unsigned {
@@ -51,12 +51,16 @@ enum OpFlag : unsigned {
     JobOp = 8,       // long, with progress: the console runs it as an AdminJob
     Paged = 16,      // a list: the API pages it (?page, ?limit ≤ 500, X-Total-Count); clients fetch all
     Anonymous = 32,  // answers without a token too (a valid token adds detail): /health only
+    Ingest = 64,     // POST /events: ingest tokens may call it, and so may a request without a token
+                     // (the entry then checks the source's signature); not audited per event
 };
 
 // One argument of an operation.
 struct ArgSpec
 {
-    enum Where { Path, Query, Body };
+    // Header: a request header (`name` is the header's name). Payload: the whole body, as is (an
+    // entry that takes one has no JSON body fields; the CLI reads it from a file, "-" for stdin).
+    enum Where { Path, Query, Body, Header, Payload };
     Where where = Path;
     const char *name = "";
     const char *help = "";
@@ -69,7 +73,7 @@ struct ArgSpec
 };
 
 // Something a described argument struct is visited with: `v(spec, member)`.
-// The members' types: qint64, int, bool, QString, QDateTime.
+// The members' types: qint64, int, bool, QString, QDateTime; QByteArray for a Payload.
 
 // What an HTTP request carries for an operation (path placeholders decoded).
 struct Request
@@ -77,6 +81,9 @@ struct Request
     std::map<QString, QString> params;
     QUrlQuery query;
     QByteArray body;
+    std::vector<std::pair<QByteArray, QByteArray>> headers; // as received; names compared without case
+
+    QByteArray header(const QByteArray &name) const;
 };
 
 // The HTTP form of an answer.
@@ -94,6 +101,15 @@ struct Answer
     // What a status line means when the body has no code (a proxy, the HTTP edge, an old server).
     static Status::Code codeForHttp(int httpStatus);
 };
+
+// An answer without a body, with the entry's okStatus (205 for POST /notifications/read-all).
+struct NoContent
+{
+};
+template<typename V>
+void describe(V &, NoContent &)
+{
+}
 
 // An operation's result when it has nothing to say but that it worked: {"ok": true}, or
 // {"accepted": true} with 202 for work that goes on after the answer.
@@ -220,7 +236,10 @@ public:
         const QString name = QLatin1String(spec.name);
         QJsonValue json;
         QString text;
-        if constexpr (std::is_same_v<T, bool>) {
+        if constexpr (std::is_same_v<T, QByteArray>) {
+            request.body = value; // a Payload
+            return;
+        } else if constexpr (std::is_same_v<T, bool>) {
             if (!value && spec.where != ArgSpec::Body)
                 return; // a switch that is off is not sent
             text = value ? QStringLiteral("1") : QStringLiteral("0");
@@ -243,6 +262,8 @@ public:
         case ArgSpec::Path: request.params[name] = text; break;
         case ArgSpec::Query: request.query.addQueryItem(name, QString::fromLatin1(QUrl::toPercentEncoding(text))); break;
         case ArgSpec::Body: body.insert(name, json); break;
+        case ArgSpec::Header: request.headers.emplace_back(QByteArray(spec.name), text.toUtf8()); break;
+        case ArgSpec::Payload: break;
         }
     }
     Request finish();
@@ -255,7 +276,8 @@ public:
 class RequestReader
 {
 public:
-    explicit RequestReader(const Request &request);
+    // `rawBody`: the entry takes the body as its Payload (no JSON fields are read from it).
+    explicit RequestReader(const Request &request, bool rawBody = false);
 
     template<typename T>
     void operator()(const ArgSpec &spec, T &value)
@@ -263,6 +285,20 @@ public:
         if (!m_status)
             return;
         const QString name = QLatin1String(spec.name);
+        if constexpr (std::is_same_v<T, QByteArray>) {
+            value = m_request.body; // a Payload
+            return;
+        } else {
+        if (spec.where == ArgSpec::Header) {
+            const QByteArray header = m_request.header(QByteArray(spec.name));
+            if (header.isEmpty()) {
+                if (spec.required)
+                    m_status = missing(spec);
+                return;
+            }
+            m_status = fromText(spec, QString::fromUtf8(header), value);
+            return;
+        }
         if (spec.where == ArgSpec::Body) {
             m_seen << name;
             const QJsonValue json = m_body.value(name);
@@ -292,6 +328,7 @@ public:
         const QString text = spec.where == ArgSpec::Path ? m_request.params.at(name)
                                                          : m_request.query.queryItemValue(name, QUrl::FullyDecoded);
         m_status = fromText(spec, text, value);
+        }
     }
     Status finish() const;
 
@@ -338,12 +375,13 @@ private:
 // Collects the specs (docs, --help, the CLI's parser) and each argument's JSON kind.
 struct SpecCollector
 {
-    enum Kind { Integer, Switch, String, Time };
+    enum Kind { Integer, Switch, String, Time, Bytes };
     template<typename T>
     void operator()(const ArgSpec &spec, const T &)
     {
         specs.push_back(spec);
-        kinds.push_back(std::is_same_v<T, bool> ? Switch
+        kinds.push_back(std::is_same_v<T, QByteArray> ? Bytes
+                        : std::is_same_v<T, bool> ? Switch
                         : std::is_integral_v<T> ? Integer
                         : std::is_same_v<T, QDateTime> ? Time
                                                         : String);
@@ -360,6 +398,19 @@ Result<Request> requestFromWords(const SpecCollector &specs, const QStringList &
 // not made; a read-only caller is refused (and that is recorded).
 Result<qint64> beginChange(OpContext &context, const char *action, const QString &target);
 void finishChange(OpContext &context, qint64 entry, const QString &target, const Status &result);
+
+// Whether an entry's arguments take the body as a Payload.
+template<typename A>
+bool takesPayload()
+{
+    SpecCollector collector;
+    A probe{};
+    describe(collector, probe);
+    for (const ArgSpec &spec : collector.specs)
+        if (spec.where == ArgSpec::Payload)
+            return true;
+    return false;
+}
 
 template<typename T>
 struct IsPage : std::false_type {};
@@ -415,7 +466,7 @@ public:
     Answer serve(OpContext &context, const Request &request) const override
     {
         A args{};
-        detail::RequestReader reader(request);
+        detail::RequestReader reader(request, detail::takesPayload<A>());
         describe(reader, args);
         if (Status parsed = reader.finish(); !parsed) {
             // A change is refused to a read-only caller whatever its arguments say.
@@ -434,6 +485,11 @@ public:
         } else if constexpr (detail::IsPage<R>::value) {
             Answer answer = Answer::json(Json::encode(result->rows));
             answer.headers.emplace_back("X-Total-Count", QByteArray::number(result->total));
+            return answer;
+        } else if constexpr (std::is_same_v<R, NoContent>) {
+            Answer answer;
+            answer.status = m_info.okStatus;
+            answer.contentType.clear();
             return answer;
         } else if constexpr (std::is_same_v<R, Done>) {
             return Answer::json(Json::encode(*result), result->accepted ? 202 : 200);
@@ -467,7 +523,7 @@ public:
         if (!request)
             return request;
         A args{};
-        detail::RequestReader reader(*request);
+        detail::RequestReader reader(*request, detail::takesPayload<A>());
         describe(reader, args);
         if (Status parsed = reader.finish(); !parsed)
             return parsed;

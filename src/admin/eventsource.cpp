@@ -1,6 +1,8 @@
 #include "eventsource.h"
 
 
+#include "admin/streamevents.h"
+
 #include "engine/engine.h"
 
 #include <mutex>
@@ -46,6 +48,7 @@ void AdminEventSource::start()
         }
     });
     m_thread = std::thread([this, token = m_stop.token()] { run(token); });
+    m_topicThread = std::thread([this, token = m_stop.token()] { listen(token); });
 }
 
 void AdminEventSource::stop()
@@ -57,6 +60,8 @@ void AdminEventSource::stop()
     m_stop.cancel(QStringLiteral("event source stopping"));
     if (m_thread.joinable())
         m_thread.join();
+    if (m_topicThread.joinable())
+        m_topicThread.join();
     std::lock_guard lock(m_sink->mutex);
     m_sink->sink = nullptr;
 }
@@ -66,6 +71,35 @@ void AdminEventSource::run(const CancelToken &cancel)
     while (!cancel.isCancelled()) {
         sample(cancel);
         cancel.sleepFor(m_interval);
+    }
+}
+
+void AdminEventSource::listen(const CancelToken &cancel)
+{
+    while (!cancel.isCancelled()) {
+        const std::unique_ptr<Subscription> subscription = m_engine.broker().subscribe(adminTopic());
+        while (std::optional<QByteArray> message = subscription->next(cancel)) {
+            const qsizetype newline = message->indexOf('\n');
+            const QByteArray kind = message->left(newline);
+            const QByteArray body = message->mid(newline + 1);
+            if (kind == "event") {
+                Result<EventRow> row = m_engine.events().get(body.toLongLong());
+                if (!row)
+                    continue; // gone, or the store is busy: the next change tells again
+                AdminEvent event;
+                event.type = AdminEvent::Type::Event;
+                event.event = std::move(row).value();
+                event.event.payload.clear();
+                m_sink->emit(std::move(event));
+            } else if (kind == "notification-count") {
+                Result<AdminEvent> event = Stream::eventFromFrame(*message);
+                if (event)
+                    m_sink->emit(std::move(event).value());
+            }
+        }
+        // Closed by the broker (Redis lost its connection): subscribe again, once a second.
+        if (!cancel.isCancelled())
+            cancel.sleepFor(std::chrono::seconds(1));
     }
 }
 

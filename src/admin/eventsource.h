@@ -4,7 +4,9 @@
 // thread it owns and turns what changed into AdminEvents — queue-stats every interval, a
 // cron-status for each task row that changed, lock acquired/extended/released/expired from the
 // difference between two lists, and notice / notice-removed the moment the engine's notice board
-// changes (whoever changed it: an operator, the API, the age limit).
+// changes (whoever changed it: an operator, the API, the age limit). A second thread listens to
+// the broker's admin topic: notification-count as published, and an `event` row for each
+// ingested event that changed (read from the store, so it is encoded in one place).
 
 #include "admintypes.h"
 
@@ -24,7 +26,7 @@ namespace Switchyard::Admin {
 
 // Thread-safety: start() and stop() from the owner's thread. The sink runs on the sampling thread
 // (and, for notices, on the thread that added the notice); it must be quick and thread-safe.
-// Owns one thread ("admin events"), joined by stop() or the destructor.
+// Owns two threads (sampling, admin topic), joined by stop() or the destructor.
 class AdminEventSource
 {
 public:
@@ -41,12 +43,14 @@ private:
     struct SinkState;
     void run(const CancelToken &cancel);
     void sample(const CancelToken &cancel);
+    void listen(const CancelToken &cancel); // the admin topic's thread
 
     Engine &m_engine;
     const std::shared_ptr<SinkState> m_sink;
     const std::chrono::milliseconds m_interval;
     CancelSource m_stop;
     std::thread m_thread;
+    std::thread m_topicThread;
     qint64 m_noticeListener = 0;
 
     // The sampling thread's own state: what the previous sample saw.

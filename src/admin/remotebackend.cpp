@@ -107,11 +107,13 @@ QUrl RemoteBackend::streamUrl() const
 }
 
 QNetworkReply *RemoteBackend::send(const QByteArray &method, const QString &path, const QUrlQuery &query, const QByteArray &body,
-                                   QObject *context, AnswerReply done)
+                                   QObject *context, AnswerReply done, const std::vector<std::pair<QByteArray, QByteArray>> &headers)
 {
     QNetworkRequest req = request(path, query);
     if (!body.isEmpty())
         req.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+    for (const auto &[name, value] : headers)
+        req.setRawHeader(name, value);
     QNetworkReply *reply = m_network.sendCustomRequest(req, method, body);
     QPointer<QObject> target(context);
     connect(reply, &QNetworkReply::finished, this, [this, reply, target, done = std::move(done)] {
@@ -202,6 +204,7 @@ CallHandle RemoteBackend::dispatch(Invocation invocation)
     // Read before the invocation moves into the answer's handler (argument order is unspecified).
     const QUrlQuery query = invocation.request.query;
     const QByteArray body = invocation.request.body;
+    const auto headers = invocation.request.headers;
     *current = send(methodName(op.info().method), path, query, body, this,
                     [this, invocation = std::move(invocation), cancelled](Result<HttpAnswer> answer) {
                         if (!answer) {
@@ -214,7 +217,8 @@ CallHandle RemoteBackend::dispatch(Invocation invocation)
                         const QJsonDocument doc = QJsonDocument::fromJson(answer->body);
                         decoded.json = doc.isArray() ? QJsonValue(doc.array()) : QJsonValue(doc.object());
                         invocation.remote(std::move(decoded));
-                    });
+                    },
+                    headers);
     return handle;
 }
 

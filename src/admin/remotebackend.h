@@ -74,7 +74,7 @@ public:
     // `context` is gone by then. Public for tests; pages use call(), which delivers to their
     // context's thread through a Delivery.
     QNetworkReply *send(const QByteArray &method, const QString &path, const QUrlQuery &query, const QByteArray &body,
-                        QObject *context, AnswerReply done);
+                        QObject *context, AnswerReply done, const std::vector<std::pair<QByteArray, QByteArray>> &headers = {});
 
 protected:
     CallHandle dispatch(Invocation invocation) override;

@@ -1,6 +1,7 @@
 #include "streamevents.h"
 
 #include "ops/cronops.h"
+#include "ops/eventops.h"
 #include "ops/instanceops.h"
 #include "ops/lockops.h"
 #include "ops/queueops.h"
@@ -85,6 +86,10 @@ const Kind kKinds[] = {
          e.notice.id = p.id;
          return Status::ok();
      }},
+    {AdminEvent::Type::NotificationCount, "notification-count", [](const AdminEvent &e) { return Json::encode(e.unread); },
+     [](const QJsonValue &j, AdminEvent &e) { return readInto(j, e.unread, "notification-count"); }},
+    {AdminEvent::Type::Event, "event", [](const AdminEvent &e) { return Json::encode(e.event); },
+     [](const QJsonValue &j, AdminEvent &e) { return readInto(j, e.event, "event"); }},
 };
 
 } // namespace

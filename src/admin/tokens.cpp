@@ -19,7 +19,12 @@ namespace Switchyard::Admin {
 
 QString roleName(Role role)
 {
-    return role == Role::Admin ? QStringLiteral("admin") : QStringLiteral("read-only");
+    switch (role) {
+    case Role::Admin: return QStringLiteral("admin");
+    case Role::ReadOnly: return QStringLiteral("read-only");
+    case Role::Ingest: return QStringLiteral("ingest");
+    }
+    return QStringLiteral("read-only");
 }
 
 Result<Role> roleFromName(const QString &name)
@@ -28,7 +33,9 @@ Result<Role> roleFromName(const QString &name)
         return Role::Admin;
     if (name == QLatin1String("read-only"))
         return Role::ReadOnly;
-    return Status::invalidArgument(QStringLiteral("role: \"%1\" is not a role (valid: admin, read-only)").arg(name));
+    if (name == QLatin1String("ingest"))
+        return Role::Ingest;
+    return Status::invalidArgument(QStringLiteral("role: \"%1\" is not a role (valid: admin, read-only, ingest)").arg(name));
 }
 
 namespace Tokens {

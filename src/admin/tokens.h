@@ -17,8 +17,9 @@
 
 namespace Switchyard::Admin {
 
-enum class Role { Admin, ReadOnly };
-QString roleName(Role role); // "admin", "read-only"
+// Ingest: POST /events only (a forge's webhook that can send a header but should read nothing).
+enum class Role { Admin, ReadOnly, Ingest };
+QString roleName(Role role); // "admin", "read-only", "ingest"
 Result<Role> roleFromName(const QString &name);
 
 struct TokenInfo

@@ -167,7 +167,8 @@ public:
         m_network.setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
     }
 
-    Answer call(const QByteArray &method, const QString &path, const QUrlQuery &query = {}, const QByteArray &body = {})
+    Answer call(const QByteArray &method, const QString &path, const QUrlQuery &query = {}, const QByteArray &body = {},
+                const std::vector<std::pair<QByteArray, QByteArray>> &headers = {})
     {
         QUrl url = m_base;
         url.setPath(m_base.path(QUrl::FullyEncoded) + path, QUrl::TolerantMode); // segments come percent-encoded
@@ -177,6 +178,8 @@ public:
             request.setRawHeader("Authorization", "Bearer " + m_token);
         if (!body.isEmpty())
             request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+        for (const auto &[name, value] : headers)
+            request.setRawHeader(name, value);
         QNetworkReply *reply = m_network.sendCustomRequest(request, method, body);
         QEventLoop loop;
         QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
@@ -330,7 +333,7 @@ int token(const QStringList &args, const Options &o)
                               {QStringLiteral("created"), QStringLiteral("created_at")}});
         return ExitOk;
     }
-    return usage(QStringLiteral("usage: switchyardctl token create NAME [--role admin|read-only] | token list | token revoke NAME"));
+    return usage(QStringLiteral("usage: switchyardctl token create NAME [--role admin|read-only|ingest] | token list | token revoke NAME"));
 }
 
 int streamTail(Client &client, const Options &o)
@@ -424,7 +427,7 @@ QString commandHelp()
     add(QStringLiteral("cron next SCHEDULE [--count N] [--tz ZONE] [--from TIME]"),
         QStringLiteral("the next firings, offline (alias: next)"));
     add(QStringLiteral("stream tail [--type T] [--count N]"), QStringLiteral("print live frames"));
-    add(QStringLiteral("token create NAME [--role admin|read-only]"), QStringLiteral("a named token in --data-dir, shown once"));
+    add(QStringLiteral("token create NAME [--role admin|read-only|ingest]"), QStringLiteral("a named token in --data-dir, shown once"));
     add(QStringLiteral("token list | token revoke NAME"), QStringLiteral("the data directory's named tokens"));
     lines << QString()
           << QStringLiteral("Lists print every entry (pages of 500); --page/--limit pick one page.")
@@ -478,7 +481,7 @@ int runOperation(const Admin::OpBase &op, const QStringList &words, const Option
             pageQuery.addQueryItem(QStringLiteral("limit"), QStringLiteral("500"));
             pageQuery.addQueryItem(QStringLiteral("page"), QString::number(page));
         }
-        answer = client.call(method, path, pageQuery, request->body);
+        answer = client.call(method, path, pageQuery, request->body, request->headers);
         if (answer.status < 200 || answer.status >= 300)
             return failure(answer, client.base());
         if (!op.hasFlag(Admin::Paged))

@@ -70,7 +70,29 @@ std::vector<CronTaskDefinition> builtInCronTasks(const BuiltInTaskServices &serv
     Store *store = services.store;
     vacuum.run = [store](const CronRunContext &) -> Result<QString> { return store->vacuum(); };
 
-    return {std::move(cache), std::move(queues), std::move(notices_), std::move(vacuum)};
+    CronTaskDefinition notifications;
+    notifications.name = QStringLiteral("delete_old_notifications");
+    // Opt-in like the notices: read notifications are history a user may still page through.
+    notifications.defaults.enabled = false;
+    notifications.defaults.schedule = QStringLiteral("@every 24h");
+    notifications.defaults.extra = {{QStringLiteral("OLDER_THAN"), QStringLiteral("720h")}};
+    notifications.run = [store](const CronRunContext &context) -> Result<QString> {
+        const auto age = std::chrono::duration_cast<std::chrono::seconds>(
+            context.config->duration(QStringLiteral("OLDER_THAN"), std::chrono::hours(720)));
+        const qint64 cutoff = QDateTime::currentSecsSinceEpoch() - age.count();
+        // Read ones only: unread and pinned rows are still the user's to-do list.
+        Result<qint64> removed = store->writeValue<qint64>([cutoff](SqlTransaction &tx) -> Result<qint64> {
+            Result<QSqlQuery> q = tx.exec(QStringLiteral("DELETE FROM notification WHERE status = 2 AND updated_unix < ?"), {cutoff});
+            if (!q)
+                return q.status();
+            return qint64(q->numRowsAffected());
+        });
+        if (!removed)
+            return removed.status();
+        return QStringLiteral("removed %1 read notification(s) older than %2").arg(*removed).arg(formatDuration(age));
+    };
+
+    return {std::move(cache), std::move(queues), std::move(notices_), std::move(vacuum), std::move(notifications)};
 }
 
 Status registerBuiltInCronTasks(CronService &cron, const BuiltInTaskServices &services)

@@ -3,6 +3,7 @@
 #include "engine/builtintasks.h"
 #include "engine/core/instanceid.h"
 #include "engine/core/logging.h"
+#include "engine/forge/forgedata.h"
 #include "engine/store/journals.h"
 
 #include <QDir>
@@ -24,6 +25,12 @@ Engine::Parts::~Parts()
     cron.reset();
     cronRuns.reset();
     cronCoordinator.reset();
+    events.reset();
+    streamNotifier.reset();
+    uiNotifier.reset();
+    notifications.reset();
+    bus.reset();
+    notifyLoader.reset();
     broker.reset();
     qos.reset();
     queues.reset();
@@ -137,6 +144,26 @@ Status Engine::startParts(const CancelToken &cancel, EngineOptions options)
     p.broker = std::move(broker).value();
     if (cancel.isCancelled())
         return cancel.cause();
+
+    // The notify bus, its notifiers in dispatch order, then the producer that feeds it.
+    p.notifyLoader = std::make_unique<StoredNotifyLoader>(*p.store);
+    p.bus = std::make_unique<NotifyBus>(p.notifyLoader.get());
+    p.notifications = std::make_unique<NotificationService>(*p.store, *p.bus);
+    p.uiNotifier = std::make_unique<UINotifier>(*p.notifications, *p.queues);
+    p.streamNotifier = std::make_unique<StreamNotifier>(*p.notifications, *p.broker);
+    if (Status registered = p.bus->registerNotifier(QStringLiteral("uinotification"), *p.uiNotifier); !registered)
+        return registered;
+    if (Status registered = p.bus->registerNotifier(QStringLiteral("stream"), *p.streamNotifier); !registered)
+        return registered;
+    p.events = std::make_unique<EventService>(cfg, *p.store, *p.bus);
+    // The admin topic hears which event changed; its listeners read the row (one encoding, theirs).
+    Broker *topics = p.broker.get();
+    p.events->setObserver([topics](const EventRecord &record) {
+        if (topics->hasTopicSubscribers(adminTopic()))
+            topics->publish(adminTopic(), "event\n" + QByteArray::number(record.id));
+    });
+    if (Status started = p.events->start(cancel, *p.queues); !started)
+        return started;
 
     // Cron last: its tasks use everything above.
     if (cfg.globalLock.serviceType == QLatin1String("redis")) {

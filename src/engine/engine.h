@@ -8,7 +8,10 @@
 #include "engine/core/notices.h"
 #include "engine/core/processregistry.h"
 #include "engine/cron/cron.h"
+#include "engine/events/events.h"
 #include "engine/globallock/globallock.h"
+#include "engine/notifications/notifications.h"
+#include "engine/notify/notify.h"
 #include "engine/pubsub/pubsub.h"
 #include "engine/qos/qos.h"
 #include "engine/queue/queue.h"
@@ -35,8 +38,11 @@ struct EngineOptions
 
 // Start-up order: the store (opened and migrated; system notices persist there from then on),
 // cache (PINGed; an unreachable adapter refuses start-up), global locker (Redis
-// PINGed likewise), queue manager, QoS, the pub/sub broker (Redis PINGed likewise), and cron last (built-in and user-defined tasks registered,
-// RUN_AT_START tasks started). Subsystems that come later (the notify bus, webhooks) go before cron.
+// PINGed likewise), queue manager, QoS, the pub/sub broker (Redis PINGed likewise), the notify bus
+// with its notifiers in dispatch order (uinotification, stream; webhook, audit, mail and feed
+// take their places before them as they arrive), event ingestion (its queue, unfinished events
+// queued again), and cron last (built-in and user-defined tasks registered, RUN_AT_START tasks
+// started).
 //
 // Start-up is interruptible: every wait in it (Redis PINGs, LevelDB opens) watches `cancel`, so
 // a cancelled start returns its cause within a few milliseconds and undoes what it started.
@@ -76,6 +82,9 @@ public:
     AdmissionController *qos() { return m_parts->qos.get(); }
     NoticeBoard &notices() { return *m_parts->notices; }
     Broker &broker() { return *m_parts->broker; }
+    NotifyBus &notifyBus() { return *m_parts->bus; }
+    NotificationService &notifications() { return *m_parts->notifications; }
+    EventService &events() { return *m_parts->events; }
     CronService &cron() { return *m_parts->cron; }
 
 private:
@@ -95,6 +104,12 @@ private:
         std::unique_ptr<QueueManager> queues;
         std::unique_ptr<AdmissionController> qos;
         std::unique_ptr<Broker> broker;
+        std::unique_ptr<NotifyLoader> notifyLoader;
+        std::unique_ptr<NotifyBus> bus;
+        std::unique_ptr<NotificationService> notifications;
+        std::unique_ptr<UINotifier> uiNotifier;
+        std::unique_ptr<StreamNotifier> streamNotifier;
+        std::unique_ptr<EventService> events;
         std::unique_ptr<CronCoordinator> cronCoordinator;
         std::unique_ptr<CronRunJournal> cronRuns;
         std::unique_ptr<CronService> cron;

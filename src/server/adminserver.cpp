@@ -301,9 +301,13 @@ void AdminServer::handle(const QHttpServerRequest &request, QHttpServerResponder
     call.params = std::move(params);
     call.query = request.query();
     call.body = request.body();
+    for (const auto &[name, value] : request.headers())
+        call.headers.emplace_back(name, value);
     call.remoteAddr = request.remoteAddress().toString();
     call.cancel = pending->cancel.token();
-    if (matched->op->hasFlag(Anonymous)) {
+    if (matched->op->hasFlag(Ingest) && bearer(request.value("authorization")).isEmpty()) {
+        // A forge that cannot send a token (GitHub): the entry checks the source's signature.
+    } else if (matched->op->hasFlag(Anonymous)) {
         // Anonymous unless a valid token comes along (then the full answer); never refused, never counted.
         const QByteArray token = bearer(request.value("authorization"));
         if (!token.isEmpty())
@@ -322,6 +326,10 @@ void AdminServer::handle(const QHttpServerRequest &request, QHttpServerResponder
             return;
         }
         call.identity = *identity;
+        if (identity->role == Role::Ingest && !matched->op->hasFlag(Ingest)) {
+            finish(pending, refusal(403, QStringLiteral("forbidden: the token \"%1\" may only post events (role ingest)").arg(identity->name)));
+            return;
+        }
     }
     dispatch(*matched, pending);
 }
@@ -389,7 +397,7 @@ Reply AdminServer::run(const Route &route, Call &call)
     context.serverMetrics = [this] { return streamMetrics(); };
     Answer answer;
     try {
-        answer = route.op->serve(context, Request{call.params, call.query, std::move(call.body)});
+        answer = route.op->serve(context, Request{call.params, call.query, std::move(call.body), std::move(call.headers)});
     } catch (const std::exception &e) {
         answer = Answer::failure(Status::internal(QStringLiteral("internal error: %1").arg(QString::fromLocal8Bit(e.what()))));
     }
@@ -522,6 +530,10 @@ void AdminServer::acceptStream()
         Result<Identity> identity = authenticate(authorization, remoteAddr, &status, &retryAfter, &tokenHash);
         if (!identity) {
             socket->close(QWebSocketProtocol::CloseCode(status == 429 ? 4429 : 4401), identity.status().message());
+            continue;
+        }
+        if (identity->role == Role::Ingest) {
+            socket->close(QWebSocketProtocol::CloseCode(4403), QStringLiteral("an ingest token may only post events"));
             continue;
         }
         QWebSocket *raw = socket.get();

@@ -76,6 +76,7 @@ struct Call
     std::map<QString, QString> params; // path placeholders, percent-decoded
     QUrlQuery query;
     QByteArray body;
+    std::vector<std::pair<QByteArray, QByteArray>> headers;
     QString remoteAddr;
     Admin::Identity identity;
     CancelToken cancel; // fires when the client goes away or the server stops

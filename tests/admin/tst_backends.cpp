@@ -11,9 +11,11 @@
 #include "support/opcall.h"
 #include "support/wait.h"
 
+#include <QFile>
 #include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QFile>
 #include <QTest>
 #include <QThread>
 
@@ -160,7 +162,7 @@ private Q_SLOTS:
 
         const auto queues = Test::call(backend(), Admin::Ops::queueList, {});
         QVERIFY(queues.isOk());
-        QCOMPARE(queues->size(), std::size_t(2));
+        QCOMPARE(queues->size(), std::size_t(4)); // notification-service, event_ingest, slow, fast
         QVERIFY(qid(QStringLiteral("slow")) > 0);
         const auto settings = Test::settingsOf(Test::call(backend(), Admin::Ops::queueGet, {qid(QStringLiteral("slow"))}));
         QVERIFY(settings.isOk());
@@ -296,7 +298,7 @@ private Q_SLOTS:
                 return false;
             });
         };
-        QVERIFY(seen(Admin::AdminEvent::Type::QueueStats, [](const Admin::AdminEvent &e) { return e.queues.size() == 2; }));
+        QVERIFY(seen(Admin::AdminEvent::Type::QueueStats, [](const Admin::AdminEvent &e) { return e.queues.size() == 4; }));
         QVERIFY(Test::call(backend(), Admin::Ops::cronRun, {QStringLiteral("delete_old_system_notices")}).status());
         QVERIFY(seen(Admin::AdminEvent::Type::CronStatus,
                      [](const Admin::AdminEvent &e) { return e.cron.name == QLatin1String("delete_old_system_notices") && e.cron.execTimes >= 1; }));
@@ -347,6 +349,62 @@ private Q_SLOTS:
         QVERIFY2(all, qPrintable(all.status().toString()));
         QVERIFY(all->accepted);
         QCOMPARE(Test::call(backend(), Admin::Ops::noticeDelete, {987654}).status().code(), Status::Code::NotFound);
+    }
+
+    // A forge's events in, notifications out, read and marked through the backend.
+    void eventsAndNotifications()
+    {
+        const auto sample = [](const char *name) {
+            QFile file(QStringLiteral(SWITCHYARD_TEST_DATA "/events/") + QLatin1String(name));
+            return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+        };
+        Admin::EventPost post;
+        post.payload = sample("gitea-issues-opened.json");
+        post.giteaEventType = QStringLiteral("issues");
+        post.giteaDelivery = QStringLiteral("backend-1");
+        const Result<Admin::EventAcceptedRow> opened = Test::call(backend(), Admin::Ops::eventIngest, post);
+        QVERIFY2(opened, qPrintable(opened.status().toString()));
+        QVERIFY(opened->id > 0);
+        post.payload = sample("gitea-issue-comment-created.json"); // carol comments on bob's issue
+        post.giteaEventType = QStringLiteral("issue_comment");
+        post.giteaDelivery = QStringLiteral("backend-2");
+        QVERIFY(Test::call(backend(), Admin::Ops::eventIngest, post));
+        post.payload = "{";
+        post.giteaDelivery = QStringLiteral("backend-3");
+        const Result<Admin::EventAcceptedRow> malformed = Test::call(backend(), Admin::Ops::eventIngest, post);
+        QCOMPARE(malformed.status().code(), Status::Code::InvalidArgument);
+        QCOMPARE(malformed.status().field(), QStringLiteral("body"));
+        for (const char *queue : {"event_ingest", "notification-service"})
+            QVERIFY(Test::call(backend(), Admin::Ops::queueFlush, {qid(QLatin1String(queue)), 30000}));
+
+        const Result<Admin::Page<EventRecord>> events = Test::call(backend(), Admin::Ops::eventList, {});
+        QVERIFY2(events, qPrintable(events.status().toString()));
+        QCOMPARE(events->total, qint64(2));
+        QCOMPARE(events->rows.front().event, QStringLiteral("issue_comment")); // newest first
+        const Result<Admin::EventDetail> detail = Test::call(backend(), Admin::Ops::eventGet, {opened->id});
+        QVERIFY2(detail, qPrintable(detail.status().toString()));
+        QCOMPARE(detail->event.status, QStringLiteral("done"));
+        QCOMPARE(detail->payload.toObject().value(QStringLiteral("action")).toString(), QStringLiteral("opened"));
+
+        const Result<Admin::Page<ForgeUserRow>> users = Test::call(backend(), Admin::Ops::userList, {});
+        QVERIFY(users);
+        qint64 bob = 0;
+        for (const ForgeUserRow &u : users->rows)
+            if (u.login == QLatin1String("bob"))
+                bob = u.id;
+        QVERIFY(bob > 0);
+        QCOMPARE(Test::call(backend(), Admin::Ops::notificationNew, {bob})->count, qint64(1));
+        const Result<Admin::Page<NotificationRow>> list = Test::call(backend(), Admin::Ops::notificationList, {1, 50, bob, QStringLiteral("unread")});
+        QVERIFY2(list, qPrintable(list.status().toString()));
+        QCOMPARE(list->rows.size(), std::size_t(1));
+        QCOMPARE(list->rows.front().repo, QStringLiteral("alice/engine"));
+        const Result<NotificationRow> pinned = Test::call(backend(), Admin::Ops::notificationUpdate, {list->rows.front().id, QStringLiteral("pinned")});
+        QVERIFY2(pinned, qPrintable(pinned.status().toString()));
+        QCOMPARE(pinned->status, NotificationStatus::Pinned);
+        QCOMPARE(Test::call(backend(), Admin::Ops::notificationUpdate, {pinned->id, QStringLiteral("gone")}).status().field(), QStringLiteral("status"));
+        QVERIFY(Test::call(backend(), Admin::Ops::notificationUpdate, {pinned->id, QStringLiteral("unread")}));
+        QVERIFY(Test::call(backend(), Admin::Ops::notificationReadAll, {bob}));
+        QCOMPARE(Test::call(backend(), Admin::Ops::notificationNew, {bob})->count, qint64(0));
     }
 
     // Last: the suite called every entry of the catalogue, on this backend.

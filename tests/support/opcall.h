@@ -8,6 +8,7 @@
 #include "admin/adminbackend.h"
 #include "admin/ops/cacheops.h"
 #include "admin/ops/cronops.h"
+#include "admin/ops/eventops.h"
 #include "admin/ops/instanceops.h"
 #include "admin/ops/lockops.h"
 #include "admin/ops/queueops.h"

@@ -111,7 +111,7 @@ BATCH_LENGTH = 1
 MAX_WORKERS = 1
 [queue.webhook_sender]
 TYPE = channel
-[queue.notification-service]
+[queue.issue_indexer]
 TYPE = channel
 )";
 
@@ -268,7 +268,7 @@ private Q_SLOTS:
         w.show();
         w.refreshAll();
         w.showPage(QStringLiteral("processes"));
-        QVERIFY(Test::eventually([&] { return w.page<QueuesPage>(QStringLiteral("queues"))->model().rowCount() == 2; }));
+        QVERIFY(Test::eventually([&] { return w.page<QueuesPage>(QStringLiteral("queues"))->model().rowCount() == 4; }));
         QVERIFY(Test::eventually([&] { return w.page<CronPage>(QStringLiteral("cron"))->model().indexOfKey(QStringLiteral("index_repos")) >= 0; }));
         QVERIFY(Test::eventually([&] { return w.page<LocksPage>(QStringLiteral("locks"))->model().rowCount() == 1; }));
         QVERIFY(Test::eventually([&] { return w.page<NoticesPage>(QStringLiteral("notices"))->model().rowCount() == 1; }));
@@ -440,7 +440,7 @@ private Q_SLOTS:
         QVERIFY(Test::eventually([&] { return (help = page.findChild<QMessageBox *>(QStringLiteral("queueSettingsHelp"))) && help->isVisible(); }));
         // kIni: [queue] TYPE = level; [queue.mail] and [queue.webhook_sender] have sections of their own.
         QVERIFY2(help->text().contains(QStringLiteral("<code>[queue.mail]</code>")), qPrintable(help->text()));
-        QVERIFY(help->text().contains(QStringLiteral("notification-service")));
+        QVERIFY(help->text().contains(QStringLiteral("issue_indexer")));
         QVERIFY(help->text().contains(QStringLiteral("TYPE here: <b>level</b>")));
         help->accept();
 
@@ -472,7 +472,7 @@ private Q_SLOTS:
 
         w.showPage(QStringLiteral("queues"));
         QueuesPage &queues = *w.page<QueuesPage>(QStringLiteral("queues"));
-        QVERIFY(Test::eventually([&] { return queues.model().rowCount() == 1 && queues.view()->isVisible(); }));
+        QVERIFY(Test::eventually([&] { return queues.model().rowCount() == 3 && queues.view()->isVisible(); }));
         QVERIFY(Test::eventually([&] { return queues.view()->horizontalScrollBar()->maximum() == 0; }));
     }
 
@@ -707,12 +707,12 @@ private Q_SLOTS:
         ConsoleFixture c;
         c.queue(QStringLiteral("mail"), false);
         auto webhooks = c.queue(QStringLiteral("webhook_sender"), false);
-        c.queue(QStringLiteral("notification-service"), false);
+        c.queue(QStringLiteral("issue_indexer"), false);
         MainWindow &w = *c.window;
         w.show();
         w.showPage(QStringLiteral("queues"));
         QueuesPage &page = *w.page<QueuesPage>(QStringLiteral("queues"));
-        QVERIFY(Test::eventually([&] { return page.model().rowCount() == 3; }));
+        QVERIFY(Test::eventually([&] { return page.model().rowCount() == 5; }));
         const qint64 qid = c.qid(QStringLiteral("webhook_sender"));
         QVERIFY(page.selectKey(qid));
         page.view()->sortByColumn(QueueModel::Handled, Qt::DescendingOrder);
@@ -817,7 +817,7 @@ private Q_SLOTS:
         ConsoleFixture c;
         auto mail = c.queue(QStringLiteral("mail"), true);
         auto webhooks = c.queue(QStringLiteral("webhook_sender"), false);
-        c.queue(QStringLiteral("notification-service"), false);
+        c.queue(QStringLiteral("issue_indexer"), false);
         QVERIFY(mail->pause(CancelToken()));
         c.push(QStringLiteral("mail"), 1204);
         auto release = std::make_shared<Gate>();
@@ -853,6 +853,8 @@ private Q_SLOTS:
                 table->view()->selectionModel()->setCurrentIndex(table->view()->model()->index(0, 0),
                                                                  QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
             }
+            if (auto *queuesPage = qobject_cast<QueuesPage *>(page)) // the busy queue, not the engine's idle ones
+                QVERIFY(queuesPage->selectKey(c.qid(QStringLiteral("mail"))));
             QTest::qWait(1200); // a second of live updates and countdowns
             const QString file = QDir(dir).filePath(page->id() + QStringLiteral(".png"));
             QVERIFY(w.grab().save(file));
@@ -882,6 +884,7 @@ private Q_SLOTS:
         // The selected queue's waiting items, the first one opened.
         w.showPage(QStringLiteral("queues"));
         QueuesPage &queues = *w.page<QueuesPage>(QStringLiteral("queues"));
+        QVERIFY(queues.selectKey(c.qid(QStringLiteral("mail"))));
         queues.detailTabs()->setCurrentWidget(queues.itemsView());
         QVERIFY(Test::eventually([&] { return queues.itemsView()->list()->topLevelItemCount() > 0; }));
         queues.itemsView()->list()->setCurrentItem(queues.itemsView()->list()->topLevelItem(0));

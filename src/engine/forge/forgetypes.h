@@ -67,6 +67,14 @@ struct ForgeIssue
     QString htmlUrl;
 };
 
+// Gitea's default WORK_IN_PROGRESS_PREFIXES: a pull whose title starts so is not ready yet
+// (repository watchers are not notified of it).
+inline bool isWorkInProgressTitle(const QString &title)
+{
+    const QString upper = title.trimmed().toUpper();
+    return upper.startsWith(QLatin1String("WIP:")) || upper.startsWith(QLatin1String("[WIP]"));
+}
+
 struct ForgePullRequest
 {
     qint64 id = 0;

@@ -4,6 +4,7 @@
 
 #include <QDir>
 #include <QHostAddress>
+#include <QRegularExpression>
 #include <QThread>
 
 #include <algorithm>
@@ -56,6 +57,8 @@ const QHash<QString, QStringList> &knownKeys()
          {QStringLiteral("ENABLED"), QStringLiteral("MAX_INFLIGHT"), QStringLiteral("MAX_WAITING"),
           QStringLiteral("TARGET_WAIT_TIME")}},
         {QStringLiteral("websocket"), {QStringLiteral("PUBSUB_TYPE"), QStringLiteral("CONN_STR")}},
+        {QStringLiteral("event_source"), {QStringLiteral("SECRET")}},
+        {QStringLiteral("service"), {QStringLiteral("AUTO_WATCH_ON_CHANGES")}},
         {QStringLiteral("database"),
          {QStringLiteral("DB_TYPE"), QStringLiteral("PATH"), QStringLiteral("HOST"), QStringLiteral("NAME"),
           QStringLiteral("USER"), QStringLiteral("PASSWD")}},
@@ -338,6 +341,26 @@ void EngineConfig::loadServices(Collector &c, const Settings &s, EngineConfig &c
                                                                       : config.redis.connStr;
     }
 
+    const QStringList service{QStringLiteral("service")};
+    config.service.autoWatchOnChanges = c.take(
+        s.boolean(service, QStringLiteral("AUTO_WATCH_ON_CHANGES"), config.service.autoWatchOnChanges),
+        config.service.autoWatchOnChanges);
+
+    config.eventSources.push_back({QStringLiteral("default"), QString()});
+    for (const QString &name : s.subsectionNames(QStringLiteral("event_source."))) {
+        const QStringList section{QStringLiteral("event_source.") + name};
+        const QString secret = c.take(s.string(section, QStringLiteral("SECRET"), QString()), QString());
+        if (name.isEmpty() || !QRegularExpression(QStringLiteral("^[A-Za-z0-9_.-]{1,64}$")).match(name).hasMatch()) {
+            c.fail(QStringLiteral("%1: [event_source.%2] is not a valid source name; use 1 to 64 letters, digits, '_', '.' or '-'")
+                       .arg(s.fileName(), name));
+            continue;
+        }
+        if (name == QLatin1String("default"))
+            config.eventSources.front().secret = secret;
+        else
+            config.eventSources.push_back({name, secret});
+    }
+
     const QStringList db{QStringLiteral("database")};
     DatabaseSettings &d = config.database;
     d.type =
@@ -392,7 +415,9 @@ Result<EngineConfig> EngineConfig::load(Settings settings, const QString &dataPa
     }
 
     for (const IniSection &section : s.ini().sections()) {
-        const QString owner = section.name.startsWith(QLatin1String("queue.")) ? QStringLiteral("queue") : section.name;
+        const QString owner = section.name.startsWith(QLatin1String("queue."))          ? QStringLiteral("queue")
+                              : section.name.startsWith(QLatin1String("event_source.")) ? QStringLiteral("event_source")
+                                                                                        : section.name;
         const auto known = knownKeys().constFind(owner);
         if (known == knownKeys().cend())
             continue;
@@ -464,6 +489,14 @@ Result<QueueSettings> EngineConfig::readQueueSettings(const QString &name, QStri
     if (!c.errors.isEmpty())
         return Status::invalidArgument(c.errors.join(QLatin1Char('\n')));
     return q;
+}
+
+const EventSourceSettings *EngineConfig::eventSource(const QString &name) const
+{
+    for (const EventSourceSettings &source : eventSources)
+        if (source.name == name)
+            return &source;
+    return nullptr;
 }
 
 }  // namespace Switchyard

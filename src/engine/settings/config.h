@@ -8,6 +8,7 @@
 #include <QStringList>
 
 #include <chrono>
+#include <vector>
 
 namespace Switchyard {
 
@@ -90,6 +91,22 @@ struct DatabaseSettings
     QString passwd; // never logged
 };
 
+// [event_source.<name>]: a forge that posts its webhooks to POST /api/v1/events?source=<name>.
+// The source "default" always exists (without a secret: an admin or ingest token is required).
+struct EventSourceSettings
+{
+    QString name;
+    QString secret; // empty: no signature check, a token is required
+};
+
+// [service]: the forge's user-facing behaviour the engine imitates.
+struct ServiceSettings
+{
+    // A user who comments on, or changes, an issue or pull request starts watching its repository
+    // (watch mode "auto"), as Gitea's AUTO_WATCH_ON_CHANGES.
+    bool autoWatchOnChanges = false;
+};
+
 struct ServerSettings
 {
     QString httpAddr = QStringLiteral("127.0.0.1");
@@ -142,6 +159,11 @@ public:
     QosSettings qos;
     WebsocketSettings websocket;
     DatabaseSettings database;
+    ServiceSettings service;
+    // Every [event_source.<name>] section, and "default" (always there).
+    std::vector<EventSourceSettings> eventSources;
+    // The source called `name`; nullptr when there is none.
+    const EventSourceSettings *eventSource(const QString &name) const;
 
     // [queue] then [queue.<name>] (seed 000 §10.5.1); names of configured [queue.*] sections are
     // validated at load, so this fails only for a name without a section whose [queue] is bad —

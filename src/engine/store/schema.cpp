@@ -38,12 +38,103 @@ QStringList engineState(StoreBackend b)
     };
 }
 
+// 2: the forge's domain as seen in ingested events, and what the engine makes of it: in-app
+// notifications, the activity feed, the events themselves. Domain rows are keyed by (source,
+// external_id): the event source's name and the forge's own id, so two forges never collide.
+QStringList forgeDomain(StoreBackend b)
+{
+    const QString blob = b == StoreBackend::Postgres ? QStringLiteral("BYTEA") : QStringLiteral("BLOB");
+    return {
+        // Users and organisations. email_notifications: enabled | onmention | disabled | andyourown.
+        QStringLiteral("CREATE TABLE forge_user (%1, source TEXT NOT NULL, external_id BIGINT NOT NULL, login TEXT NOT NULL, "
+                       "full_name TEXT NOT NULL DEFAULT '', email TEXT NOT NULL DEFAULT '', is_bot INTEGER NOT NULL DEFAULT 0, "
+                       "is_org INTEGER NOT NULL DEFAULT 0, is_active INTEGER NOT NULL DEFAULT 1, language TEXT NOT NULL DEFAULT '', "
+                       "email_notifications TEXT NOT NULL DEFAULT 'enabled', created_unix BIGINT NOT NULL, "
+                       "updated_unix BIGINT NOT NULL, UNIQUE (source, external_id))").arg(id(b)),
+        QStringLiteral("CREATE INDEX forge_user_login ON forge_user (login)"),
+        QStringLiteral("CREATE TABLE repo (%1, source TEXT NOT NULL, external_id BIGINT NOT NULL, owner_id BIGINT NOT NULL, "
+                       "name TEXT NOT NULL, is_private INTEGER NOT NULL DEFAULT 0, is_fork INTEGER NOT NULL DEFAULT 0, "
+                       "fork_of_id BIGINT NOT NULL DEFAULT 0, default_branch TEXT NOT NULL DEFAULT '', "
+                       "html_url TEXT NOT NULL DEFAULT '', created_unix BIGINT NOT NULL, updated_unix BIGINT NOT NULL, "
+                       "UNIQUE (source, external_id))").arg(id(b)),
+        // Issues and pull requests (is_pull); a pull's branches and state beside the issue's. Keyed
+        // by (repo_id, number): a pull's payloads carry the pull's id, its comments the issue's.
+        QStringLiteral("CREATE TABLE issue (%1, external_id BIGINT NOT NULL DEFAULT 0, repo_id BIGINT NOT NULL, "
+                       "number BIGINT NOT NULL, poster_id BIGINT NOT NULL, title TEXT NOT NULL, content TEXT NOT NULL DEFAULT '', "
+                       "is_pull INTEGER NOT NULL DEFAULT 0, is_closed INTEGER NOT NULL DEFAULT 0, is_wip INTEGER NOT NULL DEFAULT 0, "
+                       "has_merged INTEGER NOT NULL DEFAULT 0, head_branch TEXT NOT NULL DEFAULT '', base_branch TEXT NOT NULL DEFAULT '', "
+                       "html_url TEXT NOT NULL DEFAULT '', created_unix BIGINT NOT NULL, updated_unix BIGINT NOT NULL, "
+                       "UNIQUE (repo_id, number))").arg(id(b)),
+        QStringLiteral("CREATE TABLE issue_assignee (issue_id BIGINT NOT NULL, user_id BIGINT NOT NULL, PRIMARY KEY (issue_id, user_id))"),
+        QStringLiteral("CREATE TABLE review_request (issue_id BIGINT NOT NULL, user_id BIGINT NOT NULL, PRIMARY KEY (issue_id, user_id))"),
+        // Who took part: the poster, commenters, reviewers, the @mentioned (Gitea derives it from comments).
+        QStringLiteral("CREATE TABLE issue_participant (issue_id BIGINT NOT NULL, user_id BIGINT NOT NULL, PRIMARY KEY (issue_id, user_id))"),
+        QStringLiteral("CREATE TABLE comment (%1, source TEXT NOT NULL, external_id BIGINT NOT NULL, issue_id BIGINT NOT NULL, "
+                       "poster_id BIGINT NOT NULL, content TEXT NOT NULL DEFAULT '', review_id BIGINT NOT NULL DEFAULT 0, "
+                       "tree_path TEXT NOT NULL DEFAULT '', line BIGINT NOT NULL DEFAULT 0, html_url TEXT NOT NULL DEFAULT '', "
+                       "created_unix BIGINT NOT NULL, updated_unix BIGINT NOT NULL, UNIQUE (source, external_id))").arg(id(b)),
+        QStringLiteral("CREATE INDEX comment_issue ON comment (issue_id)"),
+        // type as Gitea's ReviewType: 0 pending, 1 approve, 2 comment, 3 reject, 4 request.
+        QStringLiteral("CREATE TABLE review (%1, source TEXT NOT NULL, external_id BIGINT NOT NULL, issue_id BIGINT NOT NULL, "
+                       "reviewer_id BIGINT NOT NULL, type INTEGER NOT NULL, content TEXT NOT NULL DEFAULT '', "
+                       "created_unix BIGINT NOT NULL, UNIQUE (source, external_id))").arg(id(b)),
+        QStringLiteral("CREATE TABLE forge_release (%1, source TEXT NOT NULL, external_id BIGINT NOT NULL, repo_id BIGINT NOT NULL, "
+                       "publisher_id BIGINT NOT NULL, tag_name TEXT NOT NULL, title TEXT NOT NULL DEFAULT '', "
+                       "note TEXT NOT NULL DEFAULT '', is_draft INTEGER NOT NULL DEFAULT 0, is_prerelease INTEGER NOT NULL DEFAULT 0, "
+                       "created_unix BIGINT NOT NULL, UNIQUE (source, external_id))").arg(id(b)),
+        // Repository watches. mode as Gitea's WatchMode: 0 none, 1 normal, 2 don't, 3 auto; the
+        // three flags narrow what a watcher hears (all by default).
+        QStringLiteral("CREATE TABLE watch (user_id BIGINT NOT NULL, repo_id BIGINT NOT NULL, mode INTEGER NOT NULL, "
+                       "issues INTEGER NOT NULL DEFAULT 1, pulls INTEGER NOT NULL DEFAULT 1, releases INTEGER NOT NULL DEFAULT 1, "
+                       "created_unix BIGINT NOT NULL, updated_unix BIGINT NOT NULL, PRIMARY KEY (user_id, repo_id))"),
+        QStringLiteral("CREATE INDEX watch_repo ON watch (repo_id, mode)"),
+        // An explicit issue watch (is_watching 1) or unwatch (0).
+        QStringLiteral("CREATE TABLE issue_watch (user_id BIGINT NOT NULL, issue_id BIGINT NOT NULL, is_watching INTEGER NOT NULL, "
+                       "created_unix BIGINT NOT NULL, updated_unix BIGINT NOT NULL, PRIMARY KEY (user_id, issue_id))"),
+        QStringLiteral("CREATE INDEX issue_watch_issue ON issue_watch (issue_id)"),
+        // A user who muted a repository hears nothing of it, mentions included.
+        QStringLiteral("CREATE TABLE repo_ignore (user_id BIGINT NOT NULL, repo_id BIGINT NOT NULL, created_unix BIGINT NOT NULL, "
+                       "PRIMARY KEY (user_id, repo_id))"),
+        // mode: 1 read, 2 write, 3 admin (Gitea's AccessMode).
+        QStringLiteral("CREATE TABLE collaborator (repo_id BIGINT NOT NULL, user_id BIGINT NOT NULL, mode INTEGER NOT NULL, "
+                       "PRIMARY KEY (repo_id, user_id))"),
+        QStringLiteral("CREATE TABLE org_member (org_id BIGINT NOT NULL, user_id BIGINT NOT NULL, PRIMARY KEY (org_id, user_id))"),
+
+        // In-app notifications. status: 1 unread, 2 read, 3 pinned; source: 1 issue, 2 pull,
+        // 3 commit, 4 repository.
+        QStringLiteral("CREATE TABLE notification (%1, user_id BIGINT NOT NULL, repo_id BIGINT NOT NULL, issue_id BIGINT NOT NULL, "
+                       "comment_id BIGINT NOT NULL DEFAULT 0, commit_id TEXT NOT NULL DEFAULT '', status INTEGER NOT NULL, "
+                       "source INTEGER NOT NULL, updated_by BIGINT NOT NULL, created_unix BIGINT NOT NULL, "
+                       "updated_unix BIGINT NOT NULL, trace_id TEXT NOT NULL DEFAULT '')").arg(id(b)),
+        QStringLiteral("CREATE INDEX notification_user ON notification (user_id, status, updated_unix)"),
+        QStringLiteral("CREATE INDEX notification_issue ON notification (issue_id, user_id)"),
+        QStringLiteral("CREATE INDEX notification_trace ON notification (trace_id)"),
+        // The activity feed: one row per user who sees the action (Gitea's action table).
+        QStringLiteral("CREATE TABLE action (%1, user_id BIGINT NOT NULL, op_type INTEGER NOT NULL, act_user_id BIGINT NOT NULL, "
+                       "repo_id BIGINT NOT NULL, comment_id BIGINT NOT NULL DEFAULT 0, ref_name TEXT NOT NULL DEFAULT '', "
+                       "is_private INTEGER NOT NULL DEFAULT 0, content TEXT NOT NULL DEFAULT '', created_unix BIGINT NOT NULL, "
+                       "trace_id TEXT NOT NULL DEFAULT '')").arg(id(b)),
+        QStringLiteral("CREATE INDEX action_user ON action (user_id, created_unix)"),
+        // Ingested events: stored before the 202; (source, delivery_id) makes a repeated delivery
+        // answer the first id. status: pending | processing | done | failed | ignored; claimed_ms
+        // is the lease of the instance processing it.
+        QStringLiteral("CREATE TABLE event (%1, source TEXT NOT NULL, delivery_id TEXT NOT NULL, event TEXT NOT NULL, "
+                       "action TEXT NOT NULL DEFAULT '', repo TEXT NOT NULL DEFAULT '', sender TEXT NOT NULL DEFAULT '', "
+                       "payload %2 NOT NULL, received_ms BIGINT NOT NULL, status TEXT NOT NULL, error TEXT NOT NULL DEFAULT '', "
+                       "attempts INTEGER NOT NULL DEFAULT 0, claimed_ms BIGINT NOT NULL DEFAULT 0, "
+                       "trace_id TEXT NOT NULL DEFAULT '', UNIQUE (source, delivery_id))").arg(id(b), blob),
+        QStringLiteral("CREATE INDEX event_status ON event (status, id)"),
+        QStringLiteral("CREATE INDEX event_trace ON event (trace_id)"),
+    };
+}
+
 } // namespace
 
 const std::vector<Migration> &storeMigrations()
 {
     static const std::vector<Migration> migrations{
         {1, "engine state: notices, cron runs, pauses and ticks", &engineState},
+        {2, "forge domain, notifications, feed and ingested events", &forgeDomain},
     };
     return migrations;
 }

@@ -1,0 +1,153 @@
+#include "eventops.h"
+
+#include "engine/engine.h"
+
+#include <QJsonDocument>
+
+namespace Switchyard::Admin::Ops {
+
+namespace {
+
+// Statuses named in ?status=unread,pinned.
+Result<std::vector<NotificationStatus>> statusesOf(const QString &list)
+{
+    std::vector<NotificationStatus> statuses;
+    for (const QString &name : list.split(u',', Qt::SkipEmptyParts)) {
+        const std::optional<NotificationStatus> status = notificationStatusFromName(name.trimmed());
+        if (!status)
+            return Status::invalidArgument(QStringLiteral("status: \"%1\" is not one of unread, read, pinned").arg(name.left(64)))
+                .withField(QStringLiteral("status"));
+        statuses.push_back(*status);
+    }
+    return statuses;
+}
+
+} // namespace
+
+const Op<EventPost, EventAcceptedRow> eventIngest{
+    {.action = "event.ingest", .method = HttpMethod::Post, .path = "/events", .flags = Ingest,
+     .summary = "post a Gitea or GitHub webhook payload (stored, then processed)", .cli = "events send",
+     .done = "accepted as event {id}", .maxBody = 10 << 20, .okStatus = 202},
+    [](OpContext &c, const EventPost &a) -> Result<EventAcceptedRow> {
+        if (!c.tokenName.isEmpty() && c.role == QLatin1String("read-only"))
+            return Status::permissionDenied(QStringLiteral("forbidden: the token \"%1\" is read-only").arg(c.tokenName));
+        IncomingEvent in;
+        in.source = a.source.isEmpty() ? QStringLiteral("default") : a.source;
+        // The forge's own headers first: the fine type, the group, GitHub's, then ?event=.
+        for (const QString &candidate : {a.giteaEventType, a.giteaEvent, a.githubEvent, a.event})
+            if (in.event.isEmpty())
+                in.event = candidate.trimmed();
+        in.deliveryId = !a.giteaDelivery.isEmpty() ? a.giteaDelivery : a.githubDelivery;
+        in.payload = a.payload;
+        in.hubSignature256 = a.hubSignature256.toUtf8();
+        in.giteaSignature = a.giteaSignature.toUtf8();
+        in.byToken = !c.tokenName.isEmpty() || !c.viaApi; // the console's own engine is its operator's
+        Result<EventAccepted> accepted = c.engine.events().accept(c.cancel, in);
+        if (!accepted)
+            return accepted.status();
+        return EventAcceptedRow{accepted->id, accepted->duplicate, accepted->traceId};
+    }};
+
+const Op<EventListArgs, Page<EventRecord>> eventList{
+    {.action = "event.list", .method = HttpMethod::Get, .path = "/events",
+     .summary = "ingested events, newest first", .cli = "events list", .cliAliases = {"events"},
+     .columns = {{"id", "id"}, {"received", "received_at"}, {"source", "source"}, {"event", "event"}, {"action", "action"},
+                 {"repo", "repo"}, {"sender", "sender"}, {"status", "status"}, {"error", "error"}}},
+    [](OpContext &c, const EventListArgs &a) -> Result<Page<EventRecord>> {
+        EventFilter filter;
+        filter.event = a.type;
+        filter.repo = a.repo;
+        filter.status = a.status;
+        filter.since = a.since;
+        filter.offset = (a.page - 1) * a.limit;
+        filter.limit = a.limit;
+        Result<EventPage> page = c.engine.events().list(filter);
+        if (!page)
+            return page.status();
+        return Page<EventRecord>{std::move(page->rows), page->total};
+    }};
+
+const Op<EventRef, EventDetail> eventGet{
+    {.action = "event.get", .method = HttpMethod::Get, .path = "/events/{id}",
+     .summary = "one ingested event with its payload", .cli = "events show"},
+    [](OpContext &c, const EventRef &a) -> Result<EventDetail> {
+        Result<EventRecord> event = c.engine.events().get(a.id);
+        if (!event)
+            return event.status();
+        EventDetail detail;
+        const QJsonDocument doc = QJsonDocument::fromJson(event->payload);
+        detail.payload = doc.isObject() ? QJsonValue(doc.object()) : QJsonValue(QString::fromUtf8(event->payload));
+        event->payload.clear();
+        detail.event = std::move(event).value();
+        return detail;
+    }};
+
+const Op<NotificationListArgs, Page<NotificationRow>> notificationList{
+    {.action = "notification.list", .method = HttpMethod::Get, .path = "/notifications",
+     .summary = "in-app notifications, most recently updated first", .cli = "notifications list", .cliAliases = {"notifications"},
+     .columns = {{"id", "id"}, {"user", "user"}, {"repo", "repo"}, {"issue", "issue_number"}, {"title", "issue_title"},
+                 {"status", "status"}, {"source", "source"}, {"updated", "updated_at"}}},
+    [](OpContext &c, const NotificationListArgs &a) -> Result<Page<NotificationRow>> {
+        Result<std::vector<NotificationStatus>> statuses = statusesOf(a.status);
+        if (!statuses)
+            return statuses.status();
+        NotificationFilter filter;
+        filter.userId = a.user;
+        filter.statuses = *statuses;
+        filter.offset = (a.page - 1) * a.limit;
+        filter.limit = a.limit;
+        Result<NotificationPage> page = c.engine.notifications().list(filter);
+        if (!page)
+            return page.status();
+        return Page<NotificationRow>{std::move(page->rows), page->total};
+    }};
+
+const Op<UserRef, UnreadCount> notificationNew{
+    {.action = "notification.new", .method = HttpMethod::Get, .path = "/notifications/new",
+     .summary = "how many unread notifications a user has", .cli = "notifications new"},
+    [](OpContext &c, const UserRef &a) -> Result<UnreadCount> {
+        Result<qint64> count = c.engine.notifications().countUnread(a.user);
+        if (!count)
+            return count.status();
+        return UnreadCount{*count};
+    }};
+
+const Op<NotificationChange, NotificationRow> notificationUpdate{
+    {.action = "notification.update", .method = HttpMethod::Patch, .path = "/notifications/{id}", .flags = Mutating,
+     .summary = "mark a notification read, unread or pinned", .cli = "notifications mark", .done = "notification {id} is {status}"},
+    [](OpContext &c, const NotificationChange &a) -> Result<NotificationRow> {
+        const std::optional<NotificationStatus> status = notificationStatusFromName(a.status);
+        if (!status)
+            return Status::invalidArgument(QStringLiteral("status: \"%1\" is not one of read, unread, pinned").arg(a.status.left(64)))
+                .withField(QStringLiteral("status"));
+        return c.engine.notifications().setStatus(a.id, *status);
+    }};
+
+const Op<UserRef, NoContent> notificationReadAll{
+    {.action = "notification.read-all", .method = HttpMethod::Post, .path = "/notifications/read-all", .flags = Mutating,
+     .summary = "mark every unread notification of a user read", .cli = "notifications read-all",
+     .done = "marked the user's notifications read", .okStatus = 205},
+    [](OpContext &c, const UserRef &a) -> Result<NoContent> {
+        if (Result<qint64> marked = c.engine.notifications().markAllRead(a.user); !marked)
+            return marked.status();
+        return NoContent{};
+    }};
+
+const Op<PageArgs, Page<ForgeUserRow>> userList{
+    {.action = "user.list", .method = HttpMethod::Get, .path = "/users",
+     .summary = "the forge's users seen in events, with their unread counts", .cli = "users list", .cliAliases = {"users"},
+     .columns = {{"id", "id"}, {"login", "login"}, {"source", "source"}, {"unread", "unread"}, {"bot", "is_bot"}}},
+    [](OpContext &c, const PageArgs &a) -> Result<Page<ForgeUserRow>> {
+        qint64 total = 0;
+        Result<std::vector<ForgeUserRow>> rows = c.engine.notifications().users((a.page - 1) * a.limit, a.limit, &total);
+        if (!rows)
+            return rows.status();
+        return Page<ForgeUserRow>{std::move(rows).value(), total};
+    }};
+
+std::vector<const OpBase *> eventOps()
+{
+    return {&eventIngest, &eventList, &eventGet, &notificationList, &notificationNew, &notificationUpdate, &notificationReadAll, &userList};
+}
+
+} // namespace Switchyard::Admin::Ops

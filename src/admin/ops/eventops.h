@@ -1,0 +1,253 @@
+#pragma once
+
+// Events and notifications (docs/api.md "Events and notifications"): ingestion, the events
+// list, in-app notifications and their status, and the forge's users — and the JSON description
+// of their values.
+
+#include "admin/catalogue.h"
+
+#include "engine/events/eventtypes.h"
+#include "engine/notifications/notificationtypes.h"
+
+namespace Switchyard {
+
+template<>
+struct Admin::Json::EnumNames<NotificationStatus>
+{
+    static constexpr std::pair<NotificationStatus, const char *> names[] = {
+        {NotificationStatus::Unread, "unread"}, {NotificationStatus::Read, "read"}, {NotificationStatus::Pinned, "pinned"}};
+};
+
+template<>
+struct Admin::Json::EnumNames<NotificationSource>
+{
+    static constexpr std::pair<NotificationSource, const char *> names[] = {{NotificationSource::Issue, "issue"},
+                                                                            {NotificationSource::Pull, "pull"},
+                                                                            {NotificationSource::Commit, "commit"},
+                                                                            {NotificationSource::Repository, "repository"}};
+};
+
+template<typename V>
+void describe(V &v, EventRecord &e)
+{
+    v("id", e.id);
+    v("source", e.source);
+    v("delivery_id", e.deliveryId);
+    v("event", e.event);
+    v("action", e.action);
+    v("repo", e.repo);
+    v("sender", e.sender);
+    v("received_at", e.receivedAt);
+    v("status", e.status);
+    v("error", e.error, Admin::Json::Omit);
+    v("attempts", e.attempts, Admin::Json::Optional);
+    v("trace_id", e.traceId);
+}
+
+template<typename V>
+void describe(V &v, NotificationRow &n)
+{
+    v("id", n.id);
+    v("user_id", n.userId);
+    v("repo_id", n.repoId);
+    v("issue_id", n.issueId);
+    v("comment_id", n.commentId);
+    v("status", n.status);
+    v("source", n.source);
+    v("updated_by", n.updatedBy);
+    v("created_at", n.createdAt);
+    v("updated_at", n.updatedAt);
+    v("trace_id", n.traceId, Admin::Json::Optional);
+    v("user", n.user, Admin::Json::Optional);
+    v("repo", n.repo, Admin::Json::Optional);
+    v("issue_number", n.issueNumber, Admin::Json::Optional);
+    v("issue_title", n.issueTitle, Admin::Json::Optional);
+}
+
+template<typename V>
+void describe(V &v, ForgeUserRow &u)
+{
+    v("id", u.id);
+    v("source", u.source);
+    v("external_id", u.externalId);
+    v("login", u.login);
+    v("full_name", u.fullName, Admin::Json::Optional);
+    v("is_bot", u.isBot, Admin::Json::Optional);
+    v("is_org", u.isOrganization, Admin::Json::Optional);
+    v("email_notifications", u.emailNotifications, Admin::Json::Optional);
+    v("unread", u.unread);
+}
+
+} // namespace Switchyard
+
+namespace Switchyard::Admin {
+
+template<typename V>
+void describe(V &v, UnreadChange &u)
+{
+    v("user_id", u.userId);
+    v("count", u.count);
+}
+
+// POST /events: the payload as sent, and where the forge put the event's type and signature.
+struct EventPost
+{
+    QString source = QStringLiteral("default");
+    QString event;
+    QString giteaEventType;
+    QString giteaEvent;
+    QString githubEvent;
+    QString giteaDelivery;
+    QString githubDelivery;
+    QString hubSignature256;
+    QString giteaSignature;
+    QByteArray payload;
+};
+template<typename V>
+void describe(V &v, EventPost &a)
+{
+    v(ArgSpec{ArgSpec::Payload, "payload", "the webhook payload (a JSON file; - for stdin)"}, a.payload);
+    v(ArgSpec{ArgSpec::Query, "source", "the [event_source.NAME] it comes from (default: default)", 0, 0, "--source"}, a.source);
+    v(ArgSpec{ArgSpec::Query, "event", "the event type (push, issues, pull_request …) when no header says it", 0, 0, "--event"}, a.event);
+    v(ArgSpec{ArgSpec::Header, "X-Gitea-Event-Type", "Gitea's fine event type"}, a.giteaEventType);
+    v(ArgSpec{ArgSpec::Header, "X-Gitea-Event", "Gitea's event group"}, a.giteaEvent);
+    v(ArgSpec{ArgSpec::Header, "X-GitHub-Event", "GitHub's event"}, a.githubEvent);
+    v(ArgSpec{ArgSpec::Header, "X-Gitea-Delivery", "Gitea's delivery id"}, a.giteaDelivery);
+    v(ArgSpec{ArgSpec::Header, "X-GitHub-Delivery", "GitHub's delivery id", 0, 0, "--delivery"}, a.githubDelivery);
+    v(ArgSpec{ArgSpec::Header, "X-Hub-Signature-256", "sha256=HMAC of the payload"}, a.hubSignature256);
+    v(ArgSpec{ArgSpec::Header, "X-Gitea-Signature", "HMAC of the payload (hex)"}, a.giteaSignature);
+}
+
+struct EventAcceptedRow
+{
+    qint64 id = 0;
+    bool duplicate = false;
+    QString traceId;
+};
+template<typename V>
+void describe(V &v, EventAcceptedRow &a)
+{
+    v("id", a.id);
+    v("duplicate", a.duplicate, Json::Omit);
+    v("trace_id", a.traceId, Json::Optional);
+}
+
+struct EventListArgs
+{
+    qint64 page = 1;
+    qint64 limit = 50;
+    QString type;
+    QString repo;
+    QString status;
+    QDateTime since;
+};
+template<typename V>
+void describe(V &v, EventListArgs &a)
+{
+    v(ArgSpec{ArgSpec::Query, "page", "page (1-based)", 1, 1'000'000'000, "--page"}, a.page);
+    v(ArgSpec{ArgSpec::Query, "limit", "events per page (max 500)", 1, 500, "--limit"}, a.limit);
+    v(ArgSpec{ArgSpec::Query, "type", "only this event type", 0, 0, "--type"}, a.type);
+    v(ArgSpec{ArgSpec::Query, "repo", "only this repository (owner/name)", 0, 0, "--repo"}, a.repo);
+    v(ArgSpec{ArgSpec::Query, "status", "only this status (pending, processing, done, failed, ignored)", 0, 0, "--status"}, a.status);
+    v(ArgSpec{ArgSpec::Query, "since", "events received from this RFC 3339 time on", 0, 0, "--since"}, a.since);
+}
+
+struct EventRef
+{
+    qint64 id = 0;
+};
+template<typename V>
+void describe(V &v, EventRef &a)
+{
+    v(ArgSpec{ArgSpec::Path, "id", "the event id (events list)", 1}, a.id);
+}
+
+// GET /events/{id}: the row and its payload as a JSON document.
+struct EventDetail
+{
+    EventRecord event;
+    QJsonValue payload;
+};
+template<typename V>
+void describe(V &v, EventDetail &d)
+{
+    describe(v, d.event);
+    v("payload", d.payload);
+}
+
+struct NotificationListArgs
+{
+    qint64 page = 1;
+    qint64 limit = 50;
+    qint64 user = 0;
+    QString status;
+};
+template<typename V>
+void describe(V &v, NotificationListArgs &a)
+{
+    v(ArgSpec{ArgSpec::Query, "page", "page (1-based)", 1, 1'000'000'000, "--page"}, a.page);
+    v(ArgSpec{ArgSpec::Query, "limit", "notifications per page (max 500)", 1, 500, "--limit"}, a.limit);
+    v(ArgSpec{ArgSpec::Query, "user", "only this user's (users list id)", 0, std::numeric_limits<qint64>::max(), "--user"}, a.user);
+    v(ArgSpec{ArgSpec::Query, "status", "comma-separated: unread, read, pinned", 0, 0, "--status"}, a.status);
+}
+
+struct UserRef
+{
+    qint64 user = 0;
+};
+template<typename V>
+void describe(V &v, UserRef &a)
+{
+    v(ArgSpec{ArgSpec::Query, "user", "the user id (users list)", 1, std::numeric_limits<qint64>::max(), "--user", true}, a.user);
+}
+
+struct UnreadCount
+{
+    qint64 count = 0;
+};
+template<typename V>
+void describe(V &v, UnreadCount &c)
+{
+    v("new", c.count);
+}
+
+struct NotificationChange
+{
+    qint64 id = 0;
+    QString status;
+};
+template<typename V>
+void describe(V &v, NotificationChange &a)
+{
+    v(ArgSpec{ArgSpec::Path, "id", "the notification id", 1}, a.id);
+    v(ArgSpec{ArgSpec::Body, "status", "read, unread or pinned", 0, 0, "--status", true}, a.status);
+}
+
+struct PageArgs
+{
+    qint64 page = 1;
+    qint64 limit = 50;
+};
+template<typename V>
+void describe(V &v, PageArgs &a)
+{
+    v(ArgSpec{ArgSpec::Query, "page", "page (1-based)", 1, 1'000'000'000, "--page"}, a.page);
+    v(ArgSpec{ArgSpec::Query, "limit", "rows per page (max 500)", 1, 500, "--limit"}, a.limit);
+}
+
+namespace Ops {
+
+extern const Op<EventPost, EventAcceptedRow> eventIngest;
+extern const Op<EventListArgs, Page<EventRecord>> eventList;
+extern const Op<EventRef, EventDetail> eventGet;
+extern const Op<NotificationListArgs, Page<NotificationRow>> notificationList;
+extern const Op<UserRef, UnreadCount> notificationNew;
+extern const Op<NotificationChange, NotificationRow> notificationUpdate;
+extern const Op<UserRef, NoContent> notificationReadAll;
+extern const Op<PageArgs, Page<ForgeUserRow>> userList;
+
+std::vector<const OpBase *> eventOps();
+
+} // namespace Ops
+
+} // namespace Switchyard::Admin

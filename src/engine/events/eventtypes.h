@@ -1,0 +1,66 @@
+#pragma once
+
+// Event ingestion's values (events.h): rows of the event table as the admin API and the console
+// show them.
+
+#include <QByteArray>
+#include <QDateTime>
+#include <QString>
+
+#include <vector>
+
+namespace Switchyard {
+
+struct EventRecord
+{
+    qint64 id = 0;
+    QString source;
+    QString deliveryId;
+    QString event;  // the fine type as sent (issue_assign, pull_request_review_approved, push …)
+    QString action; // the payload's action, when it has one
+    QString repo;   // owner/name
+    QString sender; // login
+    QDateTime receivedAt;
+    QString status; // pending | processing | done | failed | ignored
+    QString error;
+    int attempts = 0;
+    QString traceId;
+    QByteArray payload; // get() only
+};
+
+// What a request carries.
+struct IncomingEvent
+{
+    QString source = QStringLiteral("default");
+    QString event;      // from the headers or ?event= (the caller picks by precedence)
+    QString deliveryId; // X-Gitea-Delivery / X-GitHub-Delivery; empty: one is generated
+    QByteArray payload;
+    QByteArray hubSignature256; // X-Hub-Signature-256: "sha256=<hex>"
+    QByteArray giteaSignature;  // X-Gitea-Signature: "<hex>"
+    bool byToken = false;       // an admin or ingest token came with it
+};
+
+struct EventAccepted
+{
+    qint64 id = 0;
+    bool duplicate = false;
+    QString traceId;
+};
+
+struct EventFilter
+{
+    QString event;
+    QString repo;
+    QString status;
+    QDateTime since;
+    qint64 offset = 0;
+    qint64 limit = 50;
+};
+
+struct EventPage
+{
+    std::vector<EventRecord> rows;
+    qint64 total = 0;
+};
+
+} // namespace Switchyard

@@ -1,0 +1,38 @@
+#pragma once
+
+// A webhook payload as the forge's domain and bus calls (events.h). The upserts run in the
+// caller's transaction; the bus calls are returned, to be made once it committed.
+
+#include "engine/core/status.h"
+#include "engine/notify/notify.h"
+
+#include <QJsonObject>
+#include <QString>
+
+#include <functional>
+#include <vector>
+
+namespace Switchyard {
+
+class SqlTransaction;
+
+struct Translation
+{
+    QString action;
+    std::vector<std::function<void(Notifier &)>> calls; // in order; empty: nothing to notify
+};
+
+// The group an event type belongs to: Gitea's fine types (issue_assign, pull_request_sync,
+// pull_request_review_approved …) map to the payload they carry. Empty for an unknown type.
+QString eventGroup(const QString &event);
+
+// The fields the payload must have for its event, checked before it is stored; the error names
+// the missing field.
+Status checkPayload(const QString &event, const QJsonObject &payload);
+
+// Upserts users, repositories, issues, comments, reviews and releases of `source`; records
+// participants; watches for AUTO_WATCH_ON_CHANGES. `traceId` goes into every call's context.
+Result<Translation> translateEvent(SqlTransaction &tx, const QString &source, const QString &event, const QJsonObject &payload,
+                                   bool autoWatch, const QString &traceId);
+
+} // namespace Switchyard

@@ -1,0 +1,433 @@
+#include "forgedata.h"
+
+#include "engine/store/store.h"
+
+#include <QRegularExpression>
+#include <QSet>
+
+namespace Switchyard {
+
+namespace {
+
+qint64 nowUnix()
+{
+    return QDateTime::currentSecsSinceEpoch();
+}
+
+// Keeps the stored text when the payload's is empty.
+QString keep(const char *column, const char *table)
+{
+    return QStringLiteral("%1 = CASE WHEN excluded.%1 <> '' THEN excluded.%1 ELSE %2.%1 END")
+        .arg(QLatin1String(column), QLatin1String(table));
+}
+
+const QString kUserColumns = QStringLiteral("id, login, full_name, email, is_bot, is_org, language, email_notifications");
+
+ForgeUser userFrom(const QSqlQuery &q, int first = 0)
+{
+    ForgeUser u;
+    u.id = q.value(first).toLongLong();
+    u.login = q.value(first + 1).toString();
+    u.fullName = q.value(first + 2).toString();
+    u.email = q.value(first + 3).toString();
+    u.isBot = q.value(first + 4).toBool();
+    u.isOrganization = q.value(first + 5).toBool();
+    u.language = q.value(first + 6).toString();
+    u.emailNotifications = q.value(first + 7).toString();
+    return u;
+}
+
+Result<ForgeUser> firstUser(Result<QSqlQuery> q, const QString &what)
+{
+    if (!q)
+        return q.status();
+    if (!q->next())
+        return Status::notFound(QStringLiteral("%1: no such user").arg(what));
+    return userFrom(*q);
+}
+
+} // namespace
+
+namespace ForgeDb {
+
+Result<ForgeUser> upsertUser(SqlTransaction &tx, const QString &source, qint64 externalId, const ForgeUser &seen)
+{
+    if (seen.login.isEmpty())
+        return Status::invalidArgument(QStringLiteral("a user without a login")).withField(QStringLiteral("login"));
+    const qint64 now = nowUnix();
+    return firstUser(tx.exec(QStringLiteral("INSERT INTO forge_user (source, external_id, login, full_name, email, is_bot, is_org, language, "
+                                            "created_unix, updated_unix) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                                            "ON CONFLICT (source, external_id) DO UPDATE SET login = excluded.login, %1, %2, %3, "
+                                            "is_bot = excluded.is_bot, is_org = excluded.is_org, updated_unix = excluded.updated_unix "
+                                            "RETURNING %4")
+                                 .arg(keep("full_name", "forge_user"), keep("email", "forge_user"), keep("language", "forge_user"),
+                                      kUserColumns),
+                             {source, externalId, seen.login, seen.fullName, seen.email, int(seen.isBot), int(seen.isOrganization),
+                              seen.language, now, now}),
+                     seen.login);
+}
+
+Result<ForgeRepo> upsertRepo(SqlTransaction &tx, const QString &source, qint64 externalId, const ForgeRepo &seen)
+{
+    if (seen.owner.id <= 0 || seen.name.isEmpty())
+        return Status::invalidArgument(QStringLiteral("a repository without an owner or a name")).withField(QStringLiteral("repository"));
+    const qint64 now = nowUnix();
+    Result<qint64> id = tx.insertReturningId(
+        QStringLiteral("INSERT INTO repo (source, external_id, owner_id, name, is_private, is_fork, fork_of_id, default_branch, html_url, "
+                       "created_unix, updated_unix) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                       "ON CONFLICT (source, external_id) DO UPDATE SET owner_id = excluded.owner_id, name = excluded.name, "
+                       "is_private = excluded.is_private, is_fork = excluded.is_fork, "
+                       "fork_of_id = CASE WHEN excluded.fork_of_id <> 0 THEN excluded.fork_of_id ELSE repo.fork_of_id END, %1, %2, "
+                       "updated_unix = excluded.updated_unix RETURNING id")
+            .arg(keep("default_branch", "repo"), keep("html_url", "repo")),
+        {source, externalId, seen.owner.id, seen.name, int(seen.isPrivate), int(seen.isFork), seen.forkOfId, seen.defaultBranch,
+         seen.htmlUrl, now, now});
+    if (!id)
+        return id.status();
+    ForgeRepo repo = seen;
+    repo.id = *id;
+    return repo;
+}
+
+Result<ForgeIssue> upsertIssue(SqlTransaction &tx, qint64 externalId, const ForgeIssue &seen, const ForgePullRequest *pull,
+                               const std::vector<ForgeUser> *assignees)
+{
+    if (seen.repoId <= 0 || seen.index <= 0)
+        return Status::invalidArgument(QStringLiteral("an issue without a repository or a number")).withField(QStringLiteral("number"));
+    if (!seen.poster || seen.poster->id <= 0)
+        return Status::invalidArgument(QStringLiteral("issue #%1 without its poster").arg(seen.index)).withField(QStringLiteral("user"));
+    const qint64 now = nowUnix();
+    Result<qint64> id = tx.insertReturningId(
+        QStringLiteral("INSERT INTO issue (external_id, repo_id, number, poster_id, title, content, is_pull, is_closed, is_wip, has_merged, "
+                       "head_branch, base_branch, html_url, created_unix, updated_unix) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                       "ON CONFLICT (repo_id, number) DO UPDATE SET "
+                       "external_id = CASE WHEN excluded.external_id <> 0 THEN excluded.external_id ELSE issue.external_id END, "
+                       "poster_id = excluded.poster_id, %1, content = excluded.content, "
+                       "is_pull = CASE WHEN excluded.is_pull <> 0 THEN 1 ELSE issue.is_pull END, is_closed = excluded.is_closed, "
+                       "is_wip = excluded.is_wip, has_merged = CASE WHEN excluded.has_merged <> 0 THEN 1 ELSE issue.has_merged END, "
+                       "%2, %3, %4, updated_unix = excluded.updated_unix RETURNING id")
+            .arg(keep("title", "issue"), keep("head_branch", "issue"), keep("base_branch", "issue"), keep("html_url", "issue")),
+        {externalId, seen.repoId, seen.index, seen.poster->id, seen.title, seen.content, int(seen.isPull), int(seen.isClosed),
+         int(pull && pull->isWorkInProgress), int(pull && pull->hasMerged), pull ? pull->headBranch : QString(),
+         pull ? pull->baseBranch : QString(), seen.htmlUrl, now, now});
+    if (!id)
+        return id.status();
+    ForgeIssue issue = seen;
+    issue.id = *id;
+    if (assignees) {
+        if (Status s = tx.exec(QStringLiteral("DELETE FROM issue_assignee WHERE issue_id = ?"), {issue.id}).status(); !s)
+            return s;
+        for (const ForgeUser &assignee : *assignees) {
+            if (Status s = tx.exec(QStringLiteral("INSERT INTO issue_assignee (issue_id, user_id) VALUES (?, ?) ON CONFLICT DO NOTHING"),
+                                   {issue.id, assignee.id})
+                               .status();
+                !s)
+                return s;
+        }
+        issue.assignees = *assignees;
+    }
+    if (Status s = addParticipant(tx, issue.id, seen.poster->id); !s)
+        return s;
+    return issue;
+}
+
+Result<ForgeComment> upsertComment(SqlTransaction &tx, const QString &source, qint64 externalId, const ForgeComment &seen)
+{
+    if (seen.issueId <= 0 || !seen.poster || seen.poster->id <= 0)
+        return Status::invalidArgument(QStringLiteral("a comment without its issue or poster")).withField(QStringLiteral("comment"));
+    const qint64 now = nowUnix();
+    Result<qint64> id = tx.insertReturningId(
+        QStringLiteral("INSERT INTO comment (source, external_id, issue_id, poster_id, content, review_id, tree_path, line, html_url, "
+                       "created_unix, updated_unix) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                       "ON CONFLICT (source, external_id) DO UPDATE SET content = excluded.content, %1, "
+                       "updated_unix = excluded.updated_unix RETURNING id")
+            .arg(keep("html_url", "comment")),
+        {source, externalId, seen.issueId, seen.poster->id, seen.content, seen.reviewId, seen.treePath, seen.line, seen.htmlUrl, now, now});
+    if (!id)
+        return id.status();
+    ForgeComment comment = seen;
+    comment.id = *id;
+    if (Status s = addParticipant(tx, seen.issueId, seen.poster->id); !s)
+        return s;
+    return comment;
+}
+
+Result<ForgeReview> upsertReview(SqlTransaction &tx, const QString &source, qint64 externalId, const ForgeReview &seen)
+{
+    if (seen.issueId <= 0 || !seen.reviewer || seen.reviewer->id <= 0)
+        return Status::invalidArgument(QStringLiteral("a review without its pull request or reviewer")).withField(QStringLiteral("review"));
+    Result<qint64> id = tx.insertReturningId(
+        QStringLiteral("INSERT INTO review (source, external_id, issue_id, reviewer_id, type, content, created_unix) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (source, external_id) DO UPDATE SET type = excluded.type, "
+                       "content = excluded.content RETURNING id"),
+        {source, externalId, seen.issueId, seen.reviewer->id, int(seen.type), seen.content, nowUnix()});
+    if (!id)
+        return id.status();
+    ForgeReview review = seen;
+    review.id = *id;
+    if (Status s = addParticipant(tx, seen.issueId, seen.reviewer->id); !s)
+        return s;
+    return review;
+}
+
+Result<ForgeRelease> upsertRelease(SqlTransaction &tx, const QString &source, qint64 externalId, const ForgeRelease &seen)
+{
+    if (seen.repoId <= 0 || !seen.publisher || seen.publisher->id <= 0)
+        return Status::invalidArgument(QStringLiteral("a release without its repository or publisher")).withField(QStringLiteral("release"));
+    Result<qint64> id = tx.insertReturningId(
+        QStringLiteral("INSERT INTO forge_release (source, external_id, repo_id, publisher_id, tag_name, title, note, is_draft, "
+                       "is_prerelease, created_unix) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (source, external_id) "
+                       "DO UPDATE SET tag_name = excluded.tag_name, title = excluded.title, note = excluded.note, "
+                       "is_draft = excluded.is_draft, is_prerelease = excluded.is_prerelease RETURNING id"),
+        {source, externalId, seen.repoId, seen.publisher->id, seen.tagName, seen.title, seen.note, int(seen.isDraft),
+         int(seen.isPrerelease), nowUnix()});
+    if (!id)
+        return id.status();
+    ForgeRelease release = seen;
+    release.id = *id;
+    return release;
+}
+
+Status setReviewRequest(SqlTransaction &tx, qint64 issueId, qint64 userId, bool requested)
+{
+    if (requested)
+        return tx.exec(QStringLiteral("INSERT INTO review_request (issue_id, user_id) VALUES (?, ?) ON CONFLICT DO NOTHING"),
+                       {issueId, userId})
+            .status();
+    return tx.exec(QStringLiteral("DELETE FROM review_request WHERE issue_id = ? AND user_id = ?"), {issueId, userId}).status();
+}
+
+Status addParticipant(SqlTransaction &tx, qint64 issueId, qint64 userId)
+{
+    return tx.exec(QStringLiteral("INSERT INTO issue_participant (issue_id, user_id) VALUES (?, ?) ON CONFLICT DO NOTHING"),
+                   {issueId, userId})
+        .status();
+}
+
+Result<std::vector<ForgeUser>> usersByLogin(SqlTransaction &tx, const QString &source, const QStringList &logins)
+{
+    std::vector<ForgeUser> users;
+    for (const QString &login : logins) {
+        Result<QSqlQuery> q = tx.exec(QStringLiteral("SELECT %1 FROM forge_user WHERE source = ? AND lower(login) = lower(?)").arg(kUserColumns),
+                                      {source, login});
+        if (!q)
+            return q.status();
+        if (q->next())
+            users.push_back(userFrom(*q));
+    }
+    return users;
+}
+
+Result<ForgeUser> user(SqlTransaction &tx, qint64 id)
+{
+    return firstUser(tx.exec(QStringLiteral("SELECT %1 FROM forge_user WHERE id = ?").arg(kUserColumns), {id}),
+                     QStringLiteral("user %1").arg(id));
+}
+
+Status watchIfAuto(SqlTransaction &tx, qint64 userId, qint64 repoId)
+{
+    const qint64 now = nowUnix();
+    return tx.exec(QStringLiteral("INSERT INTO watch (user_id, repo_id, mode, created_unix, updated_unix) VALUES (?, ?, ?, ?, ?) "
+                                  "ON CONFLICT (user_id, repo_id) DO NOTHING"),
+                   {userId, repoId, int(WatchMode::Auto), now, now})
+        .status();
+}
+
+Status setWatch(SqlTransaction &tx, qint64 userId, qint64 repoId, WatchMode mode, WatchKinds kinds)
+{
+    if (mode == WatchMode::None)
+        return tx.exec(QStringLiteral("DELETE FROM watch WHERE user_id = ? AND repo_id = ?"), {userId, repoId}).status();
+    const qint64 now = nowUnix();
+    return tx.exec(QStringLiteral("INSERT INTO watch (user_id, repo_id, mode, issues, pulls, releases, created_unix, updated_unix) "
+                                  "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, repo_id) DO UPDATE SET mode = excluded.mode, "
+                                  "issues = excluded.issues, pulls = excluded.pulls, releases = excluded.releases, "
+                                  "updated_unix = excluded.updated_unix"),
+                   {userId, repoId, int(mode), int(kinds.issues), int(kinds.pulls), int(kinds.releases), now, now})
+        .status();
+}
+
+Status setIssueWatch(SqlTransaction &tx, qint64 userId, qint64 issueId, bool watching)
+{
+    const qint64 now = nowUnix();
+    return tx.exec(QStringLiteral("INSERT INTO issue_watch (user_id, issue_id, is_watching, created_unix, updated_unix) VALUES (?, ?, ?, ?, ?) "
+                                  "ON CONFLICT (user_id, issue_id) DO UPDATE SET is_watching = excluded.is_watching, "
+                                  "updated_unix = excluded.updated_unix"),
+                   {userId, issueId, int(watching), now, now})
+        .status();
+}
+
+Status setMute(SqlTransaction &tx, qint64 userId, qint64 repoId, bool muted)
+{
+    if (!muted)
+        return tx.exec(QStringLiteral("DELETE FROM repo_ignore WHERE user_id = ? AND repo_id = ?"), {userId, repoId}).status();
+    return tx.exec(QStringLiteral("INSERT INTO repo_ignore (user_id, repo_id, created_unix) VALUES (?, ?, ?) ON CONFLICT DO NOTHING"),
+                   {userId, repoId, nowUnix()})
+        .status();
+}
+
+Status setCollaborator(SqlTransaction &tx, qint64 repoId, qint64 userId, int mode)
+{
+    if (mode <= 0)
+        return tx.exec(QStringLiteral("DELETE FROM collaborator WHERE repo_id = ? AND user_id = ?"), {repoId, userId}).status();
+    return tx.exec(QStringLiteral("INSERT INTO collaborator (repo_id, user_id, mode) VALUES (?, ?, ?) "
+                                  "ON CONFLICT (repo_id, user_id) DO UPDATE SET mode = excluded.mode"),
+                   {repoId, userId, mode})
+        .status();
+}
+
+Status setOrgMember(SqlTransaction &tx, qint64 orgId, qint64 userId, bool member)
+{
+    if (!member)
+        return tx.exec(QStringLiteral("DELETE FROM org_member WHERE org_id = ? AND user_id = ?"), {orgId, userId}).status();
+    return tx.exec(QStringLiteral("INSERT INTO org_member (org_id, user_id) VALUES (?, ?) ON CONFLICT DO NOTHING"), {orgId, userId}).status();
+}
+
+QStringList mentionedLogins(const QString &markdown)
+{
+    // Code is not prose: fenced blocks, then inline spans, are cut before looking for mentions.
+    static const QRegularExpression fenced(QStringLiteral("(^|\\n)[ \\t]*(```|~~~)[^\\n]*\\n[\\s\\S]*?(\\n[ \\t]*\\2[^\\n]*(?=\\n|$)|$)"));
+    static const QRegularExpression inlineCode(QStringLiteral("`+[^`]*`+"));
+    // Gitea's mention pattern: "@" after a start, space or opening punctuation; a login of
+    // letters, digits, '-', '_' and '.', not ending in '.'.
+    static const QRegularExpression mention(QStringLiteral("(?:^|[\\s(\\[{\"'>])@([A-Za-z0-9_][A-Za-z0-9_.-]*[A-Za-z0-9_]|[A-Za-z0-9_])(?![A-Za-z0-9_@])"));
+    QString text = markdown;
+    text.replace(fenced, QStringLiteral("\n"));
+    text.replace(inlineCode, QStringLiteral(" "));
+    QStringList logins;
+    QSet<QString> seen;
+    for (auto it = mention.globalMatch(text); it.hasNext();) {
+        const QString login = it.next().captured(1);
+        if (!seen.contains(login.toLower())) {
+            seen.insert(login.toLower());
+            logins << login;
+        }
+    }
+    return logins;
+}
+
+} // namespace ForgeDb
+
+// ---- StoredNotifyLoader --------------------------------------------------------------------------
+
+Status StoredNotifyLoader::loadPullIssue(ForgePullRequest &pr)
+{
+    Result<ForgeIssue> issue = m_store.readValue<ForgeIssue>([&](SqlTransaction &tx) -> Result<ForgeIssue> {
+        Result<QSqlQuery> q = tx.exec(QStringLiteral("SELECT id, repo_id, number, poster_id, title, content, is_pull, is_closed, html_url "
+                                                     "FROM issue WHERE id = ?"),
+                                      {pr.id});
+        if (!q)
+            return q.status();
+        if (!q->next())
+            return Status::notFound(QStringLiteral("pull request %1 is not in the store").arg(pr.id));
+        ForgeIssue i;
+        i.id = q->value(0).toLongLong();
+        i.repoId = q->value(1).toLongLong();
+        i.index = q->value(2).toLongLong();
+        i.title = q->value(4).toString();
+        i.content = q->value(5).toString();
+        i.isPull = q->value(6).toBool();
+        i.isClosed = q->value(7).toBool();
+        i.htmlUrl = q->value(8).toString();
+        Result<ForgeUser> poster = ForgeDb::user(tx, q->value(3).toLongLong());
+        if (!poster)
+            return poster.status();
+        i.poster = *poster;
+        return i;
+    });
+    if (!issue)
+        return issue.status();
+    pr.issue = *issue;
+    return Status::ok();
+}
+
+Status StoredNotifyLoader::loadReviewer(ForgeReview &review)
+{
+    Result<ForgeUser> reviewer = m_store.readValue<ForgeUser>([&](SqlTransaction &tx) -> Result<ForgeUser> {
+        Result<qint64> id = tx.scalar(QStringLiteral("SELECT reviewer_id FROM review WHERE id = ?"), {review.id});
+        if (!id)
+            return id.status();
+        return ForgeDb::user(tx, *id);
+    });
+    if (!reviewer)
+        return reviewer.status();
+    review.reviewer = *reviewer;
+    return Status::ok();
+}
+
+Status StoredNotifyLoader::loadCommentPoster(ForgeComment &comment)
+{
+    Result<ForgeUser> poster = m_store.readValue<ForgeUser>([&](SqlTransaction &tx) -> Result<ForgeUser> {
+        Result<qint64> id = tx.scalar(QStringLiteral("SELECT poster_id FROM comment WHERE id = ?"), {comment.id});
+        if (!id)
+            return id.status();
+        return ForgeDb::user(tx, *id);
+    });
+    if (!poster)
+        return poster.status();
+    comment.poster = *poster;
+    return Status::ok();
+}
+
+Status StoredNotifyLoader::loadCommentReview(ForgeComment &comment)
+{
+    Result<ForgeReview> review = m_store.readValue<ForgeReview>([&](SqlTransaction &tx) -> Result<ForgeReview> {
+        Result<QSqlQuery> q = tx.exec(QStringLiteral("SELECT id, type, content, issue_id FROM review WHERE id = ?"), {comment.reviewId});
+        if (!q)
+            return q.status();
+        if (!q->next())
+            return Status::notFound(QStringLiteral("review %1 is not in the store").arg(comment.reviewId));
+        ForgeReview r;
+        r.id = q->value(0).toLongLong();
+        r.type = ReviewType(q->value(1).toInt());
+        r.content = q->value(2).toString();
+        r.issueId = q->value(3).toLongLong();
+        return r;
+    });
+    if (!review)
+        return review.status();
+    comment.review = *review;
+    return Status::ok();
+}
+
+Status StoredNotifyLoader::loadReleaseAttributes(ForgeRelease &release)
+{
+    struct Loaded
+    {
+        ForgeUser publisher;
+        ForgeRepo repo;
+    };
+    Result<Loaded> loaded = m_store.readValue<Loaded>([&](SqlTransaction &tx) -> Result<Loaded> {
+        Result<QSqlQuery> q = tx.exec(QStringLiteral("SELECT r.publisher_id, p.id, p.owner_id, p.name, p.is_private, p.html_url "
+                                                     "FROM forge_release r JOIN repo p ON p.id = r.repo_id WHERE r.id = ?"),
+                                      {release.id});
+        if (!q)
+            return q.status();
+        if (!q->next())
+            return Status::notFound(QStringLiteral("release %1 is not in the store").arg(release.id));
+        Loaded l;
+        l.repo.id = q->value(1).toLongLong();
+        l.repo.name = q->value(3).toString();
+        l.repo.isPrivate = q->value(4).toBool();
+        l.repo.htmlUrl = q->value(5).toString();
+        const qint64 publisherId = q->value(0).toLongLong();
+        const qint64 ownerId = q->value(2).toLongLong();
+        Result<ForgeUser> publisher = ForgeDb::user(tx, publisherId);
+        if (!publisher)
+            return publisher.status();
+        Result<ForgeUser> owner = ForgeDb::user(tx, ownerId);
+        if (!owner)
+            return owner.status();
+        l.publisher = *publisher;
+        l.repo.owner = *owner;
+        return l;
+    });
+    if (!loaded)
+        return loaded.status();
+    if (!release.publisher)
+        release.publisher = loaded->publisher;
+    if (!release.repo)
+        release.repo = loaded->repo;
+    return Status::ok();
+}
+
+} // namespace Switchyard

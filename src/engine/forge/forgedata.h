@@ -1,0 +1,89 @@
+#pragma once
+
+// The forge's domain in the store (schema migration 2): what event ingestion learns about users,
+// repositories, issues, comments, reviews and releases, and the relations operators set by hand
+// (watch modes, mutes, collaborators). Upserts run inside the caller's transaction, so one event's
+// rows commit together; reads for the admin API page in SQL.
+//
+// Keys: users, repositories, comments, reviews and releases by (source, external id) — the event
+// source's name and the forge's own id; issues and pulls by (repository, number). An upsert never
+// erases what an earlier, fuller payload said: empty strings keep the stored value.
+
+#include "engine/core/status.h"
+#include "engine/forge/forgetypes.h"
+#include "engine/notify/notify.h"
+
+#include <QDateTime>
+#include <QString>
+#include <QStringList>
+
+#include <vector>
+
+namespace Switchyard {
+
+class SqlTransaction;
+class Store;
+
+// Gitea's WatchMode.
+enum class WatchMode { None = 0, Normal = 1, Dont = 2, Auto = 3 };
+
+// What a repository's watcher hears (all by default).
+struct WatchKinds
+{
+    bool issues = true;
+    bool pulls = true;
+    bool releases = true;
+};
+
+namespace ForgeDb {
+
+// Each returns the row as stored (with its id). `seen.id` is ignored; nested users must have
+// been upserted first (their `id` set).
+Result<ForgeUser> upsertUser(SqlTransaction &tx, const QString &source, qint64 externalId, const ForgeUser &seen);
+Result<ForgeRepo> upsertRepo(SqlTransaction &tx, const QString &source, qint64 externalId, const ForgeRepo &seen);
+// Pull fields come from `pull` when the issue is a pull request. Assignees, when `assignees` is
+// given, replace the stored ones.
+Result<ForgeIssue> upsertIssue(SqlTransaction &tx, qint64 externalId, const ForgeIssue &seen, const ForgePullRequest *pull,
+                               const std::vector<ForgeUser> *assignees);
+Result<ForgeComment> upsertComment(SqlTransaction &tx, const QString &source, qint64 externalId, const ForgeComment &seen);
+Result<ForgeReview> upsertReview(SqlTransaction &tx, const QString &source, qint64 externalId, const ForgeReview &seen);
+Result<ForgeRelease> upsertRelease(SqlTransaction &tx, const QString &source, qint64 externalId, const ForgeRelease &seen);
+Status setReviewRequest(SqlTransaction &tx, qint64 issueId, qint64 userId, bool requested);
+Status addParticipant(SqlTransaction &tx, qint64 issueId, qint64 userId);
+// The users of `source` with these logins (unknown logins are left out).
+Result<std::vector<ForgeUser>> usersByLogin(SqlTransaction &tx, const QString &source, const QStringList &logins);
+Result<ForgeUser> user(SqlTransaction &tx, qint64 id);
+
+// [service] AUTO_WATCH_ON_CHANGES: a user who changes something starts watching the repository
+// (mode auto) unless a watch row says otherwise already.
+Status watchIfAuto(SqlTransaction &tx, qint64 userId, qint64 repoId);
+
+// Set by operators (PUT /repos/{id}/watchers/{user} …). Mode None removes the watch.
+Status setWatch(SqlTransaction &tx, qint64 userId, qint64 repoId, WatchMode mode, WatchKinds kinds = {});
+Status setIssueWatch(SqlTransaction &tx, qint64 userId, qint64 issueId, bool watching);
+Status setMute(SqlTransaction &tx, qint64 userId, qint64 repoId, bool muted);
+// mode 1 read, 2 write, 3 admin; 0 removes.
+Status setCollaborator(SqlTransaction &tx, qint64 repoId, qint64 userId, int mode);
+Status setOrgMember(SqlTransaction &tx, qint64 orgId, qint64 userId, bool member);
+
+// @mentions in Markdown: "@login" at a word start, outside fenced and inline code; each once.
+QStringList mentionedLogins(const QString &markdown);
+
+} // namespace ForgeDb
+
+// The bus's loader over the store: relations the gated events need (notify.h).
+class StoredNotifyLoader final : public NotifyLoader
+{
+public:
+    explicit StoredNotifyLoader(Store &store) : m_store(store) {}
+    Status loadPullIssue(ForgePullRequest &pr) override;
+    Status loadReviewer(ForgeReview &review) override;
+    Status loadCommentPoster(ForgeComment &comment) override;
+    Status loadCommentReview(ForgeComment &comment) override;
+    Status loadReleaseAttributes(ForgeRelease &release) override;
+
+private:
+    Store &m_store;
+};
+
+} // namespace Switchyard

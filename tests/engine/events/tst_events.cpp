@@ -1,0 +1,579 @@
+// Event ingestion and in-app notifications on a real engine (SQLite in a temporary folder): each
+// payload sample becomes its bus method; acceptance refuses what it must and writes nothing
+// then; a repeated delivery is processed once; unfinished events are processed after a restart;
+// each recipient rule of seed 001 §12.4.3 has its row; the status service tells count changes.
+#include "engine/engine.h"
+#include "engine/forge/forgedata.h"
+
+#include "support/testutil.h"
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <functional>
+#include <mutex>
+
+using namespace Switchyard;
+using namespace std::chrono_literals;
+
+namespace {
+
+QByteArray sample(const QString &name)
+{
+    QFile file(QStringLiteral(SWITCHYARD_TEST_DATA "/events/") + name);
+    if (!file.open(QIODevice::ReadOnly))
+        qFatal("missing sample %s", qPrintable(name));
+    return file.readAll();
+}
+
+// Logs every bus event by name.
+class Recorder final : public NullNotifier
+{
+public:
+#define SWITCHYARD_RECORD(name, params, args) \
+    void name params override                 \
+    {                                         \
+        NotifyDetail::ignore args;            \
+        std::lock_guard lock(m_mutex);        \
+        m_log << QStringLiteral(#name);       \
+    }
+    SWITCHYARD_NOTIFY_EVENTS(SWITCHYARD_RECORD, SWITCHYARD_RECORD)
+#undef SWITCHYARD_RECORD
+    QStringList take()
+    {
+        std::lock_guard lock(m_mutex);
+        return std::exchange(m_log, {});
+    }
+
+private:
+    std::mutex m_mutex;
+    QStringList m_log;
+};
+
+struct Fixture
+{
+    explicit Fixture(const QByteArray &ini = {})
+    {
+        Result<std::unique_ptr<Engine>> started = Engine::start(CancelToken(), Test::configFrom(ini, dir.path()));
+        if (!started)
+            qFatal("engine: %s", qPrintable(started.status().message()));
+        engine = std::move(started).value();
+        if (!engine->notifyBus().registerNotifier(QStringLiteral("recorder"), recorder))
+            qFatal("recorder not registered");
+    }
+    ~Fixture() { engine->shutdown(); }
+
+    Result<EventAccepted> post(const QString &file, const QString &event, const QString &delivery = {})
+    {
+        IncomingEvent in;
+        in.event = event;
+        in.payload = sample(file);
+        if (privateRepo) {  // the forge says so in every payload
+            QJsonObject payload = QJsonDocument::fromJson(in.payload).object();
+            QJsonObject repository = payload.value(QStringLiteral("repository")).toObject();
+            repository.insert(QStringLiteral("private"), true);
+            payload.insert(QStringLiteral("repository"), repository);
+            in.payload = QJsonDocument(payload).toJson();
+        }
+        in.deliveryId = delivery;
+        in.byToken = true;
+        return engine->events().accept(CancelToken(), in);
+    }
+    // Both queues drained: the event processed, then its notifications written.
+    void settle()
+    {
+        for (int i = 0; i < 2; ++i)
+            QVERIFY(engine->queues().flushAll(CancelToken(), 10s));
+    }
+    EventRecord event(qint64 id) { return *engine->events().get(id); }
+    qint64 userId(const QString &login)
+    {
+        return engine->store()
+            .readValue<qint64>([&](SqlTransaction &tx) {
+                return tx.scalar(QStringLiteral("SELECT id FROM forge_user WHERE login = ?"), {login});
+            })
+            .valueOr(-1);
+    }
+    qint64 repoId(const QString &name)
+    {
+        return engine->store()
+            .readValue<qint64>([&](SqlTransaction &tx) {
+                return tx.scalar(QStringLiteral("SELECT id FROM repo WHERE name = ?"), {name});
+            })
+            .valueOr(-1);
+    }
+    // (Not nested in another transaction: take ids first.)
+    void write(const std::function<Status(SqlTransaction &)> &work) { QVERIFY(engine->store().write(work)); }
+    // Logins with a notification, and their statuses.
+    QStringList notified()
+    {
+        Result<NotificationPage> page = engine->notifications().list({});
+        QStringList who;
+        for (const NotificationRow &row : page->rows)
+            who << row.user;
+        who.sort();
+        return who;
+    }
+    // A user known before the events that mention them.
+    void seedUser(qint64 externalId, const QString &login, bool bot = false)
+    {
+        write([&](SqlTransaction &tx) {
+            ForgeUser u;
+            u.login = login;
+            u.isBot = bot;
+            return ForgeDb::upsertUser(tx, QStringLiteral("default"), externalId, u).status();
+        });
+    }
+
+    QTemporaryDir dir;
+    std::unique_ptr<Engine> engine;
+    Recorder recorder;
+    bool privateRepo = false;
+};
+
+using Setup = std::function<void(Fixture &)>;
+
+QStringList names(std::initializer_list<const char *> list)
+{
+    QStringList out;
+    for (const char *name : list)
+        out << QLatin1String(name);
+    return out;
+}
+
+}  // namespace
+
+Q_DECLARE_METATYPE(Setup)
+
+class TestEvents : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    // One row per event → method mapping (Gitea's fine types and GitHub's names).
+    void eachEventCallsItsMethod_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("event");
+        QTest::addColumn<QStringList>("methods");
+        const auto row = [](const char *name, const char *file, const char *event,
+                            std::initializer_list<const char *> methods) {
+            QTest::newRow(name) << QString::fromLatin1(file) << QString::fromLatin1(event) << names(methods);
+        };
+        row("push", "gitea-push.json", "push", {"pushCommits"});
+        row("create", "gitea-create.json", "create", {"createRef"});
+        row("delete", "gitea-delete.json", "delete", {"deleteRef"});
+        row("issues opened", "gitea-issues-opened.json", "issues", {"newIssue"});
+        row("issues closed", "gitea-issues-closed.json", "issues", {"issueChangeStatus"});
+        row("issue comment", "gitea-issue-comment-created.json", "issue_comment", {"createIssueComment"});
+        row("pull request opened", "gitea-pull-request-opened.json", "pull_request", {"newPullRequest"});
+        row("pull request merged", "gitea-pull-request-merged.json", "pull_request", {"mergePullRequest"});
+        row("gitea review approved", "gitea-pull-request-review-approved.json", "pull_request_review_approved",
+            {"pullRequestReview"});
+        row("release", "gitea-release-published.json", "release", {"newRelease"});
+        row("repository created", "gitea-repository-created.json", "repository", {"createRepository"});
+        row("fork", "gitea-fork.json", "fork", {"forkRepository"});
+        row("status", "gitea-status.json", "status", {"createCommitStatus"});
+        row("package", "gitea-package.json", "package", {"packageCreate"});
+        row("wiki", "gitea-wiki.json", "wiki", {"newWikiPage"});
+        row("workflow run", "gitea-workflow-run.json", "workflow_run", {"workflowRunStatusUpdate"});
+        row("workflow job", "gitea-workflow-job.json", "workflow_job", {"workflowJobStatusUpdate"});
+        row("ping", "ping.json", "ping", {});
+        row("github review", "github-pull-request-review.json", "pull_request_review", {"pullRequestReview"});
+        row("github issue", "github-issues-opened.json", "issues", {"newIssue"});
+        row("github line comment", "github-pull-request-review-comment.json", "pull_request_review_comment",
+            {"pullRequestCodeComment"});
+        row("github gollum", "github-gollum.json", "gollum", {"editWikiPage"});
+    }
+    void eachEventCallsItsMethod()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, event);
+        QFETCH(QStringList, methods);
+        Fixture f;
+        const Result<EventAccepted> accepted = f.post(file, event);
+        QVERIFY2(accepted, qPrintable(accepted.status().message()));
+        f.settle();
+        const EventRecord record = f.event(accepted->id);
+        QCOMPARE(record.status, methods.isEmpty() ? QStringLiteral("ignored") : QStringLiteral("done"));
+        QVERIFY2(record.error.isEmpty(), qPrintable(record.error));
+        QStringList seen = f.recorder.take();
+        seen.removeAll(QStringLiteral("notificationCountChange"));
+        QCOMPARE(seen, methods);
+        QCOMPARE(record.event, event);
+        QVERIFY(!record.traceId.isEmpty());
+    }
+
+    // Refusals name the field and write nothing.
+    void badInputIsRefusedAndNothingIsWritten_data()
+    {
+        QTest::addColumn<QString>("source");
+        QTest::addColumn<QString>("event");
+        QTest::addColumn<QByteArray>("payload");
+        QTest::addColumn<bool>("byToken");
+        QTest::addColumn<int>("code");
+        QTest::addColumn<QString>("field");
+        const auto invalid = int(Status::Code::InvalidArgument);
+        const auto unauthenticated = int(Status::Code::Unauthenticated);
+        const QByteArray push = sample(QStringLiteral("gitea-push.json"));
+        QTest::newRow("unknown source") << "elsewhere"
+                                        << "push" << push << true << invalid << "source";
+        QTest::newRow("no event type") << "default"
+                                       << "" << push << true << invalid << "event";
+        QTest::newRow("unknown event") << "default"
+                                       << "deployment" << push << true << invalid << "event";
+        QTest::newRow("malformed JSON") << "default"
+                                        << "push" << QByteArray("{\"ref\": ") << true << invalid << "body";
+        QTest::newRow("not an object") << "default"
+                                       << "push" << QByteArray("[1]") << true << invalid << "body";
+        QTest::newRow("missing field") << "default"
+                                       << "issues" << push << true << invalid << "action";
+        QTest::newRow("no token, no secret") << "default"
+                                             << "push" << push << false << unauthenticated << "";
+    }
+    void badInputIsRefusedAndNothingIsWritten()
+    {
+        QFETCH(QString, source);
+        QFETCH(QString, event);
+        QFETCH(QByteArray, payload);
+        QFETCH(bool, byToken);
+        QFETCH(int, code);
+        QFETCH(QString, field);
+        Fixture f;
+        IncomingEvent in;
+        in.source = source;
+        in.event = event;
+        in.payload = payload;
+        in.byToken = byToken;
+        const Result<EventAccepted> refused = f.engine->events().accept(CancelToken(), in);
+        QVERIFY(!refused);
+        QCOMPARE(int(refused.status().code()), code);
+        QCOMPARE(refused.status().field(), field);
+        QCOMPARE(f.engine->events().list({})->total, qint64(0));
+    }
+
+    // A source with a secret: a right signature needs no token, a wrong one is refused even with one.
+    void signaturesAreChecked()
+    {
+        Fixture f("[event_source.gitea]\nSECRET = s3cret\n");
+        const QByteArray payload = sample(QStringLiteral("gitea-push.json"));
+        IncomingEvent in;
+        in.source = QStringLiteral("gitea");
+        in.event = QStringLiteral("push");
+        in.payload = payload;
+        in.giteaSignature = eventSignature("s3cret", payload);
+        in.deliveryId = QStringLiteral("d-1");
+        QVERIFY(f.engine->events().accept(CancelToken(), in));
+        in.giteaSignature.clear();
+        in.hubSignature256 = "sha256=" + eventSignature("s3cret", payload).toUpper();  // hex in either case
+        in.deliveryId = QStringLiteral("d-2");
+        QVERIFY(f.engine->events().accept(CancelToken(), in));
+        in.hubSignature256 = "sha256=" + eventSignature("wrong", payload);
+        in.byToken = true;
+        in.deliveryId = QStringLiteral("d-3");
+        const Result<EventAccepted> forged = f.engine->events().accept(CancelToken(), in);
+        QCOMPARE(forged.status().code(), Status::Code::Unauthenticated);
+        in.hubSignature256.clear();
+        in.byToken = false;
+        QCOMPARE(f.engine->events().accept(CancelToken(), in).status().code(), Status::Code::Unauthenticated);
+        QCOMPARE(f.engine->events().list({})->total, qint64(2));
+    }
+
+    void aRepeatedDeliveryIsProcessedOnce()
+    {
+        Fixture f;
+        const Result<EventAccepted> first =
+            f.post(QStringLiteral("gitea-push.json"), QStringLiteral("push"), QStringLiteral("same"));
+        QVERIFY(first);
+        QVERIFY(!first->duplicate);
+        f.settle();
+        const Result<EventAccepted> again =
+            f.post(QStringLiteral("gitea-push.json"), QStringLiteral("push"), QStringLiteral("same"));
+        QVERIFY(again);
+        QVERIFY(again->duplicate);
+        QCOMPARE(again->id, first->id);
+        QCOMPARE(again->traceId, first->traceId);
+        f.settle();
+        QCOMPARE(f.recorder.take(), QStringList{QStringLiteral("pushCommits")});
+        QCOMPARE(f.engine->events().list({})->total, qint64(1));
+    }
+
+    // What a crash leaves behind — a pending row, or a processing row whose lease ran out — is
+    // processed when the engine starts again; a live lease is left to its holder.
+    void unfinishedEventsAreProcessedAfterARestart()
+    {
+        QTemporaryDir dir;
+        {
+            Result<std::unique_ptr<Engine>> engine = Engine::start(CancelToken(), Test::configFrom({}, dir.path()));
+            QVERIFY(engine);
+            const qint64 now = toStoreMs(QDateTime::currentDateTimeUtc());
+            QVERIFY((*engine)->store().write([&](SqlTransaction &tx) -> Status {
+                const QString insert = QStringLiteral(
+                    "INSERT INTO event (source, delivery_id, event, payload, received_ms, status, claimed_ms) "
+                    "VALUES ('default', ?, 'push', ?, ?, ?, ?)");
+                for (const auto &[delivery, status, claimed] :
+                     {std::tuple{"pending", "pending", qint64(0)}, std::tuple{"dead", "processing", now - 3'600'000},
+                      std::tuple{"alive", "processing", now}})
+                    if (Status s = tx.exec(insert, {QLatin1String(delivery), sample(QStringLiteral("gitea-push.json")),
+                                                    now, QLatin1String(status), claimed})
+                                       .status();
+                        !s)
+                        return s;
+                return Status::ok();
+            }));
+            (*engine)->shutdown();
+        }
+        Result<std::unique_ptr<Engine>> engine = Engine::start(CancelToken(), Test::configFrom({}, dir.path()));
+        QVERIFY(engine);
+        QVERIFY((*engine)->queues().flushAll(CancelToken(), 10s));
+        std::map<QString, QString> status;
+        const Result<EventPage> events = (*engine)->events().list({});
+        QVERIFY(events);
+        for (const EventRecord &r : events->rows)
+            status[r.deliveryId] = r.status;
+        QCOMPARE(status[QStringLiteral("pending")], QStringLiteral("done"));
+        QCOMPARE(status[QStringLiteral("dead")], QStringLiteral("done"));
+        QCOMPARE(status[QStringLiteral("alive")], QStringLiteral("processing"));
+    }
+
+    // One row per recipient rule: who has a notification after the event.
+    void recipients_data()
+    {
+        QTest::addColumn<Setup>("setup");
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("event");
+        QTest::addColumn<QStringList>("expected");
+        const auto watch = [](const QString &login) {
+            return [login](Fixture &f) {
+                const qint64 repoId0 = f.repoId(QStringLiteral("engine"));
+                const qint64 user = f.userId(login);
+                f.write([&](SqlTransaction &tx) { return ForgeDb::setWatch(tx, user, repoId0, WatchMode::Normal); });
+            };
+        };
+        const Setup nothing = [](Fixture &) {
+        };
+        // Issue #1 opened by bob, mentioning @carol (known) and `@nobody` (in code).
+        QTest::newRow("a repository watcher hears of a new issue; the author does not")
+            << Setup(watch(QStringLiteral("alice"))) << "gitea-issues-opened.json"
+            << "issues" << names({"alice", "carol"});
+        QTest::newRow("a mention reaches a user who watches nothing") << nothing << "gitea-issues-opened.json"
+                                                                      << "issues" << names({"carol"});
+        QTest::newRow("a mute beats a mention") << Setup([](Fixture &f) {
+            const qint64 userId0 = f.userId(QStringLiteral("carol"));
+            const qint64 repoId1 = f.repoId(QStringLiteral("engine"));
+            f.write([&](SqlTransaction &tx) { return ForgeDb::setMute(tx, userId0, repoId1, true); });
+        }) << "gitea-issues-opened.json"
+                                                << "issues" << QStringList();
+        QTest::newRow("a watcher who muted hears nothing") << Setup([watch](Fixture &f) {
+            watch(QStringLiteral("alice"))(f);
+            const qint64 userId0 = f.userId(QStringLiteral("alice"));
+            const qint64 repoId1 = f.repoId(QStringLiteral("engine"));
+            f.write([&](SqlTransaction &tx) { return ForgeDb::setMute(tx, userId0, repoId1, true); });
+        }) << "gitea-issues-opened.json"
+                                                           << "issues" << names({"carol"});
+        QTest::newRow("bots are skipped") << Setup([watch](Fixture &f) {
+            f.seedUser(60, QStringLiteral("renovate"), true);
+            watch(QStringLiteral("renovate"))(f);
+        }) << "gitea-issues-opened.json"
+                                          << "issues" << names({"carol"});
+        QTest::newRow("a watcher without access to a private repository is skipped") << Setup([watch](Fixture &f) {
+            watch(QStringLiteral("dave"))(f);
+            f.privateRepo = true;
+        }) << "gitea-issue-comment-created.json"
+                                                                                     << "issue_comment"
+                                                                                     << QStringList();
+        QTest::newRow("a collaborator of a private repository is notified") << Setup([watch](Fixture &f) {
+            watch(QStringLiteral("dave"))(f);
+            f.privateRepo = true;
+            const qint64 repoId0 = f.repoId(QStringLiteral("engine"));
+            const qint64 userId1 = f.userId(QStringLiteral("dave"));
+            f.write([&](SqlTransaction &tx) -> Status { return ForgeDb::setCollaborator(tx, repoId0, userId1, 1); });
+        }) << "gitea-issue-comment-created.json"
+                                                                            << "issue_comment" << names({"dave"});
+        // Carol comments on bob's issue, mentioning @dave: bob takes part (the poster).
+        QTest::newRow("a participant hears of a comment; a mention too")
+            << nothing << "gitea-issue-comment-created.json"
+            << "issue_comment" << names({"bob", "dave"});
+        QTest::newRow("an explicit unwatcher is left out of the broadcast") << Setup([watch](Fixture &f) {
+            watch(QStringLiteral("alice"))(f);
+            const qint64 userId0 = f.userId(QStringLiteral("alice"));
+            f.write([&](SqlTransaction &tx) {
+                return tx
+                    .exec(QStringLiteral(
+                              "INSERT INTO issue_watch (user_id, issue_id, is_watching, created_unix, updated_unix) "
+                              "SELECT ?, id, 0, 0, 0 FROM issue"),
+                          {userId0})
+                    .status();
+            });
+        }) << "gitea-issue-comment-created.json"
+                                                                            << "issue_comment"
+                                                                            << names({"bob", "dave"});
+        QTest::newRow("an issue watcher who watches nothing else is notified") << Setup([](Fixture &f) {
+            const qint64 userId0 = f.userId(QStringLiteral("alice"));
+            f.write([&](SqlTransaction &tx) {
+                return tx
+                    .exec(QStringLiteral(
+                              "INSERT INTO issue_watch (user_id, issue_id, is_watching, created_unix, updated_unix) "
+                              "SELECT ?, id, 1, 0, 0 FROM issue"),
+                          {userId0})
+                    .status();
+            });
+        }) << "gitea-issue-comment-created.json"
+                                                                               << "issue_comment"
+                                                                               << names({"alice", "bob", "dave"});
+        QTest::newRow("a watcher of pulls only does not hear of issues") << Setup([](Fixture &f) {
+            const qint64 userId0 = f.userId(QStringLiteral("alice"));
+            const qint64 repoId1 = f.repoId(QStringLiteral("engine"));
+            f.write([&](SqlTransaction &tx) {
+                return ForgeDb::setWatch(tx, userId0, repoId1, WatchMode::Normal, {false, true, true});
+            });
+        }) << "gitea-issues-opened.json"
+                                                                         << "issues" << names({"carol"});
+        // Dave opens pull #2 mentioning @carol: pull watchers ∪ participants − poster ∪ mentions.
+        QTest::newRow("a new pull request reaches pull watchers and mentions")
+            << Setup(watch(QStringLiteral("alice"))) << "gitea-pull-request-opened.json"
+            << "pull_request" << names({"alice", "carol"});
+    }
+    void recipients()
+    {
+        QFETCH(Setup, setup);
+        QFETCH(QString, file);
+        QFETCH(QString, event);
+        QFETCH(QStringList, expected);
+        Fixture f;
+        // The world before the event: the repository and its people, seen in earlier events.
+        QVERIFY(f.post(QStringLiteral("gitea-workflow-job.json"), QStringLiteral("workflow_job")));
+        f.settle();
+        f.seedUser(3, QStringLiteral("carol"));
+        f.seedUser(4, QStringLiteral("dave"));
+        if (file == QLatin1String("gitea-issue-comment-created.json")) {
+            QVERIFY(f.post(QStringLiteral("gitea-issues-opened.json"), QStringLiteral("issues")));
+            f.settle();
+            f.write([](SqlTransaction &tx) { return tx.exec(QStringLiteral("DELETE FROM notification")).status(); });
+        }
+        setup(f);
+        const Result<EventAccepted> accepted = f.post(file, event);
+        QVERIFY2(accepted, qPrintable(accepted.status().message()));
+        f.settle();
+        QCOMPARE(f.event(accepted->id).status, QStringLiteral("done"));
+        QCOMPARE(f.notified(), expected);
+    }
+
+    // A work-in-progress pull spares repository watchers until its title says it is ready.
+    void aWorkInProgressPullRequestWaitsForItsTitle()
+    {
+        Fixture f;
+        QVERIFY(f.post(QStringLiteral("gitea-workflow-job.json"), QStringLiteral("workflow_job")));
+        f.settle();
+        const qint64 userId0 = f.userId(QStringLiteral("alice"));
+        const qint64 repoId1 = f.repoId(QStringLiteral("engine"));
+        f.write([&](SqlTransaction &tx) { return ForgeDb::setWatch(tx, userId0, repoId1, WatchMode::Normal); });
+        QJsonObject payload =
+            QJsonDocument::fromJson(sample(QStringLiteral("gitea-pull-request-merged.json"))).object();
+        QJsonObject pull = payload.value(QStringLiteral("pull_request")).toObject();
+        pull.insert(QStringLiteral("title"), QStringLiteral("WIP: Fix the stall"));
+        pull.insert(QStringLiteral("state"), QStringLiteral("open"));
+        pull.insert(QStringLiteral("merged"), false);
+        payload.insert(QStringLiteral("pull_request"), pull);
+        payload.insert(QStringLiteral("action"), QStringLiteral("reopened"));
+        payload.insert(QStringLiteral("sender"), QJsonDocument::fromJson(sample(QStringLiteral("gitea-push.json")))
+                                                     .object()
+                                                     .value(QStringLiteral("sender")));  // bob
+        IncomingEvent in;
+        in.event = QStringLiteral("pull_request");
+        in.byToken = true;
+        in.payload = QJsonDocument(payload).toJson();
+        QVERIFY(f.engine->events().accept(CancelToken(), in));
+        f.settle();
+        QCOMPARE(f.notified(), QStringList{QStringLiteral("dave")});  // the poster takes part; the watcher waits
+        pull.insert(QStringLiteral("title"), QStringLiteral("Fix the stall"));
+        payload.insert(QStringLiteral("pull_request"), pull);
+        payload.insert(QStringLiteral("action"), QStringLiteral("edited"));
+        payload.insert(QStringLiteral("changes"),
+                       QJsonObject{{QStringLiteral("title"),
+                                    QJsonObject{{QStringLiteral("from"), QStringLiteral("WIP: Fix the stall")}}}});
+        in.payload = QJsonDocument(payload).toJson();
+        QVERIFY(f.engine->events().accept(CancelToken(), in));
+        f.settle();
+        QCOMPARE(f.notified(), (QStringList{QStringLiteral("alice"), QStringLiteral("dave")}));
+    }
+
+    // An update makes the row unread; its comment moves only when it had been read. Status changes
+    // tell the bus (and the user's topic) only when the unread count changed.
+    void updatesAndStatusChanges()
+    {
+        Fixture f;
+        QVERIFY(f.post(QStringLiteral("gitea-workflow-job.json"), QStringLiteral("workflow_job")));
+        f.settle();
+        f.seedUser(3, QStringLiteral("carol"));
+        f.seedUser(4, QStringLiteral("dave"));
+        QVERIFY(f.post(QStringLiteral("gitea-issues-opened.json"), QStringLiteral("issues")));  // carol is mentioned
+        f.settle();
+        const qint64 carol = f.userId(QStringLiteral("carol"));
+        QCOMPARE(*f.engine->notifications().countUnread(carol), qint64(1));
+        f.recorder.take();
+        const std::unique_ptr<Subscription> topic = f.engine->broker().subscribe(userTopic(carol));
+
+        NotificationRow row = f.engine->notifications().list({carol})->rows.at(0);
+        QCOMPARE(row.status, NotificationStatus::Unread);
+        QCOMPARE(row.commentId, qint64(0));
+        QVERIFY(f.engine->notifications().setStatus(row.id, NotificationStatus::Pinned));
+        QVERIFY(f.engine->notifications().setStatus(row.id, NotificationStatus::Pinned));  // no change: no count event
+        QCOMPARE(f.recorder.take(), QStringList{QStringLiteral("notificationCountChange")});
+        QCOMPARE(
+            *topic->tryNext(),
+            QByteArray("notification-count\n{\"count\":0,\"user_id\":%1}").replace("%1", QByteArray::number(carol)));
+        QVERIFY(!topic->tryNext());
+
+        // A comment mentioning carol again: her pinned row is unread again, the comment stays.
+        QJsonObject payload =
+            QJsonDocument::fromJson(sample(QStringLiteral("gitea-issue-comment-created.json"))).object();
+        QJsonObject comment = payload.value(QStringLiteral("comment")).toObject();
+        comment.insert(QStringLiteral("body"), QStringLiteral("@carol again"));
+        comment.insert(QStringLiteral("user"),
+                       payload.value(QStringLiteral("issue")).toObject().value(QStringLiteral("user")));
+        payload.insert(QStringLiteral("comment"), comment);
+        IncomingEvent in;
+        in.event = QStringLiteral("issue_comment");
+        in.byToken = true;
+        in.payload = QJsonDocument(payload).toJson();
+        QVERIFY(f.engine->events().accept(CancelToken(), in));
+        f.settle();
+        row = f.engine->notifications().list({carol})->rows.at(0);
+        QCOMPARE(row.status, NotificationStatus::Unread);
+        QCOMPARE(row.commentId, qint64(0));
+
+        // Read, then another comment: now the comment moves.
+        QVERIFY(f.engine->notifications().setStatus(row.id, NotificationStatus::Read));
+        comment.insert(QStringLiteral("id"), 901);
+        payload.insert(QStringLiteral("comment"), comment);
+        in.payload = QJsonDocument(payload).toJson();
+        QVERIFY(f.engine->events().accept(CancelToken(), in));
+        f.settle();
+        row = f.engine->notifications().list({carol})->rows.at(0);
+        QCOMPARE(row.status, NotificationStatus::Unread);
+        QVERIFY(row.commentId > 0);
+        QCOMPARE(f.engine->notifications().list({carol})->total, qint64(1));
+
+        f.recorder.take();
+        QCOMPARE(*f.engine->notifications().markAllRead(carol), qint64(1));
+        QCOMPARE(*f.engine->notifications().markAllRead(carol), qint64(0));
+        QCOMPARE(f.recorder.take(), QStringList{QStringLiteral("notificationCountChange")});
+        QCOMPARE(*f.engine->notifications().countUnread(carol), qint64(0));
+        QCOMPARE(f.engine->notifications().setStatus(424242, NotificationStatus::Read).status().code(),
+                 Status::Code::NotFound);
+    }
+
+    void mentionsSkipCode()
+    {
+        QCOMPARE(ForgeDb::mentionedLogins(QStringLiteral(
+                     "@alice and (@bob), not a@mail.com nor `@carol`\n```\n@dave\n```\n@Alice again @eve.")),
+                 (QStringList{QStringLiteral("alice"), QStringLiteral("bob"), QStringLiteral("eve")}));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestEvents)
+#include "tst_events.moc"
