@@ -164,6 +164,33 @@ private Q_SLOTS:
         QCOMPARE(QJsonDocument::fromJson(tail.out).array().size(), 4);
     }
 
+    // A saved payload posted by hand, as the Overview's empty state suggests; then listed.
+    void eventsSendAndList()
+    {
+        QTemporaryDir dir;
+        const QString file = Switchyard::Test::writeFile(dir.path(), QStringLiteral("push.json"),
+                                             "{\"ref\":\"refs/heads/main\",\"after\":\"2\",\"commits\":[],\"repository\":{\"id\":10,"
+                                             "\"name\":\"engine\",\"full_name\":\"alice/engine\",\"owner\":{\"id\":1,\"login\":\"alice\"}},"
+                                             "\"sender\":{\"id\":2,\"login\":\"bob\"}}");
+        const Run sent = api({QStringLiteral("events"), QStringLiteral("send"), file, QStringLiteral("--event"), QStringLiteral("push")});
+        QCOMPARE(sent.exitCode, 0);
+        QVERIFY2(sent.out.startsWith("accepted as event "), sent.out.constData());
+        const Run missing = api({QStringLiteral("events"), QStringLiteral("send"), dir.filePath(QStringLiteral("nope.json"))});
+        QCOMPARE(missing.exitCode, 2);
+        QVERIFY2(missing.err.contains("cannot read"), missing.err.constData());
+        const Run noType = api({QStringLiteral("events"), QStringLiteral("send"), file});
+        QVERIFY(noType.exitCode != 0);
+        QVERIFY2(noType.err.contains("event"), noType.err.constData());
+        const Run list = api({QStringLiteral("events"), QStringLiteral("--json")});
+        QCOMPARE(list.exitCode, 0);
+        const QJsonArray rows = QJsonDocument::fromJson(list.out).array();
+        QVERIFY(!rows.isEmpty());
+        QCOMPARE(rows.at(0)[QStringLiteral("repo")].toString(), QStringLiteral("alice/engine"));
+        const Run table = api({QStringLiteral("users")});
+        QCOMPARE(table.exitCode, 0);
+        QVERIFY2(table.out.contains("bob"), table.out.constData());
+    }
+
     void exitCodesTellFailuresApart()
     {
         // Unreachable: 3.

@@ -7,6 +7,7 @@
 #include "admin/auditlog.h"
 #include "admin/catalogue.h"
 #include "admin/tokens.h"
+#include "engine/events/events.h"
 #include "engine/store/store.h"
 
 #include <QEventLoop>
@@ -39,6 +40,7 @@ const QByteArray kConfig = "[server]\n"
                            "AUTH_FAILURE_LIMIT = 1000\n" // the 401 tests fail often; tst_apisecurity tests the limit
                            "[queue.slow]\nTYPE = channel\n"
                            "[queue.fast]\nTYPE = channel\n"
+                           "[event_source.github]\nSECRET = hub-secret\n"
                            "[cron.slow_task]\nCOMMAND = sleep 30\nSCHEDULE = @every 1h\nTITLE = Sleeps\n";
 
 QJsonArray array(const HttpResult &r)
@@ -259,6 +261,76 @@ private Q_SLOTS:
     void cleanupTestCase()
     {
         QCOMPARE(m_daemon.stop(), 0);
+    }
+
+    // POST /events: 202 once stored, the first id for a repeated delivery, 400 naming the field,
+    // 401 without a token or signature, 413 over 10 MiB (the 4 KiB MAX_BODY_SIZE is for the rest);
+    // an ingest token posts events and nothing else; notifications are marked over PATCH.
+    void eventsOverHttp()
+    {
+        const QByteArray push = "{\"ref\":\"refs/heads/main\",\"before\":\"1\",\"after\":\"2\",\"commits\":[],"
+                                "\"repository\":{\"id\":10,\"name\":\"engine\",\"full_name\":\"alice/engine\","
+                                "\"owner\":{\"id\":1,\"login\":\"alice\"}},\"sender\":{\"id\":2,\"login\":\"bob\"}}";
+        const QUrl events = url(QStringLiteral("/events"));
+        HttpResult r = http("POST", events, m_token, push, {{"X-Gitea-Event-Type", "push"}, {"X-Gitea-Delivery", "api-1"}});
+        QCOMPARE(r.status, 202);
+        const qint64 id = object(r)[QStringLiteral("id")].toInteger();
+        QVERIFY(id > 0);
+        r = http("POST", events, m_token, push, {{"X-Gitea-Event-Type", "push"}, {"X-Gitea-Delivery", "api-1"}});
+        QCOMPARE(r.status, 202);
+        QCOMPARE(object(r)[QStringLiteral("id")].toInteger(), id);
+        QCOMPARE(object(r)[QStringLiteral("duplicate")].toBool(), true);
+
+        r = http("POST", events, m_token, "{\"ref\":", {{"X-GitHub-Event", "push"}});
+        QCOMPARE(r.status, 400);
+        QCOMPARE(r.errorField(), QStringLiteral("body"));
+        r = http("POST", events, m_token, push, {{"X-GitHub-Event", "deployment"}});
+        QCOMPARE(r.status, 400);
+        QCOMPARE(r.errorField(), QStringLiteral("event"));
+        r = http("POST", url(QStringLiteral("/events"), QStringLiteral("source=nowhere&event=push")), m_token, push);
+        QCOMPARE(r.status, 400);
+        QCOMPARE(r.errorField(), QStringLiteral("source"));
+        QCOMPARE(http("POST", events, {}, push, {{"X-GitHub-Event", "push"}}).status, 401);
+        QCOMPARE(http("POST", events, m_readOnly, push, {{"X-GitHub-Event", "push"}}).status, 403);
+
+        // GitHub signs and sends no token.
+        const QUrl github = url(QStringLiteral("/events"), QStringLiteral("source=github"));
+        const QByteArray signature = "sha256=" + eventSignature("hub-secret", push);
+        r = http("POST", github, {}, push, {{"X-GitHub-Event", "push"}, {"X-GitHub-Delivery", "gh-1"}, {"X-Hub-Signature-256", signature}});
+        QCOMPARE(r.status, 202);
+        r = http("POST", github, {}, push, {{"X-GitHub-Event", "push"}, {"X-GitHub-Delivery", "gh-2"}, {"X-Hub-Signature-256", "sha256=00"}});
+        QCOMPARE(r.status, 401);
+        QCOMPARE(http("POST", events, m_token, QByteArray((10 << 20) + 1, ' '), {{"X-GitHub-Event", "push"}}).status, 413);
+
+        // An ingest token: events yes, anything else no.
+        const Result<QString> ingest = Admin::TokenStore(m_dir.path()).create(QStringLiteral("forge"), Admin::Role::Ingest);
+        QVERIFY(ingest);
+        r = http("POST", events, ingest->toLatin1(), push, {{"X-Gitea-Event", "push"}, {"X-Gitea-Delivery", "api-2"}});
+        QCOMPARE(r.status, 202);
+        QCOMPARE(get(QStringLiteral("/events"), ingest->toLatin1()).status, 403);
+
+        const HttpResult list = get(QStringLiteral("/events"), m_token, QStringLiteral("type=push&limit=2"));
+        QCOMPARE(list.status, 200);
+        QCOMPARE(list.headers.value("x-total-count"), QByteArray("3"));
+        QCOMPARE(array(list).size(), 2);
+        const QJsonObject one = object(get(QStringLiteral("/events/%1").arg(id), m_token));
+        QCOMPARE(one[QStringLiteral("delivery_id")].toString(), QStringLiteral("api-1"));
+        QCOMPARE(one[QStringLiteral("payload")].toObject()[QStringLiteral("ref")].toString(), QStringLiteral("refs/heads/main"));
+        QCOMPARE(get(QStringLiteral("/events/999999"), m_token).status, 404);
+
+        // Notifications: none for a push; the endpoints answer and check their input.
+        const HttpResult users = get(QStringLiteral("/users"), m_token);
+        QCOMPARE(users.status, 200);
+        QVERIFY(array(users).size() >= 2);
+        const qint64 bob = array(users).at(1)[QStringLiteral("id")].toInteger();
+        QCOMPARE(object(get(QStringLiteral("/notifications/new"), m_token, QStringLiteral("user=%1").arg(bob)))[QStringLiteral("new")].toInt(), 0);
+        QCOMPARE(get(QStringLiteral("/notifications/new"), m_token).errorField(), QStringLiteral("user"));
+        QCOMPARE(get(QStringLiteral("/notifications"), m_token, QStringLiteral("status=bogus")).errorField(), QStringLiteral("status"));
+        QCOMPARE(http("PATCH", url(QStringLiteral("/notifications/424242")), m_token, "{\"status\":\"read\"}").status, 404);
+        QCOMPARE(http("PATCH", url(QStringLiteral("/notifications/424242")), m_readOnly, "{\"status\":\"read\"}").status, 403);
+        r = http("POST", url(QStringLiteral("/notifications/read-all"), QStringLiteral("user=%1").arg(bob)), m_token);
+        QCOMPARE(r.status, 205);
+        QVERIFY(r.body.isEmpty());
     }
 
     void adminTokenIsGeneratedPrivateAndPrintedOnce()
