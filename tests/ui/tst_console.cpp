@@ -18,6 +18,7 @@
 #include "widgets/statuscolors.h"
 #include "pages/queueitemsview.h"
 #include "pages/noticespage.h"
+#include "pages/notificationspage.h"
 #include "pages/overviewpage.h"
 #include "pages/processespage.h"
 #include "pages/queuespage.h"
@@ -186,6 +187,28 @@ struct ConsoleFixture
             if (stats.name == name)
                 return stats.qid;
         return -1;
+    }
+
+    // A saved webhook payload (tests/data/events) ingested as a forge would post it, processed.
+    qint64 ingest(const char *file, const char *event, const QString &delivery = {})
+    {
+        QFile sample(QStringLiteral(SWITCHYARD_TEST_DATA "/events/") + QLatin1String(file));
+        if (!sample.open(QIODevice::ReadOnly))
+            qFatal("missing sample %s", file);
+        IncomingEvent in;
+        in.event = QLatin1String(event);
+        in.payload = sample.readAll();
+        in.deliveryId = delivery;
+        in.byToken = true;
+        const Result<EventAccepted> accepted = engine().events().accept(CancelToken(), in);
+        if (!accepted)
+            qFatal("event: %s", qPrintable(accepted.status().toString()));
+        return accepted->id;
+    }
+    void settleEvents()
+    {
+        for (const char *name : {"event_ingest", "notification-service"})
+            QVERIFY(engine().queues().find(qid(QLatin1String(name)))->flush(CancelToken(), 10s));
     }
 
     void push(const QString &name, int count)
@@ -812,9 +835,64 @@ private Q_SLOTS:
         QCOMPARE(again.window->page<LocksPage>(QStringLiteral("locks"))->view()->header()->sectionSize(LockModel::Key), 333);
     }
 
+    // The Notifications page: the feed fills from the store and the stream; a user's unread count
+    // follows their notifications as they are marked, live.
+    void notificationsPageFollowsTheFeed()
+    {
+        ConsoleFixture c;
+        c.ingest("gitea-issues-opened.json", "issues");
+        c.settleEvents();
+        MainWindow &w = c.open(QStringLiteral("notifications"));
+        NotificationsPage &page = *w.page<NotificationsPage>(QStringLiteral("notifications"));
+        QVERIFY(Test::eventually([&] { return page.events().rowCount() == 1; }));
+        // Carol comments on bob's issue: the event arrives over the stream, bob is notified.
+        c.ingest("gitea-issue-comment-created.json", "issue_comment");
+        c.settleEvents();
+        QVERIFY(Test::eventually([&] { return page.events().rowCount() == 2; }));
+        QVERIFY(Test::eventually([&] {
+            const int at = page.events().indexOfKey(2);
+            return at >= 0 && page.events().rowAt(at)->status == QLatin1String("done");
+        }));
+        qint64 bob = 0;
+        QVERIFY(Test::eventually([&] {
+            for (const ForgeUserRow &u : page.users().rows())
+                if (u.login == QLatin1String("bob") && u.unread == 1)
+                    bob = u.id;
+            return bob > 0;
+        }));
+        // The user with the most unread notifications is selected at first.
+        QVERIFY(Test::eventually([&] { return page.selectedUser() == bob; }));
+        QVERIFY(page.selectUser(bob));
+        QVERIFY(Test::eventually([&] { return page.notifications().rowCount() == 1; }));
+        QVERIFY(page.markAllReadAction()->isEnabled());
+        QVERIFY(!page.markReadAction()->isEnabled()); // no notification selected
+        page.notificationView()->selectionModel()->setCurrentIndex(page.notificationView()->model()->index(0, 0),
+                                                                   QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        QVERIFY(page.pinAction()->isEnabled());
+        page.pinAction()->trigger();
+        QVERIFY(Test::eventually([&] { return page.notifications().rows().at(0).status == NotificationStatus::Pinned; }));
+        QVERIFY(Test::eventually([&] { return page.users().find(bob)->unread == 0; })); // the count frame
+        QVERIFY(!page.markAllReadAction()->isEnabled()); // nothing unread
+        page.markUnreadAction()->trigger();
+        QVERIFY(Test::eventually([&] { return page.users().find(bob)->unread == 1 && page.markAllReadAction()->isEnabled(); }));
+        page.markAllReadAction()->trigger();
+        QVERIFY(Test::eventually([&] { return page.users().find(bob)->unread == 0; }));
+        QVERIFY(Test::eventually([&] { return page.notifications().rows().at(0).status == NotificationStatus::Read; }));
+        // Following the newest, or not.
+        QVERIFY(page.followAction()->isChecked());
+        for (QAction *action : {page.followAction(), page.markReadAction(), page.markUnreadAction(), page.pinAction(), page.markAllReadAction()})
+            QVERIFY(!action->text().isEmpty());
+        QVERIFY(!page.userView()->accessibleName().isEmpty() && !page.notificationView()->accessibleName().isEmpty());
+    }
+
     void rendersEveryPage()
     {
         ConsoleFixture c;
+        for (const auto &[file, event] : {std::pair{"gitea-issues-opened.json", "issues"}, std::pair{"gitea-issue-comment-created.json", "issue_comment"},
+                                          std::pair{"gitea-push.json", "push"}, std::pair{"gitea-pull-request-opened.json", "pull_request"},
+                                          std::pair{"gitea-release-published.json", "release"}, std::pair{"github-pull-request-review.json", "pull_request_review"}})
+            c.ingest(file, event);
+        c.settleEvents();
         auto mail = c.queue(QStringLiteral("mail"), true);
         auto webhooks = c.queue(QStringLiteral("webhook_sender"), false);
         c.queue(QStringLiteral("issue_indexer"), false);

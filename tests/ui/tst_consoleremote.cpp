@@ -101,9 +101,9 @@ private Q_SLOTS:
                  qPrintable(m_window->lastOperation()));
         QCOMPARE(m_window->currentInstance(), production);
         QCOMPARE(m_window->instances().size(), 2);
-        // Two header rows (name + health dot) and each instance's eight pages.
-        QCOMPARE(m_window->sidebar()->count(), 2 * (1 + 8));
-        QCOMPARE(m_window->sidebar()->item(9)->text(), QStringLiteral("production"));
+        // Two header rows (name + health dot) and each instance's nine pages.
+        QCOMPARE(m_window->sidebar()->count(), 2 * (1 + 9));
+        QCOMPARE(m_window->sidebar()->item(10)->text(), QStringLiteral("production"));
 
         // The remote instance's own pages: its queues (the engine's two and the test's two), read over the API.
         m_window->showPage(QStringLiteral("queues"));
@@ -139,7 +139,7 @@ private Q_SLOTS:
         // Closing the connection removes it (the others stay).
         m_window->closeInstance(view);
         QVERIFY(Test::eventually([&] { return m_window->instances().size() == 2; }));
-        QCOMPARE(m_window->sidebar()->count(), 2 * (1 + 8));
+        QCOMPARE(m_window->sidebar()->count(), 2 * (1 + 9));
     }
 
     void unauthorisedConnectionsSaySo()

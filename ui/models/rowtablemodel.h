@@ -134,6 +134,18 @@ public:
         return true;
     }
 
+    // Drops the first `count` rows (the oldest of a feed that only appends), in one remove.
+    void removeFirst(int count)
+    {
+        count = std::min(count, int(m_rows.size()));
+        if (count <= 0)
+            return;
+        beginRemoveRows(QModelIndex(), 0, count - 1);
+        m_rows.erase(m_rows.begin(), m_rows.begin() + count);
+        endRemoveRows();
+        reindex();
+    }
+
     // Emits dataChanged for one column of every row (live countdowns).
     void touchColumn(int column)
     {

@@ -5,6 +5,7 @@
 #include "cronpage.h"
 #include "lockspage.h"
 #include "noticespage.h"
+#include "notificationspage.h"
 #include "overviewpage.h"
 #include "processespage.h"
 #include "queuespage.h"
@@ -36,6 +37,8 @@ const std::vector<PageEntry> &pageRegistry()
         {"locks", QT_TRANSLATE_NOOP("Pages", "Locks"), "changes-prevent", QColor(0x6a, 0x1b, 0x9a), milliseconds(0), &make<LocksPage>},
         {"cache", QT_TRANSLATE_NOOP("Pages", "Cache & QoS"), "drive-harddisk", QColor(0x00, 0x83, 0x8f), milliseconds(1000), &make<CachePage>},
         {"processes", QT_TRANSLATE_NOOP("Pages", "Processes"), "system-run", QColor(0x45, 0x5a, 0x64), milliseconds(2000), &make<ProcessesPage>},
+        {"notifications", QT_TRANSLATE_NOOP("Pages", "Notifications"), "preferences-system-notifications", QColor(0xef, 0x6c, 0x00),
+         milliseconds(5000), &make<NotificationsPage>},
         {"notices", QT_TRANSLATE_NOOP("Pages", "Notices"), "dialog-warning", QColor(0xc6, 0x28, 0x28), milliseconds(0), &make<NoticesPage>},
         {"audit", QT_TRANSLATE_NOOP("Pages", "Audit"), "document-open-recent", QColor(0x5d, 0x40, 0x37), milliseconds(5000), &make<AuditPage>},
     };

@@ -26,6 +26,7 @@ struct EventRecord
     int attempts = 0;
     QString traceId;
     QByteArray payload; // get() only
+    bool operator==(const EventRecord &) const = default;
 };
 
 // What a request carries.

@@ -50,6 +50,7 @@ struct NotificationRow
     QString repo;
     qint64 issueNumber = 0;
     QString issueTitle;
+    bool operator==(const NotificationRow &) const = default;
 };
 
 struct NotificationFilter
@@ -78,6 +79,7 @@ struct ForgeUserRow
     bool isOrganization = false;
     QString emailNotifications;
     qint64 unread = 0;
+    bool operator==(const ForgeUserRow &) const = default;
 };
 
 } // namespace Switchyard

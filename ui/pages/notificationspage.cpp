@@ -1,0 +1,272 @@
+#include "notificationspage.h"
+
+#include "admin/ops/eventops.h"
+
+#include "widgets/icons.h"
+
+#include <QAction>
+#include <QHeaderView>
+#include <QLabel>
+#include <QScrollBar>
+#include <QSplitter>
+#include <QToolBar>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace Switchyard::Console {
+
+namespace {
+
+constexpr qint64 kPageRows = 500;
+
+QTreeView *makeTable(QWidget *parent, QAbstractItemModel *model, const QString &name)
+{
+    auto *view = new QTreeView(parent);
+    view->setRootIsDecorated(false);
+    view->setUniformRowHeights(true);
+    view->setSortingEnabled(true);
+    view->setAlternatingRowColors(true);
+    view->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    view->setModel(model);
+    view->setAccessibleName(name);
+    view->header()->setStretchLastSection(true);
+    return view;
+}
+
+} // namespace
+
+NotificationsPage::NotificationsPage(Admin::AdminBackend &backend, QWidget *parent)
+    : TablePage(backend, parent), m_events(this), m_users(this), m_notifications(this)
+{
+    setSourceModel(&m_events);
+    view()->setAccessibleName(tr("Ingested events, newest first"));
+    view()->header()->resizeSection(EventModel::Id, 70);
+    view()->header()->resizeSection(EventModel::Received, 150);
+    view()->header()->resizeSection(EventModel::Event, 150);
+    view()->header()->resizeSection(EventModel::Action, 90);
+    view()->header()->resizeSection(EventModel::Repo, 170);
+    view()->header()->resizeSection(EventModel::Sender, 110);
+    view()->header()->resizeSection(EventModel::Status, 80);
+    fitColumns(EventModel::Error);
+    view()->sortByColumn(EventModel::Id, Qt::DescendingOrder);
+    setEmptyText(tr("<h3>No events yet</h3><p>Events arrive when a forge posts its webhooks to this instance's admin API: "
+                    "give a Gitea or GitHub webhook the URL <code>http://HOST:3300/api/v1/events?source=NAME</code>, "
+                    "with the secret you set as <code>[event_source.NAME] SECRET</code> in app.ini (or an "
+                    "<code>ingest</code> token: <code>switchyardctl token create forge --role ingest</code>).</p>"
+                    "<p>To try it with a saved payload: <code>switchyardctl events send push.json --event push</code>. "
+                    "Each event is stored, then turned into notifications for the users who watch, take part or are "
+                    "mentioned; they appear below with their unread counts.</p>"));
+
+    m_follow = new QAction(Icons::symbolic(QStringLiteral("go-bottom")), tr("Follow"), this);
+    m_follow->setCheckable(true);
+    m_follow->setChecked(true);
+    m_follow->setToolTip(tr("Keep the newest event in view as events arrive (off: the list stays where you scrolled)"));
+    addPageAction(m_follow);
+    connect(&m_events, &EventModel::rowsArrived, this, [this] {
+        if (m_follow->isChecked())
+            view()->scrollToTop(); // newest first
+    });
+
+    // Below: the users and the selected user's notifications.
+    auto *split = new QSplitter(Qt::Horizontal, this);
+    m_userProxy.setSourceModel(&m_users);
+    m_userProxy.setSortRole(RawRole);
+    m_userView = makeTable(split, &m_userProxy, tr("Users of the forge, with their unread notifications"));
+    m_userView->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_userView->sortByColumn(ForgeUserModel::Unread, Qt::DescendingOrder);
+    m_userView->header()->resizeSection(ForgeUserModel::Login, 150);
+    m_userView->header()->resizeSection(ForgeUserModel::Unread, 60);
+
+    auto *right = new QWidget(split);
+    auto *rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(0, 0, 0, 0);
+    auto *bar = new QToolBar(right);
+    bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    bar->setAccessibleName(tr("Notification actions"));
+    m_userHeading = new QLabel(tr("Select a user to see their notifications."), right);
+    m_userHeading->setContentsMargins(4, 0, 8, 0);
+    bar->addWidget(m_userHeading);
+    m_markRead = bar->addAction(Icons::symbolic(QStringLiteral("mail-read")), tr("Mark read"));
+    m_markUnread = bar->addAction(Icons::symbolic(QStringLiteral("mail-unread")), tr("Mark unread"));
+    m_pin = bar->addAction(Icons::symbolic(QStringLiteral("view-pin")), tr("Pin"));
+    m_markAllRead = bar->addAction(Icons::symbolic(QStringLiteral("edit-clear-all")), tr("Mark all read"));
+    m_markAllRead->setToolTip(tr("Every unread notification of the selected user becomes read"));
+    rightLayout->addWidget(bar);
+    m_notificationProxy.setSourceModel(&m_notifications);
+    m_notificationProxy.setSortRole(RawRole);
+    m_notificationView = makeTable(right, &m_notificationProxy, tr("The selected user's notifications"));
+    m_notificationView->sortByColumn(NotificationModel::Updated, Qt::DescendingOrder);
+    m_notificationView->header()->resizeSection(NotificationModel::Status, 70);
+    m_notificationView->header()->resizeSection(NotificationModel::Repo, 150);
+    m_notificationView->header()->resizeSection(NotificationModel::Issue, 60);
+    m_notificationView->header()->resizeSection(NotificationModel::Title, 240);
+    m_notificationView->header()->resizeSection(NotificationModel::Source, 60);
+    for (QAction *action : {m_markRead, m_markUnread, m_pin, m_markAllRead})
+        m_notificationView->addAction(action);
+    m_notificationView->setContextMenuPolicy(Qt::ActionsContextMenu);
+    rightLayout->addWidget(m_notificationView);
+    split->addWidget(m_userView);
+    split->addWidget(right);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 3);
+    split->setSizes({300, 900});
+    qobject_cast<QVBoxLayout *>(detailArea()->layout())->addWidget(split);
+
+    connect(m_markRead, &QAction::triggered, this, [this] { setStatus(NotificationStatus::Read); });
+    connect(m_markUnread, &QAction::triggered, this, [this] { setStatus(NotificationStatus::Unread); });
+    connect(m_pin, &QAction::triggered, this, [this] { setStatus(NotificationStatus::Pinned); });
+    connect(m_markAllRead, &QAction::triggered, this, &NotificationsPage::markAllRead);
+    connect(m_userView->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
+        m_notifications.applySnapshot({});
+        refreshNotifications();
+        updateActions();
+    });
+    connect(m_notificationView->selectionModel(), &QItemSelectionModel::selectionChanged, this, &NotificationsPage::updateActions);
+    connect(&backend, &Admin::AdminBackend::event, this, &NotificationsPage::onEvent);
+    updateActions();
+}
+
+void NotificationsPage::refresh()
+{
+    single(QStringLiteral("events"), [=, this](const Done &done) {
+        backend().call(Admin::Ops::eventList, {1, kPageRows, {}, {}, {}, {}}, this, [this, done](Result<Admin::Page<EventRecord>> page) {
+            done();
+            if (!page) {
+                reportFailure(tr("Reading the events"), page.status());
+                return;
+            }
+            m_events.flushPending();
+            // The newest page as the instance has it now; rows the stream brought earlier stay.
+            for (EventRecord &row : page->rows)
+                m_events.upsert(std::move(row));
+            updateEmptyState();
+        });
+    });
+    refreshUsers();
+    refreshNotifications();
+}
+
+void NotificationsPage::refreshUsers()
+{
+    single(QStringLiteral("users"), [=, this](const Done &done) {
+        backend().call(Admin::Ops::userList, {1, kPageRows}, this, [this, done](Result<Admin::Page<ForgeUserRow>> page) {
+            done();
+            if (!page) {
+                reportFailure(tr("Reading the users"), page.status());
+                return;
+            }
+            m_users.applySnapshot(std::move(page->rows));
+            // Nobody chosen yet: the user with the most unread notifications (the list's top row).
+            if (selectedUser() == 0 && m_userProxy.rowCount() > 0)
+                m_userView->selectionModel()->setCurrentIndex(m_userProxy.index(0, 0),
+                                                              QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+            updateActions(); // Mark all read follows the selected user's count
+        });
+    });
+}
+
+void NotificationsPage::refreshNotifications()
+{
+    const qint64 user = selectedUser();
+    if (user <= 0) {
+        m_userHeading->setText(tr("Select a user to see their notifications."));
+        return;
+    }
+    single(QStringLiteral("notifications"), [=, this](const Done &done) {
+        backend().call(Admin::Ops::notificationList, {1, kPageRows, user, {}}, this,
+                       [this, done, user](Result<Admin::Page<NotificationRow>> page) {
+                           done();
+                           if (user != selectedUser())
+                               return; // another user was selected meanwhile
+                           if (!page) {
+                               reportFailure(tr("Reading the notifications"), page.status());
+                               return;
+                           }
+                           const ForgeUserRow *row = m_users.find(user);
+                           m_userHeading->setText(row ? tr("%1: %n notification(s)", nullptr, int(page->total)).arg(row->login) : QString());
+                           m_notifications.applySnapshot(std::move(page->rows));
+                           updateActions();
+                       });
+    });
+}
+
+bool NotificationsPage::selectUser(qint64 userId)
+{
+    for (int r = 0; r < m_userProxy.rowCount(); ++r) {
+        const QModelIndex index = m_userProxy.index(r, 0);
+        if (index.data(KeyRole).toLongLong() == userId) {
+            m_userView->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+            return true;
+        }
+    }
+    return false;
+}
+
+qint64 NotificationsPage::selectedUser() const
+{
+    const QModelIndexList rows = m_userView->selectionModel()->selectedRows();
+    return rows.isEmpty() ? 0 : rows.first().data(KeyRole).toLongLong();
+}
+
+void NotificationsPage::onEvent(const Admin::AdminEvent &event)
+{
+    if (event.type == Admin::AdminEvent::Type::Event) {
+        m_events.enqueue(event.event);
+    } else if (event.type == Admin::AdminEvent::Type::NotificationCount) {
+        if (!m_users.setUnread(event.unread.userId, event.unread.count))
+            refreshUsers(); // someone new: the list is read again
+        updateActions();
+        if (event.unread.userId == selectedUser())
+            refreshNotifications();
+    }
+}
+
+void NotificationsPage::updateActions()
+{
+    const bool may = backend().canMutate();
+    const bool some = !m_notificationView->selectionModel()->selectedRows().isEmpty();
+    for (QAction *action : {m_markRead, m_markUnread, m_pin})
+        action->setEnabled(may && some);
+    const ForgeUserRow *user = m_users.find(selectedUser());
+    m_markAllRead->setEnabled(may && user && user->unread > 0);
+}
+
+void NotificationsPage::setStatus(NotificationStatus status)
+{
+    const QString name = notificationStatusName(status);
+    const QModelIndexList rows = m_notificationView->selectionModel()->selectedRows();
+    auto left = std::make_shared<int>(int(rows.size()));
+    for (const QModelIndex &index : rows) {
+        const qint64 id = index.data(KeyRole).toLongLong();
+        backend().call(Admin::Ops::notificationUpdate, {id, name}, this, [this, left, name](Result<NotificationRow> row) {
+            if (!row) {
+                reportFailure(tr("Marking a notification %1").arg(name), row.status());
+            } else {
+                m_notifications.upsert(std::move(row).value());
+            }
+            if (--*left == 0) {
+                Q_EMIT operationSucceeded(tr("Marked %1").arg(name));
+                refreshUsers();
+                updateActions();
+            }
+        });
+    }
+}
+
+void NotificationsPage::markAllRead()
+{
+    const qint64 user = selectedUser();
+    if (user <= 0)
+        return;
+    m_markAllRead->setEnabled(false);
+    backend().call(Admin::Ops::notificationReadAll, {user}, this, [this](Result<Admin::NoContent> done) {
+        if (!done)
+            reportFailure(tr("Marking all notifications read"), done.status());
+        else
+            Q_EMIT operationSucceeded(tr("Marked all notifications read"));
+        refreshUsers();
+        refreshNotifications();
+    });
+}
+
+} // namespace Switchyard::Console

@@ -1,0 +1,62 @@
+#pragma once
+
+#include "tablepage.h"
+
+#include "models/notificationmodels.h"
+
+class QAction;
+class QLabel;
+class QTreeView;
+
+namespace Switchyard::Console {
+
+// Events and in-app notifications (docs/console.md): the live feed of ingested events on top —
+// newest first, filtered by the filter line (event, repository, sender, status), following the
+// newest unless Follow is off — and below it the forge's users with their live unread counts
+// and the selected user's notifications, to mark read, unread or pinned, or all read.
+class NotificationsPage final : public TablePage
+{
+    Q_OBJECT
+public:
+    explicit NotificationsPage(Admin::AdminBackend &backend, QWidget *parent = nullptr);
+
+    void refresh() override;
+
+    EventModel &events() { return m_events; }
+    ForgeUserModel &users() { return m_users; }
+    NotificationModel &notifications() { return m_notifications; }
+    QTreeView *userView() const { return m_userView; }
+    QTreeView *notificationView() const { return m_notificationView; }
+    QAction *followAction() const { return m_follow; }
+    QAction *markReadAction() const { return m_markRead; }
+    QAction *markUnreadAction() const { return m_markUnread; }
+    QAction *pinAction() const { return m_pin; }
+    QAction *markAllReadAction() const { return m_markAllRead; }
+    // Selects a user in the lower list (tests, links); false when not listed.
+    bool selectUser(qint64 userId);
+    qint64 selectedUser() const;
+
+private:
+    void onEvent(const Admin::AdminEvent &event);
+    void refreshUsers();
+    void refreshNotifications();
+    void updateActions();
+    void setStatus(NotificationStatus status);
+    void markAllRead();
+
+    EventModel m_events;
+    ForgeUserModel m_users;
+    NotificationModel m_notifications;
+    TableProxy m_userProxy;
+    TableProxy m_notificationProxy;
+    QTreeView *m_userView;
+    QTreeView *m_notificationView;
+    QLabel *m_userHeading;
+    QAction *m_follow;
+    QAction *m_markRead;
+    QAction *m_markUnread;
+    QAction *m_pin;
+    QAction *m_markAllRead;
+};
+
+} // namespace Switchyard::Console
