@@ -2,6 +2,7 @@
 
 #include "engine/cache/cache.h"
 #include "engine/core/notices.h"
+#include "engine/events/events.h"
 #include "engine/core/processregistry.h"
 #include "engine/globallock/globallock.h"
 #include "engine/queue/queue.h"
@@ -92,7 +93,21 @@ std::vector<CronTaskDefinition> builtInCronTasks(const BuiltInTaskServices &serv
         return QStringLiteral("removed %1 read notification(s) older than %2").arg(*removed).arg(formatDuration(age));
     };
 
-    return {std::move(cache), std::move(queues), std::move(notices_), std::move(vacuum), std::move(notifications)};
+    CronTaskDefinition resume;
+    resume.name = QStringLiteral("resume_unfinished_events");
+    // On by default: an event whose processing instance died is otherwise taken up only at the
+    // next start after its lease.
+    resume.defaults.enabled = true;
+    resume.defaults.schedule = QStringLiteral("@every 1m");
+    EventService *events = services.events;
+    resume.run = [events](const CronRunContext &context) -> Result<QString> {
+        Result<qint64> requeued = events->requeueUnfinished(context.cancel);
+        if (!requeued)
+            return requeued.status();
+        return QStringLiteral("%1 unfinished event(s) queued again").arg(*requeued);
+    };
+
+    return {std::move(cache), std::move(queues), std::move(notices_), std::move(vacuum), std::move(notifications), std::move(resume)};
 }
 
 Status registerBuiltInCronTasks(CronService &cron, const BuiltInTaskServices &services)

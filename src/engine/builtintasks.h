@@ -9,6 +9,7 @@
 
 namespace Switchyard {
 
+class EventService;
 class NoticeBoard;
 class QueueManager;
 class Store;
@@ -21,6 +22,7 @@ struct BuiltInTaskServices
     QueueManager *queues = nullptr;
     NoticeBoard *notices = nullptr;
     Store *store = nullptr;
+    EventService *events = nullptr;
 };
 
 std::vector<CronTaskDefinition> builtInCronTasks(const BuiltInTaskServices &services);

@@ -185,7 +185,7 @@ Status Engine::startParts(const CancelToken &cancel, EngineOptions options)
     p.cronRuns = makeStoredCronRuns(*p.store);
     options.cronOptions.journal = p.cronRuns.get();
     p.cron = std::make_unique<CronService>(cfg, *p.locker, *p.cronCoordinator, *notices, *p.processes, options.cronOptions);
-    if (Status registered = registerBuiltInCronTasks(*p.cron, {p.cache.get(), p.queues.get(), notices, p.store.get()}); !registered)
+    if (Status registered = registerBuiltInCronTasks(*p.cron, {p.cache.get(), p.queues.get(), notices, p.store.get(), p.events.get()}); !registered)
         return registered;
     if (Status registered = p.cron->registerUserTasks(); !registered)
         return registered;

@@ -141,7 +141,19 @@ Status EventService::start(const CancelToken &cancel, QueueManager &queues)
     if (!queue)
         return queue.status();
     d->queue = std::move(queue).value();
-    // Unfinished work of an earlier run: pending rows, and processing rows whose lease ran out.
+    Result<qint64> requeued = requeueUnfinished(cancel);
+    if (!requeued)
+        return requeued.status();
+    if (*requeued > 0)
+        qCInfo(lcCore).noquote() << *requeued << "ingested events left unfinished by an earlier run are queued again";
+    return Status::ok();
+}
+
+Result<qint64> EventService::requeueUnfinished(const CancelToken &cancel)
+{
+    if (!d->queue)
+        return Status::unavailable(QStringLiteral("event ingestion has not started"));
+    // Pending rows, and processing rows whose lease ran out.
     const qint64 expired = toStoreMs(QDateTime::currentDateTimeUtc()) - d->options.lease.count();
     Result<std::vector<qint64>> unfinished = d->store.readValue<std::vector<qint64>>([&](SqlTransaction &tx) -> Result<std::vector<qint64>> {
         Result<QSqlQuery> q = tx.exec(QStringLiteral("SELECT id FROM event WHERE status = 'pending' OR (status = 'processing' AND claimed_ms < ?) "
@@ -156,14 +168,15 @@ Status EventService::start(const CancelToken &cancel, QueueManager &queues)
     });
     if (!unfinished)
         return unfinished.status();
+    qint64 pushedCount = 0;
     for (qint64 id : *unfinished) {
         const Status pushed = d->queue->push(cancel, id);
-        if (!pushed && pushed.code() != Status::Code::AlreadyExists)
+        if (pushed)
+            ++pushedCount;
+        else if (pushed.code() != Status::Code::AlreadyExists) // already queued: nothing to do
             return pushed;
     }
-    if (!unfinished->empty())
-        qCInfo(lcCore).noquote() << unfinished->size() << "ingested events left unfinished by an earlier run are queued again";
-    return Status::ok();
+    return pushedCount;
 }
 
 Result<EventAccepted> EventService::accept(const CancelToken &cancel, const IncomingEvent &in)

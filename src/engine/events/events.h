@@ -10,7 +10,8 @@
 // handler claims the row with a lease (status processing, claimed_ms), upserts what the payload
 // names in one transaction, commits, then calls the bus; the row ends done, failed (with the
 // error) or ignored (ping). At start every pending row, and every processing row whose lease ran
-// out (an instance died mid-way), is pushed again — so processing is at least once: after a crash
+// out (an instance died mid-way), is pushed again, and the cron task resume_unfinished_events does
+// the same every minute (for an instance that restarted within the lease) — so processing is at least once: after a crash
 // between the commit and the bus's last notifier an event may be notified twice.
 
 #include "engine/core/cancellation.h"
@@ -54,6 +55,9 @@ public:
 
     // Creates the event_ingest queue and re-enqueues unfinished events.
     Status start(const CancelToken &cancel, QueueManager &queues);
+    // Pushes every pending event, and every processing one whose lease ran out, to the queue again
+    // (at start, and from the cron task resume_unfinished_events): how many.
+    Result<qint64> requeueUnfinished(const CancelToken &cancel);
 
     // 400 (invalid argument, naming the field), 401 (unauthenticated: a bad or missing signature),
     // 503 (the store is unavailable); nothing is written unless it answers ok.

@@ -337,6 +337,18 @@ private Q_SLOTS:
         QCOMPARE(status[QStringLiteral("pending")], QStringLiteral("done"));
         QCOMPARE(status[QStringLiteral("dead")], QStringLiteral("done"));
         QCOMPARE(status[QStringLiteral("alive")], QStringLiteral("processing"));
+
+        // Once its lease runs out while the engine runs, the cron task takes it up.
+        QVERIFY((*engine)->store().write([&](SqlTransaction &tx) {
+            return tx.exec(QStringLiteral("UPDATE event SET claimed_ms = 1 WHERE delivery_id = 'alive'")).status();
+        }));
+        QVERIFY((*engine)->cron().runNow(QStringLiteral("resume_unfinished_events"), QStringLiteral("test")));
+        (*engine)->cron().waitIdle();
+        QCOMPARE((*engine)->cron().task(QStringLiteral("resume_unfinished_events"))->message, QStringLiteral("1 unfinished event(s) queued again"));
+        QVERIFY((*engine)->queues().flushAll(CancelToken(), 10s));
+        const Result<EventPage> after = (*engine)->events().list({});
+        for (const EventRecord &r : after->rows)
+            QCOMPARE(r.status, QStringLiteral("done"));
     }
 
     // One row per recipient rule: who has a notification after the event.
