@@ -300,7 +300,13 @@ private Q_SLOTS:
         QCOMPARE(r.status, 202);
         r = http("POST", github, {}, push, {{"X-GitHub-Event", "push"}, {"X-GitHub-Delivery", "gh-2"}, {"X-Hub-Signature-256", "sha256=00"}});
         QCOMPARE(r.status, 401);
-        QCOMPARE(http("POST", events, m_token, QByteArray((10 << 20) + 1, ' '), {{"X-GitHub-Event", "push"}}).status, 413);
+        // Over 10 MiB: refused on the declared length, before the upload (the body is never sent).
+        const QByteArray over = rawHttp(m_daemon.port(), "POST /api/v1/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + m_token +
+                                                             "\r\nX-GitHub-Event: push\r\nContent-Length: " + QByteArray::number((10 << 20) + 1) +
+                                                             "\r\n\r\n");
+        QVERIFY2(over.startsWith("HTTP/1.1 413"), over.left(200).constData());
+        // Under it (but over MAX_BODY_SIZE = 4 KiB): read and answered (a malformed payload here).
+        QCOMPARE(http("POST", events, m_token, QByteArray(8192, ' '), {{"X-GitHub-Event", "push"}}).status, 400);
 
         // An ingest token: events yes, anything else no.
         const Result<QString> ingest = Admin::TokenStore(m_dir.path()).create(QStringLiteral("forge"), Admin::Role::Ingest);
@@ -319,6 +325,9 @@ private Q_SLOTS:
         QCOMPARE(get(QStringLiteral("/events/999999"), m_token).status, 404);
 
         // Notifications: none for a push; the endpoints answer and check their input.
+        QCOMPARE(http("POST", url(QStringLiteral("/queues/%1/flush").arg(qid(QStringLiteral("event_ingest"))), QStringLiteral("timeout_ms=30000")), m_token)
+                     .status,
+                 200); // the events processed: their users are known
         const HttpResult users = get(QStringLiteral("/users"), m_token);
         QCOMPARE(users.status, 200);
         QVERIFY(array(users).size() >= 2);

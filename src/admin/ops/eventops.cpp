@@ -25,7 +25,7 @@ Result<std::vector<NotificationStatus>> statusesOf(const QString &list)
 } // namespace
 
 const Op<EventPost, EventAcceptedRow> eventIngest{
-    {.action = "event.ingest", .method = HttpMethod::Post, .path = "/events", .flags = Ingest,
+    {.action = "event.ingest", .method = HttpMethod::Post, .path = "/events", .flags = Ingest | MayWait,
      .summary = "post a Gitea or GitHub webhook payload (stored, then processed)", .cli = "events send",
      .done = "accepted as event {id}", .maxBody = 10 << 20, .okStatus = 202},
     [](OpContext &c, const EventPost &a) -> Result<EventAcceptedRow> {

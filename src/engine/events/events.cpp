@@ -257,8 +257,18 @@ Result<EventAccepted> EventService::accept(const CancelToken &cancel, const Inco
                    : stored.status();
     if (stored->duplicate)
         return stored;
-    if (Result<EventRecord> r = d->row(stored->id, false))
-        d->tell(*r);
+    EventRecord row;
+    row.id = stored->id;
+    row.source = source->name;
+    row.deliveryId = deliveryId;
+    row.event = in.event;
+    row.action = action;
+    row.repo = repo.left(300);
+    row.sender = senderLogin.left(200);
+    row.receivedAt = fromStoreMs(now);
+    row.status = ping ? QStringLiteral("ignored") : QStringLiteral("pending");
+    row.traceId = traceId;
+    d->tell(row);
     if (!ping && d->queue) {
         // Stored first: were the push lost, the next start queues the row again.
         const Status pushed = d->queue->push(cancel, stored->id);

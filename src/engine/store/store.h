@@ -149,6 +149,8 @@ private:
     const StoreOptions m_options;
     const std::unique_ptr<Backend> m_impl;
     const quint64 m_id; // connection names are unique per store and thread
+    struct WriterGate; // SQLite: this process's writers, one at a time (run())
+    const std::unique_ptr<WriterGate> m_writers;
     int m_schemaVersion = 0;
 };
 
