@@ -8,6 +8,7 @@
 //    received, and for each queue-stats frame the spread between the first and the last client
 //    to get it; meanwhile GET /queues latency from a separate client (the API stays responsive).
 
+#include "benchutil.h"
 #include "support/daemonprocess.h"
 
 #include <QCoreApplication>
@@ -26,24 +27,8 @@
 #include <map>
 
 using namespace Switchyard;
-
-namespace {
-
-int option(const QStringList &args, const char *name, int fallback)
-{
-    const qsizetype at = args.indexOf(QLatin1String(name));
-    return at >= 0 && at + 1 < args.size() ? args.at(at + 1).toInt() : fallback;
-}
-
-double percentile(std::vector<double> values, double q)
-{
-    if (values.empty())
-        return 0;
-    std::sort(values.begin(), values.end());
-    return values[std::min(values.size() - 1, std::size_t(q * double(values.size())))];
-}
-
-} // namespace
+using Bench::option;
+using Bench::percentile;
 
 int main(int argc, char *argv[])
 {

@@ -7,6 +7,7 @@
 // thread's event-loop stall (lateness of a 5 ms timer: p50/p99/max, target p99 < 16 ms) while the
 // pages are switched every 2 s, the hot queue's throughput and the resident memory.
 
+#include "benchutil.h"
 #include "admin/localbackend.h"
 #include "app/mainwindow.h"
 #include "pages/noticespage.h"
@@ -33,6 +34,8 @@
 #include <thread>
 
 using namespace Switchyard;
+using Bench::option;
+using Bench::percentile;
 using namespace std::chrono_literals;
 
 namespace {
@@ -46,14 +49,6 @@ qint64 residentKiB()
         if (line.startsWith("VmRSS:"))
             return line.mid(6).trimmed().split(' ').first().toLongLong();
     return -1;
-}
-
-double percentile(std::vector<double> values, double q)
-{
-    if (values.empty())
-        return 0;
-    std::sort(values.begin(), values.end());
-    return values[std::min(values.size() - 1, std::size_t(q * double(values.size())))];
 }
 
 // Counts paints of a widget.

@@ -11,6 +11,7 @@
 // 3. GET /notifications/new's count for one user among R rows: p50/p99 over 1 000 calls — beside
 //    SELECT 1 on the same connection. Target p99 < 5 ms on 1 M rows.
 
+#include "benchutil.h"
 #include "support/daemonprocess.h"
 #include "support/testutil.h"
 
@@ -31,23 +32,11 @@
 #include <cstdio>
 
 using namespace Switchyard;
+using Bench::option;
+using Bench::percentile;
 using namespace std::chrono_literals;
 
 namespace {
-
-int option(const QStringList &args, const char *name, int fallback)
-{
-    const qsizetype at = args.indexOf(QLatin1String(name));
-    return at >= 0 && at + 1 < args.size() ? args.at(at + 1).toInt() : fallback;
-}
-
-double percentile(std::vector<double> values, double q)
-{
-    if (values.empty())
-        return 0;
-    std::sort(values.begin(), values.end());
-    return values[std::min(values.size() - 1, std::size_t(q * double(values.size())))];
-}
 
 QJsonObject user(qint64 id, const QString &login)
 {
