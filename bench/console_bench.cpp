@@ -34,7 +34,6 @@
 #include <thread>
 
 using namespace Switchyard;
-using Bench::option;
 using Bench::percentile;
 using namespace std::chrono_literals;
 

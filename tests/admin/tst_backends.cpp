@@ -405,6 +405,28 @@ private Q_SLOTS:
         QVERIFY(Test::call(backend(), Admin::Ops::notificationUpdate, {pinned->id, QStringLiteral("unread")}));
         QVERIFY(Test::call(backend(), Admin::Ops::notificationReadAll, {bob}));
         QCOMPARE(Test::call(backend(), Admin::Ops::notificationNew, {bob})->count, qint64(0));
+
+        // Watches, mutes and access, set by an operator.
+        const Result<Admin::Page<RepoRow>> repos = Test::call(backend(), Admin::Ops::repoList, {});
+        QVERIFY2(repos, qPrintable(repos.status().toString()));
+        QCOMPARE(repos->rows.size(), std::size_t(1));
+        const qint64 repo = repos->rows.front().id;
+        QCOMPARE(repos->rows.front().fullName, QStringLiteral("alice/engine"));
+        QVERIFY(Test::call(backend(), Admin::Ops::repoWatch, {repo, bob, QStringLiteral("normal"), QStringLiteral("issues")}));
+        QCOMPARE(Test::call(backend(), Admin::Ops::repoWatch, {repo, bob, QStringLiteral("often"), {}}).status().field(), QStringLiteral("mode"));
+        QCOMPARE(Test::call(backend(), Admin::Ops::repoWatch, {repo, 999999, QStringLiteral("normal"), {}}).status().code(), Status::Code::NotFound);
+        QVERIFY(Test::call(backend(), Admin::Ops::repoMute, {repo, bob}));
+        QVERIFY(Test::call(backend(), Admin::Ops::repoCollaborator, {repo, bob, 2}));
+        Result<std::vector<RepoPersonRow>> people = Test::call(backend(), Admin::Ops::repoPeople, {repo});
+        QVERIFY2(people, qPrintable(people.status().toString()));
+        QCOMPARE(people->size(), std::size_t(1));
+        QCOMPARE(people->front().mode, WatchMode::Normal);
+        QVERIFY(people->front().kinds.issues && !people->front().kinds.pulls);
+        QVERIFY(people->front().muted);
+        QCOMPARE(people->front().access, 2);
+        QVERIFY(Test::call(backend(), Admin::Ops::repoUnmute, {repo, bob}));
+        QVERIFY(!Test::call(backend(), Admin::Ops::repoPeople, {repo})->front().muted);
+        QCOMPARE(Test::call(backend(), Admin::Ops::repoPeople, {424242}).status().code(), Status::Code::NotFound);
     }
 
     // Last: the suite called every entry of the catalogue, on this backend.

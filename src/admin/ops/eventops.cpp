@@ -1,6 +1,7 @@
 #include "eventops.h"
 
 #include "engine/engine.h"
+#include "engine/forge/forgedata.h"
 
 #include <QJsonDocument>
 
@@ -145,9 +146,103 @@ const Op<PageArgs, Page<ForgeUserRow>> userList{
         return Page<ForgeUserRow>{std::move(rows).value(), total};
     }};
 
+const Op<PageArgs, Page<RepoRow>> repoList{
+    {.action = "repo.list", .method = HttpMethod::Get, .path = "/repos",
+     .summary = "the repositories seen in events, with their watcher counts", .cli = "repos list", .cliAliases = {"repos"},
+     .columns = {{"id", "id"}, {"repository", "full_name"}, {"source", "source"}, {"private", "private"}, {"watchers", "watchers"}}},
+    [](OpContext &c, const PageArgs &a) -> Result<Page<RepoRow>> {
+        qint64 total = 0;
+        Result<std::vector<RepoRow>> rows = c.engine.store().readValue<std::vector<RepoRow>>(
+            [&](SqlTransaction &tx) { return ForgeDb::repos(tx, (a.page - 1) * a.limit, a.limit, &total); });
+        if (!rows)
+            return rows.status();
+        return Page<RepoRow>{std::move(rows).value(), total};
+    }};
+
+const Op<RepoRef, std::vector<RepoPersonRow>> repoPeople{
+    {.action = "repo.watchers", .method = HttpMethod::Get, .path = "/repos/{id}/watchers", .flags = Paged,
+     .summary = "who watches a repository (mode, kinds), who muted it, who may read it", .cli = "repos watchers",
+     .columns = {{"user", "login"}, {"mode", "mode"}, {"issues", "issues"}, {"pulls", "pulls"}, {"releases", "releases"},
+                 {"muted", "muted"}, {"access", "access"}}},
+    [](OpContext &c, const RepoRef &a) -> Result<std::vector<RepoPersonRow>> {
+        return c.engine.store().readValue<std::vector<RepoPersonRow>>([&](SqlTransaction &tx) -> Result<std::vector<RepoPersonRow>> {
+            if (Status s = ForgeDb::checkRepo(tx, a.id); !s)
+                return s;
+            return ForgeDb::repoPeople(tx, a.id);
+        });
+    }};
+
+namespace {
+
+// The repository and the user exist, then `change` — one transaction.
+Result<Done> changeRepoPerson(OpContext &c, qint64 repo, qint64 user, const std::function<Status(SqlTransaction &)> &change)
+{
+    const Status done = c.engine.store().write([&](SqlTransaction &tx) -> Status {
+        if (Status s = ForgeDb::checkRepo(tx, repo); !s)
+            return s;
+        if (Status s = ForgeDb::checkUser(tx, user); !s)
+            return s;
+        return change(tx);
+    });
+    if (!done)
+        return done;
+    return Done{};
+}
+
+} // namespace
+
+const Op<WatchChange, Done> repoWatch{
+    {.action = "repo.watch", .method = HttpMethod::Put, .path = "/repos/{id}/watchers/{user}", .flags = Mutating,
+     .summary = "set how a user watches a repository (none removes the watch)", .cli = "repos watch",
+     .done = "user {user} watches repository {id}: {mode}"},
+    [](OpContext &c, const WatchChange &a) -> Result<Done> {
+        WatchMode mode = WatchMode::None;
+        if (Status s = Json::decode(QJsonValue(a.mode), mode, QStringLiteral("mode")); !s)
+            return Status::invalidArgument(QStringLiteral("mode: \"%1\" is not one of none, normal, dont, auto").arg(a.mode.left(64)))
+                .withField(QStringLiteral("mode"));
+        WatchKinds kinds{false, false, false};
+        for (const QString &kind : a.kinds.split(u',', Qt::SkipEmptyParts)) {
+            const QString k = kind.trimmed();
+            if (k == QLatin1String("issues"))
+                kinds.issues = true;
+            else if (k == QLatin1String("pulls"))
+                kinds.pulls = true;
+            else if (k == QLatin1String("releases"))
+                kinds.releases = true;
+            else
+                return Status::invalidArgument(QStringLiteral("kinds: \"%1\" is not one of issues, pulls, releases").arg(k.left(64)))
+                    .withField(QStringLiteral("kinds"));
+        }
+        return changeRepoPerson(c, a.id, a.user, [&](SqlTransaction &tx) { return ForgeDb::setWatch(tx, a.user, a.id, mode, kinds); });
+    }};
+
+const Op<RepoUser, Done> repoMute{
+    {.action = "repo.mute", .method = HttpMethod::Put, .path = "/repos/{id}/mutes/{user}", .flags = Mutating,
+     .summary = "mute a repository for a user: no notification from it, mentions included", .cli = "repos mute",
+     .done = "user {user} muted repository {id}"},
+    [](OpContext &c, const RepoUser &a) -> Result<Done> {
+        return changeRepoPerson(c, a.id, a.user, [&](SqlTransaction &tx) { return ForgeDb::setMute(tx, a.user, a.id, true); });
+    }};
+
+const Op<RepoUser, Done> repoUnmute{
+    {.action = "repo.unmute", .method = HttpMethod::Delete, .path = "/repos/{id}/mutes/{user}", .flags = Mutating,
+     .summary = "lift a user's mute of a repository", .cli = "repos unmute", .done = "user {user} hears repository {id} again"},
+    [](OpContext &c, const RepoUser &a) -> Result<Done> {
+        return changeRepoPerson(c, a.id, a.user, [&](SqlTransaction &tx) { return ForgeDb::setMute(tx, a.user, a.id, false); });
+    }};
+
+const Op<AccessChange, Done> repoCollaborator{
+    {.action = "repo.collaborator", .method = HttpMethod::Put, .path = "/repos/{id}/collaborators/{user}", .flags = Mutating,
+     .summary = "a user's access to a private repository (0 removes)", .cli = "repos collaborator",
+     .done = "user {user} has access {access} to repository {id}"},
+    [](OpContext &c, const AccessChange &a) -> Result<Done> {
+        return changeRepoPerson(c, a.id, a.user, [&](SqlTransaction &tx) { return ForgeDb::setCollaborator(tx, a.id, a.user, int(a.access)); });
+    }};
+
 std::vector<const OpBase *> eventOps()
 {
-    return {&eventIngest, &eventList, &eventGet, &notificationList, &notificationNew, &notificationUpdate, &notificationReadAll, &userList};
+    return {&eventIngest,  &eventList, &eventGet,    &notificationList, &notificationNew, &notificationUpdate, &notificationReadAll,
+            &userList,     &repoList,  &repoPeople,  &repoWatch,        &repoMute,        &repoUnmute,         &repoCollaborator};
 }
 
 } // namespace Switchyard::Admin::Ops

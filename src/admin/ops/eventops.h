@@ -7,6 +7,7 @@
 #include "admin/catalogue.h"
 
 #include "engine/events/eventtypes.h"
+#include "engine/forge/forgetypes.h"
 #include "engine/notifications/notificationtypes.h"
 
 namespace Switchyard {
@@ -26,6 +27,37 @@ struct Admin::Json::EnumNames<NotificationSource>
                                                                             {NotificationSource::Commit, "commit"},
                                                                             {NotificationSource::Repository, "repository"}};
 };
+
+template<>
+struct Admin::Json::EnumNames<WatchMode>
+{
+    static constexpr std::pair<WatchMode, const char *> names[] = {
+        {WatchMode::None, "none"}, {WatchMode::Normal, "normal"}, {WatchMode::Dont, "dont"}, {WatchMode::Auto, "auto"}};
+};
+
+template<typename V>
+void describe(V &v, RepoRow &r)
+{
+    v("id", r.id);
+    v("source", r.source);
+    v("external_id", r.externalId);
+    v("full_name", r.fullName);
+    v("private", r.isPrivate);
+    v("watchers", r.watchers);
+}
+
+template<typename V>
+void describe(V &v, RepoPersonRow &p)
+{
+    v("user_id", p.userId);
+    v("login", p.login);
+    v("mode", p.mode);
+    v("issues", p.kinds.issues);
+    v("pulls", p.kinds.pulls);
+    v("releases", p.kinds.releases);
+    v("muted", p.muted);
+    v("access", p.access);
+}
 
 template<typename V>
 void describe(V &v, EventRecord &e)
@@ -235,6 +267,58 @@ void describe(V &v, PageArgs &a)
     v(ArgSpec{ArgSpec::Query, "limit", "rows per page (max 500)", 1, 500, "--limit"}, a.limit);
 }
 
+struct RepoRef
+{
+    qint64 id = 0;
+};
+template<typename V>
+void describe(V &v, RepoRef &a)
+{
+    v(ArgSpec{ArgSpec::Path, "id", "the repository id (repos list)", 1}, a.id);
+}
+
+struct RepoUser
+{
+    qint64 id = 0;
+    qint64 user = 0;
+};
+template<typename V>
+void describe(V &v, RepoUser &a)
+{
+    v(ArgSpec{ArgSpec::Path, "id", "the repository id (repos list)", 1}, a.id);
+    v(ArgSpec{ArgSpec::Path, "user", "the user id (users list)", 1}, a.user);
+}
+
+struct WatchChange
+{
+    qint64 id = 0;
+    qint64 user = 0;
+    QString mode;
+    QString kinds = QStringLiteral("issues,pulls,releases");
+};
+template<typename V>
+void describe(V &v, WatchChange &a)
+{
+    v(ArgSpec{ArgSpec::Path, "id", "the repository id (repos list)", 1}, a.id);
+    v(ArgSpec{ArgSpec::Path, "user", "the user id (users list)", 1}, a.user);
+    v(ArgSpec{ArgSpec::Body, "mode", "none, normal, dont or auto", 0, 0, "--mode", true}, a.mode);
+    v(ArgSpec{ArgSpec::Body, "kinds", "what the watcher hears, comma-separated: issues, pulls, releases", 0, 0, "--kinds"}, a.kinds);
+}
+
+struct AccessChange
+{
+    qint64 id = 0;
+    qint64 user = 0;
+    qint64 access = 0;
+};
+template<typename V>
+void describe(V &v, AccessChange &a)
+{
+    v(ArgSpec{ArgSpec::Path, "id", "the repository id (repos list)", 1}, a.id);
+    v(ArgSpec{ArgSpec::Path, "user", "the user id (users list)", 1}, a.user);
+    v(ArgSpec{ArgSpec::Body, "access", "0 none (removes), 1 read, 2 write, 3 admin", 0, 3, "--access", true}, a.access);
+}
+
 namespace Ops {
 
 extern const Op<EventPost, EventAcceptedRow> eventIngest;
@@ -245,6 +329,12 @@ extern const Op<UserRef, UnreadCount> notificationNew;
 extern const Op<NotificationChange, NotificationRow> notificationUpdate;
 extern const Op<UserRef, NoContent> notificationReadAll;
 extern const Op<PageArgs, Page<ForgeUserRow>> userList;
+extern const Op<PageArgs, Page<RepoRow>> repoList;
+extern const Op<RepoRef, std::vector<RepoPersonRow>> repoPeople;
+extern const Op<WatchChange, Done> repoWatch;
+extern const Op<RepoUser, Done> repoMute;
+extern const Op<RepoUser, Done> repoUnmute;
+extern const Op<AccessChange, Done> repoCollaborator;
 
 std::vector<const OpBase *> eventOps();
 

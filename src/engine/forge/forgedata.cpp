@@ -282,6 +282,60 @@ Status setOrgMember(SqlTransaction &tx, qint64 orgId, qint64 userId, bool member
     return tx.exec(QStringLiteral("INSERT INTO org_member (org_id, user_id) VALUES (?, ?) ON CONFLICT DO NOTHING"), {orgId, userId}).status();
 }
 
+Result<std::vector<RepoRow>> repos(SqlTransaction &tx, qint64 offset, qint64 limit, qint64 *total)
+{
+    Result<qint64> count = tx.scalar(QStringLiteral("SELECT COUNT(*) FROM repo"));
+    if (!count)
+        return count.status();
+    *total = *count;
+    Result<QSqlQuery> q = tx.exec(QStringLiteral("SELECT r.id, r.source, r.external_id, COALESCE(o.login, '') || '/' || r.name, r.is_private, "
+                                                 "(SELECT COUNT(*) FROM watch w WHERE w.repo_id = r.id AND w.mode IN (1, 3)) "
+                                                 "FROM repo r LEFT JOIN forge_user o ON o.id = r.owner_id ORDER BY r.id LIMIT ? OFFSET ?"),
+                                  {limit, offset});
+    if (!q)
+        return q.status();
+    std::vector<RepoRow> rows;
+    while (q->next())
+        rows.push_back({q->value(0).toLongLong(), q->value(1).toString(), q->value(2).toLongLong(), q->value(3).toString(),
+                        q->value(4).toBool(), q->value(5).toLongLong()});
+    return rows;
+}
+
+Result<std::vector<RepoPersonRow>> repoPeople(SqlTransaction &tx, qint64 repoId)
+{
+    Result<QSqlQuery> q = tx.exec(
+        QStringLiteral("SELECT u.id, u.login, COALESCE(w.mode, 0), COALESCE(w.issues, 1), COALESCE(w.pulls, 1), COALESCE(w.releases, 1), "
+                       "CASE WHEN m.user_id IS NULL THEN 0 ELSE 1 END, COALESCE(c.mode, 0) FROM forge_user u "
+                       "LEFT JOIN watch w ON w.user_id = u.id AND w.repo_id = ? LEFT JOIN repo_ignore m ON m.user_id = u.id AND m.repo_id = ? "
+                       "LEFT JOIN collaborator c ON c.user_id = u.id AND c.repo_id = ? "
+                       "WHERE w.user_id IS NOT NULL OR m.user_id IS NOT NULL OR c.user_id IS NOT NULL ORDER BY u.login"),
+        {repoId, repoId, repoId});
+    if (!q)
+        return q.status();
+    std::vector<RepoPersonRow> rows;
+    while (q->next())
+        rows.push_back({q->value(0).toLongLong(), q->value(1).toString(), WatchMode(q->value(2).toInt()),
+                        WatchKinds{q->value(3).toBool(), q->value(4).toBool(), q->value(5).toBool()}, q->value(6).toBool(),
+                        q->value(7).toInt()});
+    return rows;
+}
+
+Status checkRepo(SqlTransaction &tx, qint64 repoId)
+{
+    Result<qint64> n = tx.scalar(QStringLiteral("SELECT COUNT(*) FROM repo WHERE id = ?"), {repoId});
+    if (!n)
+        return n.status();
+    return *n ? Status::ok() : Status::notFound(QStringLiteral("no repository %1").arg(repoId)).withField(QStringLiteral("id"));
+}
+
+Status checkUser(SqlTransaction &tx, qint64 userId)
+{
+    Result<qint64> n = tx.scalar(QStringLiteral("SELECT COUNT(*) FROM forge_user WHERE id = ?"), {userId});
+    if (!n)
+        return n.status();
+    return *n ? Status::ok() : Status::notFound(QStringLiteral("no user %1").arg(userId)).withField(QStringLiteral("user"));
+}
+
 QStringList mentionedLogins(const QString &markdown)
 {
     // Code is not prose: fenced blocks, then inline spans, are cut before looking for mentions.

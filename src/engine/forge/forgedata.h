@@ -24,17 +24,6 @@ namespace Switchyard {
 class SqlTransaction;
 class Store;
 
-// Gitea's WatchMode.
-enum class WatchMode { None = 0, Normal = 1, Dont = 2, Auto = 3 };
-
-// What a repository's watcher hears (all by default).
-struct WatchKinds
-{
-    bool issues = true;
-    bool pulls = true;
-    bool releases = true;
-};
-
 namespace ForgeDb {
 
 // Each returns the row as stored (with its id). `seen.id` is ignored; nested users must have
@@ -65,6 +54,14 @@ Status setMute(SqlTransaction &tx, qint64 userId, qint64 repoId, bool muted);
 // mode 1 read, 2 write, 3 admin; 0 removes.
 Status setCollaborator(SqlTransaction &tx, qint64 repoId, qint64 userId, int mode);
 Status setOrgMember(SqlTransaction &tx, qint64 orgId, qint64 userId, bool member);
+
+// The admin API's lists: repositories with their watcher counts, a repository's people (those
+// who watch, muted or may read it).
+Result<std::vector<RepoRow>> repos(SqlTransaction &tx, qint64 offset, qint64 limit, qint64 *total);
+Result<std::vector<RepoPersonRow>> repoPeople(SqlTransaction &tx, qint64 repoId);
+// NotFound, naming the field, for an id the store does not have.
+Status checkRepo(SqlTransaction &tx, qint64 repoId);
+Status checkUser(SqlTransaction &tx, qint64 userId);
 
 // @mentions in Markdown: "@login" at a word start, outside fenced and inline code; each once.
 QStringList mentionedLogins(const QString &markdown);

@@ -25,6 +25,43 @@ struct ForgeUser
     QString emailNotifications; // "enabled", "onmention", "disabled" (Gitea's EmailNotificationsPreference)
 };
 
+// Gitea's WatchMode.
+enum class WatchMode { None = 0, Normal = 1, Dont = 2, Auto = 3 };
+
+// What a repository's watcher hears (all by default).
+struct WatchKinds
+{
+    bool issues = true;
+    bool pulls = true;
+    bool releases = true;
+    bool operator==(const WatchKinds &) const = default;
+};
+
+// A repository as the admin API lists it.
+struct RepoRow
+{
+    qint64 id = 0;
+    QString source;
+    qint64 externalId = 0;
+    QString fullName;
+    bool isPrivate = false;
+    qint64 watchers = 0; // mode normal or auto
+    bool operator==(const RepoRow &) const = default;
+};
+
+// A user's relation to one repository: watch (mode and kinds), mute, access (0 none, 1 read,
+// 2 write, 3 admin as a collaborator).
+struct RepoPersonRow
+{
+    qint64 userId = 0;
+    QString login;
+    WatchMode mode = WatchMode::None;
+    WatchKinds kinds;
+    bool muted = false;
+    int access = 0;
+    bool operator==(const RepoPersonRow &) const = default;
+};
+
 struct ForgeRepo
 {
     qint64 id = 0;
