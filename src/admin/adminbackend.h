@@ -16,6 +16,7 @@
 #include "engine/core/status.h"
 
 #include <QObject>
+#include <QUrl>
 #include <QPointer>
 
 #include <chrono>
@@ -150,6 +151,9 @@ public:
     QString stateMessage() const { return m_stateMessage; }
     // "This computer (embedded engine)" or the remote instance's name.
     virtual QString displayName() const = 0;
+    // The admin API's base URL (…/api/v1) of a remote instance; empty for the embedded engine,
+    // which has no API (a forge posts its events to a daemon).
+    virtual QUrl apiUrl() const { return {}; }
     // False with a read-only token: pages disable mutating actions before anyone clicks.
     virtual bool canMutate() const { return true; }
     // Ends the connection: running calls and jobs are cancelled (a flush in progress stops), the

@@ -73,6 +73,7 @@ public:
     // Sends one request; `done` runs on this backend's thread when the answer comes, unless
     // `context` is gone by then. Public for tests; pages use call(), which delivers to their
     // context's thread through a Delivery.
+    QUrl apiUrl() const override { return m_options.url; }
     QNetworkReply *send(const QByteArray &method, const QString &path, const QUrlQuery &query, const QByteArray &body,
                         QObject *context, AnswerReply done, const std::vector<std::pair<QByteArray, QByteArray>> &headers = {});
 

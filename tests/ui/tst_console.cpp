@@ -30,6 +30,8 @@
 #include "support/opcall.h"
 #include "support/wait.h"
 
+#include <QGuiApplication>
+#include <QLineEdit>
 #include <QAbstractItemModelTester>
 #include <QAction>
 #include <QApplication>
@@ -40,6 +42,7 @@
 #include <QTreeWidget>
 #include <QTabWidget>
 #include <QClipboard>
+#include <QGroupBox>
 #include <QScrollBar>
 #include <QProgressBar>
 #include <QPushButton>
@@ -833,6 +836,24 @@ private Q_SLOTS:
         ConsoleFixture again;
         QCOMPARE(again.window->currentPage()->id(), QStringLiteral("locks"));
         QCOMPARE(again.window->page<LocksPage>(QStringLiteral("locks"))->view()->header()->sectionSize(LockModel::Key), 333);
+    }
+
+    // A fresh instance tells a newcomer how work arrives; the box goes once an event has come.
+    void overviewExplainsHowEventsArrive()
+    {
+        ConsoleFixture c;
+        MainWindow &w = c.open(QStringLiteral("overview"));
+        OverviewPage &overview = *w.page<OverviewPage>(QStringLiteral("overview"));
+        QVERIFY(Test::eventually([&] { return overview.onboarding()->isVisible(); }));
+        auto *url = overview.onboarding()->findChild<QLineEdit *>();
+        QVERIFY(url);
+        QCOMPARE(url->text(), QStringLiteral("http://HOST:3300/api/v1/events?source=NAME")); // the embedded engine has no API of its own
+        auto *copy = overview.onboarding()->findChild<QPushButton *>();
+        QVERIFY(copy && !copy->accessibleName().isEmpty());
+        copy->click();
+        QCOMPARE(QGuiApplication::clipboard()->text(), url->text());
+        c.ingest("gitea-push.json", "push");
+        QVERIFY(Test::eventually([&] { return !overview.onboarding()->isVisible(); }));
     }
 
     // The Notifications page: the feed fills from the store and the stream; a user's unread count

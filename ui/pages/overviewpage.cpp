@@ -4,6 +4,7 @@
 
 #include "admin/ops/cacheops.h"
 #include "admin/ops/cronops.h"
+#include "admin/ops/eventops.h"
 #include "admin/ops/instanceops.h"
 #include "admin/ops/lockops.h"
 
@@ -12,9 +13,16 @@
 #include "widgets/format.h"
 #include "widgets/icons.h"
 
+#include <QClipboard>
 #include <QCoreApplication>
+#include <QGroupBox>
+#include <QGuiApplication>
+#include <QHBoxLayout>
 #include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
 #include <QMouseEvent>
+#include <QPushButton>
 #include <QVBoxLayout>
 
 namespace Switchyard::Console {
@@ -88,7 +96,31 @@ OverviewPage::OverviewPage(Admin::AdminBackend &backend, QWidget *parent) : Page
         card->onClick = [this](const QString &page, const QString &filter) { Q_EMIT navigate(page, filter); };
         m_ui->cardsLayout->addWidget(card, 1);
     }
-    m_ui->pageLayout->setStretch(2, 1); // the self-check and the notices take the height, not the cards
+    // A newcomer's first question: how does work get here?
+    m_onboarding = new QGroupBox(tr("Getting events in"), this);
+    m_onboarding->setObjectName(QStringLiteral("onboarding"));
+    auto *onboardingLayout = new QVBoxLayout(m_onboarding);
+    m_onboardingText = new QLabel(m_onboarding);
+    m_onboardingText->setWordWrap(true);
+    m_onboardingText->setTextFormat(Qt::RichText);
+    m_onboardingText->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    onboardingLayout->addWidget(m_onboardingText);
+    auto *urlRow = new QHBoxLayout;
+    m_webhookUrl = new QLineEdit(m_onboarding);
+    m_webhookUrl->setReadOnly(true);
+    m_webhookUrl->setAccessibleName(tr("The URL to give a Gitea or GitHub webhook"));
+    m_copyUrl = new QPushButton(tr("Copy URL"), m_onboarding);
+    m_copyUrl->setAccessibleName(tr("Copy the webhook URL to the clipboard"));
+    connect(m_copyUrl, &QPushButton::clicked, this, [this] {
+        QGuiApplication::clipboard()->setText(m_webhookUrl->text());
+        Q_EMIT operationSucceeded(tr("Copied %1").arg(m_webhookUrl->text()));
+    });
+    urlRow->addWidget(m_webhookUrl, 1);
+    urlRow->addWidget(m_copyUrl);
+    onboardingLayout->addLayout(urlRow);
+    m_onboarding->setVisible(false);
+    m_ui->pageLayout->insertWidget(2, m_onboarding);
+    m_ui->pageLayout->setStretch(3, 1); // the self-check and the notices take the height, not the cards
     // The message takes the width left; the time stays readable without a horizontal scroll bar.
     QHeaderView *checks = m_ui->selfCheckTree->header();
     checks->resizeSection(0, 90);
@@ -126,8 +158,43 @@ void OverviewPage::setActive(bool active)
         m_poll.stop();
 }
 
+QString OverviewPage::webhookUrl() const
+{
+    const QUrl api = backend().apiUrl();
+    if (api.isEmpty())
+        return QStringLiteral("http://HOST:3300/api/v1/events?source=NAME");
+    return api.toString(QUrl::RemoveUserInfo | QUrl::StripTrailingSlash) + QStringLiteral("/events?source=NAME");
+}
+
+void OverviewPage::showOnboarding(bool noEvents)
+{
+    m_onboarding->setVisible(noEvents);
+    if (!noEvents)
+        return;
+    m_webhookUrl->setText(webhookUrl());
+    const QString where = backend().apiUrl().isEmpty()
+                              ? tr("<p>This embedded engine has no admin API: forges post their webhooks to a daemon "
+                                   "(<code>switchyardd</code>), which this console connects to with <b>Connection ▸ Connect…</b>.</p>")
+                              : QString();
+    m_onboardingText->setText(
+        tr("<p>No event has arrived yet. Work comes in when a forge posts its webhooks to the admin API: in Gitea, "
+           "<i>Settings ▸ Webhooks ▸ Add webhook</i>; in GitHub, <i>Settings ▸ Webhooks</i>; content type "
+           "<code>application/json</code>, the URL below (NAME is yours to choose).</p>"
+           "<p>Give the webhook a secret and set the same as <code>[event_source.NAME] SECRET</code> in app.ini "
+           "(or send an <code>ingest</code> token: <code>switchyardctl token create forge --role ingest</code>). "
+           "To try it with a saved payload: <code>switchyardctl events send push.json --event push</code>.</p>")
+        + where);
+}
+
 void OverviewPage::refresh()
 {
+    single(QStringLiteral("events"), [=, this](const Done &done) {
+        backend().call(Admin::Ops::eventList, {1, 1, {}, {}, {}, {}}, this, [this, done](Result<Admin::Page<EventRecord>> page) {
+            done();
+            if (page)
+                showOnboarding(page->total == 0);
+        });
+    });
     single(QStringLiteral("instance"), [=, this](const Done &done) {
         backend().call(Admin::Ops::instance, {}, this, [this, done](Result<Admin::InstanceInfo> info) {
             done();
@@ -299,6 +366,9 @@ void OverviewPage::onEvent(const Admin::AdminEvent &event)
         }
         case Admin::AdminEvent::Type::Notice:
             addNotice(event.notice, true);
+            break;
+        case Admin::AdminEvent::Type::Event:
+            showOnboarding(false); // work arrives: the newcomer's box has done its job
             break;
         default:
             break;

@@ -10,6 +10,11 @@ namespace Ui {
 class OverviewPage;
 }
 
+class QGroupBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+
 namespace Switchyard::Console {
 
 class Card;
@@ -29,6 +34,9 @@ public:
 
     const Admin::InstanceInfo &instance() const { return m_instance; }
     int selfCheckRows() const;
+    // The "how work arrives" box, shown while the instance has no events yet.
+    QGroupBox *onboarding() const { return m_onboarding; }
+    QString webhookUrl() const;
 
 private:
     void onEvent(const Admin::AdminEvent &event);
@@ -36,8 +44,13 @@ private:
     void pollCards(); // locks and cache, which the stream does not carry
     void showInstance();
     void addNotice(const Admin::NoticeRow &notice, bool atTop);
+    void showOnboarding(bool noEvents);
 
     Ui::OverviewPage *m_ui;
+    QGroupBox *m_onboarding;
+    QLabel *m_onboardingText;
+    QLineEdit *m_webhookUrl;
+    QPushButton *m_copyUrl;
     Card *m_queues;
     Card *m_cron;
     Card *m_locks;
