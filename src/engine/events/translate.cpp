@@ -161,6 +161,22 @@ private:
         return stored;
     }
 
+    // A comment on issue `issueId` (an issue comment, or a pull's line comment with its path and line).
+    Result<ForgeComment> comment(const QJsonObject &json, qint64 issueId)
+    {
+        Result<ForgeUser> poster = user(object(json, "user"));
+        if (!poster)
+            return poster.status();
+        ForgeComment seen;
+        seen.issueId = issueId;
+        seen.poster = *poster;
+        seen.content = text(json, "body");
+        seen.treePath = text(json, "path");
+        seen.line = number(json, "line");
+        seen.htmlUrl = text(json, "html_url");
+        return ForgeDb::upsertComment(m_tx, m_source, number(json, "id"), seen);
+    }
+
     Result<std::vector<ForgeUser>> mentions(const QString &content)
     {
         return ForgeDb::usersByLogin(m_tx, m_source, ForgeDb::mentionedLogins(content));
@@ -319,16 +335,7 @@ Status Translator::issueComment(const QJsonObject &payload, const ForgeRepo &rep
     Result<ForgeIssue> stored = issue(issueJson, repo, isPull, nullptr);
     if (!stored)
         return stored.status();
-    const QJsonObject json = object(payload, "comment");
-    Result<ForgeUser> poster = user(object(json, "user"));
-    if (!poster)
-        return poster.status();
-    ForgeComment seen;
-    seen.issueId = stored->id;
-    seen.poster = *poster;
-    seen.content = text(json, "body");
-    seen.htmlUrl = text(json, "html_url");
-    Result<ForgeComment> comment = ForgeDb::upsertComment(m_tx, m_source, number(json, "id"), seen);
+    Result<ForgeComment> comment = this->comment(object(payload, "comment"), stored->id);
     if (!comment)
         return comment.status();
     const NotifyContext c = m_context;
@@ -410,18 +417,7 @@ Status Translator::reviewComment(const QJsonObject &payload, const ForgeRepo &re
     Result<ForgeIssue> stored = issue(object(payload, "pull_request"), repo, true, &pr);
     if (!stored)
         return stored.status();
-    const QJsonObject json = object(payload, "comment");
-    Result<ForgeUser> poster = user(object(json, "user"));
-    if (!poster)
-        return poster.status();
-    ForgeComment seen;
-    seen.issueId = stored->id;
-    seen.poster = *poster;
-    seen.content = text(json, "body");
-    seen.treePath = text(json, "path");
-    seen.line = number(json, "line");
-    seen.htmlUrl = text(json, "html_url");
-    Result<ForgeComment> comment = ForgeDb::upsertComment(m_tx, m_source, number(json, "id"), seen);
+    Result<ForgeComment> comment = this->comment(object(payload, "comment"), stored->id);
     if (!comment)
         return comment.status();
     if (m_out.action != QLatin1String("created"))
