@@ -77,10 +77,16 @@ Result<std::unique_ptr<Engine>> Engine::start(const CancelToken &cancel, EngineC
     std::unique_ptr<Engine> engine(new Engine(std::move(config)));
     engine->m_instanceId = options.instanceId.isEmpty() ? generateInstanceId() : options.instanceId;
     engine->m_startedAt = QDateTime::currentDateTimeUtc();
-    if (Status started = engine->startParts(cancel, std::move(options)); !started)
-        return started; // `engine` shuts down what was started
-    if (cancel.isCancelled())
-        return cancel.cause();
+    Status started = engine->startParts(cancel, std::move(options));
+    if (started && cancel.isCancelled())
+        started = cancel.cause();
+    if (!started) {
+        // Shut down what was started, naming why: the caller's cancel reason (a console window
+        // closed during start-up, SIGTERM) or the part that failed, not the destructor's default.
+        engine->shutdown(cancel.isCancelled() ? cancel.cause().message()
+                                              : QStringLiteral("start-up failed: ") + started.message());
+        return started;
+    }
     Parts &p = *engine->m_parts;
     qCInfo(lcCore).noquote() << "engine" << engine->m_instanceId << "started: store" << p.store->backendName() << p.store->location()
                              << ", cache" << p.cache->adapter() << ", locks"
