@@ -26,7 +26,7 @@ endif()
 
 # subsystem -> its public headers (core, settings and redis are public throughout). The *stats.h /
 # *types.h / lockinfo.h headers hold the subsystem's values (rows, figures) without its classes.
-set(_public_queue "queue.h;queuestats.h")
+set(_public_queue "queue.h;queuestats.h;queuehistory.h")
 set(_public_globallock "globallock.h;lockinfo.h")
 set(_public_cache "cache.h;cachestats.h")
 set(_public_cron "cron.h;schedule.h;crontypes.h")

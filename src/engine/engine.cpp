@@ -134,6 +134,12 @@ Status Engine::startParts(const CancelToken &cancel, EngineOptions options)
     queueOptions.instanceId = m_instanceId;
     queueOptions.reportDamage = [notices](const QString &message) { notices->add(QStringLiteral("queue"), message); };
     p.queues = std::make_unique<QueueManager>(cfg, *p.lifecycle, queueOptions);
+    // Before any queue exists: the recorder stops after them (LIFO) and writes their last counts.
+    p.queueHistory = makeStoredQueueHistory(*p.store);
+    QueueManager *queues = p.queues.get();
+    p.queueHistoryRecorder = std::make_unique<QueueHistoryRecorder>(*p.queueHistory, [queues] { return queues->list(); });
+    if (Status recording = p.queueHistoryRecorder->start(*p.lifecycle, options.queueHistoryInterval); !recording)
+        return recording;
 
     if (cfg.qos.enabled) {
         QosOptions qos;

@@ -15,6 +15,7 @@
 #include "engine/pubsub/pubsub.h"
 #include "engine/qos/qos.h"
 #include "engine/queue/queue.h"
+#include "engine/queue/queuehistory.h"
 #include "engine/settings/config.h"
 #include "engine/store/store.h"
 
@@ -34,6 +35,8 @@ struct EngineOptions
     StoreOptions storeOptions;
     PubSubOptions pubsubOptions;
     QString instanceId;           // generated when empty: host-pid-random
+    // How often the queue history records the queues' processed/failed totals (queuehistory.h).
+    std::chrono::milliseconds queueHistoryInterval{std::chrono::seconds(10)};
 };
 
 // Start-up order: the store (opened and migrated; system notices persist there from then on),
@@ -78,6 +81,9 @@ public:
     StringCache &cache() { return *m_parts->cache; }
     Locker &locker() { return *m_parts->locker; }
     QueueManager &queues() { return *m_parts->queues; }
+    QueueHistoryJournal &queueHistory() { return *m_parts->queueHistory; }
+    // Records the queues' totals now (tests; the recorder also runs every queueHistoryInterval).
+    Status sampleQueueHistory() { return m_parts->queueHistoryRecorder->sample(); }
     // Null when [qos] ENABLED = false.
     AdmissionController *qos() { return m_parts->qos.get(); }
     NoticeBoard &notices() { return *m_parts->notices; }
@@ -102,6 +108,8 @@ private:
         std::unique_ptr<StringCache> cache;
         std::unique_ptr<Locker> locker;
         std::unique_ptr<QueueManager> queues;
+        std::unique_ptr<QueueHistoryJournal> queueHistory;
+        std::unique_ptr<QueueHistoryRecorder> queueHistoryRecorder;
         std::unique_ptr<AdmissionController> qos;
         std::unique_ptr<Broker> broker;
         std::unique_ptr<NotifyLoader> notifyLoader;

@@ -349,6 +349,15 @@ private Q_SLOTS:
         QVERIFY2(all, qPrintable(all.status().toString()));
         QVERIFY(all->accepted);
         QCOMPARE(Test::call(backend(), Admin::Ops::noticeDelete, {987654}).status().code(), Status::Code::NotFound);
+
+        const auto history = Test::call(backend(), Admin::Ops::queueHistory, {fast, QStringLiteral("hour")});
+        QVERIFY2(history, qPrintable(history.status().toString()));
+        QCOMPARE(history->size(), std::size_t(168));
+        QVERIFY(history->back().at <= QDateTime::currentDateTimeUtc());
+        QVERIFY(history->back().at.secsTo(QDateTime::currentDateTimeUtc()) < 3600);
+        const Status badResolution = Test::call(backend(), Admin::Ops::queueHistory, {0, QStringLiteral("week")}).status();
+        QCOMPARE(badResolution.code(), Status::Code::InvalidArgument);
+        QCOMPARE(badResolution.field(), QStringLiteral("resolution"));
     }
 
     // A forge's events in, notifications out, read and marked through the backend.

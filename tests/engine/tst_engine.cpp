@@ -87,6 +87,44 @@ private Q_SLOTS:
         QVERIFY((*engine)->shutdown().clean());
     }
 
+    // The queue history's recorder stops after the queues and writes what the last interval
+    // counted (here the only one: the interval is an hour), so a restarted engine shows it.
+    void queueHistoryKeepsTheLastIntervalAcrossARestart()
+    {
+        QTemporaryDir dir;
+        EngineOptions options;
+        options.queueHistoryInterval = std::chrono::hours(1);
+        {
+            Result<std::unique_ptr<Engine>> engine = Engine::start(CancelToken(), configFrom("", dir.path()), options);
+            QVERIFY2(engine, qPrintable(engine.status().message()));
+            auto queue = (*engine)->queues().createSimpleQueue<qint64>(CancelToken(), QStringLiteral("counted"), [](std::vector<qint64> items) {
+                std::vector<qint64> odd; // returned unhandled: counted as failed, pushed again
+                for (qint64 i : items)
+                    if (i < 0)
+                        odd.push_back(-i);
+                return odd;
+            });
+            QVERIFY(queue);
+            for (qint64 i = 1; i <= 30; ++i)
+                QVERIFY((*queue)->push(CancelToken(), i == 7 ? -i : i));
+            QVERIFY((*queue)->flush(CancelToken(), 30s));
+            QVERIFY((*engine)->shutdown().clean());
+        }
+        Result<std::unique_ptr<Engine>> engine = Engine::start(CancelToken(), configFrom("", dir.path()), options);
+        QVERIFY2(engine, qPrintable(engine.status().message()));
+        const Result<std::vector<HistoryBucket>> counted =
+            (*engine)->queueHistory().read(QStringLiteral("counted"), HistoryResolution::Minute, QDateTime::currentDateTimeUtc());
+        QVERIFY2(counted, qPrintable(counted.status().message()));
+        qint64 processed = 0, failed = 0;
+        for (const HistoryBucket &b : *counted) {
+            processed += b.processed;
+            failed += b.failed;
+        }
+        QCOMPARE(processed, qint64(30)); // 29, then 7 again
+        QCOMPARE(failed, qint64(1));
+        QVERIFY((*engine)->shutdown().clean());
+    }
+
     // A data directory of a version that kept cron pauses in cron-state.json: imported once.
     void theFormerCronStateFileIsImported()
     {

@@ -449,6 +449,20 @@ private Q_SLOTS:
         const HttpResult unknownEndpoint = get(QStringLiteral("/queues/1/nothing"), m_token);
         QCOMPARE(unknownEndpoint.status, 404);
         QVERIFY(unknownEndpoint.message().contains(QStringLiteral("no such endpoint")));
+        // The history: a literal segment, not a qid; dense windows; bad values name their field.
+        const HttpResult history = get(QStringLiteral("/queues/history"), m_readOnly);
+        QVERIFY2(history.status == 200, qPrintable(describe(history)));
+        QCOMPARE(array(history).size(), 60);
+        for (const char *key : {"at", "processed", "failed"})
+            QVERIFY2(array(history).at(59).toObject().contains(QLatin1String(key)), key);
+        QCOMPARE(array(get(QStringLiteral("/queues/history"), m_token, QStringLiteral("resolution=hour&qid=%1").arg(fast))).size(), 168);
+        QCOMPARE(array(get(QStringLiteral("/queues/history"), m_token, QStringLiteral("resolution=day"))).size(), 90);
+        const HttpResult badResolution = get(QStringLiteral("/queues/history"), m_token, QStringLiteral("resolution=week"));
+        QCOMPARE(badResolution.status, 400);
+        QCOMPARE(badResolution.errorField(), QStringLiteral("resolution"));
+        const HttpResult noQueue = get(QStringLiteral("/queues/history"), m_token, QStringLiteral("qid=9999"));
+        QCOMPARE(noQueue.status, 404);
+        QCOMPARE(noQueue.errorField(), QStringLiteral("qid"));
         const HttpResult wrongMethod = http("DELETE", url(QStringLiteral("/queues")), m_token);
         QCOMPARE(wrongMethod.status, 405);
         QCOMPARE(wrongMethod.headers.value("allow"), QByteArray("GET"));

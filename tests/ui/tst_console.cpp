@@ -20,6 +20,7 @@
 #include "pages/noticespage.h"
 #include "pages/notificationspage.h"
 #include "pages/overviewpage.h"
+#include "widgets/historychart.h"
 #include "pages/processespage.h"
 #include "pages/queuespage.h"
 #include "widgets/format.h"
@@ -42,6 +43,7 @@
 #include <QTreeWidget>
 #include <QTabWidget>
 #include <QClipboard>
+#include <QComboBox>
 #include <QGroupBox>
 #include <QScrollBar>
 #include <QProgressBar>
@@ -854,6 +856,32 @@ private Q_SLOTS:
         QCOMPARE(QGuiApplication::clipboard()->text(), url->text());
         c.ingest("gitea-push.json", "push");
         QVERIFY(Test::eventually([&] { return !overview.onboarding()->isVisible(); }));
+    }
+
+    // The Overview's history chart: processed items, for all queues or the one chosen, per
+    // minute or per hour; the summary line says the totals (what a screen reader reads).
+    void overviewChartsProcessedAndFailed()
+    {
+        ConsoleFixture c;
+        c.queue(QStringLiteral("counted"), false);
+        c.push(QStringLiteral("counted"), 25);
+        QVERIFY(c.pools[QStringLiteral("counted")]->flush(CancelToken(), 30s));
+        QVERIFY(c.engine().sampleQueueHistory());
+        MainWindow &w = c.open(QStringLiteral("overview"));
+        OverviewPage &overview = *w.page<OverviewPage>(QStringLiteral("overview"));
+        HistoryChart &chart = *overview.history();
+        QVERIFY2(Test::eventually([&] { return chart.summary().startsWith(QStringLiteral("25 processed · 0 failed in the last hour")); }),
+                 qPrintable(chart.summary()));
+        auto *queue = chart.findChild<QComboBox *>(QStringLiteral("historyQueue"));
+        auto *period = chart.findChild<QComboBox *>(QStringLiteral("historyPeriod"));
+        QVERIFY(queue && period && !queue->accessibleName().isEmpty() && !period->accessibleName().isEmpty());
+        QVERIFY(Test::eventually([&] { return queue->findText(QStringLiteral("counted")) > 0; })); // from the stream's queue list
+        queue->setCurrentIndex(queue->findText(QStringLiteral("notification-service")));
+        QVERIFY(Test::eventually([&] { return chart.summary().startsWith(QStringLiteral("0 processed")); }));
+        queue->setCurrentIndex(queue->findText(QStringLiteral("counted")));
+        period->setCurrentIndex(1);
+        QVERIFY(Test::eventually([&] { return chart.summary() == QStringLiteral("25 processed · 0 failed in the last 7 days"); }));
+        QCOMPARE(chart.qid(), c.qid(QStringLiteral("counted")));
     }
 
     // The Notifications page: the feed fills from the store and the stream; a user's unread count

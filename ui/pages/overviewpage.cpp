@@ -7,10 +7,12 @@
 #include "admin/ops/eventops.h"
 #include "admin/ops/instanceops.h"
 #include "admin/ops/lockops.h"
+#include "admin/ops/queueops.h"
 
 #include "models/cronmodel.h"
 #include "ui_overviewpage.h"
 #include "widgets/format.h"
+#include "widgets/historychart.h"
 #include "widgets/icons.h"
 
 #include <QClipboard>
@@ -120,7 +122,15 @@ OverviewPage::OverviewPage(Admin::AdminBackend &backend, QWidget *parent) : Page
     onboardingLayout->addLayout(urlRow);
     m_onboarding->setVisible(false);
     m_ui->pageLayout->insertWidget(2, m_onboarding);
-    m_ui->pageLayout->setStretch(3, 1); // the self-check and the notices take the height, not the cards
+    // Processed and failed over time, under the cards (the history every queue dashboard opens with).
+    auto *historyBox = new QGroupBox(tr("Processed and failed"), this);
+    historyBox->setObjectName(QStringLiteral("historyBox"));
+    auto *historyLayout = new QVBoxLayout(historyBox);
+    m_history = new HistoryChart(historyBox);
+    historyLayout->addWidget(m_history);
+    m_ui->pageLayout->insertWidget(3, historyBox, 1);
+    connect(m_history, &HistoryChart::selectionChanged, this, &OverviewPage::loadHistory);
+    m_ui->pageLayout->setStretch(4, 1); // the chart, the self-check and the notices take the height, not the cards
     // The message takes the width left; the time stays readable without a horizontal scroll bar.
     QHeaderView *checks = m_ui->selfCheckTree->header();
     checks->resizeSection(0, 90);
@@ -242,11 +252,34 @@ void OverviewPage::refresh()
         runSelfCheck();
     }
     pollCards(); // the cards' numbers come in once even before the page is shown
+    loadHistory();
+}
+
+void OverviewPage::loadHistory()
+{
+    m_historyTicks = 0;
+    const qint64 qid = m_history->qid();
+    const HistoryResolution resolution = m_history->resolution();
+    single(QStringLiteral("history"), [=, this](const Done &done) {
+        backend().call(Admin::Ops::queueHistory, {qid, historyResolutionName(resolution)}, this,
+                       [this, qid, resolution, done](Result<std::vector<HistoryBucket>> buckets) {
+                           done();
+                           if (qid != m_history->qid() || resolution != m_history->resolution())
+                               return; // the operator chose another while this was on its way
+                           if (!buckets)
+                               m_history->setError(buckets.status().message());
+                           else
+                               m_history->setBuckets(*buckets);
+                       });
+    });
 }
 
 void OverviewPage::pollCards()
 {
     showInstance();
+    // The engine records the history every 10 s: reading it more often shows nothing new.
+    if (++m_historyTicks >= 10)
+        loadHistory();
     single(QStringLiteral("locks"), [=, this](const Done &done) {
         backend().call(Admin::Ops::lockList, {}, this, [this, done](Result<std::vector<Admin::LockRow>> locks) {
             done();
@@ -340,6 +373,10 @@ void OverviewPage::onEvent(const Admin::AdminEvent &event)
                               .arg(paused),
                           paused ? statusColor(StatusColor::Paused) : QColor());
             m_queues->setFilter(paused ? tr("Paused") : QString());
+            std::vector<std::pair<qint64, QString>> names;
+            for (const Admin::QueueRow &row : event.queues)
+                names.emplace_back(row.qid, row.name);
+            m_history->setQueues(names);
             break;
         }
         case Admin::AdminEvent::Type::CronStatus: {

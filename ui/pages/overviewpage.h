@@ -18,6 +18,7 @@ class QPushButton;
 namespace Switchyard::Console {
 
 class Card;
+class HistoryChart;
 
 // Overview: the instance (id, version, uptime, config, data, backends), headline cards for
 // queues, cron, locks and cache — each a link to its page with a filter — the latest self-check
@@ -37,6 +38,7 @@ public:
     // The "how work arrives" box, shown while the instance has no events yet.
     QGroupBox *onboarding() const { return m_onboarding; }
     QString webhookUrl() const;
+    HistoryChart *history() const { return m_history; }
 
 private:
     void onEvent(const Admin::AdminEvent &event);
@@ -45,6 +47,7 @@ private:
     void showInstance();
     void addNotice(const Admin::NoticeRow &notice, bool atTop);
     void showOnboarding(bool noEvents);
+    void loadHistory();
 
     Ui::OverviewPage *m_ui;
     QGroupBox *m_onboarding;
@@ -55,6 +58,8 @@ private:
     Card *m_cron;
     Card *m_locks;
     Card *m_cache;
+    HistoryChart *m_history;
+    int m_historyTicks = 0; // pollCards() calls since the history was read
     Admin::InstanceInfo m_instance;
     bool m_haveInstance = false;
     QHash<QString, Admin::CronRow> m_cronRows;

@@ -196,10 +196,31 @@ const Op<ItemsArgs, std::vector<InFlightRow>> queueInFlight{
         return rows;
     }};
 
+const Op<HistoryArgs, std::vector<HistoryBucket>> queueHistory{
+    {.action = "queue.history", .method = HttpMethod::Get, .path = "/queues/history",
+     .summary = "processed and failed items over time, per queue or in total", .cli = "queues history",
+     .columns = {{"at", "at"}, {"processed", "processed"}, {"failed", "failed"}}},
+    [](OpContext &c, const HistoryArgs &a) -> Result<std::vector<HistoryBucket>> {
+        const std::optional<HistoryResolution> resolution = historyResolutionFromName(a.resolution);
+        if (!resolution)
+            return Status::invalidArgument(
+                       QStringLiteral("resolution: \"%1\" is not one of minute, hour, day").arg(a.resolution.left(64)))
+                .withField(QStringLiteral("resolution"));
+        QString queue;
+        if (a.qid != 0) {
+            Result<QueueRow> row = c.engine.queues().stats(a.qid);
+            if (!row)
+                return row.status().withField(QStringLiteral("qid"));
+            queue = row->name;
+        }
+        return c.engine.queueHistory().read(queue, *resolution, QDateTime::currentDateTimeUtc());
+    }};
+
 std::vector<const OpBase *> queueOps()
 {
-    return {&queueList,          &queueGet,   &queueFlush,  &queueFlushAll, &queueRemoveAll,
-            &queueSetMaxWorkers, &queuePause, &queueResume, &queueItems,    &queueInFlight};
+    // /queues/history before /queues/{qid}: the first matching route wins.
+    return {&queueList,          &queueHistory, &queueGet,    &queueFlush, &queueFlushAll, &queueRemoveAll,
+            &queueSetMaxWorkers, &queuePause,   &queueResume, &queueItems, &queueInFlight};
 }
 
 } // namespace Ops

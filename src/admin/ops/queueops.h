@@ -29,6 +29,15 @@ void describe(V &v, QueueStats &q)
     v("ack_failed_total", q.ackFailedTotal, Optional);
 }
 
+// GET /queues/history: one bucket of processed and failed items.
+template<typename V>
+void describe(V &v, HistoryBucket &b)
+{
+    v("at", b.at);
+    v("processed", b.processed);
+    v("failed", b.failed);
+}
+
 } // namespace Switchyard
 
 namespace Switchyard::Admin {
@@ -200,6 +209,21 @@ void describe(V &v, MaxWorkersArgs &a)
     v(ArgSpec{ArgSpec::Body, "max_workers", "the new worker limit", 1, 1'000'000, "", true}, a.maxWorkers);
 }
 
+struct HistoryArgs
+{
+    qint64 qid = 0; // 0: every queue
+    QString resolution = QStringLiteral("minute");
+};
+template<typename V>
+void describe(V &v, HistoryArgs &a)
+{
+    v(ArgSpec{ArgSpec::Query, "qid", "one queue (queues list); default: every queue summed", 0, std::numeric_limits<qint64>::max(), "--qid"},
+      a.qid);
+    v(ArgSpec{ArgSpec::Query, "resolution", "minute (the last hour), hour (7 days) or day (90 days); default minute", 0, 0,
+              "--resolution"},
+      a.resolution);
+}
+
 namespace Ops {
 
 extern const Op<NoArgs, std::vector<QueueRow>> queueList;
@@ -212,6 +236,7 @@ extern const Op<QueueRef, Done> queuePause;
 extern const Op<QueueRef, Done> queueResume;
 extern const Op<ItemsArgs, std::vector<QueueItem>> queueItems;
 extern const Op<ItemsArgs, std::vector<InFlightRow>> queueInFlight;
+extern const Op<HistoryArgs, std::vector<HistoryBucket>> queueHistory;
 
 std::vector<const OpBase *> queueOps();
 

@@ -5,6 +5,8 @@
 #include <QDateTime>
 #include <QString>
 
+#include <optional>
+
 namespace Switchyard {
 
 // One row of the Queues page and of GET /queues.
@@ -31,6 +33,28 @@ struct QueueStats
     qint64 ackFailedTotal = 0; // handled items whose acknowledgement failed: they may be delivered again
 
     bool operator==(const QueueStats &) const = default; // models diff rows with it
+};
+
+// Processed and failed items over time (queuehistory.h records them).
+enum class HistoryResolution { Minute, Hour, Day };
+
+struct HistoryWindow
+{
+    qint64 bucketMs; // the length of one bucket
+    int buckets;     // how many are kept (and listed)
+};
+HistoryWindow historyWindow(HistoryResolution resolution); // minute: 60 × 1 min, hour: 168 × 1 h, day: 90 × 1 d
+// "minute" | "hour" | "day"
+QString historyResolutionName(HistoryResolution resolution);
+std::optional<HistoryResolution> historyResolutionFromName(const QString &name);
+
+struct HistoryBucket
+{
+    QDateTime at; // the bucket's start (UTC)
+    qint64 processed = 0;
+    qint64 failed = 0;
+
+    bool operator==(const HistoryBucket &) const = default;
 };
 
 } // namespace Switchyard

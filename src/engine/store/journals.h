@@ -4,9 +4,11 @@
 // an interface that its subsystem defines (the subsystem knows nothing of the store).
 //   notices    — NoticeBoard's journal, table notice
 //   cron       — pauses and tick claims (cron_pause, cron_tick) and run history (cron_run)
+//   queues     — processed/failed counts over time (queue_history)
 
 #include "engine/core/notices.h"
 #include "engine/cron/cron.h"
+#include "engine/queue/queuehistory.h"
 
 #include <memory>
 
@@ -27,5 +29,7 @@ Result<std::unique_ptr<CronCoordinator>> makeStoredCronCoordinator(Store &store,
 // Run history in cron_run: the newest `keepPerTask` rows of each task are kept (older ones are
 // deleted as new ones arrive).
 std::unique_ptr<CronRunJournal> makeStoredCronRuns(Store &store, int keepPerTask = 1000);
+
+std::unique_ptr<QueueHistoryJournal> makeStoredQueueHistory(Store &store);
 
 } // namespace Switchyard

@@ -128,6 +128,17 @@ QStringList forgeDomain(StoreBackend b)
     };
 }
 
+// 3: processed and failed items per queue in minute, hour and day buckets (resolution 0, 1, 2;
+// bucket_ms is the bucket's start), bounded by the recorder (queuehistory.h).
+QStringList queueHistory(StoreBackend)
+{
+    return {
+        QStringLiteral("CREATE TABLE queue_history (queue TEXT NOT NULL, resolution INTEGER NOT NULL, bucket_ms BIGINT NOT NULL, "
+                       "processed BIGINT NOT NULL, failed BIGINT NOT NULL, PRIMARY KEY (queue, resolution, bucket_ms))"),
+        QStringLiteral("CREATE INDEX queue_history_age ON queue_history (resolution, bucket_ms)"),
+    };
+}
+
 } // namespace
 
 const std::vector<Migration> &storeMigrations()
@@ -135,6 +146,7 @@ const std::vector<Migration> &storeMigrations()
     static const std::vector<Migration> migrations{
         {1, "engine state: notices, cron runs, pauses and ticks", &engineState},
         {2, "forge domain, notifications, feed and ingested events", &forgeDomain},
+        {3, "queue history", &queueHistory},
     };
     return migrations;
 }

@@ -338,6 +338,98 @@ private Q_SLOTS:
         QCOMPARE(count(*store, QStringLiteral("cron_run")), qint64(4));
     }
 
+    // Queue history: the recorder adds differences of the totals to minute, hour and day buckets;
+    // reads are dense windows; old buckets fall out; a recreated queue counts from zero; a
+    // second instance's counts add up; a failed write is carried to the next sample.
+    void queueHistoryBucketsDifferencesInWindows()
+    {
+        const DatabaseSettings settings = freshDatabase();
+        std::unique_ptr<Store> store = open(settings);
+        const std::unique_ptr<QueueHistoryJournal> journal = makeStoredQueueHistory(*store);
+        const QDateTime t0 = QDateTime::fromMSecsSinceEpoch(1'700'000'040'000, Qt::UTC); // 09:34:00 (a minute start)
+        QDateTime now = t0;
+        std::vector<QueueStats> queues(2);
+        queues[0].name = QStringLiteral("mail");
+        queues[1].name = QStringLiteral("webhook_sender");
+        QueueHistoryRecorder recorder(*journal, [&] { return queues; }, [&] { return now; });
+
+        queues[0].handledTotal = 10;
+        queues[0].failedTotal = 1;
+        QVERIFY(recorder.sample());
+        now = t0.addSecs(30);
+        queues[0].handledTotal = 25; // +15 in the same minute
+        queues[1].handledTotal = 7;
+        queues[1].failedTotal = 2;
+        QVERIFY(recorder.sample());
+        now = t0.addSecs(70);
+        queues[0].handledTotal = 3; // the queue was created anew: counts from zero
+        queues[0].failedTotal = 0;
+        QVERIFY(recorder.sample());
+        QVERIFY(recorder.sample()); // nothing changed: nothing written
+
+        Result<std::vector<HistoryBucket>> mail = journal->read(QStringLiteral("mail"), HistoryResolution::Minute, now);
+        QVERIFY2(mail, qPrintable(mail.status().message()));
+        QCOMPARE(mail->size(), size_t(60));
+        QCOMPARE(mail->back().at, t0.addSecs(60));
+        QCOMPARE(mail->back(), (HistoryBucket{t0.addSecs(60), 3, 0}));
+        QCOMPARE((*mail)[58], (HistoryBucket{t0, 25, 1}));
+        QCOMPARE((*mail)[0].processed, qint64(0));
+        QCOMPARE(mail->front().at, t0.addSecs(60 - 59 * 60));
+
+        Result<std::vector<HistoryBucket>> all = journal->read(QString(), HistoryResolution::Hour, now);
+        QVERIFY(all);
+        QCOMPARE(all->size(), size_t(168));
+        QCOMPARE(all->back().processed, qint64(25 + 7 + 3));
+        QCOMPARE(all->back().failed, qint64(1 + 2));
+        Result<std::vector<HistoryBucket>> days = journal->read(QString(), HistoryResolution::Day, now);
+        QCOMPARE(days->size(), size_t(90));
+        QCOMPARE(days->back().processed, qint64(35));
+
+        // Another instance on the same database adds its own counts to the same buckets.
+        std::unique_ptr<Store> other = open(settings);
+        const std::unique_ptr<QueueHistoryJournal> otherJournal = makeStoredQueueHistory(*other);
+        QVERIFY(otherJournal->add(now, {{QStringLiteral("mail"), 100, 4}}));
+        mail = journal->read(QStringLiteral("mail"), HistoryResolution::Minute, now);
+        QCOMPARE(mail->back(), (HistoryBucket{t0.addSecs(60), 103, 4}));
+
+        // Two hours on, the minute buckets of then have gone; hour and day rows stay.
+        now = t0.addSecs(2 * 3600);
+        queues[1].handledTotal = 8;
+        QVERIFY(recorder.sample());
+        mail = journal->read(QStringLiteral("mail"), HistoryResolution::Minute, now);
+        qint64 processed = 0;
+        for (const HistoryBucket &b : *mail)
+            processed += b.processed;
+        QCOMPARE(processed, qint64(0));
+        QCOMPARE(count(*store, QStringLiteral("queue_history WHERE resolution = 0")), qint64(1)); // webhook_sender's newest
+        all = journal->read(QString(), HistoryResolution::Hour, now);
+        QCOMPARE(all->back().processed, qint64(1));
+        QCOMPARE((*all)[165].processed, qint64(25 + 7 + 103));
+    }
+
+    // A write that fails (here: the table is gone) keeps the difference for the next sample.
+    void queueHistoryCarriesAFailedWriteOver()
+    {
+        std::unique_ptr<Store> store = open(freshDatabase());
+        const std::unique_ptr<QueueHistoryJournal> journal = makeStoredQueueHistory(*store);
+        const QDateTime now = QDateTime::fromMSecsSinceEpoch(1'700'000'040'000, Qt::UTC);
+        std::vector<QueueStats> queues(1);
+        queues[0].name = QStringLiteral("q");
+        QueueHistoryRecorder recorder(*journal, [&] { return queues; }, [&] { return now; });
+        QVERIFY(store->write([](SqlTransaction &tx) {
+            return tx.exec(QStringLiteral("ALTER TABLE queue_history RENAME TO queue_history_away")).status();
+        }));
+        queues[0].handledTotal = 5;
+        QVERIFY(!recorder.sample());
+        QVERIFY(store->write([](SqlTransaction &tx) {
+            return tx.exec(QStringLiteral("ALTER TABLE queue_history_away RENAME TO queue_history")).status();
+        }));
+        queues[0].handledTotal = 9;
+        QVERIFY(recorder.sample());
+        const Result<std::vector<HistoryBucket>> q = journal->read(QStringLiteral("q"), HistoryResolution::Minute, now);
+        QCOMPARE(q->back().processed, qint64(9));
+    }
+
     // Instances sharing the database agree on ticks (one claim wins) and on pauses.
     void cronCoordinatorsShareTicksAndPauses()
     {
