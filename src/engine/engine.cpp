@@ -161,8 +161,11 @@ Status Engine::startParts(const CancelToken &cancel, EngineOptions options)
     p.notifyLoader = std::make_unique<StoredNotifyLoader>(*p.store);
     p.bus = std::make_unique<NotifyBus>(p.notifyLoader.get());
     p.notifications = std::make_unique<NotificationService>(*p.store, *p.bus);
+    p.feed = std::make_unique<FeedNotifier>(*p.store);
     p.uiNotifier = std::make_unique<UINotifier>(*p.notifications, *p.queues);
     p.streamNotifier = std::make_unique<StreamNotifier>(*p.notifications, *p.broker);
+    if (Status registered = p.bus->registerNotifier(QStringLiteral("feed"), *p.feed); !registered)
+        return registered;
     if (Status registered = p.bus->registerNotifier(QStringLiteral("uinotification"), *p.uiNotifier); !registered)
         return registered;
     if (Status registered = p.bus->registerNotifier(QStringLiteral("stream"), *p.streamNotifier); !registered)

@@ -10,6 +10,7 @@
 #include "engine/cron/cron.h"
 #include "engine/events/events.h"
 #include "engine/globallock/globallock.h"
+#include "engine/notifications/feed.h"
 #include "engine/notifications/notifications.h"
 #include "engine/notify/notify.h"
 #include "engine/pubsub/pubsub.h"
@@ -41,9 +42,9 @@ struct EngineOptions
 
 // Start-up order: the store (opened and migrated; system notices persist there from then on),
 // cache (PINGed; an unreachable adapter refuses start-up), global locker (Redis
-// PINGed likewise), queue manager, QoS, the pub/sub broker (Redis PINGed likewise), the notify bus
-// with its notifiers in dispatch order (uinotification, stream; webhook, audit, mail and feed
-// take their places before them as they arrive), event ingestion (its queue, unfinished events
+// PINGed likewise), queue manager (and its history recorder), QoS, the pub/sub broker (Redis PINGed
+// likewise), the notify bus with its notifiers in dispatch order (feed, uinotification, stream;
+// webhook, audit and mail take their places before them as they arrive), event ingestion (its queue, unfinished events
 // queued again), and cron last (built-in and user-defined tasks registered, RUN_AT_START tasks
 // started).
 //
@@ -90,6 +91,7 @@ public:
     Broker &broker() { return *m_parts->broker; }
     NotifyBus &notifyBus() { return *m_parts->bus; }
     NotificationService &notifications() { return *m_parts->notifications; }
+    FeedNotifier &feed() { return *m_parts->feed; }
     EventService &events() { return *m_parts->events; }
     CronService &cron() { return *m_parts->cron; }
 
@@ -115,6 +117,7 @@ private:
         std::unique_ptr<NotifyLoader> notifyLoader;
         std::unique_ptr<NotifyBus> bus;
         std::unique_ptr<NotificationService> notifications;
+        std::unique_ptr<FeedNotifier> feed;
         std::unique_ptr<UINotifier> uiNotifier;
         std::unique_ptr<StreamNotifier> streamNotifier;
         std::unique_ptr<EventService> events;

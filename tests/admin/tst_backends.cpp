@@ -395,6 +395,17 @@ private Q_SLOTS:
         QCOMPARE(detail->event.status, QStringLiteral("done"));
         QCOMPARE(detail->payload.toObject().value(QStringLiteral("action")).toString(), QStringLiteral("opened"));
 
+        // The feed: bob's issue (bob and alice, the owner) and carol's comment (carol and alice).
+        const Result<Admin::Page<ActionRow>> feed = Test::call(backend(), Admin::Ops::feedList, {});
+        QVERIFY2(feed, qPrintable(feed.status().toString()));
+        QCOMPARE(feed->total, qint64(4));
+        QCOMPARE(feed->rows.front().opType, ActionType::CommentIssue); // newest first
+        QCOMPARE(feed->rows.back().opType, ActionType::CreateIssue);
+        QCOMPARE(feed->rows.back().content.section(u'|', 0, 0), QStringLiteral("1"));
+        QCOMPARE(feed->rows.back().repo, QStringLiteral("alice/engine"));
+        const Result<Admin::Page<ActionRow>> secondPage = Test::call(backend(), Admin::Ops::feedList, {2, 3, 0, 0});
+        QCOMPARE(secondPage->rows.size(), std::size_t(1));
+
         const Result<Admin::Page<ForgeUserRow>> users = Test::call(backend(), Admin::Ops::userList, {});
         QVERIFY(users);
         qint64 bob = 0;

@@ -134,6 +134,24 @@ const Op<UserRef, NoContent> notificationReadAll{
         return NoContent{};
     }};
 
+const Op<FeedArgs, Page<ActionRow>> feedList{
+    {.action = "feed.list", .method = HttpMethod::Get, .path = "/feed",
+     .summary = "the activity feed: what happened, in whose feed, newest first", .cli = "feed",
+     .columns = {{"id", "id"}, {"user", "user"}, {"actor", "actor"}, {"op", "op_type"}, {"repo", "repo"}, {"ref", "ref_name"},
+                 {"content", "content"}, {"created", "created_at"}}},
+    [](OpContext &c, const FeedArgs &a) -> Result<Page<ActionRow>> {
+        ActionFilter filter;
+        filter.userId = a.user;
+        filter.repoId = a.repo;
+        filter.offset = (a.page - 1) * a.limit;
+        filter.limit = a.limit;
+        qint64 total = 0;
+        Result<std::vector<ActionRow>> rows = c.engine.feed().list(filter, &total);
+        if (!rows)
+            return rows.status();
+        return Page<ActionRow>{std::move(rows).value(), total};
+    }};
+
 const Op<PageArgs, Page<ForgeUserRow>> userList{
     {.action = "user.list", .method = HttpMethod::Get, .path = "/users",
      .summary = "the forge's users seen in events, with their unread counts", .cli = "users list", .cliAliases = {"users"},
@@ -241,8 +259,9 @@ const Op<AccessChange, Done> repoCollaborator{
 
 std::vector<const OpBase *> eventOps()
 {
-    return {&eventIngest,  &eventList, &eventGet,    &notificationList, &notificationNew, &notificationUpdate, &notificationReadAll,
-            &userList,     &repoList,  &repoPeople,  &repoWatch,        &repoMute,        &repoUnmute,         &repoCollaborator};
+    return {&eventIngest, &eventList,  &eventGet,  &notificationList, &notificationNew, &notificationUpdate, &notificationReadAll,
+            &feedList,    &userList,   &repoList,  &repoPeople,       &repoWatch,       &repoMute,           &repoUnmute,
+            &repoCollaborator};
 }
 
 } // namespace Switchyard::Admin::Ops

@@ -19,6 +19,38 @@ struct Admin::Json::EnumNames<NotificationStatus>
         {NotificationStatus::Unread, "unread"}, {NotificationStatus::Read, "read"}, {NotificationStatus::Pinned, "pinned"}};
 };
 
+// Gitea's ActionType names (models/activities/action.go), lower-case.
+template<>
+struct Admin::Json::EnumNames<ActionType>
+{
+    static constexpr std::pair<ActionType, const char *> names[] = {
+        {ActionType::CreateRepo, "create_repo"},
+        {ActionType::RenameRepo, "rename_repo"},
+        {ActionType::CommitRepo, "commit_repo"},
+        {ActionType::CreateIssue, "create_issue"},
+        {ActionType::CreatePullRequest, "create_pull_request"},
+        {ActionType::TransferRepo, "transfer_repo"},
+        {ActionType::PushTag, "push_tag"},
+        {ActionType::CommentIssue, "comment_issue"},
+        {ActionType::MergePullRequest, "merge_pull_request"},
+        {ActionType::CloseIssue, "close_issue"},
+        {ActionType::ReopenIssue, "reopen_issue"},
+        {ActionType::ClosePullRequest, "close_pull_request"},
+        {ActionType::ReopenPullRequest, "reopen_pull_request"},
+        {ActionType::DeleteTag, "delete_tag"},
+        {ActionType::DeleteBranch, "delete_branch"},
+        {ActionType::MirrorSyncPush, "mirror_sync_push"},
+        {ActionType::MirrorSyncCreate, "mirror_sync_create"},
+        {ActionType::MirrorSyncDelete, "mirror_sync_delete"},
+        {ActionType::ApprovePullRequest, "approve_pull_request"},
+        {ActionType::RejectPullRequest, "reject_pull_request"},
+        {ActionType::CommentPull, "comment_pull"},
+        {ActionType::PublishRelease, "publish_release"},
+        {ActionType::PullReviewDismissed, "pull_review_dismissed"},
+        {ActionType::PullRequestReadyForReview, "pull_request_ready_for_review"},
+        {ActionType::AutoMergePullRequest, "auto_merge_pull_request"}};
+};
+
 template<>
 struct Admin::Json::EnumNames<NotificationSource>
 {
@@ -94,6 +126,25 @@ void describe(V &v, NotificationRow &n)
     v("repo", n.repo, Admin::Json::Optional);
     v("issue_number", n.issueNumber, Admin::Json::Optional);
     v("issue_title", n.issueTitle, Admin::Json::Optional);
+}
+
+template<typename V>
+void describe(V &v, ActionRow &a)
+{
+    v("id", a.id);
+    v("user_id", a.userId);
+    v("op_type", a.opType);
+    v("act_user_id", a.actUserId);
+    v("repo_id", a.repoId);
+    v("comment_id", a.commentId);
+    v("ref_name", a.refName);
+    v("is_private", a.isPrivate);
+    v("content", a.content);
+    v("created_at", a.createdAt);
+    v("trace_id", a.traceId, Admin::Json::Optional);
+    v("user", a.user, Admin::Json::Optional);
+    v("actor", a.actor, Admin::Json::Optional);
+    v("repo", a.repo, Admin::Json::Optional);
 }
 
 template<typename V>
@@ -223,6 +274,22 @@ void describe(V &v, NotificationListArgs &a)
     v(ArgSpec{ArgSpec::Query, "status", "comma-separated: unread, read, pinned", 0, 0, "--status"}, a.status);
 }
 
+struct FeedArgs
+{
+    qint64 page = 1;
+    qint64 limit = 50;
+    qint64 user = 0;
+    qint64 repo = 0;
+};
+template<typename V>
+void describe(V &v, FeedArgs &a)
+{
+    v(ArgSpec{ArgSpec::Query, "page", "page (1-based)", 1, 1'000'000'000, "--page"}, a.page);
+    v(ArgSpec{ArgSpec::Query, "limit", "actions per page (max 500)", 1, 500, "--limit"}, a.limit);
+    v(ArgSpec{ArgSpec::Query, "user", "only this user's feed (users list id)", 0, std::numeric_limits<qint64>::max(), "--user"}, a.user);
+    v(ArgSpec{ArgSpec::Query, "repo", "only this repository (repos list id)", 0, std::numeric_limits<qint64>::max(), "--repo"}, a.repo);
+}
+
 struct UserRef
 {
     qint64 user = 0;
@@ -328,6 +395,7 @@ extern const Op<NotificationListArgs, Page<NotificationRow>> notificationList;
 extern const Op<UserRef, UnreadCount> notificationNew;
 extern const Op<NotificationChange, NotificationRow> notificationUpdate;
 extern const Op<UserRef, NoContent> notificationReadAll;
+extern const Op<FeedArgs, Page<ActionRow>> feedList;
 extern const Op<PageArgs, Page<ForgeUserRow>> userList;
 extern const Op<PageArgs, Page<RepoRow>> repoList;
 extern const Op<RepoRef, std::vector<RepoPersonRow>> repoPeople;

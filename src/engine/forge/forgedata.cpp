@@ -320,6 +320,17 @@ Result<std::vector<RepoPersonRow>> repoPeople(SqlTransaction &tx, qint64 repoId)
     return rows;
 }
 
+Result<QSet<qint64>> idSet(SqlTransaction &tx, const QString &sql, const QVariantList &values)
+{
+    Result<QSqlQuery> q = tx.exec(sql, values);
+    if (!q)
+        return q.status();
+    QSet<qint64> found;
+    while (q->next())
+        found.insert(q->value(0).toLongLong());
+    return found;
+}
+
 Status checkRepo(SqlTransaction &tx, qint64 repoId)
 {
     Result<qint64> n = tx.scalar(QStringLiteral("SELECT COUNT(*) FROM repo WHERE id = ?"), {repoId});

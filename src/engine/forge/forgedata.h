@@ -14,6 +14,7 @@
 #include "engine/notify/notify.h"
 
 #include <QDateTime>
+#include <QSet>
 #include <QString>
 #include <QStringList>
 
@@ -54,6 +55,9 @@ Status setMute(SqlTransaction &tx, qint64 userId, qint64 repoId, bool muted);
 // mode 1 read, 2 write, 3 admin; 0 removes.
 Status setCollaborator(SqlTransaction &tx, qint64 repoId, qint64 userId, int mode);
 Status setOrgMember(SqlTransaction &tx, qint64 orgId, qint64 userId, bool member);
+
+// The first column of every row of `sql` (user ids, mostly), as a set.
+Result<QSet<qint64>> idSet(SqlTransaction &tx, const QString &sql, const QVariantList &values);
 
 // The admin API's lists: repositories with their watcher counts, a repository's people (those
 // who watch, muted or may read it).

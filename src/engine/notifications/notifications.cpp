@@ -1,5 +1,7 @@
 #include "notifications.h"
 
+#include "engine/forge/forgedata.h"
+
 #include "engine/core/logging.h"
 #include "engine/pubsub/pubsub.h"
 #include "engine/store/store.h"
@@ -17,17 +19,6 @@ namespace {
 qint64 nowUnix()
 {
     return QDateTime::currentSecsSinceEpoch();
-}
-
-Result<QSet<qint64>> ids(SqlTransaction &tx, const QString &sql, const QVariantList &values)
-{
-    Result<QSqlQuery> q = tx.exec(sql, values);
-    if (!q)
-        return q.status();
-    QSet<qint64> found;
-    while (q->next())
-        found.insert(q->value(0).toLongLong());
-    return found;
 }
 
 struct IssueFacts
@@ -199,18 +190,18 @@ Result<int> NotificationService::deliver(const NotificationItem &item)
             if (!(f.isPull && f.isWip))
                 sources.push_back({QStringLiteral("SELECT user_id FROM watch WHERE repo_id = ? AND mode IN (1, 3) AND %1 = 1").arg(kind), {f.repoId}});
             for (const auto &[sql, values] : sources) {
-                Result<QSet<qint64>> found = ids(tx, sql, values);
+                Result<QSet<qint64>> found = ForgeDb::idSet(tx, sql, values);
                 if (!found)
                     return found.status();
                 to.unite(*found);
             }
             to.remove(item.authorId);
-            Result<QSet<qint64>> unwatchers = ids(tx, QStringLiteral("SELECT user_id FROM issue_watch WHERE issue_id = ? AND is_watching = 0"), {f.id});
+            Result<QSet<qint64>> unwatchers = ForgeDb::idSet(tx, QStringLiteral("SELECT user_id FROM issue_watch WHERE issue_id = ? AND is_watching = 0"), {f.id});
             if (!unwatchers)
                 return unwatchers.status();
             to.subtract(*unwatchers);
         }
-        Result<QSet<qint64>> muters = ids(tx, QStringLiteral("SELECT user_id FROM repo_ignore WHERE repo_id = ?"), {f.repoId});
+        Result<QSet<qint64>> muters = ForgeDb::idSet(tx, QStringLiteral("SELECT user_id FROM repo_ignore WHERE repo_id = ?"), {f.repoId});
         if (!muters)
             return muters.status();
         to.subtract(*muters);
@@ -228,7 +219,7 @@ Result<int> NotificationService::deliver(const NotificationItem &item)
                 chunk << recipients[i];
             }
             Result<QSet<qint64>> found =
-                ids(tx, QStringLiteral("SELECT id FROM forge_user WHERE is_bot = 1 AND id IN (%1)").arg(marks.join(u',')), chunk);
+                ForgeDb::idSet(tx, QStringLiteral("SELECT id FROM forge_user WHERE is_bot = 1 AND id IN (%1)").arg(marks.join(u',')), chunk);
             if (!found)
                 return found.status();
             bots.unite(*found);
@@ -294,7 +285,7 @@ Status NotificationService::notifyTransfer(const NotifyContext &context, const F
     Result<std::vector<qint64>> changed = m_store.writeValue<std::vector<qint64>>([&](SqlTransaction &tx) -> Result<std::vector<qint64>> {
         QSet<qint64> to;
         if (newOwner.isOrganization) {
-            Result<QSet<qint64>> members = ids(tx, QStringLiteral("SELECT user_id FROM org_member WHERE org_id = ?"), {newOwner.id});
+            Result<QSet<qint64>> members = ForgeDb::idSet(tx, QStringLiteral("SELECT user_id FROM org_member WHERE org_id = ?"), {newOwner.id});
             if (!members)
                 return members.status();
             to = *members;
@@ -325,10 +316,10 @@ Result<std::vector<qint64>> NotificationService::pullRequestWatchers(const Forge
 {
     return m_store.readValue<std::vector<qint64>>([&](SqlTransaction &tx) -> Result<std::vector<qint64>> {
         Result<QSet<qint64>> watchers =
-            ids(tx, QStringLiteral("SELECT user_id FROM watch WHERE repo_id = ? AND mode IN (1, 3) AND pulls = 1"), {issue.repoId});
+            ForgeDb::idSet(tx, QStringLiteral("SELECT user_id FROM watch WHERE repo_id = ? AND mode IN (1, 3) AND pulls = 1"), {issue.repoId});
         if (!watchers)
             return watchers.status();
-        Result<QSet<qint64>> participants = ids(tx, QStringLiteral("SELECT user_id FROM issue_participant WHERE issue_id = ?"), {issue.id});
+        Result<QSet<qint64>> participants = ForgeDb::idSet(tx, QStringLiteral("SELECT user_id FROM issue_participant WHERE issue_id = ?"), {issue.id});
         if (!participants)
             return participants.status();
         QSet<qint64> all = *watchers;

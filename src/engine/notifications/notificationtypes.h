@@ -67,6 +67,43 @@ struct NotificationPage
     qint64 total = 0;
 };
 
+// The activity feed (feed.h): Gitea's ActionType numbers, as stored in action.op_type.
+enum class ActionType {
+    CreateRepo = 1, RenameRepo = 2, CommitRepo = 5, CreateIssue = 6, CreatePullRequest = 7, TransferRepo = 8,
+    PushTag = 9, CommentIssue = 10, MergePullRequest = 11, CloseIssue = 12, ReopenIssue = 13, ClosePullRequest = 14,
+    ReopenPullRequest = 15, DeleteTag = 16, DeleteBranch = 17, MirrorSyncPush = 18, MirrorSyncCreate = 19,
+    MirrorSyncDelete = 20, ApprovePullRequest = 21, RejectPullRequest = 22, CommentPull = 23, PublishRelease = 24,
+    PullReviewDismissed = 25, PullRequestReadyForReview = 26, AutoMergePullRequest = 27,
+};
+
+// One row of a user's feed: what `actor` did in `repo`, as `user` sees it.
+struct ActionRow
+{
+    qint64 id = 0;
+    qint64 userId = 0; // whose feed
+    ActionType opType = ActionType::CommitRepo;
+    qint64 actUserId = 0;
+    qint64 repoId = 0;
+    qint64 commentId = 0;
+    QString refName;
+    bool isPrivate = false;
+    QString content; // Gitea's: "index|title", "index|comment", push commits as JSON …
+    QDateTime createdAt;
+    QString traceId;
+    QString user;  // logins and the repository's full name, for people
+    QString actor;
+    QString repo;
+    bool operator==(const ActionRow &) const = default;
+};
+
+struct ActionFilter
+{
+    qint64 userId = 0; // 0: every user's feed
+    qint64 repoId = 0; // 0: every repository
+    qint64 offset = 0;
+    qint64 limit = 50;
+};
+
 // A user of the forge as the admin API lists them, with their unread count.
 struct ForgeUserRow
 {

@@ -8,6 +8,7 @@
 #include "support/testutil.h"
 
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
@@ -128,6 +129,29 @@ struct Fixture
         });
     }
 
+    // The world before the event: the repository and its people, seen in earlier events (for a
+    // comment, the issue too, with what it wrote into `table` cleared).
+    void prepareWorld(const QString &file, const QString &table)
+    {
+        QVERIFY(post(QStringLiteral("gitea-workflow-job.json"), QStringLiteral("workflow_job")));
+        settle();
+        seedUser(3, QStringLiteral("carol"));
+        seedUser(4, QStringLiteral("dave"));
+        if (file == QLatin1String("gitea-issue-comment-created.json")) {
+            QVERIFY(post(QStringLiteral("gitea-issues-opened.json"), QStringLiteral("issues")));
+            settle();
+            write([&](SqlTransaction &tx) { return tx.exec(QStringLiteral("DELETE FROM ") + table).status(); });
+        }
+    }
+    // Posts the event and waits until it and its notifications are processed.
+    void postSettled(const QString &file, const QString &event)
+    {
+        const Result<EventAccepted> accepted = post(file, event);
+        QVERIFY2(accepted, qPrintable(accepted.status().message()));
+        settle();
+        QCOMPARE(this->event(accepted->id).status, QStringLiteral("done"));
+    }
+
     QTemporaryDir dir;
     std::unique_ptr<Engine> engine;
     Recorder recorder;
@@ -135,6 +159,29 @@ struct Fixture
 };
 
 using Setup = std::function<void(Fixture &)>;
+
+// A setup: `login` watches alice/engine (mode normal).
+Setup watching(const QString &login)
+{
+    return [login](Fixture &f) {
+        const qint64 repo = f.repoId(QStringLiteral("engine"));
+        const qint64 user = f.userId(login);
+        f.write([&](SqlTransaction &tx) { return ForgeDb::setWatch(tx, user, repo, WatchMode::Normal); });
+    };
+}
+
+// Gitea's names of the op types these tests meet (ActionType's numbers are Gitea's).
+QString opName(ActionType type)
+{
+    switch (type) {
+    case ActionType::CreateIssue: return QStringLiteral("create_issue");
+    case ActionType::CommitRepo: return QStringLiteral("commit_repo");
+    case ActionType::DeleteBranch: return QStringLiteral("delete_branch");
+    case ActionType::PublishRelease: return QStringLiteral("publish_release");
+    case ActionType::CommentIssue: return QStringLiteral("comment_issue");
+    default: return QString::number(int(type));
+    }
+}
 
 QStringList names(std::initializer_list<const char *> list)
 {
@@ -147,6 +194,17 @@ QStringList names(std::initializer_list<const char *> list)
 }  // namespace
 
 Q_DECLARE_METATYPE(Setup)
+
+namespace {
+// The columns of a table of events in a prepared world (Fixture::prepareWorld).
+void addWorldColumns()
+{
+    QTest::addColumn<Setup>("setup");
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("event");
+    QTest::addColumn<QStringList>("expected");
+}
+} // namespace
 
 class TestEvents : public QObject
 {
@@ -354,17 +412,8 @@ private Q_SLOTS:
     // One row per recipient rule: who has a notification after the event.
     void recipients_data()
     {
-        QTest::addColumn<Setup>("setup");
-        QTest::addColumn<QString>("file");
-        QTest::addColumn<QString>("event");
-        QTest::addColumn<QStringList>("expected");
-        const auto watch = [](const QString &login) {
-            return [login](Fixture &f) {
-                const qint64 repoId0 = f.repoId(QStringLiteral("engine"));
-                const qint64 user = f.userId(login);
-                f.write([&](SqlTransaction &tx) { return ForgeDb::setWatch(tx, user, repoId0, WatchMode::Normal); });
-            };
-        };
+        addWorldColumns();
+        const auto watch = watching;
         const Setup nothing = [](Fixture &) {
         };
         // Issue #1 opened by bob, mentioning @carol (known) and `@nobody` (in code).
@@ -456,22 +505,83 @@ private Q_SLOTS:
         QFETCH(QString, event);
         QFETCH(QStringList, expected);
         Fixture f;
-        // The world before the event: the repository and its people, seen in earlier events.
-        QVERIFY(f.post(QStringLiteral("gitea-workflow-job.json"), QStringLiteral("workflow_job")));
-        f.settle();
-        f.seedUser(3, QStringLiteral("carol"));
-        f.seedUser(4, QStringLiteral("dave"));
-        if (file == QLatin1String("gitea-issue-comment-created.json")) {
-            QVERIFY(f.post(QStringLiteral("gitea-issues-opened.json"), QStringLiteral("issues")));
-            f.settle();
-            f.write([](SqlTransaction &tx) { return tx.exec(QStringLiteral("DELETE FROM notification")).status(); });
-        }
+        f.prepareWorld(file, QStringLiteral("notification"));
         setup(f);
-        const Result<EventAccepted> accepted = f.post(file, event);
-        QVERIFY2(accepted, qPrintable(accepted.status().message()));
-        f.settle();
-        QCOMPARE(f.event(accepted->id).status, QStringLiteral("done"));
+        f.postSettled(file, event);
         QCOMPARE(f.notified(), expected);
+    }
+
+    // The feed notifier: one action row for the doer, the owner and each watcher who may read
+    // the repository, with Gitea's op type ("login op" for each row, sorted).
+    void feedRecordsWhatHappened_data()
+    {
+        addWorldColumns();
+        const auto watch = watching;
+        const Setup nothing = [](Fixture &) {
+        };
+        // Bob opens issue #1 in alice/engine; carol and dave are known.
+        QTest::newRow("a new issue: the doer, the owner and a watcher")
+            << Setup(watch(QStringLiteral("carol"))) << "gitea-issues-opened.json" << "issues"
+            << names({"alice create_issue", "bob create_issue", "carol create_issue"});
+        QTest::newRow("a watcher who cannot read a private repository sees nothing") << Setup([watch](Fixture &f) {
+            watch(QStringLiteral("dave"))(f);
+            f.privateRepo = true;
+        }) << "gitea-issues-opened.json" << "issues" << names({"alice create_issue", "bob create_issue"});
+        QTest::newRow("a push to a branch") << nothing << "gitea-push.json" << "push" << names({"alice commit_repo", "bob commit_repo"});
+        QTest::newRow("a created branch") << nothing << "gitea-create.json" << "create" << names({"alice commit_repo", "bob commit_repo"});
+        QTest::newRow("a deleted branch") << nothing << "gitea-delete.json" << "delete" << names({"alice delete_branch", "bob delete_branch"});
+        QTest::newRow("the owner publishes a release: one row, theirs")
+            << nothing << "gitea-release-published.json" << "release" << names({"alice publish_release"});
+        QTest::newRow("a comment on an issue") << Setup(watch(QStringLiteral("dave"))) << "gitea-issue-comment-created.json"
+                                               << "issue_comment"
+                                               << names({"alice comment_issue", "carol comment_issue", "dave comment_issue"});
+    }
+    void feedRecordsWhatHappened()
+    {
+        QFETCH(Setup, setup);
+        QFETCH(QString, file);
+        QFETCH(QString, event);
+        QFETCH(QStringList, expected);
+        Fixture f;
+        f.prepareWorld(file, QStringLiteral("action"));
+        setup(f);
+        f.postSettled(file, event);
+        qint64 total = 0;
+        const Result<std::vector<ActionRow>> rows = f.engine->feed().list({}, &total);
+        QVERIFY2(rows, qPrintable(rows.status().message()));
+        QStringList seen;
+        for (const ActionRow &row : *rows) {
+            QVERIFY(!row.traceId.isEmpty());
+            QCOMPARE(row.repo, QStringLiteral("alice/engine"));
+            QCOMPARE(row.isPrivate, f.privateRepo);
+            seen << row.user + u' ' + opName(row.opType);
+        }
+        seen.sort();
+        QCOMPARE(seen, expected);
+        QCOMPARE(total, qint64(expected.size()));
+        if (event == QLatin1String("issues"))
+            QVERIFY2(rows->front().content.startsWith(QStringLiteral("1|")), qPrintable(rows->front().content));
+        if (event == QLatin1String("push")) {
+            const QJsonObject content = QJsonDocument::fromJson(rows->front().content.toUtf8()).object();
+            QVERIFY2(content.value(QStringLiteral("Commits")).toArray().size() > 0, qPrintable(rows->front().content));
+            QCOMPARE(rows->front().refName, QStringLiteral("refs/heads/main"));
+        }
+        // Each user's feed holds their row only.
+        ActionFilter alice;
+        alice.userId = f.userId(QStringLiteral("alice"));
+        QCOMPARE(f.engine->feed().list(alice, &total)->size(), std::size_t(1));
+    }
+
+    // Content over 65 535 bytes: JSON becomes {}, text is cut on a character boundary.
+    void feedContentIsBounded()
+    {
+        const QString big = QString(40000, QChar(0xe9)); // 80 000 bytes of UTF-8
+        QCOMPARE(FeedNotifier::bounded(big, true), QStringLiteral("{}"));
+        const QString cut = FeedNotifier::bounded(big, false);
+        QVERIFY(cut.toUtf8().size() <= FeedNotifier::kMaxContentBytes);
+        QVERIFY(cut.toUtf8().size() >= FeedNotifier::kMaxContentBytes - 1);
+        QVERIFY(big.startsWith(cut));
+        QCOMPARE(FeedNotifier::bounded(QStringLiteral("1|short"), false), QStringLiteral("1|short"));
     }
 
     // A work-in-progress pull spares repository watchers until its title says it is ready.
