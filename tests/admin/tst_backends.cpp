@@ -406,6 +406,23 @@ private Q_SLOTS:
         const Result<Admin::Page<ActionRow>> secondPage = Test::call(backend(), Admin::Ops::feedList, {2, 3, 0, 0});
         QCOMPARE(secondPage->rows.size(), std::size_t(1));
 
+        // The issue's trace: the event first (the root), then bob's and alice's feed rows and
+        // carol's notification (the mention), each once.
+        const Result<Admin::Trace> trace = Test::call(backend(), Admin::Ops::traceGet, {opened->traceId});
+        QVERIFY2(trace, qPrintable(trace.status().toString()));
+        QCOMPARE(trace->root.kind, QStringLiteral("event"));
+        QCOMPARE(trace->root.id, opened->id);
+        QCOMPARE(trace->root.status, QStringLiteral("done"));
+        QStringList kinds;
+        for (const Admin::TraceItem &item : trace->items)
+            kinds << item.kind + u' ' + item.status;
+        kinds.sort();
+        QCOMPARE(kinds, (QStringList{QStringLiteral("event done"), QStringLiteral("feed create_issue"), QStringLiteral("feed create_issue"),
+                                     QStringLiteral("notification unread")}));
+        const Status unknown = Test::call(backend(), Admin::Ops::traceGet, {QStringLiteral("no-such-trace")}).status();
+        QCOMPARE(unknown.code(), Status::Code::NotFound);
+        QCOMPARE(unknown.field(), QStringLiteral("trace_id"));
+
         const Result<Admin::Page<ForgeUserRow>> users = Test::call(backend(), Admin::Ops::userList, {});
         QVERIFY(users);
         qint64 bob = 0;

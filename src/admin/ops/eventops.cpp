@@ -152,6 +152,61 @@ const Op<FeedArgs, Page<ActionRow>> feedList{
         return Page<ActionRow>{std::move(rows).value(), total};
     }};
 
+const Op<TraceRef, Trace> traceGet{
+    {.action = "trace.get", .method = HttpMethod::Get, .path = "/traces/{trace_id}",
+     .summary = "what one cause produced: its event or cron run, notifications, feed rows", .cli = "traces show",
+     .columns = {{"kind", "kind"}, {"id", "id"}, {"at", "at"}, {"status", "status"}, {"summary", "summary"}}},
+    [](OpContext &c, const TraceRef &a) -> Result<Trace> {
+        if (a.traceId.isEmpty() || a.traceId.size() > 128)
+            return Status::invalidArgument(QStringLiteral("trace_id: give the id of a trace (at most 128 characters)"))
+                .withField(QStringLiteral("trace_id"));
+        // Each work table by its trace index: (kind, SELECT id, at in ms, status, summary).
+        static const std::pair<const char *, QString> sources[] = {
+            {"event", QStringLiteral("SELECT id, received_ms, status, event || ' ' || repo FROM event WHERE trace_id = ?")},
+            {"cron-run", QStringLiteral("SELECT id, started_ms, status, task || ' (' || trigger_kind || ')' FROM cron_run WHERE trace_id = ?")},
+            {"notification",
+             QStringLiteral("SELECT n.id, n.updated_unix * 1000, n.status, COALESCE(u.login, '') || ': ' || COALESCE(o.login || '/' || r.name, '') "
+                            "|| '#' || COALESCE(i.number, 0) FROM notification n LEFT JOIN forge_user u ON u.id = n.user_id "
+                            "LEFT JOIN repo r ON r.id = n.repo_id LEFT JOIN forge_user o ON o.id = r.owner_id "
+                            "LEFT JOIN issue i ON i.id = n.issue_id WHERE n.trace_id = ?")},
+            {"feed", QStringLiteral("SELECT a.id, a.created_unix * 1000, a.op_type, COALESCE(u.login, '') FROM action a "
+                                    "LEFT JOIN forge_user u ON u.id = a.user_id WHERE a.trace_id = ?")},
+        };
+        Result<std::vector<TraceItem>> items = c.engine.store().readValue<std::vector<TraceItem>>(
+            [&](SqlTransaction &tx) -> Result<std::vector<TraceItem>> {
+                std::vector<TraceItem> found;
+                for (const auto &[kind, sql] : sources) {
+                    Result<QSqlQuery> q = tx.exec(sql, {a.traceId});
+                    if (!q)
+                        return q.status();
+                    while (q->next()) {
+                        TraceItem item{QLatin1String(kind), q->value(0).toLongLong(), fromStoreMs(q->value(1).toLongLong()),
+                                       q->value(2).toString(), q->value(3).toString()};
+                        if (item.kind == QLatin1String("notification"))
+                            item.status = notificationStatusName(NotificationStatus(q->value(2).toInt()));
+                        else if (item.kind == QLatin1String("feed"))
+                            item.status = Json::encode(ActionType(q->value(2).toInt())).toString();
+                        found.push_back(std::move(item));
+                    }
+                }
+                return found;
+            });
+        if (!items)
+            return items.status();
+        if (items->empty())
+            return Status::notFound(QStringLiteral("nothing has trace id %1").arg(a.traceId.left(128))).withField(QStringLiteral("trace_id"));
+        std::stable_sort(items->begin(), items->end(), [](const TraceItem &x, const TraceItem &y) { return x.at < y.at; });
+        Trace trace;
+        trace.root = items->front();
+        for (const TraceItem &item : *items)
+            if (item.kind == QLatin1String("event") || item.kind == QLatin1String("cron-run")) {
+                trace.root = item;
+                break;
+            }
+        trace.items = std::move(items).value();
+        return trace;
+    }};
+
 const Op<PageArgs, Page<ForgeUserRow>> userList{
     {.action = "user.list", .method = HttpMethod::Get, .path = "/users",
      .summary = "the forge's users seen in events, with their unread counts", .cli = "users list", .cliAliases = {"users"},
@@ -260,8 +315,8 @@ const Op<AccessChange, Done> repoCollaborator{
 std::vector<const OpBase *> eventOps()
 {
     return {&eventIngest, &eventList,  &eventGet,  &notificationList, &notificationNew, &notificationUpdate, &notificationReadAll,
-            &feedList,    &userList,   &repoList,  &repoPeople,       &repoWatch,       &repoMute,           &repoUnmute,
-            &repoCollaborator};
+            &feedList,    &traceGet,   &userList,  &repoList,         &repoPeople,      &repoWatch,          &repoMute,
+            &repoUnmute,  &repoCollaborator};
 }
 
 } // namespace Switchyard::Admin::Ops

@@ -290,6 +290,47 @@ void describe(V &v, FeedArgs &a)
     v(ArgSpec{ArgSpec::Query, "repo", "only this repository (repos list id)", 0, std::numeric_limits<qint64>::max(), "--repo"}, a.repo);
 }
 
+// GET /traces/{trace_id}: what one cause produced, oldest first.
+struct TraceItem
+{
+    QString kind; // event | cron-run | notification | feed (and, as they arrive, hook-task, mail)
+    qint64 id = 0;
+    QDateTime at;
+    QString status; // the row's own: an event's or run's status, a notification's, the feed's op type
+    QString summary; // for people: "push alice/engine", "cron run cleanup", "bob: alice/engine#1"
+};
+template<typename V>
+void describe(V &v, TraceItem &t)
+{
+    v("kind", t.kind);
+    v("id", t.id);
+    v("at", t.at);
+    v("status", t.status);
+    v("summary", t.summary, Admin::Json::Optional);
+}
+
+struct Trace
+{
+    TraceItem root; // the cause: the event or cron run that began it (else the oldest item)
+    std::vector<TraceItem> items;
+};
+template<typename V>
+void describe(V &v, Trace &t)
+{
+    v("root", t.root);
+    v("items", t.items);
+}
+
+struct TraceRef
+{
+    QString traceId;
+};
+template<typename V>
+void describe(V &v, TraceRef &a)
+{
+    v(ArgSpec{ArgSpec::Path, "trace_id", "the trace id (an event's, a cron run's, a notification's trace_id)"}, a.traceId);
+}
+
 struct UserRef
 {
     qint64 user = 0;
@@ -396,6 +437,7 @@ extern const Op<UserRef, UnreadCount> notificationNew;
 extern const Op<NotificationChange, NotificationRow> notificationUpdate;
 extern const Op<UserRef, NoContent> notificationReadAll;
 extern const Op<FeedArgs, Page<ActionRow>> feedList;
+extern const Op<TraceRef, Trace> traceGet;
 extern const Op<PageArgs, Page<ForgeUserRow>> userList;
 extern const Op<PageArgs, Page<RepoRow>> repoList;
 extern const Op<RepoRef, std::vector<RepoPersonRow>> repoPeople;

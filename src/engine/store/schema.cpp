@@ -139,6 +139,15 @@ QStringList queueHistory(StoreBackend)
     };
 }
 
+// 4: what one cause produced (GET /traces/{id}) is found by trace_id in every work table.
+QStringList traceIndexes(StoreBackend)
+{
+    return {
+        QStringLiteral("CREATE INDEX cron_run_trace ON cron_run (trace_id)"),
+        QStringLiteral("CREATE INDEX action_trace ON action (trace_id)"),
+    };
+}
+
 } // namespace
 
 const std::vector<Migration> &storeMigrations()
@@ -147,6 +156,7 @@ const std::vector<Migration> &storeMigrations()
         {1, "engine state: notices, cron runs, pauses and ticks", &engineState},
         {2, "forge domain, notifications, feed and ingested events", &forgeDomain},
         {3, "queue history", &queueHistory},
+        {4, "trace indexes", &traceIndexes},
     };
     return migrations;
 }
