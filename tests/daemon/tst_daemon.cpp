@@ -1,6 +1,12 @@
 // The daemon as an operator runs it: a real switchyardd process, real signals.
+#include "support/daemonprocess.h"
+#include "support/wait.h"
 #include "support/redisserver.h"
 #include "support/testutil.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonObject>
 
 #include <QDeadlineTimer>
 #include <QElapsedTimer>
@@ -73,6 +79,55 @@ private Q_SLOTS:
         QCOMPARE(daemon.exitCode(), 0);
         QVERIFY(output.contains("terminated cleanly"));
         QVERIFY(!QFileInfo::exists(data.filePath(QStringLiteral("switchyard.lock"))));
+    }
+
+    // An event answered 202 is stored before the answer: killed with SIGKILL before it was
+    // processed (its queue paused), the daemon processes it after the restart.
+    void anEventAcceptedBeforeAKillIsProcessedAfterTheRestart()
+    {
+        QTemporaryDir data;
+        Test::DaemonProcess::Options options;
+        options.program = kDaemon;
+        options.dataDir = data.path();
+        QByteArray eventId;
+        {
+            Test::DaemonProcess daemon;
+            QVERIFY2(daemon.start(options), daemon.output().constData());
+            const QByteArray token = daemon.adminToken();
+            const auto url = [&](const QString &path, const QString &query = QString()) {
+                QUrl u = daemon.baseUrl();
+                u.setPath(u.path() + path);
+                u.setQuery(query);
+                return u;
+            };
+            qint64 ingest = 0;
+            for (const QJsonValue &q : Test::http("GET", url(QStringLiteral("/queues")), token).json().array())
+                if (q[QStringLiteral("name")].toString() == QLatin1String("event_ingest"))
+                    ingest = q[QStringLiteral("qid")].toInteger();
+            QVERIFY(ingest > 0);
+            QCOMPARE(Test::http("POST", url(QStringLiteral("/queues/%1/pause").arg(ingest)), token).status, 200);
+            QFile sample(QStringLiteral(SWITCHYARD_TEST_DATA "/events/gitea-push.json"));
+            QVERIFY(sample.open(QIODevice::ReadOnly));
+            const Test::HttpResult accepted =
+                Test::http("POST", url(QStringLiteral("/events"), QStringLiteral("event=push")), token, sample.readAll());
+            QCOMPARE(accepted.status, 202);
+            eventId = QByteArray::number(accepted.json().object().value(QStringLiteral("id")).toInteger());
+            const Test::HttpResult pending = Test::http("GET", url(QStringLiteral("/events/") + QString::fromLatin1(eventId)), token);
+            QCOMPARE(pending.json().object().value(QStringLiteral("status")).toString(), QStringLiteral("pending"));
+            ::kill(pid_t(daemon.pid()), SIGKILL);
+            QCOMPARE(daemon.stop(), -1); // it crashed: no graceful shutdown ran
+        }
+        Test::DaemonProcess again;
+        QVERIFY2(again.start(options), again.output().constData());
+        QUrl event = again.baseUrl();
+        event.setPath(event.path() + QStringLiteral("/events/") + QString::fromLatin1(eventId));
+        QString status;
+        QVERIFY2(Test::eventually([&] {
+                     status = Test::http("GET", event, again.adminToken()).json().object().value(QStringLiteral("status")).toString();
+                     return status == QLatin1String("done");
+                 }),
+                 qPrintable(status));
+        QCOMPARE(again.stop(), 0);
     }
 
     void secondSignalDuringShutdownStillExitsZero()
