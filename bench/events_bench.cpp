@@ -13,6 +13,7 @@
 
 #include "benchutil.h"
 #include "support/daemonprocess.h"
+#include "support/postgresserver.h"
 #include "support/testutil.h"
 
 #include "engine/engine.h"
@@ -139,9 +140,9 @@ void ingestBench(int seconds, int connections)
     daemon.stop();
 }
 
-std::unique_ptr<Engine> startEngine(const QString &dir)
+std::unique_ptr<Engine> startEngine(const QString &dir, const QByteArray &ini = {})
 {
-    Result<std::unique_ptr<Engine>> engine = Engine::start(CancelToken(), Test::configFrom({}, dir));
+    Result<std::unique_ptr<Engine>> engine = Engine::start(CancelToken(), Test::configFrom(ini, dir));
     if (!engine) {
         std::fprintf(stderr, "engine: %s\n", qPrintable(engine.status().message()));
         std::exit(1);
@@ -161,10 +162,11 @@ void accept(Engine &engine, const QString &event, const QJsonObject &payload)
     }
 }
 
-void deliveryBench(int watchers, int comments)
+// `ini` chooses the store ([database]); empty: SQLite in the temporary folder.
+void deliveryBench(int watchers, int comments, const QByteArray &ini = {}, const char *label = "SQLite")
 {
     QTemporaryDir dir;
-    std::unique_ptr<Engine> engine = startEngine(dir.path());
+    std::unique_ptr<Engine> engine = startEngine(dir.path(), ini);
     Store &store = engine->store();
     const QJsonObject issue{{QStringLiteral("id"), 101}, {QStringLiteral("number"), 1}, {QStringLiteral("title"), QStringLiteral("Queue stalls")},
                             {QStringLiteral("body"), QString()}, {QStringLiteral("state"), QStringLiteral("open")},
@@ -224,7 +226,7 @@ void deliveryBench(int watchers, int comments)
         });
     }
     const double bareSeconds = double(timer.nsecsElapsed()) / 1e9;
-    std::printf("== 2. %d comments to %d watchers (SQLite, %s) ==\n", comments, watchers, qPrintable(store.location()));
+    std::printf("== 2. %d comments to %d watchers (%s, %s) ==\n", comments, watchers, label, qPrintable(store.location()));
     std::printf("notifications  %8.0f rows/s  (%lld in %.2f s: ingestion, recipients, rows)\n", double(written) / engineSeconds,
                 qlonglong(written), engineSeconds);
     std::printf("bare updates   %8.0f rows/s  (ceiling: %lld rows updated by key, one transaction per comment)\n",
@@ -273,6 +275,19 @@ int main(int argc, char *argv[])
     const int seconds = option(args, "--seconds", 10);
     ingestBench(seconds, option(args, "--connections", 16));
     deliveryBench(option(args, "--watchers", 1000), option(args, "--comments", 1000));
+    // The same on a private PostgreSQL cluster (fsync off, as in the tests), unless --postgres 0.
+    if (option(args, "--postgres", 1)) {
+        Result<Test::PostgresServer *> server = Test::PostgresServer::shared();
+        Result<DatabaseSettings> db = server ? (*server)->createDatabase(QStringLiteral("bench")) : Result<DatabaseSettings>(server.status());
+        if (!db) {
+            std::fprintf(stderr, "postgres: %s\n", qPrintable(db.status().message()));
+            return 1;
+        }
+        const QByteArray ini = QStringLiteral("[database]\nDB_TYPE = postgres\nHOST = %1\nNAME = %2\nUSER = %3\nPASSWD = %4\n")
+                                   .arg(db->host, db->name, db->user, db->passwd)
+                                   .toUtf8();
+        deliveryBench(option(args, "--watchers", 1000), option(args, "--comments", 1000), ini, "PostgreSQL");
+    }
     countBench(option(args, "--rows", 1'000'000));
     return 0;
 }

@@ -44,6 +44,7 @@
 #include <QTabWidget>
 #include <QClipboard>
 #include <QComboBox>
+#include <QDialog>
 #include <QGroupBox>
 #include <QScrollBar>
 #include <QProgressBar>
@@ -932,6 +933,23 @@ private Q_SLOTS:
         for (QAction *action : {page.followAction(), page.markReadAction(), page.markUnreadAction(), page.pinAction(), page.markAllReadAction()})
             QVERIFY(!action->text().isEmpty());
         QVERIFY(!page.userView()->accessibleName().isEmpty() && !page.notificationView()->accessibleName().isEmpty());
+
+        // Show trace: the comment's event began it; bob's notification and the feed rows follow.
+        QVERIFY(!page.traceAction()->isEnabled()); // nothing selected
+        QVERIFY(page.selectKey(qint64(2)));
+        QVERIFY(page.traceAction()->isEnabled());
+        page.traceAction()->trigger();
+        QVERIFY(page.traceDialog() && page.traceDialog()->isVisible());
+        auto *items = page.traceDialog()->findChild<QTreeWidget *>(QStringLiteral("traceItems"));
+        QVERIFY(items && !items->accessibleName().isEmpty());
+        QVERIFY(Test::eventually([&] { return items->topLevelItemCount() >= 3; }));
+        QCOMPARE(items->topLevelItem(0)->text(0), QStringLiteral("event"));
+        QCOMPARE(items->topLevelItem(0)->text(1), QStringLiteral("2"));
+        QStringList kinds;
+        for (int i = 0; i < items->topLevelItemCount(); ++i)
+            kinds << items->topLevelItem(i)->text(0);
+        QVERIFY2(kinds.contains(QStringLiteral("notification")) && kinds.contains(QStringLiteral("feed")), qPrintable(kinds.join(u',')));
+        page.traceDialog()->close();
     }
 
     void rendersEveryPage()

@@ -1,10 +1,14 @@
 #include "notificationspage.h"
 
 #include "admin/ops/eventops.h"
+#include "widgets/format.h"
 
 #include "widgets/icons.h"
 
 #include <QAction>
+#include <QTreeWidget>
+#include <QDialogButtonBox>
+#include <QDialog>
 #include <QHeaderView>
 #include <QLabel>
 #include <QScrollBar>
@@ -62,6 +66,12 @@ NotificationsPage::NotificationsPage(Admin::AdminBackend &backend, QWidget *pare
     m_follow->setChecked(true);
     m_follow->setToolTip(tr("Keep the newest event in view as events arrive (off: the list stays where you scrolled)"));
     addPageAction(m_follow);
+    // What the selected event produced (GET /traces/{id}): its notifications and feed rows.
+    m_trace = new QAction(Icons::symbolic(QStringLiteral("edit-find")), tr("Show trace"), this);
+    m_trace->setToolTip(tr("What the selected event produced: the notifications and feed rows of its trace"));
+    m_trace->setEnabled(false);
+    addPageAction(m_trace);
+    connect(m_trace, &QAction::triggered, this, &NotificationsPage::showTrace);
     connect(&m_events, &EventModel::rowsArrived, this, [this] {
         if (m_follow->isChecked())
             view()->scrollToTop(); // newest first
@@ -219,6 +229,66 @@ void NotificationsPage::onEvent(const Admin::AdminEvent &event)
         if (event.unread.userId == selectedUser())
             refreshNotifications();
     }
+}
+
+void NotificationsPage::selectionChanged()
+{
+    const int at = m_events.indexOfKey(currentKey().toLongLong());
+    m_trace->setEnabled(at >= 0 && !m_events.rowAt(at)->traceId.isEmpty());
+}
+
+void NotificationsPage::showTrace()
+{
+    const int at = m_events.indexOfKey(currentKey().toLongLong());
+    if (at < 0)
+        return;
+    const QString traceId = m_events.rowAt(at)->traceId;
+    if (!m_traceDialog) {
+        m_traceDialog = new QDialog(this);
+        m_traceDialog->setObjectName(QStringLiteral("traceDialog"));
+        m_traceDialog->resize(760, 360);
+        auto *layout = new QVBoxLayout(m_traceDialog);
+        auto *heading = new QLabel(m_traceDialog);
+        heading->setObjectName(QStringLiteral("traceHeading"));
+        heading->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        layout->addWidget(heading);
+        auto *tree = new QTreeWidget(m_traceDialog);
+        tree->setObjectName(QStringLiteral("traceItems"));
+        tree->setAccessibleName(tr("What the trace holds, oldest first"));
+        tree->setRootIsDecorated(false);
+        tree->setUniformRowHeights(true);
+        tree->setHeaderLabels({tr("Kind"), tr("Id"), tr("At"), tr("Status"), tr("What")});
+        tree->header()->resizeSection(0, 110);
+        tree->header()->resizeSection(1, 60);
+        tree->header()->resizeSection(2, 160);
+        tree->header()->resizeSection(3, 140);
+        layout->addWidget(tree, 1);
+        auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, m_traceDialog);
+        connect(buttons, &QDialogButtonBox::rejected, m_traceDialog, &QDialog::reject);
+        layout->addWidget(buttons);
+    }
+    m_traceDialog->setWindowTitle(tr("Trace %1").arg(traceId));
+    auto *heading = m_traceDialog->findChild<QLabel *>(QStringLiteral("traceHeading"));
+    auto *tree = m_traceDialog->findChild<QTreeWidget *>(QStringLiteral("traceItems"));
+    heading->setText(tr("Reading trace %1…").arg(traceId));
+    tree->clear();
+    m_traceDialog->show();
+    m_traceDialog->raise();
+    backend().call(Admin::Ops::traceGet, {traceId}, m_traceDialog, [heading, tree, traceId](Result<Admin::Trace> trace) {
+        if (!trace) {
+            heading->setText(tr("Trace %1: %2").arg(traceId, trace.status().message()));
+            return;
+        }
+        heading->setText(tr("Trace %1 began with %2 %3 (%4): %n item(s)", nullptr, int(trace->items.size()))
+                             .arg(traceId, trace->root.kind)
+                             .arg(trace->root.id)
+                             .arg(trace->root.summary));
+        for (const Admin::TraceItem &item : trace->items)
+            new QTreeWidgetItem(tree, QStringList{item.kind, QString::number(item.id), formatTime(item.at), item.status, item.summary});
+        if (tree->topLevelItemCount() > 0)
+            tree->setCurrentItem(tree->topLevelItem(0));
+        tree->setFocus();
+    });
 }
 
 void NotificationsPage::updateActions()

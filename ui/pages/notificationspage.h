@@ -5,6 +5,7 @@
 #include "models/notificationmodels.h"
 
 class QAction;
+class QDialog;
 class QLabel;
 class QTreeView;
 
@@ -32,6 +33,9 @@ public:
     QAction *markUnreadAction() const { return m_markUnread; }
     QAction *pinAction() const { return m_pin; }
     QAction *markAllReadAction() const { return m_markAllRead; }
+    QAction *traceAction() const { return m_trace; }
+    // The dialog of the last Show trace (tests); null before one was opened.
+    QDialog *traceDialog() const { return m_traceDialog; }
     // Selects a user in the lower list (tests, links); false when not listed.
     bool selectUser(qint64 userId);
     qint64 selectedUser() const;
@@ -43,6 +47,8 @@ private:
     void updateActions();
     void setStatus(NotificationStatus status);
     void markAllRead();
+    void selectionChanged() override;
+    void showTrace();
 
     EventModel m_events;
     ForgeUserModel m_users;
@@ -57,6 +63,8 @@ private:
     QAction *m_markUnread;
     QAction *m_pin;
     QAction *m_markAllRead;
+    QAction *m_trace = nullptr;
+    QDialog *m_traceDialog = nullptr;
 };
 
 } // namespace Switchyard::Console

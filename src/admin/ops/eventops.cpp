@@ -195,7 +195,20 @@ const Op<TraceRef, Trace> traceGet{
             return items.status();
         if (items->empty())
             return Status::notFound(QStringLiteral("nothing has trace id %1").arg(a.traceId.left(128))).withField(QStringLiteral("trace_id"));
-        std::stable_sort(items->begin(), items->end(), [](const TraceItem &x, const TraceItem &y) { return x.at < y.at; });
+        // Oldest first. Forge rows keep seconds, engine rows milliseconds: within one second the
+        // cause (event, cron run) comes before what it produced, in the order of the sources.
+        const auto rank = [](const TraceItem &t) {
+            for (std::size_t i = 0; i < std::size(sources); ++i)
+                if (t.kind == QLatin1String(sources[i].first))
+                    return int(i);
+            return int(std::size(sources));
+        };
+        std::stable_sort(items->begin(), items->end(), [&](const TraceItem &x, const TraceItem &y) {
+            const qint64 xs = x.at.toSecsSinceEpoch(), ys = y.at.toSecsSinceEpoch();
+            if (xs != ys)
+                return xs < ys;
+            return rank(x) < rank(y);
+        });
         Trace trace;
         trace.root = items->front();
         for (const TraceItem &item : *items)
