@@ -1,36 +1,19 @@
 #include "auditlog.h"
 
-#include "startup.h"
-
-#include "engine/settings/config.h"
+#include "engine/store/store.h"
 
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
 
-#include <cerrno>
-#include <cstring>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
+#include <QSqlQuery>
+
+#include <algorithm>
+#include <map>
 
 namespace Switchyard::Admin {
 
-namespace {
-
-QJsonObject toJson(const AuditEntry &entry)
-{
-    return QJsonObject{{QStringLiteral("id"), entry.id},
-                       {QStringLiteral("at"), entry.at.toString(Qt::ISODateWithMs)},
-                       {QStringLiteral("actor"), entry.doer},
-                       {QStringLiteral("remote_addr"), entry.remoteAddr},
-                       {QStringLiteral("action"), entry.action},
-                       {QStringLiteral("target"), entry.target},
-                       {QStringLiteral("result"), entry.result}};
-}
-
-} // namespace
 
 QString AuditLog::escapeControl(const QString &field, qsizetype max)
 {
@@ -58,166 +41,129 @@ QString AuditLog::escapeControl(const QString &field, qsizetype max)
     return out;
 }
 
-AuditLog::AuditLog(QString path, AuditOptions options) : m_path(std::move(path)), m_options(options) {}
-
-Result<std::unique_ptr<AuditLog>> AuditLog::open(const QString &dataPath, AuditOptions options)
+Result<std::unique_ptr<AuditLog>> AuditLog::open(Store &store, const QString &dataPath)
 {
-    if (!makePrivateDirectory(dataPath))
-        return Status::unavailable(QStringLiteral("cannot create the data directory %1: %2")
-                                       .arg(dataPath, QString::fromLocal8Bit(std::strerror(errno))));
-    std::unique_ptr<AuditLog> log(new AuditLog(QDir(dataPath).filePath(QLatin1String(kFileName)), options));
-    for (int i = options.keep; i >= 1; --i)
-        log->readFile(log->m_path + u'.' + QString::number(i));
-    // Created 0600 (never wider, whatever the umask), so no other user ever sees a line.
-    const int fd = ::open(QFile::encodeName(log->m_path).constData(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
-    if (fd < 0)
-        return Status::unavailable(QStringLiteral("cannot open the audit log %1: %2")
-                                       .arg(log->m_path, QString::fromLocal8Bit(std::strerror(errno))));
-    ::fchmod(fd, 0600);
-    if (!log->m_file.open(fd, QIODevice::ReadWrite | QIODevice::Append | QIODevice::Unbuffered, QFileDevice::AutoCloseHandle))
-        return Status::unavailable(QStringLiteral("cannot open the audit log %1: %2").arg(log->m_path, log->m_file.errorString()));
-    log->readFile(log->m_path);
+    std::unique_ptr<AuditLog> log(new AuditLog(store));
+    if (Status imported = log->importFiles(dataPath); !imported)
+        return imported;
     return log;
 }
 
-Result<std::unique_ptr<AuditLog>> AuditLog::open(const EngineConfig &config)
+// audit.jsonl.N … audit.jsonl.1, audit.jsonl: oldest first. A finishing line (the same id again)
+// replaces the result of its started line. Ids are not kept: the table numbers its rows, in the
+// files' order.
+Status AuditLog::importFiles(const QString &dataPath)
 {
-    AuditOptions options;
-    options.maxSize = config.server.auditMaxSize;
-    options.keep = config.server.auditKeep;
-    return open(config.dataPath(), options);
-}
-
-void AuditLog::readFile(const QString &path)
-{
-    QFile file(path);
-    if (!QFileInfo(path).isFile() || !file.open(QIODevice::ReadOnly))
-        return;
-    std::map<qint64, std::size_t> index; // id → position in m_entries, for the finishing lines
-    while (!file.atEnd()) {
-        const QByteArray line = file.readLine().trimmed();
-        if (line.isEmpty())
-            continue;
-        const QJsonObject o = QJsonDocument::fromJson(line).object();
-        const QDateTime at = QDateTime::fromString(o.value(QStringLiteral("at")).toString(), Qt::ISODateWithMs);
-        if (o.isEmpty() || !at.isValid()) {
-            ++m_skipped;
-            continue;
-        }
-        AuditEntry entry{qint64(o.value(QStringLiteral("id")).toDouble()),
-                         at.toUTC(),
-                         o.value(QStringLiteral("actor")).toString(),
-                         o.value(QStringLiteral("remote_addr")).toString(),
-                         o.value(QStringLiteral("action")).toString(),
-                         o.value(QStringLiteral("target")).toString(),
-                         o.value(QStringLiteral("result")).toString()};
-        m_nextId = std::max(m_nextId, entry.id + 1);
-        // A finishing line replaces its started line (searched among the recent entries).
-        bool replaced = false;
-        for (auto it = m_entries.rbegin(); it != m_entries.rend() && it - m_entries.rbegin() < 1024; ++it) {
-            if (it->id == entry.id) {
-                it->target = entry.target;
-                it->result = entry.result;
-                replaced = true;
-                break;
+    const QDir dir(dataPath);
+    QStringList files = dir.entryList({QLatin1String(kFileName) + QStringLiteral(".*")}, QDir::Files);
+    files.removeIf([](const QString &name) { return name.endsWith(QLatin1String(".imported")); });
+    std::sort(files.begin(), files.end(), [](const QString &a, const QString &b) {
+        return a.section(u'.', -1).toInt() > b.section(u'.', -1).toInt(); // .5 before .1
+    });
+    if (dir.exists(QLatin1String(kFileName)))
+        files.append(QLatin1String(kFileName));
+    if (files.isEmpty())
+        return Status::ok();
+    std::vector<AuditEntry> entries;
+    std::map<qint64, std::size_t> byId; // the file's id → position, for the finishing lines
+    for (const QString &name : std::as_const(files)) {
+        QFile file(dir.filePath(name));
+        if (!file.open(QIODevice::ReadOnly))
+            return Status::unavailable(QStringLiteral("cannot read the former audit log %1: %2").arg(file.fileName(), file.errorString()));
+        byId.clear();
+        while (!file.atEnd()) {
+            const QByteArray line = file.readLine().trimmed();
+            if (line.isEmpty())
+                continue;
+            const QJsonObject o = QJsonDocument::fromJson(line).object();
+            const QDateTime at = QDateTime::fromString(o.value(QStringLiteral("at")).toString(), Qt::ISODateWithMs);
+            if (o.isEmpty() || !at.isValid()) {
+                ++m_skipped;
+                continue;
             }
+            const qint64 id = qint64(o.value(QStringLiteral("id")).toDouble());
+            if (auto found = byId.find(id); found != byId.end()) {
+                entries[found->second].target = o.value(QStringLiteral("target")).toString();
+                entries[found->second].result = o.value(QStringLiteral("result")).toString();
+                continue;
+            }
+            byId[id] = entries.size();
+            entries.push_back({0, at.toUTC(), o.value(QStringLiteral("actor")).toString(), o.value(QStringLiteral("remote_addr")).toString(),
+                               o.value(QStringLiteral("action")).toString(), o.value(QStringLiteral("target")).toString(),
+                               o.value(QStringLiteral("result")).toString()});
         }
-        if (replaced)
-            continue;
-        m_entries.push_back(std::move(entry));
-        if (m_entries.size() > m_options.memoryLimit)
-            m_entries.pop_front();
     }
-}
-
-Status AuditLog::append(const AuditEntry &entry)
-{
-    const QByteArray line = QJsonDocument(toJson(entry)).toJson(QJsonDocument::Compact) + '\n';
-    const qint64 before = m_file.size();
-    if (m_file.write(line) != line.size()) { // unbuffered: this is the write(2)
-        const QString error = m_file.errorString();
-        m_file.unsetError();
-        // What was not written is not kept either: the caller refuses the change.
-        m_health = Status::unavailable(
-            QStringLiteral("the audit log %1 cannot be written: %2").arg(m_path, error.isEmpty() ? QStringLiteral("write failed") : error));
-        // A partial line would corrupt the next: cut the file back to its last full line.
-        m_file.resize(before);
-        return m_health;
-    }
-    m_health = Status::ok();
-    if (m_file.size() >= m_options.maxSize)
-        rotate();
+    const Status written = m_store.write([&](SqlTransaction &tx) -> Status {
+        for (const AuditEntry &e : entries)
+            if (Status s = tx.exec(QStringLiteral("INSERT INTO audit (at_ms, actor, remote_addr, action, target, result) VALUES (?, ?, ?, ?, ?, ?)"),
+                                   {toStoreMs(e.at), clean(e.doer), clean(e.remoteAddr), clean(e.action), clean(e.target), clean(e.result)})
+                               .status();
+                !s)
+                return s;
+        return Status::ok();
+    });
+    if (!written)
+        return Status::unavailable(QStringLiteral("cannot import the former audit log into the database: %1").arg(written.message()));
+    for (const QString &name : std::as_const(files))
+        QFile::rename(dir.filePath(name), dir.filePath(name + QStringLiteral(".imported")));
+    qInfo("audit: imported %lld entries of %s into the database (%lld damaged lines skipped)", qlonglong(entries.size()),
+          qPrintable(dir.filePath(QLatin1String(kFileName))), qlonglong(m_skipped));
     return Status::ok();
 }
 
-void AuditLog::rotate()
+Status AuditLog::noteWrite(const Status &written)
 {
-    const QString oldest = m_path + u'.' + QString::number(m_options.keep);
-    QFile::remove(oldest);
-    for (int i = m_options.keep - 1; i >= 1; --i)
-        QFile::rename(m_path + u'.' + QString::number(i), m_path + u'.' + QString::number(i + 1));
-    m_file.close();
-    QFile::rename(m_path, m_path + QStringLiteral(".1"));
-    const int fd = ::open(QFile::encodeName(m_path).constData(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
-    if (fd < 0 || !m_file.open(fd, QIODevice::ReadWrite | QIODevice::Append | QIODevice::Unbuffered, QFileDevice::AutoCloseHandle)) {
-        m_health = Status::unavailable(QStringLiteral("the audit log %1 cannot be reopened after rotation: %2")
-                                           .arg(m_path, QString::fromLocal8Bit(std::strerror(errno))));
-        if (fd >= 0)
-            ::close(fd);
-        return;
-    }
-    ::fchmod(fd, 0600);
+    std::lock_guard lock(m_mutex);
+    m_health = written ? Status::ok()
+                       : Status::unavailable(QStringLiteral("the audit log cannot be written to the database: %1").arg(written.message()));
+    return m_health;
 }
 
-void AuditLog::stamp(AuditEntry &entry)
+namespace {
+
+// An entry's fields as stored: stamped now, each cleaned.
+QVariantList storedFields(const AuditEntry &e, const QString &result)
 {
-    entry.id = m_nextId++;
-    entry.at = QDateTime::currentDateTimeUtc();
-    entry.doer = clean(entry.doer);
-    entry.remoteAddr = clean(entry.remoteAddr);
-    entry.action = clean(entry.action);
-    entry.target = clean(entry.target);
+    return {QDateTime::currentMSecsSinceEpoch(), AuditLog::clean(e.doer), AuditLog::clean(e.remoteAddr), AuditLog::clean(e.action),
+            AuditLog::clean(e.target), AuditLog::clean(result)};
 }
+
+const QString kInsert = QStringLiteral("INSERT INTO audit (at_ms, actor, remote_addr, action, target, result) VALUES (?, ?, ?, ?, ?, ?) RETURNING id");
+
+AuditEntry rowFrom(const QSqlQuery &q)
+{
+    return {q.value(0).toLongLong(), fromStoreMs(q.value(1).toLongLong()), q.value(2).toString(), q.value(3).toString(),
+            q.value(4).toString(),   q.value(5).toString(),                q.value(6).toString()};
+}
+
+} // namespace
 
 Result<qint64> AuditLog::begin(AuditEntry entry)
 {
-    std::lock_guard lock(m_mutex);
-    if (!m_file.isOpen())
-        return m_health;
-    stamp(entry);
-    entry.result = QLatin1String(kStarted);
-    if (Status written = append(entry); !written)
-        return written;
-    m_entries.push_back(entry);
-    if (m_entries.size() > m_options.memoryLimit)
-        m_entries.pop_front();
-    return entry.id;
+    const QVariantList fields = storedFields(entry, QLatin1String(kStarted));
+    Result<qint64> id = m_store.writeValue<qint64>([&](SqlTransaction &tx) { return tx.insertReturningId(kInsert, fields); });
+    if (Status noted = noteWrite(id.status()); !noted)
+        return noted;
+    return id;
 }
 
 void AuditLog::finish(qint64 id, const QString &target, const QString &result)
 {
-    std::lock_guard lock(m_mutex);
-    auto it = std::find_if(m_entries.rbegin(), m_entries.rend(), [id](const AuditEntry &e) { return e.id == id; });
-    if (it == m_entries.rend())
-        return;
-    if (!target.isEmpty())
-        it->target = clean(target);
-    it->result = clean(result);
-    if (m_file.isOpen())
-        append(*it); // a failure here leaves the entry "started" on disk and the log unhealthy
+    // A failure leaves the entry "started" and the log unhealthy (the self-check says so).
+    noteWrite(m_store.write([&](SqlTransaction &tx) {
+        if (target.isEmpty())
+            return tx.exec(QStringLiteral("UPDATE audit SET result = ? WHERE id = ?"), {clean(result), id}).status();
+        return tx.exec(QStringLiteral("UPDATE audit SET result = ?, target = ? WHERE id = ?"), {clean(result), clean(target), id}).status();
+    }));
 }
 
 AuditEntry AuditLog::record(AuditEntry entry)
 {
-    std::lock_guard lock(m_mutex);
-    stamp(entry);
-    entry.result = clean(entry.result);
-    if (m_file.isOpen())
-        append(entry);
-    m_entries.push_back(entry);
-    if (m_entries.size() > m_options.memoryLimit)
-        m_entries.pop_front();
-    return entry;
+    const QVariantList fields = storedFields(entry, entry.result);
+    Result<qint64> id = m_store.writeValue<qint64>([&](SqlTransaction &tx) { return tx.insertReturningId(kInsert, fields); });
+    noteWrite(id.status());
+    return {id.valueOr(0), fromStoreMs(fields[0].toLongLong()), fields[1].toString(), fields[2].toString(),
+            fields[3].toString(), fields[4].toString(), fields[5].toString()};
 }
 
 Status AuditLog::healthy() const
@@ -226,21 +172,34 @@ Status AuditLog::healthy() const
     return m_health;
 }
 
-AuditPage AuditLog::query(const AuditQuery &query) const
+Result<AuditPage> AuditLog::query(const AuditQuery &query) const
 {
-    AuditPage page;
-    const qint64 skip = qint64(query.page - 1) * query.limit;
-    std::lock_guard lock(m_mutex);
-    for (auto it = m_entries.rbegin(); it != m_entries.rend(); ++it) {
-        if (!query.action.isEmpty() && it->action != query.action)
-            continue;
-        if (query.since.isValid() && it->at < query.since)
-            continue;
-        if (page.total >= skip && qint64(page.entries.size()) < query.limit)
-            page.entries.push_back(*it);
-        ++page.total;
-    }
-    return page;
+    return m_store.readValue<AuditPage>([&](SqlTransaction &tx) -> Result<AuditPage> {
+        QString where = QStringLiteral(" WHERE 1 = 1");
+        QVariantList values;
+        if (!query.action.isEmpty()) {
+            where += QStringLiteral(" AND action = ?");
+            values.append(query.action);
+        }
+        if (query.since.isValid()) {
+            where += QStringLiteral(" AND at_ms >= ?");
+            values.append(toStoreMs(query.since));
+        }
+        AuditPage page;
+        Result<qint64> total = tx.scalar(QStringLiteral("SELECT COUNT(*) FROM audit") + where, values);
+        if (!total)
+            return total.status();
+        page.total = *total;
+        Result<QSqlQuery> rows =
+            tx.exec(QStringLiteral("SELECT id, at_ms, actor, remote_addr, action, target, result FROM audit") + where +
+                        QStringLiteral(" ORDER BY id DESC LIMIT ? OFFSET ?"),
+                    values + QVariantList{query.limit, qint64(query.page - 1) * query.limit});
+        if (!rows)
+            return rows.status();
+        while (rows->next())
+            page.entries.push_back(rowFrom(*rows));
+        return page;
+    });
 }
 
 } // namespace Switchyard::Admin

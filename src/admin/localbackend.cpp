@@ -55,7 +55,7 @@ void LocalBackend::start()
     m_starter = std::thread([this, config = m_config, options = m_options.engine, token = m_startup.token()] {
         Result<std::unique_ptr<Engine>> started = Engine::start(token, config, options);
         // The audit log reads its whole file: here, not on the GUI thread.
-        std::unique_ptr<AuditLog> audit = started ? openAudit(config) : nullptr;
+        std::unique_ptr<AuditLog> audit = started ? openAudit(**started) : nullptr;
         {
             std::lock_guard lock(m_startMutex);
             m_startedAudit = std::move(audit);
@@ -87,10 +87,10 @@ void LocalBackend::adoptStarted()
     connected(std::move(engine));
 }
 
-// The console's own changes are audited like the API's, in the same file the daemon uses.
-std::unique_ptr<AuditLog> LocalBackend::openAudit(const EngineConfig &config)
+// The console's own changes are audited like the API's, in the same table the daemon uses.
+std::unique_ptr<AuditLog> LocalBackend::openAudit(Engine &engine)
 {
-    Result<std::unique_ptr<AuditLog>> audit = AuditLog::open(config);
+    Result<std::unique_ptr<AuditLog>> audit = AuditLog::open(engine.store(), engine.config().dataPath());
     if (audit)
         return std::move(audit).value();
     qWarning("the console's actions are not audited: %s", qPrintable(audit.status().message()));
@@ -101,7 +101,7 @@ void LocalBackend::connected(std::unique_ptr<Engine> engine)
 {
     m_engine = std::move(engine);
     if (!m_audit) // an adopted engine (tests, benchmarks); start() opened it on the start-up thread
-        m_audit = openAudit(m_engine->config());
+        m_audit = openAudit(*m_engine);
     m_events = std::make_unique<AdminEventSource>(
         *m_engine, [this](AdminEvent event) { forward(std::move(event)); }, m_options.eventInterval);
     m_events->start();

@@ -63,7 +63,7 @@ protected:
 
 private:
     void connected(std::unique_ptr<Engine> engine);
-    static std::unique_ptr<AuditLog> openAudit(const EngineConfig &config);
+    static std::unique_ptr<AuditLog> openAudit(Engine &engine);
     void adoptStarted(); // on this object's thread, when the start-up thread is done
     void forward(AdminEvent event);
     void deliverQueueStats();

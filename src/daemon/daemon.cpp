@@ -189,7 +189,7 @@ Status startServer(Engine &engine, const EngineConfig &config, std::unique_ptr<A
             QTextStream(stdout) << "switchyardd: generated the admin token; it is in " << tokens.adminTokenPath()
                                 << " (0600), not printed since standard output is not a terminal\n";
     }
-    Result<std::unique_ptr<Admin::AuditLog>> opened = Admin::AuditLog::open(config);
+    Result<std::unique_ptr<Admin::AuditLog>> opened = Admin::AuditLog::open(engine.store(), config.dataPath());
     if (!opened)
         return opened.status();
     audit = std::move(opened).value();

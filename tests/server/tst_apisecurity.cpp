@@ -135,7 +135,7 @@ private Q_SLOTS:
         struct stat info{};
         QCOMPARE(::stat(QFile::encodeName(data).constData(), &info), 0);
         QCOMPARE(info.st_mode & 0777, mode_t(0700));
-        for (const char *file : {"audit.jsonl", "admin-token"}) {
+        for (const char *file : {"admin-token"}) {
             QCOMPARE(::stat(QFile::encodeName(QDir(data).filePath(QLatin1String(file))).constData(), &info), 0);
             QVERIFY2((info.st_mode & 0777) == 0600, file);
         }
@@ -160,36 +160,44 @@ private Q_SLOTS:
         QVERIFY2(refused.output.contains("KEY_FILE") && refused.output.contains("readable by every user"), refused.output.constData());
     }
 
-    void theAuditLogRotatesAndListsAcrossFiles()
+    // A data directory of a version that kept the audit log in audit.jsonl (rotated to
+    // audit.jsonl.N): imported into the database once, oldest first, finishing lines applied,
+    // damaged lines skipped; the files renamed; the retired settings warned about.
+    void theFormerAuditFilesAreImportedOnce()
     {
         QTemporaryDir dir;
-        DaemonProcess daemon;
-        QVERIFY2(daemon.start(options(dir.path(), "[server]\nAUDIT_MAX_SIZE = 4096\nAUDIT_KEEP = 2\n")), daemon.output().constData());
-        const QUrl pause = endpoint(daemon, QStringLiteral("/cron/delete_old_system_notices/pause"));
-        for (int i = 0; i < 60; ++i)
-            QCOMPARE(http("POST", pause, daemon.adminToken()).status, 200);
-        QVERIFY(QFile::exists(dir.filePath(QStringLiteral("audit.jsonl.1"))));
-        QVERIFY(QFile::exists(dir.filePath(QStringLiteral("audit.jsonl.2"))));
-        QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("audit.jsonl.3")))); // AUDIT_KEEP = 2: the oldest went
-        for (const char *name : {"audit.jsonl", "audit.jsonl.1", "audit.jsonl.2"})
-            QVERIFY2(QFileInfo(dir.filePath(QLatin1String(name))).size() < 4096 + 1024, name);
-        QCOMPARE(daemon.stop(), 0);
-        // After a restart the list still spans the rotated files.
-        qint64 onDisk = 0;
-        for (const char *name : {"audit.jsonl", "audit.jsonl.1", "audit.jsonl.2"}) {
+        const auto write = [&](const char *name, const QByteArray &text) {
             QFile file(dir.filePath(QLatin1String(name)));
-            QVERIFY(file.open(QIODevice::ReadOnly));
-            std::set<qint64> ids;
-            for (const QByteArray &line : file.readAll().split('\n'))
-                if (!line.isEmpty())
-                    ids.insert(QJsonDocument::fromJson(line).object().value(QStringLiteral("id")).toInteger());
-            onDisk += qint64(ids.size());
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(text);
+        };
+        write("audit.jsonl.1", R"({"id":1,"at":"2026-11-30T10:00:00.000Z","actor":"admin","remote_addr":"127.0.0.1","action":"queue.pause","target":"3","result":"started"}
+{"id":1,"at":"2026-11-30T10:00:00.000Z","actor":"admin","remote_addr":"127.0.0.1","action":"queue.pause","target":"3","result":"ok"}
+not json
+)");
+        write("audit.jsonl", R"({"id":2,"at":"2026-11-30T11:00:00.000Z","actor":"ops","remote_addr":"10.0.0.5","action":"cron.run","target":"cleanup","result":"409 already running"}
+)");
+        DaemonProcess daemon;
+        QVERIFY2(daemon.start(options(dir.path(), "[server]\nAUDIT_KEEP = 2\n")), daemon.output().constData());
+        QVERIFY2(daemon.output().contains("AUDIT_KEEP is no longer used"), daemon.output().constData());
+        const QJsonArray listed = http("GET", endpoint(daemon, QStringLiteral("/audit")), daemon.adminToken()).json().array();
+        QCOMPARE(listed.size(), 2);
+        QCOMPARE(listed.at(0)[QStringLiteral("action")].toString(), QStringLiteral("cron.run")); // newest first
+        QCOMPARE(listed.at(0)[QStringLiteral("result")].toString(), QStringLiteral("409 already running"));
+        QCOMPARE(listed.at(1)[QStringLiteral("result")].toString(), QStringLiteral("ok")); // the finishing line won
+        QCOMPARE(listed.at(1)[QStringLiteral("at")].toString(), QStringLiteral("2026-11-30T10:00:00.000Z"));
+        for (const char *name : {"audit.jsonl", "audit.jsonl.1"}) {
+            QVERIFY2(!QFile::exists(dir.filePath(QLatin1String(name))), name);
+            QVERIFY2(QFile::exists(dir.filePath(QLatin1String(name) + QStringLiteral(".imported"))), name);
         }
+        // New changes go to the table too, and a restart imports nothing twice.
+        QCOMPARE(http("POST", endpoint(daemon, QStringLiteral("/cron/delete_old_system_notices/pause")), daemon.adminToken()).status, 200);
+        QCOMPARE(daemon.stop(), 0);
         DaemonProcess again;
-        QVERIFY2(again.start(options(dir.path(), "[server]\nAUDIT_MAX_SIZE = 4096\nAUDIT_KEEP = 2\n")), again.output().constData());
-        const HttpResult listed = http("GET", endpoint(again, QStringLiteral("/audit")), again.adminToken());
-        QCOMPARE(listed.headers.value("x-total-count").toLongLong(), onDisk);
-        QVERIFY(onDisk > 20);
+        QVERIFY2(again.start(options(dir.path(), QByteArray())), again.output().constData());
+        const HttpResult after = http("GET", endpoint(again, QStringLiteral("/audit")), again.adminToken());
+        QCOMPARE(after.headers.value("x-total-count").toLongLong(), 3);
+        QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("audit.jsonl"))));
         QCOMPARE(again.stop(), 0);
     }
 

@@ -212,8 +212,10 @@ const Op<AuditArgs, Page<AuditEntry>> auditList{
         query.limit = int(a.limit);
         query.action = a.action;
         query.since = a.since;
-        AuditPage found = c.audit->query(query);
-        return Page<AuditEntry>{std::move(found.entries), found.total};
+        Result<AuditPage> found = c.audit->query(query);
+        if (!found)
+            return found.status();
+        return Page<AuditEntry>{std::move(found->entries), found->total};
     }};
 
 std::vector<const OpBase *> instanceOps()

@@ -228,8 +228,7 @@ void EngineConfig::loadServer(Collector &c, const Settings &s, EngineConfig &con
             *value = std::chrono::duration_cast<std::chrono::milliseconds>(taken);
     }
     for (auto [key, value, min, max] : {std::tuple{QStringLiteral("MAX_CONNECTIONS"), &srv.maxConnections, 8, 100000},
-                                        std::tuple{QStringLiteral("MAX_CONNECTIONS_PER_ADDRESS"), &srv.maxConnectionsPerAddress, 1, 100000},
-                                        std::tuple{QStringLiteral("AUDIT_KEEP"), &srv.auditKeep, 1, 1000}}) {
+                                        std::tuple{QStringLiteral("MAX_CONNECTIONS_PER_ADDRESS"), &srv.maxConnectionsPerAddress, 1, 100000}}) {
         *value = clampToInt(c.take(s.integer(server, key, *value), qint64(*value)));
         if (*value < min || *value > max)
             c.fail(QStringLiteral("%1 = %2 is not valid; expected a number from %3 to %4")
@@ -238,11 +237,11 @@ void EngineConfig::loadServer(Collector &c, const Settings &s, EngineConfig &con
                        .arg(min)
                        .arg(max));
     }
-    srv.auditMaxSize = c.take(s.integer(server, QStringLiteral("AUDIT_MAX_SIZE"), srv.auditMaxSize), srv.auditMaxSize);
-    if (srv.auditMaxSize < 4096)
-        c.fail(QStringLiteral("%1 = %2 is too small; expected at least 4096 bytes")
-                   .arg(s.location(server, QStringLiteral("AUDIT_MAX_SIZE")))
-                   .arg(srv.auditMaxSize));
+    // The audit log was a rotated file; it is a table of the store now (docs/security.md).
+    for (const QString key : {QStringLiteral("AUDIT_MAX_SIZE"), QStringLiteral("AUDIT_KEEP")})
+        if (s.has(server, key))
+            config.m_warnings.append(QStringLiteral("%1 is no longer used and is ignored: the audit log is kept in the database")
+                                         .arg(s.location(server, key)));
 }
 
 void EngineConfig::loadCache(Collector &c, const Settings &s, EngineConfig &config)

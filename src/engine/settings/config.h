@@ -127,9 +127,6 @@ struct ServerSettings
     std::chrono::milliseconds idleTimeout = std::chrono::seconds(60);
     int maxConnections = 512;            // also bounded by the descriptor limit
     int maxConnectionsPerAddress = 128;  // per IPv4 address (127.0.0.0/8 as one) or IPv6 /64
-    // The audit log rotates at auditMaxSize bytes, keeping auditKeep older files.
-    qint64 auditMaxSize = 16 << 20;
-    int auditKeep = 5;
     // Lifecycle: how long a graceful shutdown may take before the hammer phase.
     std::chrono::nanoseconds gracefulHammerTime = std::chrono::seconds(60);
 };

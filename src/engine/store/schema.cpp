@@ -148,6 +148,19 @@ QStringList traceIndexes(StoreBackend)
     };
 }
 
+// 5: the audit log (admin/auditlog.h), formerly audit.jsonl in the data directory. result is
+// "started" until the change ends; trace_id ties a change to what it caused.
+QStringList auditLog(StoreBackend b)
+{
+    return {
+        QStringLiteral("CREATE TABLE audit (%1, at_ms BIGINT NOT NULL, actor TEXT NOT NULL, remote_addr TEXT NOT NULL, "
+                       "action TEXT NOT NULL, target TEXT NOT NULL, result TEXT NOT NULL, trace_id TEXT NOT NULL DEFAULT '')")
+            .arg(id(b)),
+        QStringLiteral("CREATE INDEX audit_action ON audit (action, id)"),
+        QStringLiteral("CREATE INDEX audit_at ON audit (at_ms)"),
+    };
+}
+
 } // namespace
 
 const std::vector<Migration> &storeMigrations()
@@ -157,6 +170,7 @@ const std::vector<Migration> &storeMigrations()
         {2, "forge domain, notifications, feed and ingested events", &forgeDomain},
         {3, "queue history", &queueHistory},
         {4, "trace indexes", &traceIndexes},
+        {5, "audit log", &auditLog},
     };
     return migrations;
 }
