@@ -18,6 +18,7 @@
 
 #include "admintypes.h"
 
+#include "engine/core/escape.h"
 #include "engine/core/status.h"
 
 #include <QDateTime>
@@ -91,9 +92,8 @@ public:
 
     // Escapes control characters and cuts to kMaxField characters.
     static QString clean(const QString &field) { return escapeControl(field, kMaxField); }
-    // Control characters (C0, DEL, C1, bidi and other format characters) as \n, \x1b, \u202e …;
-    // cut to `max` characters (then "…"). For anything a terminal or a log line will show.
-    static QString escapeControl(const QString &text, qsizetype max);
+    // Control characters escaped (engine/core/escape.h), cut to `max` characters.
+    static QString escapeControl(const QString &text, qsizetype max) { return Switchyard::escapeControl(text, max); }
 
 private:
     explicit AuditLog(Store &store) : m_store(store) {}

@@ -161,9 +161,12 @@ Status Engine::startParts(const CancelToken &cancel, EngineOptions options)
     p.notifyLoader = std::make_unique<StoredNotifyLoader>(*p.store);
     p.bus = std::make_unique<NotifyBus>(p.notifyLoader.get());
     p.notifications = std::make_unique<NotificationService>(*p.store, *p.bus);
+    p.auditNotifier = std::make_unique<AuditNotifier>(*p.store);
     p.feed = std::make_unique<FeedNotifier>(*p.store);
     p.uiNotifier = std::make_unique<UINotifier>(*p.notifications, *p.queues);
     p.streamNotifier = std::make_unique<StreamNotifier>(*p.notifications, *p.broker);
+    if (Status registered = p.bus->registerNotifier(QStringLiteral("audit"), *p.auditNotifier); !registered)
+        return registered;
     if (Status registered = p.bus->registerNotifier(QStringLiteral("feed"), *p.feed); !registered)
         return registered;
     if (Status registered = p.bus->registerNotifier(QStringLiteral("uinotification"), *p.uiNotifier); !registered)

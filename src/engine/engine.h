@@ -10,6 +10,7 @@
 #include "engine/cron/cron.h"
 #include "engine/events/events.h"
 #include "engine/globallock/globallock.h"
+#include "engine/notifications/auditnotifier.h"
 #include "engine/notifications/feed.h"
 #include "engine/notifications/notifications.h"
 #include "engine/notify/notify.h"
@@ -43,9 +44,9 @@ struct EngineOptions
 // Start-up order: the store (opened and migrated; system notices persist there from then on),
 // cache (PINGed; an unreachable adapter refuses start-up), global locker (Redis
 // PINGed likewise), queue manager (and its history recorder), QoS, the pub/sub broker (Redis PINGed
-// likewise), the notify bus with its notifiers in dispatch order (feed, uinotification, stream;
-// webhook, audit and mail take their places before them as they arrive), event ingestion (its queue, unfinished events
-// queued again), and cron last (built-in and user-defined tasks registered, RUN_AT_START tasks
+// likewise), the notify bus with its notifiers in dispatch order (audit, feed, uinotification,
+// stream; webhook before audit and mail after it as they arrive), event ingestion (its queue,
+// unfinished events queued again), and cron last (built-in and user-defined tasks registered, RUN_AT_START tasks
 // started).
 //
 // Start-up is interruptible: every wait in it (Redis PINGs, LevelDB opens) watches `cancel`, so
@@ -117,6 +118,7 @@ private:
         std::unique_ptr<NotifyLoader> notifyLoader;
         std::unique_ptr<NotifyBus> bus;
         std::unique_ptr<NotificationService> notifications;
+        std::unique_ptr<AuditNotifier> auditNotifier;
         std::unique_ptr<FeedNotifier> feed;
         std::unique_ptr<UINotifier> uiNotifier;
         std::unique_ptr<StreamNotifier> streamNotifier;

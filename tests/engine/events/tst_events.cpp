@@ -572,6 +572,34 @@ private Q_SLOTS:
         QCOMPARE(f.engine->feed().list(alice, &total)->size(), std::size_t(1));
     }
 
+    // The audit notifier: a repository's lifecycle lands in the audit table, with the forge's
+    // doer and the event's trace id.
+    void repositoryLifecycleIsAudited()
+    {
+        Fixture f;
+        const Result<EventAccepted> created = f.post(QStringLiteral("gitea-repository-created.json"), QStringLiteral("repository"));
+        QVERIFY2(created, qPrintable(created.status().message()));
+        const Result<EventAccepted> forked = f.post(QStringLiteral("gitea-fork.json"), QStringLiteral("fork"));
+        QVERIFY(forked);
+        f.settle();
+        QStringList rows;
+        QVERIFY(f.engine->store().read([&](SqlTransaction &tx) -> Status {
+            Result<QSqlQuery> q = tx.exec(QStringLiteral("SELECT actor, remote_addr, action, target, result, trace_id FROM audit ORDER BY id"));
+            if (!q)
+                return q.status();
+            while (q->next())
+                rows << QStringList{q->value(0).toString(), q->value(1).toString(), q->value(2).toString(), q->value(3).toString(),
+                                    q->value(4).toString(), q->value(5).toString().isEmpty() ? QStringLiteral("no trace") : QStringLiteral("traced")}
+                            .join(QStringLiteral(" | "));
+            return Status::ok();
+        }));
+        QVERIFY2(rows.size() >= 2, qPrintable(rows.join(u'\n')));
+        QCOMPARE(rows.at(0), QStringLiteral("alice (forge) | forge | repo.create | alice/engine | ok | traced"));
+        QVERIFY2(rows.at(1).startsWith(QStringLiteral("bob (forge) | forge | repo.fork | ")) && rows.at(1).contains(QStringLiteral("forked from alice/engine")),
+                 qPrintable(rows.at(1)));
+        QCOMPARE(f.event(forked->id).traceId.isEmpty(), false);
+    }
+
     // Content over 65 535 bytes: JSON becomes {}, text is cut on a character boundary.
     void feedContentIsBounded()
     {
