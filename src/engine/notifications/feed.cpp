@@ -115,12 +115,22 @@ void FeedNotifier::record(const NotifyContext &c, const Action &action)
             receivers.append(id);
         }
         const QString stored = bounded(content, action.isJson);
-        for (qint64 userId : receivers) {
+        // 100 rows per statement: a repository with many watchers is one statement per hundred.
+        constexpr qsizetype kRowsPerStatement = 100;
+        for (qsizetype from = 0; from < receivers.size(); from += kRowsPerStatement) {
+            const qsizetype count = std::min(kRowsPerStatement, receivers.size() - from);
+            QStringList tuples;
+            QVariantList values;
+            for (qsizetype i = from; i < from + count; ++i) {
+                tuples << QStringLiteral("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                values << receivers.at(i) << int(action.type) << c.doer.id << repoId << action.commentId << action.refName
+                       << (isPrivate ? 1 : 0) << stored << now << c.traceId;
+            }
             Result<QSqlQuery> inserted = tx.exec(
                 QStringLiteral("INSERT INTO action (user_id, op_type, act_user_id, repo_id, comment_id, ref_name, is_private, content, "
-                               "created_unix, trace_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
-                {userId, int(action.type), c.doer.id, repoId, action.commentId, action.refName, isPrivate ? 1 : 0, stored, now,
-                 c.traceId});
+                               "created_unix, trace_id) VALUES ")
+                    + tuples.join(QStringLiteral(", ")),
+                values);
             if (!inserted)
                 return inserted.status();
         }
