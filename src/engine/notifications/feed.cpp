@@ -85,56 +85,28 @@ void FeedNotifier::record(const NotifyContext &c, const Action &action)
         const qint64 ownerId = repo->value(0).toLongLong();
         const bool isPrivate = repo->value(1).toBool();
 
-        // The doer, the owner (an organisation's feed), and the watchers who may read the repository.
-        QList<qint64> receivers;
-        QSet<qint64> seen;
-        for (qint64 id : {c.doer.id, ownerId})
-            if (id != 0 && !seen.contains(id)) {
-                seen.insert(id);
-                receivers.append(id);
-            }
-        Result<QSet<qint64>> watchers = ForgeDb::idSet(tx, QStringLiteral("SELECT user_id FROM watch WHERE repo_id = ? AND mode IN (1, 3)"), {repoId});
-        if (!watchers)
-            return watchers.status();
-        QSet<qint64> readers;
-        if (isPrivate) {
-            Result<QSet<qint64>> allowed = ForgeDb::idSet(tx,
-                                                 QStringLiteral("SELECT user_id FROM collaborator WHERE repo_id = ? "
-                                                                "UNION SELECT user_id FROM org_member WHERE org_id = ?"),
-                                                 {repoId, ownerId});
-            if (!allowed)
-                return allowed.status();
-            readers = *allowed;
-        }
-        QList<qint64> sorted(watchers->begin(), watchers->end());
-        std::sort(sorted.begin(), sorted.end());
-        for (qint64 id : sorted) {
-            if (seen.contains(id) || (isPrivate && !readers.contains(id)))
-                continue;
-            seen.insert(id);
-            receivers.append(id);
-        }
+        // The doer, the owner (an organisation's feed), and the watchers who may read the
+        // repository, in that order; the watchers in one statement, whatever their number.
         const QString stored = bounded(content, action.isJson);
-        // 100 rows per statement: a repository with many watchers is one statement per hundred.
-        constexpr qsizetype kRowsPerStatement = 100;
-        for (qsizetype from = 0; from < receivers.size(); from += kRowsPerStatement) {
-            const qsizetype count = std::min(kRowsPerStatement, receivers.size() - from);
-            QStringList tuples;
-            QVariantList values;
-            for (qsizetype i = from; i < from + count; ++i) {
-                tuples << QStringLiteral("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-                values << receivers.at(i) << int(action.type) << c.doer.id << repoId << action.commentId << action.refName
-                       << (isPrivate ? 1 : 0) << stored << now << c.traceId;
-            }
-            Result<QSqlQuery> inserted = tx.exec(
-                QStringLiteral("INSERT INTO action (user_id, op_type, act_user_id, repo_id, comment_id, ref_name, is_private, content, "
-                               "created_unix, trace_id) VALUES ")
-                    + tuples.join(QStringLiteral(", ")),
-                values);
-            if (!inserted)
-                return inserted.status();
-        }
-        return Status::ok();
+        const QString columns = QStringLiteral("INSERT INTO action (user_id, op_type, act_user_id, repo_id, comment_id, ref_name, is_private, "
+                                               "content, created_unix, trace_id) ");
+        const QVariantList row{int(action.type), c.doer.id, repoId, action.commentId, action.refName, isPrivate ? 1 : 0, stored, now,
+                               c.traceId};
+        QList<qint64> firsts;
+        for (qint64 id : {c.doer.id, ownerId})
+            if (id != 0 && !firsts.contains(id))
+                firsts.append(id);
+        for (qint64 id : firsts)
+            if (Status s = tx.exec(columns + QStringLiteral("VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"), QVariantList{id} + row).status(); !s)
+                return s;
+        // Typed casts: PostgreSQL gives an untyped parameter in a select list the type text.
+        return tx.exec(columns + QStringLiteral("SELECT w.user_id, CAST(? AS INTEGER), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT), "
+                                                "CAST(? AS TEXT), CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS TEXT) "
+                                                "FROM watch w WHERE w.repo_id = ? AND w.mode IN (1, 3) AND w.user_id NOT IN (?, ?) "
+                                                "AND (? = 0 OR w.user_id IN (SELECT user_id FROM collaborator WHERE repo_id = ? "
+                                                "UNION SELECT user_id FROM org_member WHERE org_id = ?)) ORDER BY w.user_id"),
+                       row + QVariantList{repoId, c.doer.id, ownerId, isPrivate ? 1 : 0, repoId, ownerId})
+            .status();
     });
     if (!written) {
         ++m_failures;

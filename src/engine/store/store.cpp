@@ -5,6 +5,7 @@
 #include "engine/core/cancellation.h"
 #include "engine/settings/config.h"
 
+#include <QCache>
 #include <QLoggingCategory>
 #include <QRandomGenerator>
 #include <QScopeGuard>
@@ -24,11 +25,39 @@ Q_LOGGING_CATEGORY(lcStore, "switchyard.store", QtInfoMsg)
 
 namespace Switchyard {
 
+// A connection's prepared statements by their SQL, least recently used evicted: PostgreSQL
+// prepares a statement in a server round trip (and deallocates it in another), SQLite parses it
+// again.
+struct StatementCache : QCache<QString, QSqlQuery>
+{
+    using QCache::QCache;
+};
+
 namespace {
 
 std::atomic<quint64> g_nextStoreId{1};
 std::mutex g_liveMutex;
 std::set<quint64> g_liveStores; // guarded by g_liveMutex
+
+constexpr qsizetype kCachedStatements = 64;
+
+// A cached statement may run again unless its last result may still be read: a SELECT (or
+// RETURNING) whose rows were not read to the end could be a caller's outer loop.
+bool reusable(const QSqlQuery &query)
+{
+    return !query.isActive() || !query.isSelect() || query.at() == QSql::AfterLastRow;
+}
+
+// Another handle on the same prepared statement and result: the cache keeps one, the caller
+// reads the other. Qt 6 deprecates copying a QSqlQuery because copies share their result, which
+// is what the cache needs.
+QSqlQuery shared(const QSqlQuery &query)
+{
+    QT_WARNING_PUSH
+    QT_WARNING_DISABLE_DEPRECATED
+    return QSqlQuery(query);
+    QT_WARNING_POP
+}
 
 void closeConnection(const QString &name)
 {
@@ -47,14 +76,19 @@ struct ThreadConnections
     {
         quint64 store;
         QString name;
+        // The connection's prepared statements (SqlTransaction::exec); emptied before the
+        // connection closes, since no query may outlive it.
+        std::unique_ptr<StatementCache> statements = std::make_unique<StatementCache>(kCachedStatements);
         bool inTransaction = false;
     };
     std::vector<Entry> open;
 
     ~ThreadConnections()
     {
-        for (const Entry &entry : open)
+        for (Entry &entry : open) {
+            entry.statements->clear();
             closeConnection(entry.name);
+        }
     }
     Entry *find(quint64 store)
     {
@@ -66,9 +100,10 @@ struct ThreadConnections
     }
     void close(quint64 store)
     {
-        std::erase_if(open, [store](const Entry &entry) {
+        std::erase_if(open, [store](Entry &entry) {
             if (entry.store != store)
                 return false;
+            entry.statements->clear();
             closeConnection(entry.name);
             return true;
         });
@@ -79,9 +114,10 @@ struct ThreadConnections
         if (open.empty())
             return;
         std::lock_guard lock(g_liveMutex);
-        std::erase_if(open, [](const Entry &entry) {
+        std::erase_if(open, [](Entry &entry) {
             if (g_liveStores.count(entry.store))
                 return false;
+            entry.statements->clear();
             closeConnection(entry.name);
             return true;
         });
@@ -111,18 +147,30 @@ QDateTime fromStoreMs(qint64 ms)
 
 Result<QSqlQuery> SqlTransaction::exec(const QString &sql, const QVariantList &values)
 {
-    QSqlQuery query(QSqlDatabase::database(m_connection, false));
-    query.setForwardOnly(true);
+    QSqlQuery query;
     bool ok = false;
-    if (values.isEmpty()) {
-        ok = query.exec(sql);
-    } else if (query.prepare(sql)) {
-        for (const QVariant &value : values) {
+    if (values.isEmpty() || !m_statements) {
+        query = QSqlQuery(QSqlDatabase::database(m_connection, false));
+        query.setForwardOnly(true);
+        ok = values.isEmpty() ? query.exec(sql) : query.prepare(sql);
+    } else if (QSqlQuery *cached = m_statements->object(sql); cached && reusable(*cached)) {
+        query = shared(*cached);
+        ok = true;
+    } else {
+        query = QSqlQuery(QSqlDatabase::database(m_connection, false));
+        query.setForwardOnly(true);
+        ok = query.prepare(sql);
+        if (ok) // replaces a statement still being read, which its reader keeps alive
+            m_statements->insert(sql, new QSqlQuery(shared(query)));
+    }
+    if (ok && !values.isEmpty()) {
+        for (qsizetype i = 0; i < values.size(); ++i) {
+            const QVariant &value = values.at(i);
             // Text columns are NOT NULL DEFAULT '': a null QString is the empty text, not NULL.
             if (value.typeId() == QMetaType::QString && value.toString().isNull())
-                query.addBindValue(QStringLiteral(""));
+                query.bindValue(int(i), QStringLiteral(""));
             else
-                query.addBindValue(value);
+                query.bindValue(int(i), value);
         }
         ok = query.exec();
     }
@@ -146,6 +194,17 @@ StoreBackend SqlTransaction::backend() const
     return m_store.backend();
 }
 
+void SqlTransaction::finishStatements()
+{
+    if (!m_statements)
+        return;
+    const QList<QString> keys = m_statements->keys();
+    for (const QString &key : keys) {
+        if (QSqlQuery *query = m_statements->object(key); query && query->isActive())
+            query->finish();
+    }
+}
+
 Result<qint64> SqlTransaction::insertReturningId(const QString &sql, const QVariantList &values)
 {
     Result<QSqlQuery> query = exec(sql, values);
@@ -153,7 +212,9 @@ Result<qint64> SqlTransaction::insertReturningId(const QString &sql, const QVari
         return query.status();
     if (!query->next())
         return Status::internal(QStringLiteral("'%1 …' returned no id").arg(firstWords(sql)));
-    return query->value(0).toLongLong();
+    const qint64 id = query->value(0).toLongLong();
+    query->finish(); // read: the statement may run again
+    return id;
 }
 
 Result<qint64> SqlTransaction::scalar(const QString &sql, const QVariantList &values)
@@ -161,7 +222,9 @@ Result<qint64> SqlTransaction::scalar(const QString &sql, const QVariantList &va
     Result<QSqlQuery> query = exec(sql, values);
     if (!query)
         return query.status();
-    return query->next() ? query->value(0).toLongLong() : 0;
+    const qint64 value = query->next() ? query->value(0).toLongLong() : 0;
+    query->finish(); // read: the statement may run again
+    return value;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -279,7 +342,7 @@ Status Store::run(const Work &work, bool writes)
         Result<QString> name = connection();
         if (!name)
             return name.status();
-        SqlTransaction tx(*this, *name);
+        SqlTransaction tx(*this, *name, t_connections.find(m_id)->statements.get());
         Status status = tx.exec(writes ? m_impl->beginWrite() : m_impl->beginRead()).status();
         const bool begun = status.isOk();
         if (begun) {
@@ -294,10 +357,12 @@ Status Store::run(const Work &work, bool writes)
                 status = work(tx);
             } catch (...) {
                 markInTransaction(false);
+                tx.finishStatements();
                 tx.exec(QStringLiteral("ROLLBACK"));
                 throw;
             }
             markInTransaction(false);
+            tx.finishStatements(); // no result outlives the transaction; SQLite's read snapshot ends
             if (status)
                 status = tx.exec(QStringLiteral("COMMIT")).status();
             if (status)

@@ -28,6 +28,7 @@ namespace Switchyard {
 class CancelToken;
 struct DatabaseSettings;
 class Store;
+struct StatementCache;
 
 enum class StoreBackend { Sqlite, Postgres };
 
@@ -53,7 +54,9 @@ class SqlTransaction
 public:
     // Prepares, binds `values` to the `?` placeholders in order, executes. The query is positioned
     // before the first row. A null QString binds as '' (text columns are never NULL); a null
-    // QVariant binds as NULL.
+    // QVariant binds as NULL. A statement with values is prepared once per connection and kept:
+    // its result is valid until the same SQL runs again in this transaction, except a SELECT not
+    // read to the end, which a second run leaves alone (nested loops over one statement work).
     Result<QSqlQuery> exec(const QString &sql, const QVariantList &values = {});
     // Runs an INSERT … RETURNING id and gives the id.
     Result<qint64> insertReturningId(const QString &sql, const QVariantList &values);
@@ -63,9 +66,14 @@ public:
 
 private:
     friend class Store;
-    SqlTransaction(const Store &store, QString connection) : m_store(store), m_connection(std::move(connection)) {}
+    SqlTransaction(const Store &store, QString connection, StatementCache *statements = nullptr)
+        : m_store(store), m_connection(std::move(connection)), m_statements(statements)
+    {
+    }
+    void finishStatements(); // the cached statements' results, at the end of the transaction
     const Store &m_store;
     const QString m_connection;
+    StatementCache *const m_statements; // this connection's prepared statements; none: prepared each time
     bool m_busy = false; // the last failure was a busy / serialization one: retry the transaction
     bool m_lost = false; // the last failure lost the connection: reconnect and retry once
 };

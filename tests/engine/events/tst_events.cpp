@@ -527,6 +527,16 @@ private Q_SLOTS:
             watch(QStringLiteral("dave"))(f);
             f.privateRepo = true;
         }) << "gitea-issues-opened.json" << "issues" << names({"alice create_issue", "bob create_issue"});
+        QTest::newRow("a collaborator watching a private repository sees the row") << Setup([watch](Fixture &f) {
+            watch(QStringLiteral("dave"))(f);
+            watch(QStringLiteral("carol"))(f);
+            f.privateRepo = true;
+            const qint64 repoId0 = f.repoId(QStringLiteral("engine"));
+            const qint64 userId1 = f.userId(QStringLiteral("dave"));
+            f.write([&](SqlTransaction &tx) -> Status { return ForgeDb::setCollaborator(tx, repoId0, userId1, 1); });
+        }) << "gitea-issues-opened.json" << "issues" << names({"alice create_issue", "bob create_issue", "dave create_issue"});
+        QTest::newRow("a watcher who is the doer gets one row") << Setup(watch(QStringLiteral("bob"))) << "gitea-issues-opened.json"
+                                                                << "issues" << names({"alice create_issue", "bob create_issue"});
         QTest::newRow("a push to a branch") << nothing << "gitea-push.json" << "push" << names({"alice commit_repo", "bob commit_repo"});
         QTest::newRow("a created branch") << nothing << "gitea-create.json" << "create" << names({"alice commit_repo", "bob commit_repo"});
         QTest::newRow("a deleted branch") << nothing << "gitea-delete.json" << "delete" << names({"alice delete_branch", "bob delete_branch"});
