@@ -10,6 +10,8 @@
 #include "models/lockmodel.h"
 #include "models/noticemodel.h"
 #include "models/queuemodel.h"
+#include "engine/store/store.h"
+#include "pages/auditpage.h"
 #include "pages/cachepage.h"
 #include "pages/cronpage.h"
 #include "pages/lockspage.h"
@@ -950,6 +952,34 @@ private Q_SLOTS:
             kinds << items->topLevelItem(i)->text(0);
         QVERIFY2(kinds.contains(QStringLiteral("notification")) && kinds.contains(QStringLiteral("feed")), qPrintable(kinds.join(u',')));
         page.traceDialog()->close();
+    }
+
+    // A history table reads the newest page, and the next one each time it is scrolled to its end.
+    void theAuditPageReadsOlderPagesAsItScrolls()
+    {
+        ConsoleFixture c;
+        QVERIFY(c.engine().store().write([](SqlTransaction &tx) -> Status {
+            for (int i = 0; i < 450; ++i)
+                if (Status s = tx.exec(QStringLiteral("INSERT INTO audit (at_ms, actor, remote_addr, action, target, result) "
+                                                      "VALUES (?, 'ops', 'local', 'queue.flush', ?, 'ok')"),
+                                       {qint64(1'700'000'000'000) + i, QString::number(i)})
+                                   .status();
+                    !s)
+                    return s;
+            return Status::ok();
+        }));
+        MainWindow &w = c.open(QStringLiteral("audit"));
+        AuditPage &page = *w.page<AuditPage>(QStringLiteral("audit"));
+        QVERIFY(Test::eventually([&] { return page.model().rowCount() == 200; }));
+        QCOMPARE(page.model().total(), qint64(450));
+        for (int expected : {400, 450}) {
+            page.view()->scrollToBottom();
+            QVERIFY2(Test::eventually([&] { return page.model().rowCount() == expected; }), qPrintable(QString::number(page.model().rowCount())));
+        }
+        QVERIFY(!page.model().canFetchMore({}));
+        // Sorted newest first across pages: the oldest row is the last one.
+        const QModelIndex last = page.view()->model()->index(page.view()->model()->rowCount() - 1, AuditModel::Target);
+        QCOMPARE(last.data().toString(), QStringLiteral("0"));
     }
 
     void rendersEveryPage()

@@ -1,6 +1,7 @@
 // The console's models and formatting without a window: snapshots applied as row-level diffs
 // (never a reset), batched notice inserts, schedules in words.
 
+#include "models/auditmodel.h"
 #include "models/noticemodel.h"
 #include "models/queuemodel.h"
 #include "widgets/format.h"
@@ -22,6 +23,19 @@ Admin::QueueRow queue(qint64 qid, const QString &name, qint64 length, qint64 han
     row.length = length;
     row.handledTotal = handled;
     return row;
+}
+// Audit rows `from` down to `to` (newest first, as the instance pages them).
+std::vector<Admin::AuditEntry> auditRows(qint64 from, qint64 to)
+{
+    std::vector<Admin::AuditEntry> rows;
+    for (qint64 id = from; id >= to; --id) {
+        Admin::AuditEntry row;
+        row.id = id;
+        row.action = QStringLiteral("queue.flush");
+        row.result = QStringLiteral("ok");
+        rows.push_back(row);
+    }
+    return rows;
 }
 } // namespace
 
@@ -62,6 +76,56 @@ private Q_SLOTS:
         model.applySnapshot({queue(1, QStringLiteral("a"), 1), queue(4, QStringLiteral("d"), 40), queue(5, QStringLiteral("e"), 5)});
         QCOMPARE(changed.count(), 0);
         QCOMPARE(resets.count(), 0);
+    }
+
+    // A history table holds the pages the view scrolled through: the next one is asked for once,
+    // overlapping rows (new ones arrived meanwhile) merge by key, and a list that shrank on the
+    // instance starts again from page 1.
+    void historyTablesFetchPagesOnDemand()
+    {
+        AuditModel model; // (no QAbstractItemModelTester: it calls fetchMore itself)
+        std::vector<qint64> asked;
+        model.setPaging(3, [&](qint64 page) { asked.push_back(page); });
+        QVERIFY(!model.canFetchMore({})); // nothing read yet: the refresh reads page 1
+
+        model.pageArrived(1, auditRows(10, 8), 10);
+        QCOMPARE(model.rowCount(), 3);
+        QVERIFY(model.canFetchMore({}));
+        model.fetchMore({});
+        model.fetchMore({}); // the view asks again before the answer: no second request
+        QCOMPARE(asked, std::vector<qint64>{2});
+        QVERIFY(!model.canFetchMore({}));
+
+        // Row 11 arrived before page 2 was read: page 2 now starts at 8, which is shown already.
+        model.pageArrived(2, auditRows(8, 6), 11);
+        QCOMPARE(model.rowCount(), 5);
+        QCOMPARE(model.total(), qint64(11));
+        model.pageArrived(1, auditRows(11, 9), 11); // a refresh: 11 is added, nothing dropped
+        QCOMPARE(model.rowCount(), 6);
+        QVERIFY(model.indexOfKey(11) >= 0 && model.indexOfKey(6) >= 0);
+
+        model.fetchMore({});
+        QCOMPARE(asked, (std::vector<qint64>{2, 3}));
+        model.pageFailed(); // the instance did not answer: the view may ask again
+        QVERIFY(model.canFetchMore({}));
+        model.fetchMore({});
+        model.pageArrived(3, auditRows(5, 3), 11);
+        model.fetchMore({});
+        model.pageArrived(4, auditRows(2, 1), 11);
+        QCOMPARE(model.rowCount(), 11);
+        QVERIFY(!model.canFetchMore({})); // every row is shown
+        QCOMPARE(asked, (std::vector<qint64>{2, 3, 3, 4}));
+
+        // Rows 1–4 were deleted (the retention cron): page 1 alone, then paging again.
+        model.pageArrived(1, auditRows(11, 9), 7);
+        QCOMPARE(model.rowCount(), 3);
+        QVERIFY(model.canFetchMore({}));
+        model.fetchMore({});
+        QCOMPARE(asked.back(), qint64(2));
+
+        model.resetPages();
+        QCOMPARE(model.rowCount(), 0);
+        QVERIFY(!model.canFetchMore({}));
     }
 
     void throughputComesFromHandledTotals()

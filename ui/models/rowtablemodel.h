@@ -7,11 +7,19 @@
 //
 // Subclasses say what a row's key is and how each column shows it. RawRole carries the raw value
 // a column sorts by (numbers, times); DisplayRole is formatted lazily in data().
+//
+// A history table (audit, events, users, notifications) pages instead (setPaging): it holds the
+// newest pages of a list the instance keeps in full, and the view asks for the next page when it is
+// scrolled to the end (fetchMore), so the table never holds more than the operator scrolled
+// through. Pages are read by offset, newest first: rows that arrive meanwhile shift the later
+// pages, which then repeat a few rows (merged by key) but never skip one.
 
 #include <QAbstractTableModel>
 #include <QHash>
 
 #include <algorithm>
+#include <climits>
+#include <functional>
 #include <vector>
 
 namespace Switchyard::Console {
@@ -92,6 +100,65 @@ public:
         appendRows(std::move(added));
     }
 
+    // Rows updated in place when their key is shown, the others appended in one insert.
+    void merge(std::vector<Row> rows)
+    {
+        std::vector<Row> added;
+        for (Row &row : rows) {
+            if (indexOfKey(keyOf(row)) >= 0)
+                upsert(std::move(row));
+            else if (std::none_of(added.begin(), added.end(), [&](const Row &r) { return keyOf(r) == keyOf(row); }))
+                added.push_back(std::move(row));
+        }
+        appendRows(std::move(added));
+    }
+
+    // Paging: `fetch(page)` reads page `page` (1-based, `pageRows` rows) and answers with
+    // pageArrived() or pageFailed(). At most `maxRows` are fetched.
+    void setPaging(qint64 pageRows, std::function<void(qint64 page)> fetch, int maxRows = INT_MAX)
+    {
+        m_pageRows = pageRows;
+        m_fetch = std::move(fetch);
+        m_maxRows = maxRows;
+    }
+    qint64 pageRows() const { return m_pageRows; }
+    qint64 total() const { return m_total; }
+    // Page 1 comes from a refresh: its rows are merged. When the list shrank on the instance (rows
+    // were deleted) the pages read before are dropped and page 1 is shown alone.
+    void pageArrived(qint64 page, std::vector<Row> rows, qint64 total)
+    {
+        m_fetching = false;
+        const bool shrank = total < m_total;
+        m_total = total;
+        if (page <= 1 && shrank) {
+            m_pagesLoaded = 1;
+            applySnapshot(std::move(rows));
+            return;
+        }
+        m_pagesLoaded = std::max(m_pagesLoaded, page);
+        merge(std::move(rows));
+    }
+    void pageFailed() { m_fetching = false; }
+    // Forget every page (another user chosen, another filter): the next refresh starts again.
+    void resetPages()
+    {
+        m_fetching = false;
+        m_pagesLoaded = 0;
+        m_total = 0;
+        applySnapshot({});
+    }
+    bool canFetchMore(const QModelIndex &parent) const override
+    {
+        return !parent.isValid() && m_fetch && !m_fetching && m_pagesLoaded > 0 && rowCount() < m_total && rowCount() < m_maxRows;
+    }
+    void fetchMore(const QModelIndex &parent) override
+    {
+        if (!canFetchMore(parent))
+            return;
+        m_fetching = true;
+        m_fetch(m_pagesLoaded + 1);
+    }
+
     // One row from the stream: updated in place, or appended.
     void upsert(Row row)
     {
@@ -167,6 +234,13 @@ private:
 
     std::vector<Row> m_rows;
     QHash<Key, int> m_index;
+    // Paging (setPaging).
+    std::function<void(qint64)> m_fetch;
+    qint64 m_pageRows = 0;
+    int m_maxRows = INT_MAX;
+    qint64 m_pagesLoaded = 0; // the highest page read
+    qint64 m_total = 0;       // the list's length on the instance, as the last page said
+    bool m_fetching = false;  // a page is on its way: no second request
 };
 
 } // namespace Switchyard::Console

@@ -9,9 +9,14 @@
 
 namespace Switchyard::Console {
 
+namespace {
+constexpr qint64 kPageRows = 200; // rows per page read; more as the table is scrolled to its end
+}
+
 AuditPage::AuditPage(Admin::AdminBackend &backend, QWidget *parent) : TablePage(backend, parent), m_model(this)
 {
     setSourceModel(&m_model);
+    m_model.setPaging(kPageRows, [this](qint64 page) { readPage(page, {}); });
     view()->header()->resizeSection(AuditModel::Time, 160);
     view()->header()->resizeSection(AuditModel::Doer, 150);
     view()->header()->resizeSection(AuditModel::From, 110);
@@ -27,18 +32,22 @@ AuditPage::AuditPage(Admin::AdminBackend &backend, QWidget *parent) : TablePage(
 
 void AuditPage::refresh()
 {
-    single(QStringLiteral("audit"), [=, this](const Done &done) {
-        backend().call(Admin::Ops::auditList, {1, 500, {}, {}}, this, [this, done](Result<Admin::Page<Admin::AuditEntry>> page) {
-            Result<std::vector<Admin::AuditEntry>> rows = page ? Result<std::vector<Admin::AuditEntry>>(page->rows) : page.status();
-            done();
-            if (!rows) {
-                reportFailure(tr("Reading the audit log"), rows.status());
-                return;
-            }
-            m_model.applySnapshot(std::move(rows).value());
-        });
-    });
+    single(QStringLiteral("audit"), [=, this](const Done &done) { readPage(1, done); });
 }
 
+// Page 1 from refresh(), the older ones as the table is scrolled to its end.
+void AuditPage::readPage(qint64 page, const Done &done)
+{
+    backend().call(Admin::Ops::auditList, {page, kPageRows, {}, {}}, this, [this, page, done](Result<Admin::Page<Admin::AuditEntry>> rows) {
+        if (done)
+            done();
+        if (!rows) {
+            m_model.pageFailed();
+            reportFailure(tr("Reading the audit log"), rows.status());
+            return;
+        }
+        m_model.pageArrived(page, std::move(rows->rows), rows->total);
+    });
+}
 
 } // namespace Switchyard::Console

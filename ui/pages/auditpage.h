@@ -10,7 +10,8 @@ namespace Switchyard::Console {
 
 // Every mutating admin call on this instance — from the API (the doer is the token's name) and from
 // consoles on the embedded engine ("console (user)", from "local"): newest first, refused calls in
-// red. Read while the page is shown, every 5 s (the stream does not carry the audit log).
+// red. Read while the page is shown, every 5 s (the stream does not carry the audit log): the newest
+// 200 rows, and older pages as the table is scrolled to its end.
 class AuditPage final : public TablePage
 {
     Q_OBJECT
@@ -22,6 +23,7 @@ public:
     AuditModel &model() { return m_model; }
 
 private:
+    void readPage(qint64 page, const Done &done); // `done` (may be empty) ends refresh()'s single() call
     AuditModel m_model;
 };
 

@@ -21,7 +21,7 @@ namespace Switchyard::Console {
 
 namespace {
 
-constexpr qint64 kPageRows = 500;
+constexpr qint64 kPageRows = 200; // rows per page read; more as the table is scrolled to its end
 
 QTreeView *makeTable(QWidget *parent, QAbstractItemModel *model, const QString &name)
 {
@@ -43,6 +43,9 @@ NotificationsPage::NotificationsPage(Admin::AdminBackend &backend, QWidget *pare
     : TablePage(backend, parent), m_events(this), m_users(this), m_notifications(this)
 {
     setSourceModel(&m_events);
+    m_events.setPaging(kPageRows, [this](qint64 page) { readEvents(page, {}); }, EventModel::kMaxRows);
+    m_users.setPaging(kPageRows, [this](qint64 page) { readUsers(page, {}); });
+    m_notifications.setPaging(kPageRows, [this](qint64 page) { readNotifications(page, {}); });
     view()->setAccessibleName(tr("Ingested events, newest first"));
     view()->header()->resizeSection(EventModel::Id, 70);
     view()->header()->resizeSection(EventModel::Received, 150);
@@ -127,7 +130,7 @@ NotificationsPage::NotificationsPage(Admin::AdminBackend &backend, QWidget *pare
     connect(m_pin, &QAction::triggered, this, [this] { setStatus(NotificationStatus::Pinned); });
     connect(m_markAllRead, &QAction::triggered, this, &NotificationsPage::markAllRead);
     connect(m_userView->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
-        m_notifications.applySnapshot({});
+        m_notifications.resetPages();
         refreshNotifications();
         updateActions();
     });
@@ -138,65 +141,84 @@ NotificationsPage::NotificationsPage(Admin::AdminBackend &backend, QWidget *pare
 
 void NotificationsPage::refresh()
 {
-    single(QStringLiteral("events"), [=, this](const Done &done) {
-        backend().call(Admin::Ops::eventList, {1, kPageRows, {}, {}, {}, {}}, this, [this, done](Result<Admin::Page<EventRecord>> page) {
-            done();
-            if (!page) {
-                reportFailure(tr("Reading the events"), page.status());
-                return;
-            }
-            m_events.flushPending();
-            // The newest page as the instance has it now; rows the stream brought earlier stay.
-            for (EventRecord &row : page->rows)
-                m_events.upsert(std::move(row));
-            updateEmptyState();
-        });
-    });
+    single(QStringLiteral("events"), [=, this](const Done &done) { readEvents(1, done); });
     refreshUsers();
     refreshNotifications();
 }
 
+// Page 1 comes from refresh() (newest first, merged with what the stream brought); later pages
+// when the table is scrolled to its end.
+void NotificationsPage::readEvents(qint64 page, const Done &done)
+{
+    backend().call(Admin::Ops::eventList, {page, kPageRows, {}, {}, {}, {}}, this, [this, page, done](Result<Admin::Page<EventRecord>> rows) {
+        if (done)
+            done();
+        if (!rows) {
+            m_events.pageFailed();
+            reportFailure(tr("Reading the events"), rows.status());
+            return;
+        }
+        m_events.flushPending();
+        m_events.pageArrived(page, std::move(rows->rows), rows->total);
+        updateEmptyState();
+    });
+}
+
 void NotificationsPage::refreshUsers()
 {
-    single(QStringLiteral("users"), [=, this](const Done &done) {
-        backend().call(Admin::Ops::userList, {1, kPageRows}, this, [this, done](Result<Admin::Page<ForgeUserRow>> page) {
+    single(QStringLiteral("users"), [=, this](const Done &done) { readUsers(1, done); });
+}
+
+void NotificationsPage::readUsers(qint64 page, const Done &done)
+{
+    backend().call(Admin::Ops::userList, {page, kPageRows}, this, [this, page, done](Result<Admin::Page<ForgeUserRow>> rows) {
+        if (done)
             done();
-            if (!page) {
-                reportFailure(tr("Reading the users"), page.status());
-                return;
-            }
-            m_users.applySnapshot(std::move(page->rows));
-            // Nobody chosen yet: the user with the most unread notifications (the list's top row).
-            if (selectedUser() == 0 && m_userProxy.rowCount() > 0)
-                m_userView->selectionModel()->setCurrentIndex(m_userProxy.index(0, 0),
-                                                              QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-            updateActions(); // Mark all read follows the selected user's count
-        });
+        if (!rows) {
+            m_users.pageFailed();
+            reportFailure(tr("Reading the users"), rows.status());
+            return;
+        }
+        m_users.pageArrived(page, std::move(rows->rows), rows->total);
+        // Nobody chosen yet: the user with the most unread notifications (the list's top row).
+        if (selectedUser() == 0 && m_userProxy.rowCount() > 0)
+            m_userView->selectionModel()->setCurrentIndex(m_userProxy.index(0, 0), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        updateActions(); // Mark all read follows the selected user's count
     });
 }
 
 void NotificationsPage::refreshNotifications()
 {
-    const qint64 user = selectedUser();
-    if (user <= 0) {
+    if (selectedUser() <= 0) {
         m_userHeading->setText(tr("Select a user to see their notifications."));
         return;
     }
-    single(QStringLiteral("notifications"), [=, this](const Done &done) {
-        backend().call(Admin::Ops::notificationList, {1, kPageRows, user, {}}, this,
-                       [this, done, user](Result<Admin::Page<NotificationRow>> page) {
-                           done();
-                           if (user != selectedUser())
-                               return; // another user was selected meanwhile
-                           if (!page) {
-                               reportFailure(tr("Reading the notifications"), page.status());
-                               return;
-                           }
-                           const ForgeUserRow *row = m_users.find(user);
-                           m_userHeading->setText(row ? tr("%1: %n notification(s)", nullptr, int(page->total)).arg(row->login) : QString());
-                           m_notifications.applySnapshot(std::move(page->rows));
-                           updateActions();
-                       });
+    single(QStringLiteral("notifications"), [=, this](const Done &done) { readNotifications(1, done); });
+}
+
+void NotificationsPage::readNotifications(qint64 page, const Done &done)
+{
+    const qint64 user = selectedUser();
+    if (user <= 0) {
+        if (done)
+            done();
+        m_notifications.pageFailed();
+        return;
+    }
+    backend().call(Admin::Ops::notificationList, {page, kPageRows, user, {}}, this, [this, done, page, user](Result<Admin::Page<NotificationRow>> rows) {
+        if (done)
+            done();
+        if (user != selectedUser())
+            return; // another user was selected meanwhile (and the pages were reset)
+        if (!rows) {
+            m_notifications.pageFailed();
+            reportFailure(tr("Reading the notifications"), rows.status());
+            return;
+        }
+        const ForgeUserRow *row = m_users.find(user);
+        m_userHeading->setText(row ? tr("%1: %n notification(s)", nullptr, int(rows->total)).arg(row->login) : QString());
+        m_notifications.pageArrived(page, std::move(rows->rows), rows->total);
+        updateActions();
     });
 }
 

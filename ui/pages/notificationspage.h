@@ -44,6 +44,10 @@ private:
     void onEvent(const Admin::AdminEvent &event);
     void refreshUsers();
     void refreshNotifications();
+    // Page `page` of each list; `done` (may be empty) ends a refresh's single() call.
+    void readEvents(qint64 page, const Done &done);
+    void readUsers(qint64 page, const Done &done);
+    void readNotifications(qint64 page, const Done &done);
     void updateActions();
     void setStatus(NotificationStatus status);
     void markAllRead();
