@@ -1,7 +1,9 @@
 // The pub/sub broker on memory and on Redis ($SWITCHYARD_PUBSUB): delivery in order per topic,
 // a subscriber that stalls loses messages but never holds the publisher, idempotent cancel, and
 // (Redis) a restarted server closes the subscriptions, which subscribe again.
+#include "admin/eventsource.h"
 #include "engine/engine.h"
+#include "engine/events/events.h"
 #include "engine/pubsub/pubsub.h"
 #include "engine/settings/inifile.h"
 #include "engine/settings/settings.h"
@@ -10,11 +12,13 @@
 #include "support/testutil.h"
 #include "support/wait.h"
 
+#include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <atomic>
 #include <condition_variable>
+#include <mutex>
 #include <thread>
 
 using namespace Switchyard;
@@ -197,6 +201,63 @@ private Q_SLOTS:
         QVERIFY(subscribed(userTopic(4)));
         broker->publish(userTopic(4), "after the restart");
         QCOMPARE(receive(*again), QByteArray("after the restart"));
+    }
+
+    // The live stream's admin-topic thread (AdminEventSource) outlives a Redis restart: its
+    // subscription is closed, it subscribes again, and the next ingested event reaches the sink.
+    void theAdminTopicListenerSubscribesAgainAfterARestart()
+    {
+        if (!redis())
+            QSKIP("memory has no server to lose");
+        QTemporaryDir dir;
+        const QByteArray ini = "[websocket]\nPUBSUB_TYPE = redis\nCONN_STR = " + m_server->url().toUtf8() + "\n";
+        Result<std::unique_ptr<Engine>> started = Engine::start(CancelToken(), Test::configFrom(ini, dir.path()));
+        QVERIFY2(started, qPrintable(started.status().message()));
+        Engine &engine = **started;
+
+        std::mutex mutex;
+        std::vector<qint64> seen; // ids of the event rows the sink received
+        Admin::AdminEventSource source(
+            engine,
+            [&](Admin::AdminEvent event) {
+                if (event.type != Admin::AdminEvent::Type::Event)
+                    return;
+                std::lock_guard lock(mutex);
+                seen.push_back(event.event.id);
+            },
+            std::chrono::hours(1));
+        source.start();
+        const auto received = [&](qint64 id) {
+            return Test::eventually([&] {
+                std::lock_guard lock(mutex);
+                return std::find(seen.begin(), seen.end(), id) != seen.end();
+            });
+        };
+        const auto ingest = [&](const QString &delivery) -> qint64 {
+            QFile file(QStringLiteral(SWITCHYARD_TEST_DATA "/events/gitea-push.json"));
+            if (!file.open(QIODevice::ReadOnly))
+                return -1;
+            IncomingEvent in;
+            in.event = QStringLiteral("push");
+            in.payload = file.readAll();
+            in.deliveryId = delivery;
+            in.byToken = true;
+            const Result<EventAccepted> accepted = engine.events().accept(CancelToken(), in);
+            return accepted ? accepted->id : -1;
+        };
+
+        QVERIFY(subscribed(adminTopic()));
+        const qint64 before = ingest(QStringLiteral("before-restart"));
+        QVERIFY(before > 0);
+        QVERIFY(received(before));
+
+        QVERIFY(m_server->restart());
+        QVERIFY(subscribed(adminTopic())); // a new server counts only a new SUBSCRIBE
+        const qint64 after = ingest(QStringLiteral("after-restart"));
+        QVERIFY(after > 0);
+        QVERIFY(received(after));
+        source.stop();
+        QVERIFY(engine.shutdown().clean());
     }
 
     void anUnreachableRedisIsNamed()
