@@ -1,6 +1,6 @@
 // Event ingestion and notifications, each figure beside a ceiling measured in the same run:
 //
-//   events_bench [--seconds N] [--connections C] [--watchers W] [--comments K] [--rows R]
+//   events_bench [--seconds N] [--connections C] [--watchers W] [--comments K] [--rows R] [--frames F]
 //
 // 1. POST /api/v1/events with a 4 KB payload (a new delivery id per request), driven by wrk
 //    against the test daemon: requests/s and p99 — beside GET /api/v1/health on the same server
@@ -9,7 +9,12 @@
 //    recipients, rows): notifications written per second — beside the same rows updated by key
 //    in a bare loop (one transaction per comment) on the same store. Target ≥ 10 000/s.
 // 3. GET /notifications/new's count for one user among R rows: p50/p99 over 1 000 calls — beside
-//    SELECT 1 on the same connection. Target p99 < 5 ms on 1 M rows.
+//    SELECT 1 on the same connection. Target p99 < 5 ms on 1 M rows. And the process's resident
+//    memory before and after the R rows were written and counted (target < +100 MiB), beside the
+//    database file's size.
+// 4. 202 → frame: F events posted one at a time (20/s) while a WebSocket client listens on
+//    /stream: from the 202 to the event's first frame (stored) and to its "done" frame — beside a
+//    WebSocket ping's round trip on the same connection. Target p95 < 1 s.
 
 #include "benchutil.h"
 #include "support/daemonprocess.h"
@@ -20,6 +25,13 @@
 #include "engine/forge/forgedata.h"
 
 #include <QCoreApplication>
+#include <QEventLoop>
+#include <QFile>
+#include <QFileInfo>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QTimer>
+#include <QWebSocket>
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -31,6 +43,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <map>
 
 using namespace Switchyard;
 using Bench::option;
@@ -97,7 +110,99 @@ WrkFigures runWrk(const QStringList &arguments, int seconds)
     return f;
 }
 
-void ingestBench(int seconds, int connections)
+qint64 residentKiB()
+{
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (!status.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray &line : status.readAll().split('\n'))
+        if (line.startsWith("VmRSS:"))
+            return line.mid(6).trimmed().split(' ').first().toLongLong();
+    return -1;
+}
+
+// Runs the event loop until `done` holds or `bound` passes.
+bool spin(const std::function<bool()> &done, std::chrono::milliseconds bound)
+{
+    QElapsedTimer t;
+    t.start();
+    while (!done()) {
+        if (t.elapsed() > bound.count())
+            return false;
+        QEventLoop loop;
+        QTimer::singleShot(1, &loop, &QEventLoop::quit);
+        loop.exec();
+    }
+    return true;
+}
+
+void frameBench(const Test::DaemonProcess &daemon, const QByteArray &token, const QByteArray &payload, int count)
+{
+    QElapsedTimer clock;
+    clock.start();
+    std::map<qint64, qint64> firstFrame, doneFrame; // event id → arrival (ns)
+    QWebSocket socket;
+    QNetworkRequest streamRequest(QUrl(daemon.baseUrl().toString().replace(QStringLiteral("http"), QStringLiteral("ws")) + QStringLiteral("/stream")));
+    streamRequest.setRawHeader("Authorization", "Bearer " + token);
+    bool connected = false;
+    std::vector<double> pings;
+    qint64 pingSent = 0;
+    QObject::connect(&socket, &QWebSocket::connected, [&] { connected = true; });
+    QObject::connect(&socket, &QWebSocket::pong, [&](quint64, const QByteArray &) { pings.push_back(double(clock.nsecsElapsed() - pingSent) / 1e6); });
+    QObject::connect(&socket, &QWebSocket::textMessageReceived, [&](const QString &frame) {
+        if (!frame.startsWith(QLatin1String("event\n")))
+            return;
+        const QJsonObject row = QJsonDocument::fromJson(frame.mid(6).toUtf8()).object();
+        const qint64 id = row.value(QStringLiteral("id")).toInteger();
+        const qint64 now = clock.nsecsElapsed();
+        firstFrame.try_emplace(id, now);
+        if (row.value(QStringLiteral("status")).toString() == QLatin1String("done"))
+            doneFrame.try_emplace(id, now);
+    });
+    socket.open(streamRequest);
+    if (!spin([&] { return connected; }, 10s)) {
+        std::printf("== 4. 202 → frame: the stream did not connect ==\n\n");
+        return;
+    }
+    QNetworkAccessManager http;
+    std::map<qint64, qint64> accepted; // event id → 202 (ns)
+    for (int i = 0; i < count; ++i) {
+        QNetworkRequest post(QUrl(daemon.baseUrl().toString() + QStringLiteral("/events")));
+        post.setRawHeader("Authorization", "Bearer " + token);
+        post.setRawHeader("Content-Type", "application/json");
+        post.setRawHeader("X-Gitea-Event-Type", "push");
+        post.setRawHeader("X-Gitea-Delivery", "frame-bench-" + QByteArray::number(i));
+        QNetworkReply *reply = http.post(post, payload);
+        spin([&] { return reply->isFinished(); }, 10s);
+        const qint64 at = clock.nsecsElapsed();
+        const qint64 id = QJsonDocument::fromJson(reply->readAll()).object().value(QStringLiteral("id")).toInteger();
+        reply->deleteLater();
+        if (id > 0)
+            accepted.emplace(id, at);
+        pingSent = clock.nsecsElapsed();
+        socket.ping();
+        const qint64 next = clock.nsecsElapsed() + 50'000'000;
+        spin([&] { return clock.nsecsElapsed() >= next; }, 1s);
+    }
+    spin([&] { return doneFrame.size() >= accepted.size(); }, 30s);
+    std::vector<double> toFirst, toDone;
+    for (const auto &[id, at] : accepted) {
+        if (auto f = firstFrame.find(id); f != firstFrame.end())
+            toFirst.push_back(double(std::max<qint64>(0, f->second - at)) / 1e6);
+        if (auto d = doneFrame.find(id); d != doneFrame.end())
+            toDone.push_back(double(std::max<qint64>(0, d->second - at)) / 1e6);
+    }
+    std::printf("== 4. 202 → stream frame, %zu events posted one at a time (20/s) ==\n", accepted.size());
+    std::printf("first frame    p50 %.2f ms  p95 %.2f ms  (%zu of %zu seen; a frame before its 202 counts 0)\n", percentile(toFirst, 0.5),
+                percentile(toFirst, 0.95), toFirst.size(), accepted.size());
+    std::printf("done frame     p50 %.2f ms  p95 %.2f ms  (%zu seen: processed and notified)\n", percentile(toDone, 0.5), percentile(toDone, 0.95),
+                toDone.size());
+    std::printf("ping → pong    p50 %.2f ms  p95 %.2f ms  (peer: the same WebSocket's round trip)\n\n", percentile(pings, 0.5),
+                percentile(pings, 0.95));
+    socket.close();
+}
+
+void ingestBench(int seconds, int connections, int frames)
 {
     QTemporaryDir dir;
     Test::DaemonProcess daemon;
@@ -123,6 +228,7 @@ void ingestBench(int seconds, int connections)
                                            "  wrk.headers[\"X-Gitea-Delivery\"] = tostring(math.random(1, 2^30)) .. \"-\" .. n\n"
                                            "  return wrk.format()\n"
                                            "end\n");
+    frameBench(daemon, token.toLatin1(), payload, frames);
     const QString base = daemon.baseUrl().toString();
     const WrkFigures bare = runWrk({QStringLiteral("-t2"), QStringLiteral("-c%1").arg(connections), QStringLiteral("-d%1s").arg(seconds),
                                     QStringLiteral("--latency"), base + QStringLiteral("/health")},
@@ -240,6 +346,7 @@ void countBench(int rows)
     QTemporaryDir dir;
     std::unique_ptr<Engine> engine = startEngine(dir.path());
     Store &store = engine->store();
+    const qint64 rssBefore = residentKiB();
     // R rows over 1 000 users, a quarter unread.
     store.write([&](SqlTransaction &tx) {
         return tx.exec(QStringLiteral("WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i + 1 < ?) "
@@ -263,6 +370,10 @@ void countBench(int rows)
     std::printf("count          p50 %.3f ms  p99 %.3f ms\n", percentile(count, 0.5), percentile(count, 0.99));
     std::printf("SELECT 1       p50 %.3f ms  p99 %.3f ms  (ceiling: a statement that reads nothing)\n", percentile(ping, 0.5),
                 percentile(ping, 0.99));
+    const qint64 rssAfter = residentKiB();
+    std::printf("resident       %lld MiB before the rows, %lld MiB after: %+lld MiB  (beside: the database file, %lld MiB)\n\n",
+                qlonglong(rssBefore / 1024), qlonglong(rssAfter / 1024), qlonglong((rssAfter - rssBefore) / 1024),
+                qlonglong(QFileInfo(store.location()).size() / (1024 * 1024)));
     engine->shutdown();
 }
 
@@ -273,7 +384,7 @@ int main(int argc, char *argv[])
     QCoreApplication app(argc, argv);
     const QStringList args = app.arguments();
     const int seconds = option(args, "--seconds", 10);
-    ingestBench(seconds, option(args, "--connections", 16));
+    ingestBench(seconds, option(args, "--connections", 16), option(args, "--frames", 100));
     deliveryBench(option(args, "--watchers", 1000), option(args, "--comments", 1000));
     // The same on a private PostgreSQL cluster (fsync off, as in the tests), unless --postgres 0.
     if (option(args, "--postgres", 1)) {
@@ -283,7 +394,7 @@ int main(int argc, char *argv[])
             std::fprintf(stderr, "postgres: %s\n", qPrintable(db.status().message()));
             return 1;
         }
-        const QByteArray ini = QStringLiteral("[database]\nDB_TYPE = postgres\nHOST = %1\nNAME = %2\nUSER = %3\nPASSWD = %4\n")
+        const QByteArray ini = QStringLiteral("[security]\nSECRET_KEY = bench\n[database]\nDB_TYPE = postgres\nHOST = %1\nNAME = %2\nUSER = %3\nPASSWD = %4\n")
                                    .arg(db->host, db->name, db->user, db->passwd)
                                    .toUtf8();
         deliveryBench(option(args, "--watchers", 1000), option(args, "--comments", 1000), ini, "PostgreSQL");

@@ -3,10 +3,12 @@
 
 #include "models/auditmodel.h"
 #include "models/noticemodel.h"
+#include "models/notificationmodels.h"
 #include "models/queuemodel.h"
 #include "widgets/format.h"
 
 #include <QAbstractItemModelTester>
+#include <QSortFilterProxyModel>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -158,6 +160,43 @@ private Q_SLOTS:
         QVERIFY(model.removeKey(250));
         QCOMPARE(model.rowCount(), 499);
         QCOMPARE(model.indexOfKey(251), 249);
+    }
+
+    // The live feed: status changes of shown events are one dataChanged outside the sort column,
+    // so a proxy sorted by id moves no row.
+    void feedStatusChangesDoNotResort()
+    {
+        EventModel model;
+        QSortFilterProxyModel proxy;
+        proxy.setSourceModel(&model);
+        proxy.setSortRole(RawRole);
+        proxy.sort(EventModel::Id, Qt::DescendingOrder);
+        const auto row = [](qint64 id, const char *status) {
+            Admin::EventRow r;
+            r.id = id;
+            r.event = QStringLiteral("push");
+            r.status = QString::fromLatin1(status);
+            return r;
+        };
+        for (qint64 id = 1; id <= 100; ++id)
+            model.enqueue(row(id, "pending"));
+        model.flushPending();
+        QCOMPARE(proxy.rowCount(), 100);
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        QSignalSpy moved(&proxy, &QAbstractItemModel::layoutChanged);
+        QSignalSpy removed(&proxy, &QAbstractItemModel::rowsRemoved);
+        for (qint64 id = 60; id <= 100; ++id) {
+            model.enqueue(row(id, "processing"));
+            model.enqueue(row(id, "done")); // two frames of one event in a batch: the later wins
+        }
+        model.flushPending();
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(changed.first().at(0).toModelIndex().column(), int(EventModel::Event));
+        QCOMPARE(changed.first().at(1).toModelIndex().column(), int(EventModel::Error));
+        QCOMPARE(moved.count() + removed.count(), 0);
+        QCOMPARE(model.rowAt(model.indexOfKey(80))->status, QStringLiteral("done"));
+        QCOMPARE(model.rowAt(model.indexOfKey(59))->status, QStringLiteral("pending"));
+        QCOMPARE(proxy.index(0, EventModel::Id).data(KeyRole).toLongLong(), qint64(100));
     }
 
     void schedulesInWords_data()

@@ -110,11 +110,11 @@ void EventModel::enqueue(Admin::EventRow row)
 void EventModel::flushPending()
 {
     m_batch.stop();
-    std::vector<Admin::EventRow> fresh;
+    std::vector<Admin::EventRow> fresh, changed;
     fresh.reserve(m_pending.size());
     for (Admin::EventRow &row : m_pending) {
         if (indexOfKey(row.id) >= 0) {
-            upsert(std::move(row)); // a status change of a row we show
+            changed.push_back(std::move(row)); // a status change of a row we show
             continue;
         }
         // Two frames of one new event in a batch: the later one wins.
@@ -125,6 +125,8 @@ void EventModel::flushPending()
             fresh.push_back(std::move(row));
     }
     m_pending.clear();
+    // Id and Received never change: a view sorted by them (newest first) keeps its order.
+    updateShown(std::move(changed), Event, Error);
     const int added = int(fresh.size());
     appendRows(std::move(fresh));
     if (rowCount() > kMaxRows)

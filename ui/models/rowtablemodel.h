@@ -175,6 +175,25 @@ public:
         Q_EMIT dataChanged(index(at, 0), index(at, columnCount() - 1));
     }
 
+    // Rows already shown whose change is confined to columns firstColumn … lastColumn (a live
+    // feed's status changes): updated in place with one dataChanged over the span they cover, so
+    // a proxy sorted by a column outside that range does not re-sort row by row. Rows whose key is
+    // not shown are ignored.
+    void updateShown(std::vector<Row> rows, int firstColumn, int lastColumn)
+    {
+        int top = INT_MAX, bottom = -1;
+        for (Row &row : rows) {
+            const int at = indexOfKey(keyOf(row));
+            if (at < 0 || m_rows[std::size_t(at)] == row)
+                continue;
+            m_rows[std::size_t(at)] = std::move(row);
+            top = std::min(top, at);
+            bottom = std::max(bottom, at);
+        }
+        if (bottom >= 0)
+            Q_EMIT dataChanged(index(top, firstColumn), index(bottom, lastColumn));
+    }
+
     // Rows that arrived from the stream, in one insert (never one per event).
     void appendRows(std::vector<Row> rows)
     {
