@@ -59,6 +59,7 @@ const QHash<QString, QStringList> &knownKeys()
         {QStringLiteral("websocket"), {QStringLiteral("PUBSUB_TYPE"), QStringLiteral("CONN_STR")}},
         {QStringLiteral("event_source"), {QStringLiteral("SECRET")}},
         {QStringLiteral("service"), {QStringLiteral("AUTO_WATCH_ON_CHANGES")}},
+        {QStringLiteral("security"), {QStringLiteral("SECRET_KEY")}},
         {QStringLiteral("database"),
          {QStringLiteral("DB_TYPE"), QStringLiteral("PATH"), QStringLiteral("HOST"), QStringLiteral("NAME"),
           QStringLiteral("USER"), QStringLiteral("PASSWD")}},
@@ -238,7 +239,7 @@ void EngineConfig::loadServer(Collector &c, const Settings &s, EngineConfig &con
                        .arg(max));
     }
     // The audit log was a rotated file; it is a table of the store now (docs/security.md).
-    for (const QString key : {QStringLiteral("AUDIT_MAX_SIZE"), QStringLiteral("AUDIT_KEEP")})
+    for (const QString &key : {QStringLiteral("AUDIT_MAX_SIZE"), QStringLiteral("AUDIT_KEEP")})
         if (s.has(server, key))
             config.m_warnings.append(QStringLiteral("%1 is no longer used and is ignored: the audit log is kept in the database")
                                          .arg(s.location(server, key)));
@@ -373,6 +374,13 @@ void EngineConfig::loadServices(Collector &c, const Settings &s, EngineConfig &c
     d.name = c.take(s.string(db, QStringLiteral("NAME"), d.name), d.name);
     d.user = c.take(s.string(db, QStringLiteral("USER"), d.user), d.user);
     d.passwd = c.take(s.string(db, QStringLiteral("PASSWD"), d.passwd), d.passwd);
+
+    const QStringList security{QStringLiteral("security")};
+    config.security.secretKey = c.take(s.string(security, QStringLiteral("SECRET_KEY"), QString()), QString()).trimmed();
+    if (d.type == QLatin1String("postgres") && config.security.secretKey.isEmpty())
+        c.fail(QStringLiteral("%1 = postgres needs [security] SECRET_KEY: every instance sharing the database must open the "
+                              "secrets it seals (a webhook's Authorization header); set the same long random value on each")
+                   .arg(s.location(db, QStringLiteral("DB_TYPE"))));
 }
 
 void EngineConfig::loadQueues(Collector &c)

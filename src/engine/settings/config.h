@@ -99,6 +99,14 @@ struct EventSourceSettings
     QString secret; // empty: no signature check, a token is required
 };
 
+// [security]: the key that seals secrets at rest (a webhook's Authorization header). Empty: a key
+// file in the data directory (secret.key, mode 0600), which only a single instance can use —
+// with PostgreSQL every instance must decrypt, so SECRET_KEY is required there.
+struct SecuritySettings
+{
+    QString secretKey; // never logged
+};
+
 // [service]: the forge's user-facing behaviour the engine imitates.
 struct ServiceSettings
 {
@@ -157,6 +165,7 @@ public:
     WebsocketSettings websocket;
     DatabaseSettings database;
     ServiceSettings service;
+    SecuritySettings security;
     // Every [event_source.<name>] section, and "default" (always there).
     std::vector<EventSourceSettings> eventSources;
     // The source called `name`; nullptr when there is none.

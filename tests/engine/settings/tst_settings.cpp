@@ -247,6 +247,10 @@ private Q_SLOTS:
                                                     "(also accepted: postgresql, sqlite)");
         QTest::newRow("port") << QByteArray("[server]\nHTTP_PORT = 70000\n")
                               << QStringLiteral("app.ini:2: [server] HTTP_PORT = 70000 is not valid; expected a port from 1 to 65535");
+        QTest::newRow("postgres without a secret key")
+            << QByteArray("[database]\nDB_TYPE = postgres\n")
+            << QStringLiteral("app.ini:2: [database] DB_TYPE = postgres needs [security] SECRET_KEY: every instance sharing the "
+                              "database must open the secrets it seals (a webhook's Authorization header); set the same long random value on each");
         QTest::newRow("deliver timeout") << QByteArray("[webhook]\nDELIVER_TIMEOUT = 0\n")
                                          << QStringLiteral("app.ini:2: [webhook] DELIVER_TIMEOUT = 0 is not valid; expected a positive number of seconds");
     }
