@@ -1,5 +1,7 @@
 #include "engine.h"
 
+#include "engine/core/secretbox.h"
+
 #include "engine/builtintasks.h"
 #include "engine/core/instanceid.h"
 #include "engine/core/logging.h"
@@ -156,6 +158,21 @@ Status Engine::startParts(const CancelToken &cancel, EngineOptions options)
     p.broker = std::move(broker).value();
     if (cancel.isCancelled())
         return cancel.cause();
+
+    // Webhooks: the key that opens sealed headers, then the service and its webhook_sender queue
+    // (before the bus, whose first notifier it will be).
+    if (!cfg.security.secretKey.isEmpty()) {
+        p.secrets = std::make_unique<SecretBox>(SecretBox::fromPassphrase(cfg.security.secretKey.toUtf8()));
+    } else {
+        QDir().mkpath(cfg.dataPath());
+        Result<SecretBox> box = SecretBox::fromKeyFile(QDir(cfg.dataPath()).filePath(QStringLiteral("secret.key")));
+        if (!box)
+            return box.status();
+        p.secrets = std::make_unique<SecretBox>(std::move(box).value());
+    }
+    p.webhooks = std::make_unique<Webhook::WebhookService>(cfg, *p.store, *p.secrets, options.webhookOptions);
+    if (Status started = p.webhooks->start(cancel, *p.queues); !started)
+        return started;
 
     // The notify bus, its notifiers in dispatch order, then the producer that feeds it.
     p.notifyLoader = std::make_unique<StoredNotifyLoader>(*p.store);

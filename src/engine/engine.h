@@ -20,6 +20,7 @@
 #include "engine/queue/queuehistory.h"
 #include "engine/settings/config.h"
 #include "engine/store/store.h"
+#include "engine/webhook/webhook.h"
 
 #include <QDateTime>
 
@@ -36,6 +37,7 @@ struct EngineOptions
     CronOptions cronOptions;      // instance id filled in
     StoreOptions storeOptions;
     PubSubOptions pubsubOptions;
+    Webhook::WebhookOptions webhookOptions;
     QString instanceId;           // generated when empty: host-pid-random
     // How often the queue history records the queues' processed/failed totals (queuehistory.h).
     std::chrono::milliseconds queueHistoryInterval{std::chrono::seconds(10)};
@@ -94,6 +96,7 @@ public:
     NotificationService &notifications() { return *m_parts->notifications; }
     FeedNotifier &feed() { return *m_parts->feed; }
     EventService &events() { return *m_parts->events; }
+    Webhook::WebhookService &webhooks() { return *m_parts->webhooks; }
     CronService &cron() { return *m_parts->cron; }
 
 private:
@@ -115,6 +118,8 @@ private:
         std::unique_ptr<QueueHistoryRecorder> queueHistoryRecorder;
         std::unique_ptr<AdmissionController> qos;
         std::unique_ptr<Broker> broker;
+        std::unique_ptr<SecretBox> secrets;
+        std::unique_ptr<Webhook::WebhookService> webhooks;
         std::unique_ptr<NotifyLoader> notifyLoader;
         std::unique_ptr<NotifyBus> bus;
         std::unique_ptr<NotificationService> notifications;

@@ -162,7 +162,7 @@ private Q_SLOTS:
 
         const auto queues = Test::call(backend(), Admin::Ops::queueList, {});
         QVERIFY(queues.isOk());
-        QCOMPARE(queues->size(), std::size_t(4)); // notification-service, event_ingest, slow, fast
+        QCOMPARE(queues->size(), std::size_t(5)); // webhook_sender, notification-service, event_ingest, slow, fast
         QVERIFY(qid(QStringLiteral("slow")) > 0);
         const auto settings = Test::settingsOf(Test::call(backend(), Admin::Ops::queueGet, {qid(QStringLiteral("slow"))}));
         QVERIFY(settings.isOk());
@@ -298,7 +298,7 @@ private Q_SLOTS:
                 return false;
             });
         };
-        QVERIFY(seen(Admin::AdminEvent::Type::QueueStats, [](const Admin::AdminEvent &e) { return e.queues.size() == 4; }));
+        QVERIFY(seen(Admin::AdminEvent::Type::QueueStats, [](const Admin::AdminEvent &e) { return e.queues.size() == 5; }));
         QVERIFY(Test::call(backend(), Admin::Ops::cronRun, {QStringLiteral("delete_old_system_notices")}).status());
         QVERIFY(seen(Admin::AdminEvent::Type::CronStatus,
                      [](const Admin::AdminEvent &e) { return e.cron.name == QLatin1String("delete_old_system_notices") && e.cron.execTimes >= 1; }));

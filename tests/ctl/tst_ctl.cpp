@@ -84,7 +84,7 @@ private Q_SLOTS:
         // First: "slow" paused, so its items stay put for the peek and the timed-out flush below.
         const Run json = api({QStringLiteral("queues"), QStringLiteral("list"), QStringLiteral("--json")});
         const QJsonArray rows = QJsonDocument::fromJson(json.out).array();
-        QCOMPARE(rows.size(), 4); // the engine's notification-service and event_ingest, the test's slow and fast
+        QCOMPARE(rows.size(), 5); // the engine's webhook_sender, notification-service and event_ingest, the test's slow and fast
         QString slow, fast;
         for (const QJsonValue &row : rows) {
             const QString name = row[QStringLiteral("name")].toString();
@@ -161,7 +161,7 @@ private Q_SLOTS:
         const Run tail = api({QStringLiteral("stream"), QStringLiteral("tail"), QStringLiteral("--type"), QStringLiteral("queue-stats"),
                               QStringLiteral("--count"), QStringLiteral("1"), QStringLiteral("--json")});
         QCOMPARE(tail.exitCode, 0);
-        QCOMPARE(QJsonDocument::fromJson(tail.out).array().size(), 4);
+        QCOMPARE(QJsonDocument::fromJson(tail.out).array().size(), 5);
     }
 
     // A saved payload posted by hand, as the Overview's empty state suggests; then listed.

@@ -419,7 +419,7 @@ private Q_SLOTS:
     {
         const HttpResult all = get(QStringLiteral("/queues"), m_token);
         QCOMPARE(all.status, 200);
-        QCOMPARE(all.headers.value("x-total-count"), QByteArray("4")); // the engine's two and the test's slow and fast
+        QCOMPARE(all.headers.value("x-total-count"), QByteArray("5")); // the engine's three and the test's slow and fast
         const QJsonObject slow = array(all).at(0).toObject();
         for (const char *key : {"qid", "name", "type", "unique", "length", "batch_length", "workers", "active_workers",
                                 "max_workers", "capacity", "pushed_total", "handled_total", "failed_total", "paused"})
@@ -427,8 +427,8 @@ private Q_SLOTS:
 
         const HttpResult second = get(QStringLiteral("/queues"), m_token, QStringLiteral("limit=1&page=2"));
         QCOMPARE(array(second).size(), 1);
-        QCOMPARE(second.headers.value("x-total-count"), QByteArray("4"));
-        QCOMPARE(array(get(QStringLiteral("/queues"), m_token, QStringLiteral("limit=1&page=5"))).size(), 0);
+        QCOMPARE(second.headers.value("x-total-count"), QByteArray("5"));
+        QCOMPARE(array(get(QStringLiteral("/queues"), m_token, QStringLiteral("limit=1&page=6"))).size(), 0);
 
         const HttpResult badLimit = get(QStringLiteral("/queues"), m_token, QStringLiteral("limit=501"));
         QCOMPARE(badLimit.status, 400);
@@ -728,7 +728,7 @@ private Q_SLOTS:
         StreamClient stream;
         const QUrl ws(url(QStringLiteral("/stream")).toString().replace(QStringLiteral("http"), QStringLiteral("ws")));
         QVERIFY(stream.open(ws, m_token));
-        const QJsonDocument stats = stream.waitFor(QStringLiteral("queue-stats"), [](const QJsonDocument &d) { return d.array().size() == 4; });
+        const QJsonDocument stats = stream.waitFor(QStringLiteral("queue-stats"), [](const QJsonDocument &d) { return d.array().size() == 5; });
         QVERIFY2(!stats.isNull(), qPrintable(stream.frames.join(u'|').left(2000)));
         QVERIFY(stats.array().at(0).toObject().contains(QStringLiteral("handled_total")));
 

@@ -118,7 +118,7 @@ TYPE = level
 BATCH_LENGTH = 1
 [queue.mail]
 MAX_WORKERS = 1
-[queue.webhook_sender]
+[queue.repo_stats_update]
 TYPE = channel
 [queue.issue_indexer]
 TYPE = channel
@@ -282,7 +282,7 @@ private Q_SLOTS:
     {
         ConsoleFixture c;
         c.queue(QStringLiteral("mail"), false);
-        c.queue(QStringLiteral("webhook_sender"), false);
+        c.queue(QStringLiteral("repo_stats_update"), false);
         auto release = std::make_shared<Gate>();
         release->open();
         c.blockingTask(QStringLiteral("index_repos"), release);
@@ -299,7 +299,7 @@ private Q_SLOTS:
         w.show();
         w.refreshAll();
         w.showPage(QStringLiteral("processes"));
-        QVERIFY(Test::eventually([&] { return w.page<QueuesPage>(QStringLiteral("queues"))->model().rowCount() == 4; }));
+        QVERIFY(Test::eventually([&] { return w.page<QueuesPage>(QStringLiteral("queues"))->model().rowCount() == 5; }));
         QVERIFY(Test::eventually([&] { return w.page<CronPage>(QStringLiteral("cron"))->model().indexOfKey(QStringLiteral("index_repos")) >= 0; }));
         QVERIFY(Test::eventually([&] { return w.page<LocksPage>(QStringLiteral("locks"))->model().rowCount() == 1; }));
         QVERIFY(Test::eventually([&] { return w.page<NoticesPage>(QStringLiteral("notices"))->model().rowCount() == 1; }));
@@ -469,7 +469,7 @@ private Q_SLOTS:
         page.settingsHelpAction()->trigger();
         QMessageBox *help = nullptr;
         QVERIFY(Test::eventually([&] { return (help = page.findChild<QMessageBox *>(QStringLiteral("queueSettingsHelp"))) && help->isVisible(); }));
-        // kIni: [queue] TYPE = level; [queue.mail] and [queue.webhook_sender] have sections of their own.
+        // kIni: [queue] TYPE = level; [queue.mail] and [queue.repo_stats_update] have sections of their own.
         QVERIFY2(help->text().contains(QStringLiteral("<code>[queue.mail]</code>")), qPrintable(help->text()));
         QVERIFY(help->text().contains(QStringLiteral("issue_indexer")));
         QVERIFY(help->text().contains(QStringLiteral("TYPE here: <b>level</b>")));
@@ -489,7 +489,7 @@ private Q_SLOTS:
     void tablesFitTheWindow()
     {
         ConsoleFixture c;
-        c.queue(QStringLiteral("webhook_sender"), false);
+        c.queue(QStringLiteral("repo_stats_update"), false);
         const QString longKey = QStringLiteral("repo:12345:migrate:") + QString(80, u'x');
         Result<LockGuard> held = c.engine().locker().tryLock(CancelToken(), longKey);
         QVERIFY(held);
@@ -503,7 +503,7 @@ private Q_SLOTS:
 
         w.showPage(QStringLiteral("queues"));
         QueuesPage &queues = *w.page<QueuesPage>(QStringLiteral("queues"));
-        QVERIFY(Test::eventually([&] { return queues.model().rowCount() == 3 && queues.view()->isVisible(); }));
+        QVERIFY(Test::eventually([&] { return queues.model().rowCount() == 4 && queues.view()->isVisible(); }));
         QVERIFY(Test::eventually([&] { return queues.view()->horizontalScrollBar()->maximum() == 0; }));
     }
 
@@ -737,14 +737,14 @@ private Q_SLOTS:
     {
         ConsoleFixture c;
         c.queue(QStringLiteral("mail"), false);
-        auto webhooks = c.queue(QStringLiteral("webhook_sender"), false);
+        auto webhooks = c.queue(QStringLiteral("repo_stats_update"), false);
         c.queue(QStringLiteral("issue_indexer"), false);
         MainWindow &w = *c.window;
         w.show();
         w.showPage(QStringLiteral("queues"));
         QueuesPage &page = *w.page<QueuesPage>(QStringLiteral("queues"));
-        QVERIFY(Test::eventually([&] { return page.model().rowCount() == 5; }));
-        const qint64 qid = c.qid(QStringLiteral("webhook_sender"));
+        QVERIFY(Test::eventually([&] { return page.model().rowCount() == 6; }));
+        const qint64 qid = c.qid(QStringLiteral("repo_stats_update"));
         QVERIFY(page.selectKey(qid));
         page.view()->sortByColumn(QueueModel::Handled, Qt::DescendingOrder);
         QSignalSpy resets(&page.model(), &QAbstractItemModel::modelReset);
@@ -760,7 +760,7 @@ private Q_SLOTS:
                 if (row.qid == qid)
                     lastSeen = row.handledTotal;
         });
-        c.push(QStringLiteral("webhook_sender"), 50);
+        c.push(QStringLiteral("repo_stats_update"), 50);
         QVERIFY2(Test::eventually([&] { return page.model().find(qid)->handledTotal == 50; }),
                  qPrintable(QStringLiteral("frames %5 (last handled %6), shown %1, engine %2, pushed %3, length %4")
                                 .arg(page.model().find(qid)->handledTotal)
@@ -991,7 +991,7 @@ private Q_SLOTS:
             c.ingest(file, event);
         c.settleEvents();
         auto mail = c.queue(QStringLiteral("mail"), true);
-        auto webhooks = c.queue(QStringLiteral("webhook_sender"), false);
+        auto webhooks = c.queue(QStringLiteral("repo_stats_update"), false);
         c.queue(QStringLiteral("issue_indexer"), false);
         QVERIFY(mail->pause(CancelToken()));
         c.push(QStringLiteral("mail"), 1204);
@@ -1005,13 +1005,13 @@ private Q_SLOTS:
         c.engine().notices().add(QStringLiteral("cron"), QStringLiteral("Cron task delete_old_actions failed: database is locked"));
         c.engine().notices().add(QStringLiteral("lock"), QStringLiteral("Lock repo:7:migrate force-released by admin"));
         for (int i = 0; i < 30; ++i) {
-            c.push(QStringLiteral("webhook_sender"), 40 + (i % 7) * 25);
+            c.push(QStringLiteral("repo_stats_update"), 40 + (i % 7) * 25);
             QTest::qWait(100); // the throughput history needs samples spread over time
         }
         c.engine().cron().waitIdle();
         // Changes made through the console are audited (the Audit page lists them).
         std::optional<Status> audited;
-        c.backend->call(Admin::Ops::queueSetMaxWorkers, {c.qid(QStringLiteral("webhook_sender")), 4}, c.window.get(),
+        c.backend->call(Admin::Ops::queueSetMaxWorkers, {c.qid(QStringLiteral("repo_stats_update")), 4}, c.window.get(),
                         [&](Result<Admin::Done> s) { audited = s.status(); });
         QVERIFY(Test::eventually([&] { return audited.has_value(); }));
         QVERIFY(*audited);

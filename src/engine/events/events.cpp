@@ -155,16 +155,9 @@ Result<qint64> EventService::requeueUnfinished(const CancelToken &cancel)
         return Status::unavailable(QStringLiteral("event ingestion has not started"));
     // Pending rows, and processing rows whose lease ran out.
     const qint64 expired = toStoreMs(QDateTime::currentDateTimeUtc()) - d->options.lease.count();
-    Result<std::vector<qint64>> unfinished = d->store.readValue<std::vector<qint64>>([&](SqlTransaction &tx) -> Result<std::vector<qint64>> {
-        Result<QSqlQuery> q = tx.exec(QStringLiteral("SELECT id FROM event WHERE status = 'pending' OR (status = 'processing' AND claimed_ms < ?) "
-                                                     "ORDER BY id"),
-                                      {expired});
-        if (!q)
-            return q.status();
-        std::vector<qint64> ids;
-        while (q->next())
-            ids.push_back(q->value(0).toLongLong());
-        return ids;
+    Result<std::vector<qint64>> unfinished = d->store.readValue<std::vector<qint64>>([&](SqlTransaction &tx) {
+        return tx.numbers(QStringLiteral("SELECT id FROM event WHERE status = 'pending' OR (status = 'processing' AND claimed_ms < ?) ORDER BY id"),
+                          {expired});
     });
     if (!unfinished)
         return unfinished.status();

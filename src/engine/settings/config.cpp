@@ -59,7 +59,7 @@ const QHash<QString, QStringList> &knownKeys()
         {QStringLiteral("websocket"), {QStringLiteral("PUBSUB_TYPE"), QStringLiteral("CONN_STR")}},
         {QStringLiteral("event_source"), {QStringLiteral("SECRET")}},
         {QStringLiteral("service"), {QStringLiteral("AUTO_WATCH_ON_CHANGES")}},
-        {QStringLiteral("security"), {QStringLiteral("SECRET_KEY")}},
+        {QStringLiteral("security"), {QStringLiteral("SECRET_KEY"), QStringLiteral("DISABLE_WEBHOOKS")}},
         {QStringLiteral("database"),
          {QStringLiteral("DB_TYPE"), QStringLiteral("PATH"), QStringLiteral("HOST"), QStringLiteral("NAME"),
           QStringLiteral("USER"), QStringLiteral("PASSWD")}},
@@ -377,6 +377,8 @@ void EngineConfig::loadServices(Collector &c, const Settings &s, EngineConfig &c
 
     const QStringList security{QStringLiteral("security")};
     config.security.secretKey = c.take(s.string(security, QStringLiteral("SECRET_KEY"), QString()), QString()).trimmed();
+    config.webhook.disableWebhooks =
+        c.take(s.boolean(security, QStringLiteral("DISABLE_WEBHOOKS"), config.webhook.disableWebhooks), config.webhook.disableWebhooks);
     if (d.type == QLatin1String("postgres") && config.security.secretKey.isEmpty())
         c.fail(QStringLiteral("%1 = postgres needs [security] SECRET_KEY: every instance sharing the database must open the "
                               "secrets it seals (a webhook's Authorization header); set the same long random value on each")

@@ -65,6 +65,7 @@ struct WebhookSettings
     QStringList allowedHostList{QStringLiteral("external")};
     bool skipTlsVerify = false;
     int pagingNum = 10;
+    bool disableWebhooks = false; // [security] DISABLE_WEBHOOKS, as in Gitea: no task is made for any event
 };
 
 struct QosSettings

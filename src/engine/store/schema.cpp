@@ -161,6 +161,39 @@ QStringList auditLog(StoreBackend b)
     };
 }
 
+// 6: webhooks (Gitea's webhook and hook_task). A hook's scope is repo_id / owner_id / is_system;
+// events is the events JSON; header_authorization is sealed (core/secretbox.h). A task's outcome
+// is '' until it has one: succeeded, failed, unknown (claimed, no result: the instance stopped
+// mid-delivery) or skipped (the hook was inactive). request and response are JSON (Gitea's
+// HookRequest and HookResponse); delivered_ns is when the delivery ended.
+QStringList webhooks(StoreBackend b)
+{
+    const QString blob = b == StoreBackend::Postgres ? QStringLiteral("BYTEA") : QStringLiteral("BLOB");
+    const QString real = b == StoreBackend::Postgres ? QStringLiteral("DOUBLE PRECISION") : QStringLiteral("REAL");
+    return {
+        QStringLiteral("CREATE TABLE webhook (%1, repo_id BIGINT NOT NULL DEFAULT 0, owner_id BIGINT NOT NULL DEFAULT 0, "
+                       "is_system INTEGER NOT NULL DEFAULT 0, url TEXT NOT NULL, name TEXT NOT NULL DEFAULT '', "
+                       "http_method TEXT NOT NULL DEFAULT 'POST', content_type INTEGER NOT NULL DEFAULT 1, secret TEXT NOT NULL DEFAULT '', "
+                       "events TEXT NOT NULL, is_active INTEGER NOT NULL DEFAULT 1, type TEXT NOT NULL DEFAULT 'gitea', "
+                       "meta TEXT NOT NULL DEFAULT '', last_status INTEGER NOT NULL DEFAULT 0, "
+                       "header_authorization TEXT NOT NULL DEFAULT '', created_unix BIGINT NOT NULL, updated_unix BIGINT NOT NULL)")
+            .arg(id(b)),
+        QStringLiteral("CREATE INDEX webhook_repo ON webhook (repo_id, is_active)"),
+        QStringLiteral("CREATE INDEX webhook_owner ON webhook (owner_id, is_active)"),
+        QStringLiteral("CREATE TABLE hook_task (%1, hook_id BIGINT NOT NULL, uuid TEXT NOT NULL UNIQUE, payload %2 NOT NULL, "
+                       "payload_version INTEGER NOT NULL, event_type TEXT NOT NULL, is_delivered INTEGER NOT NULL DEFAULT 0, "
+                       "delivered_ns BIGINT NOT NULL DEFAULT 0, is_succeed INTEGER NOT NULL DEFAULT 0, outcome TEXT NOT NULL DEFAULT '', "
+                       "request TEXT NOT NULL DEFAULT '', response TEXT NOT NULL DEFAULT '', duration_ms %3 NOT NULL DEFAULT 0, "
+                       "claimed_ms BIGINT NOT NULL DEFAULT 0, created_ms BIGINT NOT NULL, redelivery_of BIGINT NOT NULL DEFAULT 0, "
+                       "trace_id TEXT NOT NULL DEFAULT '')")
+            .arg(id(b), blob, real),
+        QStringLiteral("CREATE INDEX hook_task_hook ON hook_task (hook_id, id)"),
+        QStringLiteral("CREATE INDEX hook_task_undelivered ON hook_task (is_delivered, id)"),
+        QStringLiteral("CREATE INDEX hook_task_delivered ON hook_task (delivered_ns)"),
+        QStringLiteral("CREATE INDEX hook_task_trace ON hook_task (trace_id)"),
+    };
+}
+
 } // namespace
 
 const std::vector<Migration> &storeMigrations()
@@ -171,6 +204,7 @@ const std::vector<Migration> &storeMigrations()
         {3, "queue history", &queueHistory},
         {4, "trace indexes", &traceIndexes},
         {5, "audit log", &auditLog},
+        {6, "webhooks and their delivery history", &webhooks},
     };
     return migrations;
 }

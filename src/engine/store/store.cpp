@@ -227,6 +227,17 @@ Result<qint64> SqlTransaction::scalar(const QString &sql, const QVariantList &va
     return value;
 }
 
+Result<std::vector<qint64>> SqlTransaction::numbers(const QString &sql, const QVariantList &values)
+{
+    Result<QSqlQuery> query = exec(sql, values);
+    if (!query)
+        return query.status();
+    std::vector<qint64> out;
+    while (query->next())
+        out.push_back(query->value(0).toLongLong());
+    return out;
+}
+
 // ---------------------------------------------------------------------------------------------
 
 // One writer at a time, waited for with a bound (a mutex and a condition: std::timed_mutex's timed

@@ -21,6 +21,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <vector>
 #include <optional>
 
 namespace Switchyard {
@@ -62,6 +63,8 @@ public:
     Result<qint64> insertReturningId(const QString &sql, const QVariantList &values);
     // Runs a statement whose first row's first column is a number (COUNT, MAX, …); 0 without rows.
     Result<qint64> scalar(const QString &sql, const QVariantList &values = {});
+    // Runs a statement and gives the first column of every row as numbers (ids), in row order.
+    Result<std::vector<qint64>> numbers(const QString &sql, const QVariantList &values = {});
     StoreBackend backend() const;
 
 private:

@@ -1,7 +1,16 @@
 // Webhooks: Gitea's 28 event types and how they group and fold (one row each), the events JSON
-// and its three exclusive modes, branch filters, hook types and methods; secrets sealed at rest.
+// and its three exclusive modes, branch filters, hook types and methods; secrets sealed at rest;
+// hooks in the store and signed delivery to a real local receiver, with history and redeliver.
 #include "engine/core/secretbox.h"
+#include "engine/engine.h"
 #include "engine/webhook/hookevents.h"
+#include "engine/webhook/webhook.h"
+
+#include "support/httpreceiver.h"
+#include "support/testutil.h"
+#include "support/wait.h"
+
+#include <QMessageAuthenticationCode>
 
 #include <QFile>
 #include <QJsonDocument>
@@ -19,6 +28,58 @@ QByteArray quoted(const char *json)
 {
     return QByteArray(json).replace('\'', '"');
 }
+
+using namespace std::chrono_literals;
+
+qint64 senderQid(Engine &engine)
+{
+    for (const QueueStats &q : engine.queues().list())
+        if (q.name == QLatin1String("webhook_sender"))
+            return q.qid;
+    return -1;
+}
+
+// An engine whose hooks may call the loopback receiver.
+struct HookFixture
+{
+    explicit HookFixture(const QByteArray &extra = {}, Webhook::WebhookOptions options = {})
+    {
+        EngineOptions engineOptions;
+        engineOptions.webhookOptions = std::move(options);
+        const QByteArray ini = "[webhook]\nALLOWED_HOST_LIST = loopback\nDELIVER_TIMEOUT = 2\n" + extra;
+        Result<std::unique_ptr<Engine>> started = Engine::start(CancelToken(), Test::configFrom(ini, dir.path()), engineOptions);
+        if (!started)
+            qFatal("engine: %s", qPrintable(started.status().message()));
+        engine = std::move(started).value();
+    }
+    ~HookFixture() { engine->shutdown(); }
+
+    WebhookService &hooks() { return engine->webhooks(); }
+    Hook hook(const QByteArray &path = "/hook", const QString &secret = QStringLiteral("s3cret"))
+    {
+        Hook h;
+        h.repoId = 7;
+        h.url = QString::fromLatin1(receiver.url(path));
+        h.secret = secret;
+        h.events.pushOnly = true;
+        return h;
+    }
+    // Delivered: the queue drained.
+    void settle() { QVERIFY(engine->queues().flushAll(CancelToken(), 10s)); }
+    HookTask only(qint64 hookId)
+    {
+        TaskFilter f;
+        f.hookId = hookId;
+        Result<TaskPage> page = hooks().tasks(f);
+        return page && !page->rows.empty() ? page->rows.front() : HookTask{};
+    }
+
+    QTemporaryDir dir;
+    Test::HttpReceiver receiver;
+    std::unique_ptr<Engine> engine;
+};
+
+const QByteArray kPush = quoted("{'ref':'refs/heads/main','commits':[{'id':'abc'}],'repository':{'id':7}}");
 } // namespace
 
 class tst_Webhook : public QObject
@@ -210,6 +271,329 @@ private Q_SLOTS:
         QCOMPARE(contentTypeFromName(u"form"), std::optional<ContentType>(ContentType::Form));
         QCOMPARE(int(ContentType::Json), 1);
         QCOMPARE(int(HookStatus::Fail), 2);
+    }
+
+    // A hook that does not validate is refused naming the field, and nothing is written.
+    void badHooksNameTheField_data()
+    {
+        QTest::addColumn<QString>("field");
+        QTest::newRow("url") << "url";
+        QTest::newRow("type") << "type";
+        QTest::newRow("http_method") << "http_method";
+        QTest::newRow("events.branch_filter") << "events.branch_filter";
+        QTest::newRow("secret") << "secret";
+        QTest::newRow("authorization") << "authorization";
+        QTest::newRow("meta") << "meta";
+        QTest::newRow("repo_id") << "repo_id";
+    }
+    void badHooksNameTheField()
+    {
+        QFETCH(QString, field);
+        HookFixture f;
+        Hook h = f.hook();
+        QString authorization;
+        if (field == QLatin1String("url"))
+            h.url = QStringLiteral("ftp://example.com/hook");
+        else if (field == QLatin1String("type"))
+            h.type = HookType::Slack;
+        else if (field == QLatin1String("http_method"))
+            h.httpMethod = QStringLiteral("PUT");
+        else if (field == QLatin1String("events.branch_filter"))
+            h.events.branchFilter = QStringLiteral("{main");
+        else if (field == QLatin1String("secret"))
+            h.secret = QString(2000, u'x');
+        else if (field == QLatin1String("authorization"))
+            authorization = QStringLiteral("Bearer a\r\nX-Injected: 1");
+        else if (field == QLatin1String("meta"))
+            h.meta = QStringLiteral("[1]");
+        else if (field == QLatin1String("repo_id"))
+            h.repoId = 0;
+        const Result<Hook> created = f.hooks().create(h, authorization);
+        QVERIFY(!created);
+        QCOMPARE(created.status().code(), Status::Code::InvalidArgument);
+        QCOMPARE(created.status().field(), field);
+        QCOMPARE(f.hooks().list()->size(), std::size_t(0));
+    }
+
+    // A push to repository 7: the hook gets a task, signed with exact-body HMACs the receiver can
+    // check on its own, with Gitea's, Gogs' and GitHub's headers; the Authorization header is sent
+    // but recorded as ******, and sealed in the store.
+    void aPushIsDeliveredSignedAndRecorded()
+    {
+        HookFixture f;
+        f.receiver.respond(200, "thanks");
+        const Result<Hook> created = f.hooks().create(f.hook(), QStringLiteral("Bearer t0ken"));
+        QVERIFY2(created, qPrintable(created.status().message()));
+        QVERIFY(created->hasAuthorization);
+        const QString sealed = *f.engine->store().readValue<QString>([](SqlTransaction &tx) -> Result<QString> {
+            Result<QSqlQuery> q = tx.exec(QStringLiteral("SELECT header_authorization FROM webhook"));
+            if (!q || !q->next())
+                return QString();
+            return q->value(0).toString();
+        });
+        QVERIFY(sealed.startsWith(QLatin1String("gcm1:")) && !sealed.contains(QLatin1String("t0ken")));
+
+        const Result<int> queued = f.hooks().prepare(CancelToken(), {7, 3}, HookEventType::Push, kPush, QStringLiteral("refs/heads/main"), QStringLiteral("trace-1"));
+        QVERIFY2(queued, qPrintable(queued.status().message()));
+        QCOMPARE(*queued, 1);
+        f.settle();
+        const QList<Test::HttpReceiver::Request> got = f.receiver.requests();
+        QCOMPARE(got.size(), 1);
+        const Test::HttpReceiver::Request &r = got.front();
+        QCOMPARE(r.method, QByteArray("POST"));
+        QCOMPARE(r.path, QByteArray("/hook"));
+        QCOMPARE(r.body, kPush);
+        const QByteArray sha256 = QMessageAuthenticationCode::hash(kPush, "s3cret", QCryptographicHash::Sha256).toHex();
+        const QByteArray sha1 = QMessageAuthenticationCode::hash(kPush, "s3cret", QCryptographicHash::Sha1).toHex();
+        QCOMPARE(r.header("X-Hub-Signature-256"), "sha256=" + sha256);
+        QCOMPARE(r.header("X-Hub-Signature"), "sha1=" + sha1);
+        QCOMPARE(r.header("X-Gitea-Signature"), sha256);
+        QCOMPARE(r.header("X-Gogs-Signature"), sha256);
+        QCOMPARE(r.header("X-Gitea-Event"), QByteArray("push"));
+        QCOMPARE(r.header("X-Gitea-Event-Type"), QByteArray("push"));
+        QCOMPARE(r.header("X-GitHub-Event"), QByteArray("push"));
+        QCOMPARE(r.header("X-Gitea-Hook-Installation-Target-Type"), QByteArray("repository"));
+        QCOMPARE(r.header("X-GitHub-Hook-Installation-Target-Type"), QByteArray("repository"));
+        QCOMPARE(r.header("Authorization"), QByteArray("Bearer t0ken"));
+        QCOMPARE(r.header("X-Switchyard-Trace"), QByteArray("trace-1"));
+        QCOMPARE(r.header("Content-Type"), QByteArray("application/json"));
+        const QByteArray uuid = r.header("X-Gitea-Delivery");
+        QCOMPARE(r.header("X-GitHub-Delivery"), uuid);
+        QCOMPARE(r.header("X-Gogs-Delivery"), uuid);
+        QCOMPARE(r.header("Host"), QByteArray("127.0.0.1:") + QByteArray::number(f.receiver.port()));
+
+        const HookTask task = f.only(created->id);
+        QCOMPARE(task.uuid.toLatin1(), uuid);
+        QCOMPARE(task.outcome, TaskOutcome::Succeeded);
+        QVERIFY(task.isDelivered && task.isSucceed && task.deliveredNs > 0);
+        QCOMPARE(task.traceId, QStringLiteral("trace-1"));
+        const QJsonObject request = QJsonDocument::fromJson(task.request.toUtf8()).object();
+        QCOMPARE(request.value(QStringLiteral("headers")).toObject().value(QStringLiteral("Authorization")).toString(), QStringLiteral("******"));
+        QVERIFY(!task.request.contains(QLatin1String("t0ken")));
+        const QJsonObject response = QJsonDocument::fromJson(task.response.toUtf8()).object();
+        QCOMPARE(response.value(QStringLiteral("status")).toInt(), 200);
+        QCOMPARE(response.value(QStringLiteral("body")).toString(), QStringLiteral("thanks"));
+        QCOMPARE(f.hooks().get(created->id)->lastStatus, HookStatus::Succeed);
+    }
+
+    // The gates: subscription, branch filter, an empty push, an inactive hook, another
+    // repository; the owner's and the system's hooks are asked too.
+    void onlyTheHooksThatWantAnEventGetATask()
+    {
+        HookFixture f;
+        Hook main = f.hook("/main");
+        main.events.branchFilter = QStringLiteral("main");
+        Hook dev = f.hook("/dev");
+        dev.events.branchFilter = QStringLiteral("dev*");
+        Hook issues = f.hook("/issues");
+        issues.events = {};
+        issues.events.chooseEvents = true;
+        issues.events.events = {HookEventType::Issues};
+        Hook inactive = f.hook("/inactive");
+        inactive.active = false;
+        Hook elsewhere = f.hook("/elsewhere");
+        elsewhere.repoId = 8;
+        Hook owner = f.hook("/owner");
+        owner.repoId = 0;
+        owner.ownerId = 3;
+        Hook system = f.hook("/system");
+        system.repoId = 0;
+        system.isSystem = true;
+        system.events = {};
+        system.events.sendEverything = true;
+        for (const Hook &h : {main, dev, issues, inactive, elsewhere, owner, system})
+            QVERIFY(f.hooks().create(h));
+        QCOMPARE(*f.hooks().prepare(CancelToken(), {7, 3}, HookEventType::Push, kPush, QStringLiteral("refs/heads/main"), {}), 3); // main, owner, system
+        f.settle();
+        QStringList paths;
+        for (const auto &r : f.receiver.requests())
+            paths << QString::fromLatin1(r.path);
+        paths.sort();
+        QCOMPARE(paths, (QStringList{QStringLiteral("/main"), QStringLiteral("/owner"), QStringLiteral("/system")}));
+        QCOMPARE(f.receiver.requests().front().header("X-Gitea-Hook-Installation-Target-Type").isEmpty(), false);
+        QCOMPARE(*f.hooks().prepare(CancelToken(), {7, 3}, HookEventType::Issues, "{}", {}, {}), 2); // issues, system
+        QCOMPARE(*f.hooks().prepare(CancelToken(), {7, 3}, HookEventType::IssueLabel, "{}", {}, {}), 1); // a type of its own: system only
+        QCOMPARE(*f.hooks().prepare(CancelToken(), {7, 3}, HookEventType::Push, quoted("{'commits':[]}"), QStringLiteral("refs/heads/main"), {}), 3);
+        f.settle();
+    }
+
+    // [security] DISABLE_WEBHOOKS: the first gate, before any hook is asked.
+    void disabledWebhooksMakeNoTask()
+    {
+        HookFixture f("[security]\nDISABLE_WEBHOOKS = true\n");
+        const Result<Hook> h = f.hooks().create(f.hook());
+        QVERIFY(h);
+        QCOMPARE(*f.hooks().prepare(CancelToken(), {7, 0}, HookEventType::Push, kPush, QStringLiteral("refs/heads/main"), {}), 0);
+        QCOMPARE(f.hooks().tasks({})->total, qint64(0));
+    }
+
+    // 500, a receiver that is gone, a redirect: failed with what happened, never retried;
+    // redeliver makes a new task with a new delivery id, and the history keeps both.
+    void failuresAreRecordedAndRedeliverIsANewTask()
+    {
+        HookFixture f;
+        f.receiver.respond(500, "boom");
+        const Result<Hook> h = f.hooks().create(f.hook());
+        QVERIFY(h);
+        QCOMPARE(*f.hooks().prepare(CancelToken(), {7, 0}, HookEventType::Push, kPush, QStringLiteral("refs/heads/main"), {}), 1);
+        f.settle();
+        const HookTask failed = f.only(h->id);
+        QCOMPARE(failed.outcome, TaskOutcome::Failed);
+        QCOMPARE(QJsonDocument::fromJson(failed.response.toUtf8()).object().value(QStringLiteral("status")).toInt(), 500);
+        QCOMPARE(f.hooks().get(h->id)->lastStatus, HookStatus::Fail);
+        QCOMPARE(f.receiver.requests().size(), 1); // no retry
+
+        f.receiver.respond(302, "", "Location: http://127.0.0.1:1/elsewhere\r\n");
+        const Result<HookTask> again = f.hooks().redeliver(CancelToken(), failed.id);
+        QVERIFY(again);
+        f.settle();
+        QCOMPARE(f.hooks().task(again->id)->outcome, TaskOutcome::Failed); // a redirect is not followed
+        QCOMPARE(f.receiver.requests().size(), 2);
+
+        f.receiver.respond(204, "");
+        const Result<HookTask> third = f.hooks().redeliver(CancelToken(), failed.id);
+        QVERIFY(third);
+        f.settle();
+        const HookTask ok = *f.hooks().task(third->id);
+        QCOMPARE(ok.outcome, TaskOutcome::Succeeded);
+        QCOMPARE(ok.redeliveryOf, failed.id);
+        QVERIFY(ok.uuid != failed.uuid);
+        QCOMPARE(ok.payload, failed.payload);
+        QCOMPARE(f.hooks().get(h->id)->lastStatus, HookStatus::Succeed);
+        TaskFilter all;
+        all.hookId = h->id;
+        QCOMPARE(f.hooks().tasks(all)->total, qint64(3));
+        all.outcome = TaskOutcome::Failed;
+        QCOMPARE(f.hooks().tasks(all)->total, qint64(2));
+
+        // The receiver is gone: the connection error is the record.
+        Hook gone = f.hook();
+        gone.url = QStringLiteral("http://127.0.0.1:1/hook");
+        const Result<Hook> g = f.hooks().create(gone);
+        QVERIFY(g);
+        QVERIFY(f.hooks().prepare(CancelToken(), {7, 0}, HookEventType::Push, kPush, QStringLiteral("refs/heads/main"), {}));
+        f.settle();
+        const HookTask refused = f.only(g->id);
+        QCOMPARE(refused.outcome, TaskOutcome::Failed);
+        QVERIFY2(QJsonDocument::fromJson(refused.response.toUtf8()).object().value(QStringLiteral("error")).toString().contains(QLatin1String("refused")),
+                 qPrintable(refused.response));
+    }
+
+    // The default egress policy refuses loopback and private addresses, checked on the address
+    // the name resolved to (an injected resolver plays a DNS that answers a private address).
+    void egressIsCheckedOnTheResolvedAddress()
+    {
+        const QStringList external{QStringLiteral("external")};
+        QVERIFY(!checkEgress(external, QStringLiteral("127.0.0.1"), QHostAddress(QStringLiteral("127.0.0.1"))));
+        QVERIFY(!checkEgress(external, QStringLiteral("x"), QHostAddress(QStringLiteral("10.1.2.3"))));
+        QVERIFY(!checkEgress(external, QStringLiteral("x"), QHostAddress(QStringLiteral("192.168.0.9"))));
+        QVERIFY(!checkEgress(external, QStringLiteral("x"), QHostAddress(QStringLiteral("::ffff:127.0.0.1"))));
+        QVERIFY(!checkEgress(external, QStringLiteral("x"), QHostAddress(QStringLiteral("fd00::1"))));
+        QVERIFY(!checkEgress(external, QStringLiteral("x"), QHostAddress(QStringLiteral("169.254.169.254"))));
+        QVERIFY(checkEgress(external, QStringLiteral("x"), QHostAddress(QStringLiteral("93.184.216.34"))));
+        QVERIFY(checkEgress({QStringLiteral("private")}, QStringLiteral("x"), QHostAddress(QStringLiteral("10.1.2.3"))));
+        QVERIFY(checkEgress({QStringLiteral("10.0.0.0/8")}, QStringLiteral("x"), QHostAddress(QStringLiteral("10.1.2.3"))));
+        QVERIFY(!checkEgress({QStringLiteral("10.0.0.0/8")}, QStringLiteral("x"), QHostAddress(QStringLiteral("11.1.2.3"))));
+        QVERIFY(checkEgress({QStringLiteral("*.example.com")}, QStringLiteral("hooks.example.com"), QHostAddress(QStringLiteral("10.0.0.1"))));
+        QVERIFY(checkEgress({QStringLiteral("*")}, QStringLiteral("x"), QHostAddress(QStringLiteral("127.0.0.1"))));
+
+        Webhook::WebhookOptions options;
+        options.resolve = [](const QString &) { return QList<QHostAddress>{QHostAddress(QStringLiteral("127.0.0.1"))}; };
+        HookFixture f("[webhook]\nALLOWED_HOST_LIST = external\n", options);
+        Hook h = f.hook();
+        h.url = QStringLiteral("http://rebinding.example:%1/hook").arg(f.receiver.port());
+        const Result<Hook> created = f.hooks().create(h);
+        QVERIFY(created);
+        QVERIFY(f.hooks().prepare(CancelToken(), {7, 0}, HookEventType::Push, kPush, QStringLiteral("refs/heads/main"), {}));
+        f.settle();
+        const HookTask task = f.only(created->id);
+        QCOMPARE(task.outcome, TaskOutcome::Failed);
+        QVERIFY2(task.response.contains(QLatin1String("ALLOWED_HOST_LIST")), qPrintable(task.response));
+        QCOMPARE(f.receiver.requests().size(), 0);
+    }
+
+    // Form content and GET: the payload as payload=, signed as the JSON document.
+    void formAndGetSendThePayloadField()
+    {
+        HookFixture f;
+        Hook form = f.hook("/form");
+        form.contentType = ContentType::Form;
+        Hook get = f.hook("/get");
+        get.httpMethod = QStringLiteral("GET");
+        QVERIFY(f.hooks().create(form));
+        QVERIFY(f.hooks().create(get));
+        QVERIFY(f.hooks().prepare(CancelToken(), {7, 0}, HookEventType::Push, kPush, QStringLiteral("refs/heads/main"), {}));
+        f.settle();
+        QCOMPARE(f.receiver.requests().size(), 2);
+        for (const auto &r : f.receiver.requests()) {
+            if (r.path == "/form") {
+                QCOMPARE(r.header("Content-Type"), QByteArray("application/x-www-form-urlencoded"));
+                QCOMPARE(QByteArray::fromPercentEncoding(r.body.mid(8)), kPush);
+                QCOMPARE(r.header("X-Hub-Signature-256"), "sha256=" + QMessageAuthenticationCode::hash(r.body, "s3cret", QCryptographicHash::Sha256).toHex());
+            } else {
+                QCOMPARE(r.method, QByteArray("GET"));
+                QVERIFY2(r.path.startsWith("/get?payload="), r.path.constData());
+                QCOMPARE(r.header("X-Hub-Signature-256"), "sha256=" + QMessageAuthenticationCode::hash(kPush, "s3cret", QCryptographicHash::Sha256).toHex());
+            }
+        }
+    }
+
+    // A claim that outlived its bound without a result (the instance stopped mid-delivery) is
+    // unknown at the next start; undelivered tasks go out then.
+    void aStartMarksInterruptedDeliveriesUnknownAndSendsTheRest()
+    {
+        QTemporaryDir dir;
+        Test::HttpReceiver receiver;
+        const QByteArray ini = "[webhook]\nALLOWED_HOST_LIST = loopback\n[queue.webhook_sender]\nTYPE = level\n";
+        qint64 hookId = 0;
+        {
+            Result<std::unique_ptr<Engine>> e = Engine::start(CancelToken(), Test::configFrom(ini, dir.path()));
+            QVERIFY(e);
+            Hook h;
+            h.repoId = 7;
+            h.url = QString::fromLatin1(receiver.url("/hook"));
+            h.events.pushOnly = true;
+            hookId = (*e)->webhooks().create(h)->id;
+            const Status paused = (*e)->queues().pause(CancelToken(), senderQid(**e));
+            QVERIFY2(paused, qPrintable(paused.message()));
+            QCOMPARE(*(*e)->webhooks().prepare(CancelToken(), {7, 0}, HookEventType::Push, kPush, QStringLiteral("refs/heads/main"), {}), 1);
+            QCOMPARE(*(*e)->webhooks().prepare(CancelToken(), {7, 0}, HookEventType::Push, kPush, QStringLiteral("refs/heads/main"), {}), 1);
+            // The first was claimed an hour ago and never finished.
+            QVERIFY((*e)->store().write([](SqlTransaction &tx) {
+                return tx.exec(QStringLiteral("UPDATE hook_task SET is_delivered = 1, claimed_ms = ? WHERE id = (SELECT MIN(id) FROM hook_task)"),
+                               {QDateTime::currentMSecsSinceEpoch() - 3'600'000})
+                    .status();
+            }));
+            (*e)->shutdown();
+        }
+        Result<std::unique_ptr<Engine>> e = Engine::start(CancelToken(), Test::configFrom(ini, dir.path()));
+        QVERIFY(e);
+        QVERIFY((*e)->queues().flushAll(CancelToken(), 10s));
+        TaskFilter filter;
+        filter.hookId = hookId;
+        const std::vector<HookTask> rows = (*e)->webhooks().tasks(filter)->rows; // newest first
+        QCOMPARE(rows.size(), std::size_t(2));
+        QCOMPARE(rows.at(1).outcome, TaskOutcome::Unknown);
+        QCOMPARE(rows.at(0).outcome, TaskOutcome::Succeeded);
+        QCOMPARE(receiver.requests().size(), 1);
+        (*e)->shutdown();
+    }
+
+    // Two workers given the same task: one claims it, the receiver sees it once.
+    void aTaskIsDeliveredOnce()
+    {
+        HookFixture f;
+        const Result<Hook> h = f.hooks().create(f.hook());
+        QVERIFY(h);
+        const Status paused = f.engine->queues().pause(CancelToken(), senderQid(*f.engine));
+        QVERIFY2(paused, qPrintable(paused.message()));
+        QVERIFY(f.hooks().prepare(CancelToken(), {7, 0}, HookEventType::Push, kPush, QStringLiteral("refs/heads/main"), {}));
+        const qint64 id = f.only(h->id).id;
+        std::thread other([&] { f.hooks().deliver(CancelToken(), {id}); });
+        f.hooks().deliver(CancelToken(), {id});
+        other.join();
+        QCOMPARE(f.receiver.requests().size(), 1);
+        QCOMPARE(f.hooks().task(id)->outcome, TaskOutcome::Succeeded);
     }
 
     // Sealed at rest: opens with the same key only; an altered text is refused, not mis-read.

@@ -1,0 +1,832 @@
+#include "webhook.h"
+
+#include "engine/core/cancellation.h"
+#include "engine/core/secretbox.h"
+#include "engine/queue/queue.h"
+#include "engine/settings/config.h"
+#include "engine/store/store.h"
+
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QHostInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLoggingCategory>
+#include <QMessageAuthenticationCode>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QSslConfiguration>
+#include <QTimer>
+#include <QUrlQuery>
+#include <QUuid>
+
+#include <map>
+
+Q_LOGGING_CATEGORY(lcWebhook, "switchyard.webhook", QtInfoMsg)
+
+namespace Switchyard::Webhook {
+
+namespace {
+
+constexpr qsizetype kMaxSecret = 1024;
+constexpr qsizetype kMaxAuthorization = 8192;
+constexpr qsizetype kMaxUrl = 2048;
+constexpr int kRequeuePage = 100;
+
+const QString kHookColumns = QStringLiteral("id, repo_id, owner_id, is_system, url, name, http_method, content_type, secret, events, "
+                                            "is_active, type, meta, last_status, header_authorization <> '', created_unix, updated_unix");
+const QString kTaskColumns = QStringLiteral("id, hook_id, uuid, payload, payload_version, event_type, is_delivered, delivered_ns, "
+                                            "is_succeed, outcome, request, response, duration_ms, created_ms, redelivery_of, trace_id");
+
+Status invalid(const QString &field, const QString &message)
+{
+    return Status::invalidArgument(message).withField(field);
+}
+
+qint64 nowMs()
+{
+    return QDateTime::currentMSecsSinceEpoch();
+}
+
+Result<Hook> hookFrom(const QSqlQuery &q)
+{
+    Hook h;
+    h.id = q.value(0).toLongLong();
+    h.repoId = q.value(1).toLongLong();
+    h.ownerId = q.value(2).toLongLong();
+    h.isSystem = q.value(3).toBool();
+    h.url = q.value(4).toString();
+    h.name = q.value(5).toString();
+    h.httpMethod = q.value(6).toString();
+    h.contentType = q.value(7).toInt() == int(ContentType::Form) ? ContentType::Form : ContentType::Json;
+    h.secret = q.value(8).toString();
+    const Result<HookEvents> events = HookEvents::fromJson(QJsonDocument::fromJson(q.value(9).toString().toUtf8()).object());
+    if (!events)
+        return Status::corruption(QStringLiteral("webhook %1's stored events do not read: %2").arg(h.id).arg(events.status().message()));
+    h.events = *events;
+    h.active = q.value(10).toBool();
+    h.type = hookTypeFromName(q.value(11).toString()).value_or(HookType::Gitea);
+    h.meta = q.value(12).toString();
+    h.lastStatus = HookStatus(std::clamp(q.value(13).toInt(), 0, 2));
+    h.hasAuthorization = q.value(14).toBool();
+    h.created = QDateTime::fromSecsSinceEpoch(q.value(15).toLongLong(), Qt::UTC);
+    h.updated = QDateTime::fromSecsSinceEpoch(q.value(16).toLongLong(), Qt::UTC);
+    return h;
+}
+
+HookTask taskFrom(const QSqlQuery &q)
+{
+    HookTask t;
+    t.id = q.value(0).toLongLong();
+    t.hookId = q.value(1).toLongLong();
+    t.uuid = q.value(2).toString();
+    t.payload = q.value(3).toByteArray();
+    t.payloadVersion = q.value(4).toInt();
+    t.eventType = hookEventFromName(q.value(5).toString()).value_or(HookEventType::Push);
+    t.isDelivered = q.value(6).toBool();
+    t.deliveredNs = q.value(7).toLongLong();
+    t.isSucceed = q.value(8).toBool();
+    t.outcome = taskOutcomeFromName(q.value(9).toString()).value_or(TaskOutcome::Pending);
+    t.request = q.value(10).toString();
+    t.response = q.value(11).toString();
+    t.durationMs = q.value(12).toDouble();
+    t.created = QDateTime::fromMSecsSinceEpoch(q.value(13).toLongLong(), Qt::UTC);
+    t.redeliveryOf = q.value(14).toLongLong();
+    t.traceId = q.value(15).toString();
+    return t;
+}
+
+// The checks every written hook passes; the method comes back canonical.
+Status validate(Hook &h, const std::optional<QString> &authorization)
+{
+    const QUrl url(h.url.trimmed(), QUrl::StrictMode);
+    if (h.url.trimmed().isEmpty() || !url.isValid() || url.host().isEmpty() ||
+        (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https")))
+        return invalid(QStringLiteral("url"), QStringLiteral("url '%1' is not an http:// or https:// URL with a host").arg(h.url.left(200)));
+    if (h.url.size() > kMaxUrl)
+        return invalid(QStringLiteral("url"), QStringLiteral("url is longer than %1 characters").arg(kMaxUrl));
+    h.url = h.url.trimmed();
+    if (h.type != HookType::Gitea && h.type != HookType::Gogs)
+        return invalid(QStringLiteral("type"), QStringLiteral("type %1 needs its channel's message converter, which this version does not "
+                                                              "have yet; gitea and gogs hooks are delivered")
+                                                   .arg(name(h.type)));
+    Result<QString> method = checkHttpMethod(h.httpMethod, h.type);
+    if (!method)
+        return method.status();
+    h.httpMethod = *method;
+    if (int(h.contentType) != 1 && int(h.contentType) != 2)
+        return invalid(QStringLiteral("content_type"), QStringLiteral("content_type must be json or form"));
+    if (Status s = validateBranchFilter(h.events.branchFilter); !s)
+        return invalid(QStringLiteral("events.branch_filter"),
+                       QStringLiteral("events.branch_filter '%1' does not compile: %2").arg(h.events.branchFilter, s.message()));
+    if (int(h.events.pushOnly) + int(h.events.sendEverything) + int(h.events.chooseEvents) != 1)
+        return invalid(QStringLiteral("events"), QStringLiteral("events: exactly one of push_only, send_everything and choose_events"));
+    if (h.secret.size() > kMaxSecret)
+        return invalid(QStringLiteral("secret"), QStringLiteral("secret is longer than %1 characters").arg(kMaxSecret));
+    if (authorization) {
+        if (authorization->size() > kMaxAuthorization)
+            return invalid(QStringLiteral("authorization"), QStringLiteral("authorization is longer than %1 characters").arg(kMaxAuthorization));
+        if (authorization->contains(u'\r') || authorization->contains(u'\n'))
+            return invalid(QStringLiteral("authorization"), QStringLiteral("authorization must be one line (no CR or LF)"));
+    }
+    if (!h.meta.isEmpty() && !QJsonDocument::fromJson(h.meta.toUtf8()).isObject())
+        return invalid(QStringLiteral("meta"), QStringLiteral("meta must be a JSON object"));
+    if (h.repoId < 0 || h.ownerId < 0)
+        return invalid(QStringLiteral("repo_id"), QStringLiteral("repo_id and owner_id are ids (0 or more)"));
+    if (h.isSystem && (h.repoId != 0 || h.ownerId != 0))
+        return invalid(QStringLiteral("is_system"), QStringLiteral("a system hook has neither repo_id nor owner_id"));
+    if (!h.isSystem && h.repoId == 0 && h.ownerId == 0)
+        return invalid(QStringLiteral("repo_id"), QStringLiteral("a hook belongs to a repository (repo_id), an owner (owner_id) or the system (is_system)"));
+    if (h.name.size() > 255)
+        return invalid(QStringLiteral("name"), QStringLiteral("name is longer than 255 characters"));
+    return Status::ok();
+}
+
+QByteArray eventsJson(const HookEvents &events)
+{
+    return QJsonDocument(events.toJson()).toJson(QJsonDocument::Compact);
+}
+
+QJsonObject headersJson(const QList<QPair<QByteArray, QByteArray>> &headers)
+{
+    QJsonObject o;
+    for (const auto &[k, v] : headers)
+        o.insert(QString::fromLatin1(k), k.compare("Authorization", Qt::CaseInsensitive) == 0 ? QStringLiteral("******") : QString::fromUtf8(v));
+    return o;
+}
+
+bool isEmptyPush(HookEventType type, const QByteArray &payload)
+{
+    if (type != HookEventType::Push)
+        return false;
+    const QJsonValue commits = QJsonDocument::fromJson(payload).object().value(QStringLiteral("commits"));
+    return commits.isArray() && commits.toArray().isEmpty();
+}
+
+bool isRefEvent(HookEventType type)
+{
+    return type == HookEventType::Push || type == HookEventType::Create || type == HookEventType::Delete;
+}
+
+} // namespace
+
+QString name(TaskOutcome outcome)
+{
+    switch (outcome) {
+        case TaskOutcome::Succeeded: return QStringLiteral("succeeded");
+        case TaskOutcome::Failed: return QStringLiteral("failed");
+        case TaskOutcome::Unknown: return QStringLiteral("unknown");
+        case TaskOutcome::Skipped: return QStringLiteral("skipped");
+        case TaskOutcome::Pending: break;
+    }
+    return QStringLiteral("pending");
+}
+
+std::optional<TaskOutcome> taskOutcomeFromName(QStringView n)
+{
+    if (n.isEmpty())
+        return TaskOutcome::Pending;
+    for (TaskOutcome o : {TaskOutcome::Pending, TaskOutcome::Succeeded, TaskOutcome::Failed, TaskOutcome::Unknown, TaskOutcome::Skipped})
+        if (n == name(o))
+            return o;
+    return std::nullopt;
+}
+
+QByteArray hmacSha256Hex(const QByteArray &secret, const QByteArray &body)
+{
+    return QMessageAuthenticationCode::hash(body, secret, QCryptographicHash::Sha256).toHex();
+}
+
+QByteArray hmacSha1Hex(const QByteArray &secret, const QByteArray &body)
+{
+    return QMessageAuthenticationCode::hash(body, secret, QCryptographicHash::Sha1).toHex();
+}
+
+Status checkEgress(const QStringList &allowed, const QString &host, const QHostAddress &address)
+{
+    // An IPv4-mapped IPv6 address (::ffff:127.0.0.1) is judged as the IPv4 address it carries.
+    QHostAddress a = address;
+    bool mapped = false;
+    if (a.protocol() == QAbstractSocket::IPv6Protocol)
+        if (const quint32 v4 = a.toIPv4Address(&mapped); mapped)
+            a = QHostAddress(v4);
+    const bool loopback = a.isLoopback();
+    // Qt counts RFC 1918 and unique local addresses as global: the private ranges are named here.
+    bool privateNet = a.isLinkLocal() || a.isUniqueLocalUnicast() || a.isSiteLocal();
+    for (const char *range : {"10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10"})
+        privateNet = privateNet || a.isInSubnet(QHostAddress::parseSubnet(QLatin1String(range)));
+    const bool unspecified = a.isNull() || a == QHostAddress::AnyIPv4 || a == QHostAddress::AnyIPv6 ||
+                             a.isInSubnet(QHostAddress::parseSubnet(QStringLiteral("0.0.0.0/8")));
+    const bool external = a.isGlobal() && !privateNet && !loopback && !unspecified && !a.isMulticast() && !a.isBroadcast();
+    for (const QString &raw : allowed) {
+        const QString entry = raw.trimmed().toLower();
+        if (entry.isEmpty())
+            continue;
+        if (entry == QLatin1String("*"))
+            return Status::ok();
+        if (entry == QLatin1String("external")) {
+            if (external)
+                return Status::ok();
+        } else if (entry == QLatin1String("private")) {
+            if (privateNet)
+                return Status::ok();
+        } else if (entry == QLatin1String("loopback")) {
+            if (loopback)
+                return Status::ok();
+        } else if (entry.contains(u'/')) {
+            const std::pair<QHostAddress, int> subnet = QHostAddress::parseSubnet(entry);
+            if (subnet.second >= 0 && a.isInSubnet(subnet))
+                return Status::ok();
+        } else if (globMatches(entry, host.toLower())) {
+            return Status::ok();
+        }
+    }
+    return Status::permissionDenied(QStringLiteral("%1 (%2) is not allowed by [webhook] ALLOWED_HOST_LIST = %3")
+                                        .arg(host, address.toString(), allowed.join(QStringLiteral(", "))));
+}
+
+// ---------------------------------------------------------------------------------------------
+
+struct WebhookService::Impl
+{
+    Impl(const EngineConfig &c, Store &s, const SecretBox &b, WebhookOptions o) : config(c), store(s), secrets(b), options(std::move(o)) {}
+
+    const EngineConfig &config;
+    Store &store;
+    const SecretBox &secrets;
+    WebhookOptions options;
+    std::shared_ptr<WorkerPoolQueue<qint64>> queue;
+
+    std::chrono::milliseconds timeout() const { return std::chrono::seconds(config.webhook.deliverTimeoutSeconds); }
+    std::chrono::milliseconds unknownAfter() const
+    {
+        return options.unknownAfter.count() > 0 ? options.unknownAfter : 2 * timeout() + std::chrono::seconds(30);
+    }
+
+    Status push(const CancelToken &cancel, const std::vector<qint64> &ids)
+    {
+        if (!queue)
+            return Status::unavailable(QStringLiteral("webhook delivery has not started"));
+        for (qint64 id : ids) {
+            const Status pushed = queue->push(cancel, id);
+            if (!pushed && pushed.code() != Status::Code::AlreadyExists) // already queued: it goes out once
+                return pushed;
+        }
+        return Status::ok();
+    }
+
+    // One delivery in flight: what was sent, and where its answer goes.
+    struct Flight
+    {
+        HookTask task;
+        Hook hook;
+        QNetworkReply *reply = nullptr;
+        QElapsedTimer clock;
+        QJsonObject request;
+        QByteArray body;
+        bool truncated = false;
+        QString error; // set when it failed before or instead of an answer
+    };
+
+    // Claims `id` (compare-and-set); the task and its hook, or nothing when another worker has it,
+    // it is gone or already delivered.
+    std::optional<Flight> claim(qint64 id)
+    {
+        std::optional<Flight> flight;
+        const Status read = store.write([&](SqlTransaction &tx) -> Status {
+            flight.reset();
+            Result<QSqlQuery> claimed = tx.exec(QStringLiteral("UPDATE hook_task SET is_delivered = 1, claimed_ms = ? WHERE id = ? AND is_delivered = 0"),
+                                                {nowMs(), id});
+            if (!claimed)
+                return claimed.status();
+            if (claimed->numRowsAffected() != 1)
+                return Status::ok(); // delivered, claimed elsewhere, or gone
+            Result<QSqlQuery> t = tx.exec(QStringLiteral("SELECT ") + kTaskColumns + QStringLiteral(" FROM hook_task WHERE id = ?"), {id});
+            if (!t)
+                return t.status();
+            if (!t->next())
+                return Status::ok();
+            Flight f;
+            f.task = taskFrom(*t);
+            t->finish();
+            Result<QSqlQuery> h = tx.exec(QStringLiteral("SELECT ") + kHookColumns + QStringLiteral(" FROM webhook WHERE id = ?"), {f.task.hookId});
+            if (!h)
+                return h.status();
+            if (!h->next()) {
+                f.error = QStringLiteral("the hook was deleted");
+            } else {
+                Result<Hook> hook = hookFrom(*h);
+                if (!hook)
+                    f.error = hook.status().message();
+                else
+                    f.hook = *hook;
+            }
+            flight = std::move(f);
+            return Status::ok();
+        });
+        if (!read) {
+            qCWarning(lcWebhook).noquote() << "webhook task" << id << "could not be claimed:" << read.message();
+            return std::nullopt;
+        }
+        return flight;
+    }
+
+    // Builds and sends the request; on failure before sending, sets f.error.
+    void send(QNetworkAccessManager &network, Flight &f)
+    {
+        const Hook &h = f.hook;
+        QByteArray document = f.task.payload;
+        QByteArray body = document;
+        QUrl url(h.url);
+        QByteArray contentType = "application/json";
+        if (h.contentType == ContentType::Form) {
+            body = "payload=" + QUrl::toPercentEncoding(QString::fromUtf8(document));
+            contentType = "application/x-www-form-urlencoded";
+        }
+        if (h.httpMethod == QLatin1String("GET")) {
+            QUrlQuery query(url);
+            query.addQueryItem(QStringLiteral("payload"), QString::fromUtf8(QUrl::toPercentEncoding(QString::fromUtf8(document))));
+            url.setQuery(query);
+            body = document; // signed as Gitea does: the payload itself
+        }
+
+        // Egress: resolve once, vet every address, connect to the vetted literal (no second
+        // lookup that DNS rebinding could answer differently).
+        const QString host = url.host();
+        QList<QHostAddress> addresses;
+        QHostAddress literal(host);
+        if (!literal.isNull())
+            addresses = {literal};
+        else if (options.resolve)
+            addresses = options.resolve(host);
+        else
+            addresses = QHostInfo::fromName(host).addresses();
+        if (addresses.isEmpty()) {
+            f.error = QStringLiteral("%1 does not resolve").arg(host);
+            return;
+        }
+        for (const QHostAddress &a : addresses)
+            if (Status allowed = checkEgress(config.webhook.allowedHostList, host, a); !allowed) {
+                f.error = allowed.message();
+                return;
+            }
+        QUrl target = url;
+        target.setHost(addresses.front().toString());
+
+        QList<QPair<QByteArray, QByteArray>> headers;
+        const QByteArray grouped = event(f.task.eventType).toLatin1();
+        const QByteArray fine = name(f.task.eventType).toLatin1();
+        const QByteArray uuid = f.task.uuid.toLatin1();
+        const QByteArray secret = h.secret.toUtf8();
+        const QByteArray sha256 = secret.isEmpty() ? QByteArray() : hmacSha256Hex(secret, body);
+        const QByteArray sha1 = secret.isEmpty() ? QByteArray() : hmacSha1Hex(secret, body);
+        const QByteArray target_type = name(targetType(h.repoId, h.ownerId, h.isSystem, ownerIsOrganization(h.ownerId))).toLatin1();
+        headers << qMakePair(QByteArray("X-Gitea-Delivery"), uuid) << qMakePair(QByteArray("X-Gitea-Event"), grouped)
+                << qMakePair(QByteArray("X-Gitea-Event-Type"), fine) << qMakePair(QByteArray("X-Gitea-Signature"), sha256)
+                << qMakePair(QByteArray("X-Gitea-Hook-Installation-Target-Type"), target_type)
+                << qMakePair(QByteArray("X-Gogs-Delivery"), uuid) << qMakePair(QByteArray("X-Gogs-Event"), grouped)
+                << qMakePair(QByteArray("X-Gogs-Event-Type"), fine) << qMakePair(QByteArray("X-Gogs-Signature"), sha256)
+                << qMakePair(QByteArray("X-Hub-Signature"), sha1.isEmpty() ? QByteArray() : "sha1=" + sha1)
+                << qMakePair(QByteArray("X-Hub-Signature-256"), sha256.isEmpty() ? QByteArray() : "sha256=" + sha256)
+                << qMakePair(QByteArray("X-GitHub-Delivery"), uuid) << qMakePair(QByteArray("X-GitHub-Event"), grouped)
+                << qMakePair(QByteArray("X-GitHub-Event-Type"), fine)
+                << qMakePair(QByteArray("X-GitHub-Hook-Installation-Target-Type"), target_type)
+                << qMakePair(QByteArray("X-Switchyard-Trace"), f.task.traceId.toLatin1())
+                << qMakePair(QByteArray("User-Agent"), QByteArray("Switchyard-Hookshot"));
+        if (h.httpMethod != QLatin1String("GET"))
+            headers << qMakePair(QByteArray("Content-Type"), contentType);
+        if (h.hasAuthorization) {
+            Result<QString> sealed = store.readValue<QString>([&](SqlTransaction &tx) -> Result<QString> {
+                Result<QSqlQuery> q = tx.exec(QStringLiteral("SELECT header_authorization FROM webhook WHERE id = ?"), {h.id});
+                if (!q)
+                    return q.status();
+                return q->next() ? q->value(0).toString() : QString();
+            });
+            Result<QByteArray> opened = sealed ? secrets.open(*sealed) : Result<QByteArray>(sealed.status());
+            if (!opened) {
+                f.error = QStringLiteral("the Authorization header could not be opened: %1").arg(opened.status().message());
+                f.request = QJsonObject{{QStringLiteral("url"), url.toString()}, {QStringLiteral("http_method"), h.httpMethod},
+                                        {QStringLiteral("headers"), headersJson(headers)}};
+                return;
+            }
+            headers << qMakePair(QByteArray("Authorization"), *opened);
+        }
+        f.request = QJsonObject{{QStringLiteral("url"), url.toString()},
+                                {QStringLiteral("http_method"), h.httpMethod},
+                                {QStringLiteral("headers"), headersJson(headers)}};
+
+        QNetworkRequest request(target);
+        const QByteArray hostHeader = url.port() > 0 ? url.host().toUtf8() + ':' + QByteArray::number(url.port()) : url.host().toUtf8();
+        request.setRawHeader("Host", hostHeader);
+        request.setPeerVerifyName(host); // TLS: the certificate of the name, not of the address (and SNI)
+        for (const auto &[k, v] : headers)
+            request.setRawHeader(k, v);
+        request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
+        request.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
+        request.setTransferTimeout(int(timeout().count()));
+        if (config.webhook.skipTlsVerify && url.scheme() == QLatin1String("https")) {
+            QSslConfiguration ssl = request.sslConfiguration();
+            ssl.setPeerVerifyMode(QSslSocket::VerifyNone);
+            request.setSslConfiguration(ssl);
+        }
+        f.clock.start();
+        if (h.httpMethod == QLatin1String("GET"))
+            f.reply = network.get(request);
+        else
+            f.reply = network.sendCustomRequest(request, h.httpMethod.toLatin1(), body);
+        f.reply->setReadBufferSize(64 * 1024); // a receiver that sends a gigabyte is read 64 KiB at a time
+    }
+
+    bool ownerIsOrganization(qint64 ownerId)
+    {
+        if (ownerId == 0)
+            return false;
+        return store.readValue<qint64>([&](SqlTransaction &tx) { return tx.scalar(QStringLiteral("SELECT is_org FROM forge_user WHERE id = ?"), {ownerId}); })
+                   .valueOr(0) != 0;
+    }
+
+    // Records what happened to `f` and the hook's last status.
+    void record(Flight &f, TaskOutcome outcome, const QJsonObject &response)
+    {
+        const double ms = f.clock.isValid() ? double(f.clock.nsecsElapsed()) / 1e6 : 0;
+        const qint64 deliveredNs = QDateTime::currentMSecsSinceEpoch() * 1'000'000;
+        const QString requestText = QString::fromUtf8(QJsonDocument(f.request).toJson(QJsonDocument::Compact));
+        const QString responseText = QString::fromUtf8(QJsonDocument(response).toJson(QJsonDocument::Compact));
+        const Status written = store.write([&](SqlTransaction &tx) -> Status {
+            if (Status s = tx.exec(QStringLiteral("UPDATE hook_task SET delivered_ns = ?, is_succeed = ?, outcome = ?, request = ?, response = ?, "
+                                                  "duration_ms = ? WHERE id = ?"),
+                                   {deliveredNs, outcome == TaskOutcome::Succeeded ? 1 : 0, name(outcome), requestText, responseText, ms, f.task.id})
+                               .status();
+                !s)
+                return s;
+            if (outcome == TaskOutcome::Skipped || f.hook.id == 0)
+                return Status::ok();
+            return tx.exec(QStringLiteral("UPDATE webhook SET last_status = ? WHERE id = ?"),
+                           {int(outcome == TaskOutcome::Succeeded ? HookStatus::Succeed : HookStatus::Fail), f.hook.id})
+                .status();
+        });
+        if (!written)
+            qCWarning(lcWebhook).noquote() << "the result of webhook task" << f.task.id << "was not recorded (it stays claimed and becomes unknown):"
+                                           << written.message();
+        if (outcome == TaskOutcome::Failed)
+            qCInfo(lcWebhook).noquote() << "webhook" << f.hook.id << "delivery" << f.task.uuid << "failed:"
+                                        << (f.error.isEmpty() ? response.value(QStringLiteral("status")).toVariant().toString() : f.error);
+    }
+};
+
+WebhookService::WebhookService(const EngineConfig &config, Store &store, const SecretBox &secrets, WebhookOptions options)
+    : d(std::make_unique<Impl>(config, store, secrets, std::move(options)))
+{
+}
+
+WebhookService::~WebhookService() = default;
+
+Status WebhookService::start(const CancelToken &cancel, QueueManager &queues)
+{
+    Result<std::shared_ptr<WorkerPoolQueue<qint64>>> queue = queues.createUniqueQueue<qint64>(
+        cancel, QStringLiteral("webhook_sender"), [this](std::vector<qint64> ids) {
+            deliver(CancelToken(), ids); // a delivery is bounded by DELIVER_TIMEOUT; never retried
+            return std::vector<qint64>{};
+        });
+    if (!queue)
+        return queue.status();
+    d->queue = std::move(queue).value();
+    if (Result<qint64> unknown = markStaleClaimsUnknown(); !unknown)
+        return unknown.status();
+    else if (*unknown > 0)
+        qCWarning(lcWebhook).noquote() << *unknown << "webhook deliveries were interrupted by an earlier stop; they are marked unknown (redeliver them if needed)";
+    Result<qint64> requeued = requeueUndelivered(cancel);
+    if (!requeued)
+        return requeued.status();
+    if (*requeued > 0)
+        qCInfo(lcWebhook).noquote() << *requeued << "undelivered webhook tasks are queued again";
+    return Status::ok();
+}
+
+Result<Hook> WebhookService::create(const Hook &input, const QString &authorization)
+{
+    Hook h = input;
+    if (Status s = validate(h, authorization); !s)
+        return s;
+    const QString sealed = d->secrets.seal(authorization.toUtf8());
+    const qint64 now = QDateTime::currentSecsSinceEpoch();
+    Result<qint64> id = d->store.writeValue<qint64>([&](SqlTransaction &tx) {
+        return tx.insertReturningId(QStringLiteral("INSERT INTO webhook (repo_id, owner_id, is_system, url, name, http_method, content_type, secret, "
+                                                   "events, is_active, type, meta, last_status, header_authorization, created_unix, updated_unix) "
+                                                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?) RETURNING id"),
+                                    {h.repoId, h.ownerId, h.isSystem ? 1 : 0, h.url, h.name, h.httpMethod, int(h.contentType), h.secret,
+                                     QString::fromUtf8(eventsJson(h.events)), h.active ? 1 : 0, name(h.type), h.meta, sealed, now, now});
+    });
+    if (!id)
+        return id.status();
+    return get(*id);
+}
+
+Result<Hook> WebhookService::update(const Hook &input, const std::optional<QString> &authorization)
+{
+    Result<Hook> current = get(input.id);
+    if (!current)
+        return current.status();
+    Hook h = input;
+    h.repoId = current->repoId;
+    h.ownerId = current->ownerId;
+    h.isSystem = current->isSystem;
+    if (Status s = validate(h, authorization); !s)
+        return s;
+    const Status written = d->store.write([&](SqlTransaction &tx) -> Status {
+        if (Status s = tx.exec(QStringLiteral("UPDATE webhook SET url = ?, name = ?, http_method = ?, content_type = ?, secret = ?, events = ?, "
+                                              "is_active = ?, type = ?, meta = ?, updated_unix = ? WHERE id = ?"),
+                               {h.url, h.name, h.httpMethod, int(h.contentType), h.secret, QString::fromUtf8(eventsJson(h.events)), h.active ? 1 : 0,
+                                name(h.type), h.meta, QDateTime::currentSecsSinceEpoch(), h.id})
+                           .status();
+            !s)
+            return s;
+        if (!authorization)
+            return Status::ok();
+        return tx.exec(QStringLiteral("UPDATE webhook SET header_authorization = ? WHERE id = ?"), {d->secrets.seal(authorization->toUtf8()), h.id})
+            .status();
+    });
+    if (!written)
+        return written;
+    return get(h.id);
+}
+
+Status WebhookService::remove(qint64 id)
+{
+    bool found = false;
+    const Status written = d->store.write([&](SqlTransaction &tx) -> Status {
+        Result<QSqlQuery> q = tx.exec(QStringLiteral("DELETE FROM webhook WHERE id = ?"), {id});
+        if (!q)
+            return q.status();
+        found = q->numRowsAffected() > 0;
+        return tx.exec(QStringLiteral("DELETE FROM hook_task WHERE hook_id = ?"), {id}).status();
+    });
+    if (!written)
+        return written;
+    return found ? Status::ok() : Status::notFound(QStringLiteral("no webhook %1").arg(id)).withField(QStringLiteral("id"));
+}
+
+Result<Hook> WebhookService::get(qint64 id)
+{
+    return d->store.readValue<Hook>([&](SqlTransaction &tx) -> Result<Hook> {
+        Result<QSqlQuery> q = tx.exec(QStringLiteral("SELECT ") + kHookColumns + QStringLiteral(" FROM webhook WHERE id = ?"), {id});
+        if (!q)
+            return q.status();
+        if (!q->next())
+            return Status::notFound(QStringLiteral("no webhook %1").arg(id)).withField(QStringLiteral("id"));
+        return hookFrom(*q);
+    });
+}
+
+Result<std::vector<Hook>> WebhookService::list()
+{
+    return d->store.readValue<std::vector<Hook>>([&](SqlTransaction &tx) -> Result<std::vector<Hook>> {
+        Result<QSqlQuery> q = tx.exec(QStringLiteral("SELECT ") + kHookColumns + QStringLiteral(" FROM webhook ORDER BY id"));
+        if (!q)
+            return q.status();
+        std::vector<Hook> hooks;
+        while (q->next()) {
+            Result<Hook> h = hookFrom(*q);
+            if (!h)
+                return h.status();
+            hooks.push_back(std::move(h).value());
+        }
+        return hooks;
+    });
+}
+
+Result<int> WebhookService::prepare(const CancelToken &cancel, const EventSource &source, HookEventType type, const QByteArray &payload,
+                                    const QString &ref, const QString &traceId)
+{
+    if (d->config.webhook.disableWebhooks)
+        return 0;
+    std::vector<qint64> created;
+    const Status written = d->store.write([&](SqlTransaction &tx) -> Status {
+        created.clear();
+        // Repository hooks, then the owner's, then the system's; active ones only.
+        Result<QSqlQuery> q = tx.exec(QStringLiteral("SELECT ") + kHookColumns +
+                                          QStringLiteral(" FROM webhook WHERE is_active = 1 AND ((repo_id = ? AND ? <> 0) "
+                                                         "OR (repo_id = 0 AND owner_id = ? AND ? <> 0) OR is_system = 1) "
+                                                         "ORDER BY CASE WHEN repo_id <> 0 THEN 0 WHEN owner_id <> 0 THEN 1 ELSE 2 END, id"),
+                                      {source.repoId, source.repoId, source.ownerId, source.ownerId});
+        if (!q)
+            return q.status();
+        std::vector<Hook> hooks;
+        while (q->next()) {
+            Result<Hook> h = hookFrom(*q);
+            if (!h) {
+                qCWarning(lcWebhook).noquote() << h.status().message(); // one unreadable hook does not stop the others
+                continue;
+            }
+            hooks.push_back(std::move(h).value());
+        }
+        const bool emptyPush = isEmptyPush(type, payload);
+        for (const Hook &h : hooks) {
+            if (!h.events.has(type))
+                continue;
+            if (emptyPush && h.type != HookType::Gitea && h.type != HookType::Gogs)
+                continue;
+            if (isRefEvent(type) && !h.events.passesBranchFilter(ref))
+                continue;
+            Result<qint64> id = tx.insertReturningId(
+                QStringLiteral("INSERT INTO hook_task (hook_id, uuid, payload, payload_version, event_type, created_ms, trace_id) "
+                               "VALUES (?, ?, ?, 2, ?, ?, ?) RETURNING id"),
+                {h.id, QUuid::createUuid().toString(QUuid::WithoutBraces), payload, name(type), nowMs(), traceId});
+            if (!id)
+                return id.status();
+            created.push_back(*id);
+        }
+        return Status::ok();
+    });
+    if (!written)
+        return written;
+    if (Status pushed = d->push(cancel, created); !pushed)
+        return pushed; // stored: requeueUndelivered() sends them later
+    return int(created.size());
+}
+
+Result<HookTask> WebhookService::redeliver(const CancelToken &cancel, qint64 id)
+{
+    Result<HookTask> original = task(id);
+    if (!original)
+        return original.status();
+    Result<qint64> copy = d->store.writeValue<qint64>([&](SqlTransaction &tx) {
+        return tx.insertReturningId(
+            QStringLiteral("INSERT INTO hook_task (hook_id, uuid, payload, payload_version, event_type, created_ms, redelivery_of, trace_id) "
+                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"),
+            {original->hookId, QUuid::createUuid().toString(QUuid::WithoutBraces), original->payload, original->payloadVersion,
+             name(original->eventType), nowMs(), original->id, original->traceId});
+    });
+    if (!copy)
+        return copy.status();
+    if (Status pushed = d->push(cancel, {*copy}); !pushed)
+        return pushed;
+    return task(*copy);
+}
+
+Result<HookTask> WebhookService::task(qint64 id)
+{
+    return d->store.readValue<HookTask>([&](SqlTransaction &tx) -> Result<HookTask> {
+        Result<QSqlQuery> q = tx.exec(QStringLiteral("SELECT ") + kTaskColumns + QStringLiteral(" FROM hook_task WHERE id = ?"), {id});
+        if (!q)
+            return q.status();
+        if (!q->next())
+            return Status::notFound(QStringLiteral("no webhook task %1").arg(id)).withField(QStringLiteral("id"));
+        return taskFrom(*q);
+    });
+}
+
+Result<TaskPage> WebhookService::tasks(const TaskFilter &filter)
+{
+    QString where = QStringLiteral(" WHERE 1 = 1");
+    QVariantList values;
+    if (filter.hookId > 0) {
+        where += QStringLiteral(" AND hook_id = ?");
+        values << filter.hookId;
+    }
+    if (filter.outcome) {
+        where += QStringLiteral(" AND outcome = ?");
+        values << (*filter.outcome == TaskOutcome::Pending ? QString() : name(*filter.outcome));
+    }
+    const qint64 limit = std::clamp<qint64>(filter.limit, 1, 500);
+    const qint64 offset = (std::max<qint64>(filter.page, 1) - 1) * limit;
+    return d->store.readValue<TaskPage>([&](SqlTransaction &tx) -> Result<TaskPage> {
+        TaskPage page;
+        Result<qint64> total = tx.scalar(QStringLiteral("SELECT COUNT(*) FROM hook_task") + where, values);
+        if (!total)
+            return total.status();
+        page.total = *total;
+        Result<QSqlQuery> q = tx.exec(QStringLiteral("SELECT ") + kTaskColumns + QStringLiteral(" FROM hook_task") + where +
+                                          QStringLiteral(" ORDER BY id DESC LIMIT ? OFFSET ?"),
+                                      values + QVariantList{limit, offset});
+        if (!q)
+            return q.status();
+        while (q->next())
+            page.rows.push_back(taskFrom(*q));
+        return page;
+    });
+}
+
+Result<qint64> WebhookService::markStaleClaimsUnknown()
+{
+    const qint64 before = nowMs() - d->unknownAfter().count();
+    return d->store.writeValue<qint64>([&](SqlTransaction &tx) -> Result<qint64> {
+        Result<QSqlQuery> q = tx.exec(QStringLiteral("UPDATE hook_task SET outcome = 'unknown', is_succeed = 0, response = ? "
+                                                     "WHERE is_delivered = 1 AND outcome = '' AND claimed_ms < ?"),
+                                      {QStringLiteral("{\"error\":\"claimed but no result was recorded: the instance stopped during the delivery; "
+                                                      "the receiver may or may not have it\"}"),
+                                       before});
+        if (!q)
+            return q.status();
+        return qint64(q->numRowsAffected());
+    });
+}
+
+Result<qint64> WebhookService::requeueUndelivered(const CancelToken &cancel)
+{
+    qint64 pushed = 0;
+    qint64 after = 0;
+    for (;;) {
+        Result<std::vector<qint64>> ids = d->store.readValue<std::vector<qint64>>([&](SqlTransaction &tx) {
+            return tx.numbers(QStringLiteral("SELECT id FROM hook_task WHERE is_delivered = 0 AND id > ? ORDER BY id LIMIT ?"), {after, kRequeuePage});
+        });
+        if (!ids)
+            return ids.status();
+        if (ids->empty())
+            return pushed;
+        if (Status s = d->push(cancel, *ids); !s)
+            return s;
+        pushed += qint64(ids->size());
+        after = ids->back();
+    }
+}
+
+void WebhookService::deliver(const CancelToken &cancel, const std::vector<qint64> &ids)
+{
+    // This worker's own network access (never shared between threads); the batch goes out at once.
+    QNetworkAccessManager network;
+    std::vector<Impl::Flight> flights;
+    for (qint64 id : ids) {
+        std::optional<Impl::Flight> f = d->claim(id);
+        if (!f)
+            continue;
+        if (f->error.isEmpty() && !f->hook.active) {
+            d->record(*f, TaskOutcome::Skipped, QJsonObject{{QStringLiteral("error"), QStringLiteral("the hook is inactive")}});
+            continue;
+        }
+        if (f->error.isEmpty() && f->task.payloadVersion == 0)
+            f->error = QStringLiteral("payload version 0 cannot be delivered");
+        if (f->error.isEmpty())
+            d->send(network, *f);
+        if (!f->reply) {
+            d->record(*f, TaskOutcome::Failed, QJsonObject{{QStringLiteral("error"), f->error}});
+            continue;
+        }
+        flights.push_back(std::move(*f));
+    }
+    if (flights.empty())
+        return;
+
+    QEventLoop loop;
+    int open = int(flights.size());
+    const qint64 maxBody = d->options.maxResponseBytes;
+    for (Impl::Flight &f : flights) {
+        Impl::Flight *self = &f;
+        QObject::connect(f.reply, &QNetworkReply::readyRead, f.reply, [self, maxBody] {
+            const qint64 room = maxBody - self->body.size();
+            if (room > 0)
+                self->body += self->reply->read(room);
+            if (self->body.size() >= maxBody && self->reply->bytesAvailable() > 0) {
+                self->truncated = true;
+                self->reply->abort(); // the status is known; the rest is not kept
+            }
+        });
+        QObject::connect(f.reply, &QNetworkReply::finished, &loop, [&open, &loop] {
+            if (--open == 0)
+                loop.quit();
+        });
+    }
+    // DELIVER_TIMEOUT is a total deadline (a receiver that trickles bytes is cut too).
+    QTimer deadline;
+    deadline.setSingleShot(true);
+    QObject::connect(&deadline, &QTimer::timeout, &loop, [&] {
+        for (Impl::Flight &f : flights)
+            if (!f.reply->isFinished()) {
+                f.error = QStringLiteral("no complete answer within DELIVER_TIMEOUT (%1 s)").arg(d->config.webhook.deliverTimeoutSeconds);
+                f.reply->abort();
+            }
+    });
+    deadline.start(d->timeout());
+    const CancelCallback stop = cancel.onCancel([&loop] { QMetaObject::invokeMethod(&loop, &QEventLoop::quit, Qt::QueuedConnection); });
+    if (open > 0)
+        loop.exec();
+
+    for (Impl::Flight &f : flights) {
+        if (!f.reply->isFinished()) {
+            f.error = QStringLiteral("cancelled: %1").arg(cancel.cause().message());
+            f.reply->abort();
+        }
+        const int code = f.reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        if (f.reply->bytesAvailable() > 0 && f.body.size() < maxBody)
+            f.body += f.reply->read(maxBody - f.body.size());
+        QJsonObject response;
+        if (code > 0) {
+            QJsonObject headers;
+            for (const auto &[k, v] : f.reply->rawHeaderPairs())
+                headers.insert(QString::fromLatin1(k), QString::fromUtf8(v));
+            response = {{QStringLiteral("status"), code},
+                        {QStringLiteral("headers"), headers},
+                        {QStringLiteral("body"), QString::fromUtf8(f.body) + (f.truncated ? QStringLiteral("\n… (cut at %1 bytes)").arg(maxBody) : QString())}};
+            if (!f.error.isEmpty())
+                response.insert(QStringLiteral("error"), f.error);
+        } else {
+            response = {{QStringLiteral("error"), f.error.isEmpty() ? f.reply->errorString() : f.error}};
+        }
+        const bool ok = code >= 200 && code <= 299 && f.error.isEmpty();
+        d->record(f, ok ? TaskOutcome::Succeeded : TaskOutcome::Failed, response);
+        f.reply->deleteLater();
+    }
+}
+
+} // namespace Switchyard::Webhook

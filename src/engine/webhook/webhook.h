@@ -1,0 +1,175 @@
+#pragma once
+
+// Webhooks (SPEC §9, seed 001 §12.6–12.9): hooks kept in the store, a task per event and hook,
+// and signed delivery on the unique `webhook_sender` queue with a history of every attempt.
+//
+// Delivery is at most once per task: a worker claims a task by compare-and-set (is_delivered
+// 0 → 1) before it sends, so two workers — or two instances on one PostgreSQL — never send one
+// task twice. There is no automatic retry (Gitea's semantics): a failed task stays in the history
+// and an operator redelivers it (a new task, a new delivery id). A task claimed but without a
+// result — the instance stopped mid-delivery — is marked `unknown` once its claim is older than
+// 2 × DELIVER_TIMEOUT + 30 s, so nothing stays pending and nothing hides; the receiver may or may
+// not have seen it.
+
+#include "hookevents.h"
+
+#include "engine/core/status.h"
+
+#include <QByteArray>
+#include <QDateTime>
+#include <QHostAddress>
+#include <QString>
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace Switchyard {
+
+class CancelToken;
+class EngineConfig;
+class QueueManager;
+class SecretBox;
+class Store;
+
+namespace Webhook {
+
+struct Hook
+{
+    qint64 id = 0;
+    qint64 repoId = 0;  // a repository's hook (the store's repo id)
+    qint64 ownerId = 0; // an organisation's or user's hook (repo 0)
+    bool isSystem = false; // repo 0, owner 0: every repository's events
+    QString url;
+    QString name;
+    QString httpMethod = QStringLiteral("POST");
+    ContentType contentType = ContentType::Json;
+    QString secret; // the HMAC key of the signatures; never returned by the API
+    HookEvents events;
+    bool active = true;
+    HookType type = HookType::Gitea;
+    QString meta; // the channel's settings (JSON), empty for gitea and gogs
+    HookStatus lastStatus = HookStatus::None;
+    bool hasAuthorization = false; // an Authorization header is sealed in the store (never read back)
+    QDateTime created;
+    QDateTime updated;
+
+    bool operator==(const Hook &) const = default;
+};
+
+// What a task's history says.
+enum class TaskOutcome { Pending, Succeeded, Failed, Unknown, Skipped };
+QString name(TaskOutcome outcome);
+std::optional<TaskOutcome> taskOutcomeFromName(QStringView name);
+
+struct HookTask
+{
+    qint64 id = 0;
+    qint64 hookId = 0;
+    QString uuid;             // the delivery id (X-Gitea-Delivery …)
+    QByteArray payload;       // v1: the body as sent; v2: the original event's payload
+    int payloadVersion = 2;
+    HookEventType eventType = HookEventType::Push;
+    bool isDelivered = false; // claimed (and, once the outcome is set, delivered)
+    qint64 deliveredNs = 0;   // when the delivery ended (ns since the epoch)
+    bool isSucceed = false;
+    TaskOutcome outcome = TaskOutcome::Pending;
+    QString request;  // JSON: {url, http_method, headers} — Authorization as ******
+    QString response; // JSON: {status, headers, body} or {error}
+    double durationMs = 0;
+    QDateTime created;
+    qint64 redeliveryOf = 0; // the task this one redelivers
+    QString traceId;
+
+    bool operator==(const HookTask &) const = default;
+};
+
+struct TaskFilter
+{
+    qint64 hookId = 0; // 0: every hook
+    std::optional<TaskOutcome> outcome;
+    qint64 page = 1;
+    qint64 limit = 50;
+};
+struct TaskPage
+{
+    std::vector<HookTask> rows; // newest first
+    qint64 total = 0;
+};
+
+// Where an event happened: repository hooks, then the owner's, then the system's are asked.
+struct EventSource
+{
+    qint64 repoId = 0;
+    qint64 ownerId = 0;
+};
+
+struct WebhookOptions
+{
+    // Resolves a host name for the egress check; empty: the system resolver (QHostInfo).
+    std::function<QList<QHostAddress>(const QString &host)> resolve;
+    // A claim without a result older than this is `unknown`; 0: 2 × DELIVER_TIMEOUT + 30 s.
+    std::chrono::milliseconds unknownAfter{0};
+    // Bytes of a response body kept in the history; reading stops there.
+    qint64 maxResponseBytes = 1 << 20;
+};
+
+// Thread-safe. start() before prepare(); the queue's workers deliver.
+class WebhookService
+{
+public:
+    WebhookService(const EngineConfig &config, Store &store, const SecretBox &secrets, WebhookOptions options = {}); // Not owned
+    ~WebhookService();
+
+    // Creates the webhook_sender queue, marks stale claims unknown, and re-enqueues every
+    // undelivered task (in pages of 100).
+    Status start(const CancelToken &cancel, QueueManager &queues);
+
+    // A new hook: 400 naming the field (url, type, http_method, content_type, events, secret,
+    // authorization, meta) when it is not valid, and nothing is written. `authorization`: the
+    // Authorization header to send, sealed at rest; empty for none.
+    Result<Hook> create(const Hook &hook, const QString &authorization = {});
+    // Replaces the hook's settings (not its id, scope or last status). `authorization`: nullopt
+    // keeps the sealed header, "" removes it.
+    Result<Hook> update(const Hook &hook, const std::optional<QString> &authorization = std::nullopt);
+    Status remove(qint64 id); // its tasks go too
+    Result<Hook> get(qint64 id);
+    Result<std::vector<Hook>> list(); // by id
+
+    // The hooks of `source` that subscribe to `type` get a task each, queued for delivery. Gates,
+    // in order: [webhook] DISABLE_WEBHOOKS; the subscription; an empty push (no commits) only to
+    // gitea and gogs; the branch filter for push, create and delete (`ref`). How many tasks.
+    Result<int> prepare(const CancelToken &cancel, const EventSource &source, HookEventType type, const QByteArray &payload,
+                        const QString &ref, const QString &traceId);
+    // A copy of task `id` under a new delivery id, queued; the history keeps the original.
+    Result<HookTask> redeliver(const CancelToken &cancel, qint64 id);
+
+    Result<HookTask> task(qint64 id);
+    Result<TaskPage> tasks(const TaskFilter &filter);
+    // Claims older than the bound without a result become `unknown` (at start, and by cron).
+    Result<qint64> markStaleClaimsUnknown();
+    // Pushes every undelivered task to the queue again (at start, and by cron): how many.
+    Result<qint64> requeueUndelivered(const CancelToken &cancel);
+
+    // The queue's handler: delivers a batch concurrently. Public for the tests.
+    void deliver(const CancelToken &cancel, const std::vector<qint64> &ids);
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> d;
+};
+
+// The host policy of [webhook] ALLOWED_HOST_LIST: `external` (a global unicast address, the
+// default), `private` (RFC 1918, unique local, link-local), `loopback`, `*`, host name globs
+// (`*.example.com`) and CIDRs (`10.0.0.0/8`). A host name matches a glob by name; an address by
+// its category or range. Ok, or PermissionDenied naming the address and the list.
+Status checkEgress(const QStringList &allowed, const QString &host, const QHostAddress &address);
+
+// HMAC of `body` with `secret`, lowercase hex: SHA-256 (X-Gitea-Signature, X-Hub-Signature-256)
+// and SHA-1 (X-Hub-Signature).
+QByteArray hmacSha256Hex(const QByteArray &secret, const QByteArray &body);
+QByteArray hmacSha1Hex(const QByteArray &secret, const QByteArray &body);
+
+} // namespace Webhook
+} // namespace Switchyard
