@@ -105,9 +105,9 @@ private Q_SLOTS:
         QCOMPARE(m_window->sidebar()->count(), 2 * (1 + 9));
         QCOMPARE(m_window->sidebar()->item(10)->text(), QStringLiteral("production"));
 
-        // The remote instance's own pages: its queues (the engine's two and the test's two), read over the API.
+        // The remote instance's own pages: its queues (the engine's three and the test's two), read over the API.
         m_window->showPage(QStringLiteral("queues"));
-        QVERIFY(Test::eventually([&] { return m_window->page<QueuesPage>(QStringLiteral("queues"))->model().rowCount() == 4; }));
+        QVERIFY(Test::eventually([&] { return m_window->page<QueuesPage>(QStringLiteral("queues"))->model().rowCount() == 5; }));
         QVERIFY(m_window->page<QueuesPage>(QStringLiteral("queues")) != embedded->page<QueuesPage>(QStringLiteral("queues")));
 
         // Switching back without restarting anything.
@@ -130,7 +130,7 @@ private Q_SLOTS:
 
         m_window->showPage(QStringLiteral("queues"));
         QueuesPage *queues = m_window->page<QueuesPage>(QStringLiteral("queues"));
-        QVERIFY(Test::eventually([&] { return queues->model().rowCount() == 4; }));
+        QVERIFY(Test::eventually([&] { return queues->model().rowCount() == 5; }));
         QVERIFY(queues->selectKey(queues->model().data(queues->model().index(0, 0), Console::KeyRole)));
         QVERIFY(!queues->pauseAction()->isEnabled());
         QVERIFY(!queues->flushAction()->isEnabled());
