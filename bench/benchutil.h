@@ -1,7 +1,8 @@
 #pragma once
 
-// What the benchmarks share: their command-line numbers and percentiles.
+// What the benchmarks share: their command-line numbers, percentiles and the process's memory.
 
+#include <QFile>
 #include <QStringList>
 
 #include <algorithm>
@@ -23,6 +24,18 @@ inline double percentile(std::vector<double> values, double q)
         return 0;
     std::sort(values.begin(), values.end());
     return values[std::min(values.size() - 1, std::size_t(q * double(values.size())))];
+}
+
+// This process's resident memory (VmRSS) in KiB; -1 when it cannot be read.
+inline qint64 residentKiB()
+{
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (!status.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray &line : status.readAll().split('\n'))
+        if (line.startsWith("VmRSS:"))
+            return line.mid(6).trimmed().split(' ').first().toLongLong();
+    return -1;
 }
 
 } // namespace Switchyard::Bench

@@ -41,20 +41,10 @@
 
 using namespace Switchyard;
 using Bench::percentile;
+using Bench::residentKiB;
 using namespace std::chrono_literals;
 
 namespace {
-
-qint64 residentKiB()
-{
-    QFile status(QStringLiteral("/proc/self/status"));
-    if (!status.open(QIODevice::ReadOnly))
-        return -1;
-    for (const QByteArray &line : status.readAll().split('\n'))
-        if (line.startsWith("VmRSS:"))
-            return line.mid(6).trimmed().split(' ').first().toLongLong();
-    return -1;
-}
 
 // Counts paints of a widget.
 class PaintWatch : public QObject

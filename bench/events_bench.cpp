@@ -48,6 +48,7 @@
 using namespace Switchyard;
 using Bench::option;
 using Bench::percentile;
+using Bench::residentKiB;
 using namespace std::chrono_literals;
 
 namespace {
@@ -108,17 +109,6 @@ WrkFigures runWrk(const QStringList &arguments, int seconds)
     f.requestsPerSecond = rate.captured(1).toDouble();
     f.p99 = QRegularExpression(QStringLiteral("^\\s+99%\\s+(\\S+)"), QRegularExpression::MultilineOption).match(f.report).captured(1);
     return f;
-}
-
-qint64 residentKiB()
-{
-    QFile status(QStringLiteral("/proc/self/status"));
-    if (!status.open(QIODevice::ReadOnly))
-        return -1;
-    for (const QByteArray &line : status.readAll().split('\n'))
-        if (line.startsWith("VmRSS:"))
-            return line.mid(6).trimmed().split(' ').first().toLongLong();
-    return -1;
 }
 
 // Runs the event loop until `done` holds or `bound` passes.

@@ -287,6 +287,8 @@ struct WebhookService::Impl
         QByteArray body;
         bool truncated = false;
         QString error; // set when it failed before or instead of an answer
+        bool ownerIsOrganization = false; // read with the claim
+        QString sealedAuthorization;      // read with the claim
     };
 
     // Claims `id` (compare-and-set); the task and its hook, or nothing when another worker has it,
@@ -321,6 +323,19 @@ struct WebhookService::Impl
                     f.error = hook.status().message();
                 else
                     f.hook = *hook;
+            }
+            h->finish();
+            // What the request needs besides the hook, in the same transaction.
+            if (f.error.isEmpty()) {
+                Result<QSqlQuery> extra = tx.exec(QStringLiteral("SELECT w.header_authorization, COALESCE(u.is_org, 0) FROM webhook w "
+                                                                 "LEFT JOIN forge_user u ON u.id = w.owner_id WHERE w.id = ?"),
+                                                  {f.hook.id});
+                if (!extra)
+                    return extra.status();
+                if (extra->next()) {
+                    f.sealedAuthorization = extra->value(0).toString();
+                    f.ownerIsOrganization = extra->value(1).toInt() != 0;
+                }
             }
             flight = std::move(f);
             return Status::ok();
@@ -381,7 +396,7 @@ struct WebhookService::Impl
         const QByteArray secret = h.secret.toUtf8();
         const QByteArray sha256 = secret.isEmpty() ? QByteArray() : hmacSha256Hex(secret, body);
         const QByteArray sha1 = secret.isEmpty() ? QByteArray() : hmacSha1Hex(secret, body);
-        const QByteArray target_type = name(targetType(h.repoId, h.ownerId, h.isSystem, ownerIsOrganization(h.ownerId))).toLatin1();
+        const QByteArray target_type = name(targetType(h.repoId, h.ownerId, h.isSystem, f.ownerIsOrganization)).toLatin1();
         headers << qMakePair(QByteArray("X-Gitea-Delivery"), uuid) << qMakePair(QByteArray("X-Gitea-Event"), grouped)
                 << qMakePair(QByteArray("X-Gitea-Event-Type"), fine) << qMakePair(QByteArray("X-Gitea-Signature"), sha256)
                 << qMakePair(QByteArray("X-Gitea-Hook-Installation-Target-Type"), target_type)
@@ -397,13 +412,7 @@ struct WebhookService::Impl
         if (h.httpMethod != QLatin1String("GET"))
             headers << qMakePair(QByteArray("Content-Type"), contentType);
         if (h.hasAuthorization) {
-            Result<QString> sealed = store.readValue<QString>([&](SqlTransaction &tx) -> Result<QString> {
-                Result<QSqlQuery> q = tx.exec(QStringLiteral("SELECT header_authorization FROM webhook WHERE id = ?"), {h.id});
-                if (!q)
-                    return q.status();
-                return q->next() ? q->value(0).toString() : QString();
-            });
-            Result<QByteArray> opened = sealed ? secrets.open(*sealed) : Result<QByteArray>(sealed.status());
+            Result<QByteArray> opened = secrets.open(f.sealedAuthorization);
             if (!opened) {
                 f.error = QStringLiteral("the Authorization header could not be opened: %1").arg(opened.status().message());
                 f.request = QJsonObject{{QStringLiteral("url"), url.toString()}, {QStringLiteral("http_method"), h.httpMethod},
@@ -436,14 +445,6 @@ struct WebhookService::Impl
         else
             f.reply = network.sendCustomRequest(request, h.httpMethod.toLatin1(), body);
         f.reply->setReadBufferSize(64 * 1024); // a receiver that sends a gigabyte is read 64 KiB at a time
-    }
-
-    bool ownerIsOrganization(qint64 ownerId)
-    {
-        if (ownerId == 0)
-            return false;
-        return store.readValue<qint64>([&](SqlTransaction &tx) { return tx.scalar(QStringLiteral("SELECT is_org FROM forge_user WHERE id = ?"), {ownerId}); })
-                   .valueOr(0) != 0;
     }
 
     // Records what happened to `f` and the hook's last status.
