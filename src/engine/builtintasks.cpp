@@ -1,5 +1,7 @@
 #include "builtintasks.h"
 
+#include "engine/webhook/webhook.h"
+
 #include "engine/cache/cache.h"
 #include "engine/core/notices.h"
 #include "engine/events/events.h"
@@ -107,7 +109,49 @@ std::vector<CronTaskDefinition> builtInCronTasks(const BuiltInTaskServices &serv
         return QStringLiteral("%1 unfinished event(s) queued again").arg(*requeued);
     };
 
-    return {std::move(cache), std::move(queues), std::move(notices_), std::move(vacuum), std::move(notifications), std::move(resume)};
+    // Gitea's cleanup_hook_task_table: delivered tasks older than OLDER_THAN (OlderThan), or all
+    // but the NUMBER_TO_KEEP newest of each hook (PerWebhook). Undelivered tasks are never removed.
+    Webhook::WebhookService *webhooks = services.webhooks;
+    CronTaskDefinition cleanup;
+    cleanup.name = QStringLiteral("cleanup_hook_task_table");
+    cleanup.defaults.enabled = true;
+    cleanup.defaults.schedule = QStringLiteral("@midnight");
+    cleanup.defaults.extra = {{QStringLiteral("CLEANUP_TYPE"), QStringLiteral("OlderThan")},
+                              {QStringLiteral("OLDER_THAN"), QStringLiteral("168h")},
+                              {QStringLiteral("NUMBER_TO_KEEP"), QStringLiteral("10")}};
+    cleanup.choices = {{QStringLiteral("CLEANUP_TYPE"), {QStringLiteral("OlderThan"), QStringLiteral("PerWebhook")}}};
+    cleanup.run = [webhooks](const CronRunContext &context) -> Result<QString> {
+        const bool perWebhook = context.config->value(QStringLiteral("CLEANUP_TYPE")).compare(QLatin1String("PerWebhook"), Qt::CaseInsensitive) == 0;
+        const auto age = std::chrono::duration_cast<std::chrono::milliseconds>(
+            context.config->duration(QStringLiteral("OLDER_THAN"), std::chrono::hours(168)));
+        const qint64 keep = context.config->integer(QStringLiteral("NUMBER_TO_KEEP"), 10);
+        Result<qint64> removed = perWebhook ? webhooks->cleanupPerHook(keep) : webhooks->cleanupOlderThan(age);
+        if (!removed)
+            return removed.status();
+        return perWebhook ? QStringLiteral("removed %1 delivered webhook task(s), keeping the newest %2 of each hook").arg(*removed).arg(keep)
+                          : QStringLiteral("removed %1 delivered webhook task(s) older than %2").arg(*removed).arg(formatDuration(age));
+    };
+
+    // Not in Gitea (which re-enqueues only at start): claims without a result become unknown, and
+    // tasks that were written but never reached the queue (it refused them) are queued again.
+    CronTaskDefinition resync;
+    resync.name = QStringLiteral("resync_undelivered_hook_tasks");
+    resync.defaults.enabled = true;
+    resync.defaults.schedule = QStringLiteral("@every 10m");
+    resync.run = [webhooks](const CronRunContext &context) -> Result<QString> {
+        Result<qint64> unknown = webhooks->markStaleClaimsUnknown();
+        if (!unknown)
+            return unknown.status();
+        Result<qint64> requeued = webhooks->requeueUndelivered(context.cancel);
+        if (!requeued)
+            return requeued.status();
+        return QStringLiteral("%1 undelivered webhook task(s) queued again, %2 interrupted delivery(ies) marked unknown")
+            .arg(*requeued)
+            .arg(*unknown);
+    };
+
+    return {std::move(cache),         std::move(queues), std::move(notices_), std::move(vacuum), std::move(notifications),
+            std::move(resume),        std::move(cleanup), std::move(resync)};
 }
 
 Status registerBuiltInCronTasks(CronService &cron, const BuiltInTaskServices &services)

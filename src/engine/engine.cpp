@@ -170,7 +170,12 @@ Status Engine::startParts(const CancelToken &cancel, EngineOptions options)
             return box.status();
         p.secrets = std::make_unique<SecretBox>(std::move(box).value());
     }
-    p.webhooks = std::make_unique<Webhook::WebhookService>(cfg, *p.store, *p.secrets, options.webhookOptions);
+    Webhook::WebhookOptions webhookOptions = options.webhookOptions;
+    if (!webhookOptions.notice) {
+        NoticeBoard *board = p.notices.get();
+        webhookOptions.notice = [board](const QString &message) { board->add(QStringLiteral("webhook"), message); };
+    }
+    p.webhooks = std::make_unique<Webhook::WebhookService>(cfg, *p.store, *p.secrets, std::move(webhookOptions));
     if (Status started = p.webhooks->start(cancel, *p.queues); !started)
         return started;
 
@@ -182,6 +187,9 @@ Status Engine::startParts(const CancelToken &cancel, EngineOptions options)
     p.feed = std::make_unique<FeedNotifier>(*p.store);
     p.uiNotifier = std::make_unique<UINotifier>(*p.notifications, *p.queues);
     p.streamNotifier = std::make_unique<StreamNotifier>(*p.notifications, *p.broker);
+    p.webhookNotifier = std::make_unique<Webhook::WebhookNotifier>(*p.webhooks, *p.store);
+    if (Status registered = p.bus->registerNotifier(QStringLiteral("webhook"), *p.webhookNotifier); !registered)
+        return registered;
     if (Status registered = p.bus->registerNotifier(QStringLiteral("audit"), *p.auditNotifier); !registered)
         return registered;
     if (Status registered = p.bus->registerNotifier(QStringLiteral("feed"), *p.feed); !registered)
@@ -220,7 +228,7 @@ Status Engine::startParts(const CancelToken &cancel, EngineOptions options)
     p.cronRuns = makeStoredCronRuns(*p.store);
     options.cronOptions.journal = p.cronRuns.get();
     p.cron = std::make_unique<CronService>(cfg, *p.locker, *p.cronCoordinator, *notices, *p.processes, options.cronOptions);
-    if (Status registered = registerBuiltInCronTasks(*p.cron, {p.cache.get(), p.queues.get(), notices, p.store.get(), p.events.get()}); !registered)
+    if (Status registered = registerBuiltInCronTasks(*p.cron, {p.cache.get(), p.queues.get(), notices, p.store.get(), p.events.get(), p.webhooks.get()}); !registered)
         return registered;
     if (Status registered = p.cron->registerUserTasks(); !registered)
         return registered;

@@ -20,6 +20,7 @@
 #include "engine/queue/queuehistory.h"
 #include "engine/settings/config.h"
 #include "engine/store/store.h"
+#include "engine/webhook/notifier.h"
 #include "engine/webhook/webhook.h"
 
 #include <QDateTime>
@@ -46,8 +47,9 @@ struct EngineOptions
 // Start-up order: the store (opened and migrated; system notices persist there from then on),
 // cache (PINGed; an unreachable adapter refuses start-up), global locker (Redis
 // PINGed likewise), queue manager (and its history recorder), QoS, the pub/sub broker (Redis PINGed
-// likewise), the notify bus with its notifiers in dispatch order (audit, feed, uinotification,
-// stream; webhook before audit and mail after it as they arrive), event ingestion (its queue,
+// likewise), webhooks (the sealing key, the webhook_sender queue), the notify bus with its
+// notifiers in dispatch order (webhook, audit, feed, uinotification, stream; mail after audit
+// when it arrives), event ingestion (its queue,
 // unfinished events queued again), and cron last (built-in and user-defined tasks registered, RUN_AT_START tasks
 // started).
 //
@@ -97,6 +99,7 @@ public:
     FeedNotifier &feed() { return *m_parts->feed; }
     EventService &events() { return *m_parts->events; }
     Webhook::WebhookService &webhooks() { return *m_parts->webhooks; }
+    Webhook::WebhookNotifier &webhookNotifier() { return *m_parts->webhookNotifier; }
     CronService &cron() { return *m_parts->cron; }
 
 private:
@@ -122,6 +125,7 @@ private:
         std::unique_ptr<Webhook::WebhookService> webhooks;
         std::unique_ptr<NotifyLoader> notifyLoader;
         std::unique_ptr<NotifyBus> bus;
+        std::unique_ptr<Webhook::WebhookNotifier> webhookNotifier;
         std::unique_ptr<NotificationService> notifications;
         std::unique_ptr<AuditNotifier> auditNotifier;
         std::unique_ptr<FeedNotifier> feed;

@@ -124,6 +124,17 @@ Status CronService::registerTask(CronTaskDefinition definition)
                 errors.append(QStringLiteral("%1 = \"%2\" is not valid; %3")
                                   .arg(s.location(section, it.key()), it.value(), d.status().message()));
         }
+        if (it.key() == QLatin1String("NUMBER_TO_KEEP")) {
+            bool ok = false;
+            if (it.value().toLongLong(&ok) < 0 || !ok)
+                errors.append(QStringLiteral("%1 = \"%2\" is not valid; expected a whole number of at least 0")
+                                  .arg(s.location(section, it.key()), it.value()));
+        }
+        if (const auto c = definition.choices.constFind(it.key()); c != definition.choices.constEnd()) {
+            if (!c->contains(it.value(), Qt::CaseInsensitive))
+                errors.append(QStringLiteral("%1 = \"%2\" is not valid; expected one of %3")
+                                  .arg(s.location(section, it.key()), it.value(), c->join(QStringLiteral(", "))));
+        }
     }
     std::optional<Schedule> schedule;
     if (Result<Schedule> parsed = Schedule::parse(config.schedule); parsed)

@@ -70,6 +70,10 @@ struct CronTaskDefinition
     CronFunction run;
     bool available = true;         // false: its feature is off — not registered, not listed
     QString title;                 // user-defined tasks; built-in titles come from the translations
+    // Extra keys that take one of a few values (CLEANUP_TYPE: OlderThan, PerWebhook), checked
+    // without case at registration. OLDER_THAN and TIMEOUT must be durations, NUMBER_TO_KEEP a
+    // whole number ≥ 0.
+    QHash<QString, QStringList> choices;
 };
 
 // What instances sharing Redis agree on: each scheduled tick runs once, and pauses apply to all.

@@ -224,6 +224,75 @@ Result<ForgeUser> user(SqlTransaction &tx, qint64 id)
                      QStringLiteral("user %1").arg(id));
 }
 
+Result<ForgeRepo> repo(SqlTransaction &tx, qint64 id)
+{
+    Result<QSqlQuery> q = tx.exec(QStringLiteral("SELECT id, owner_id, name, is_private, is_fork, fork_of_id, default_branch, html_url "
+                                                 "FROM repo WHERE id = ?"),
+                                  {id});
+    if (!q)
+        return q.status();
+    if (!q->next())
+        return Status::notFound(QStringLiteral("repository %1 is not in the store").arg(id)).withField(QStringLiteral("repo_id"));
+    ForgeRepo r;
+    r.id = q->value(0).toLongLong();
+    const qint64 ownerId = q->value(1).toLongLong();
+    r.name = q->value(2).toString();
+    r.isPrivate = q->value(3).toBool();
+    r.isFork = q->value(4).toBool();
+    r.forkOfId = q->value(5).toLongLong();
+    r.defaultBranch = q->value(6).toString();
+    r.htmlUrl = q->value(7).toString();
+    Result<ForgeUser> owner = user(tx, ownerId);
+    if (!owner)
+        return owner.status();
+    r.owner = *owner;
+    return r;
+}
+
+Result<ForgeIssue> issue(SqlTransaction &tx, qint64 id, ForgePullRequest *pull)
+{
+    Result<QSqlQuery> q = tx.exec(QStringLiteral("SELECT id, repo_id, number, poster_id, title, content, is_pull, is_closed, html_url, "
+                                                 "is_wip, has_merged, head_branch, base_branch FROM issue WHERE id = ?"),
+                                  {id});
+    if (!q)
+        return q.status();
+    if (!q->next())
+        return Status::notFound(QStringLiteral("issue %1 is not in the store").arg(id)).withField(QStringLiteral("issue_id"));
+    ForgeIssue i;
+    i.id = q->value(0).toLongLong();
+    i.repoId = q->value(1).toLongLong();
+    i.index = q->value(2).toLongLong();
+    const qint64 posterId = q->value(3).toLongLong();
+    i.title = q->value(4).toString();
+    i.content = q->value(5).toString();
+    i.isPull = q->value(6).toBool();
+    i.isClosed = q->value(7).toBool();
+    i.htmlUrl = q->value(8).toString();
+    if (pull) {
+        pull->id = i.id;
+        pull->isWorkInProgress = q->value(9).toBool();
+        pull->hasMerged = q->value(10).toBool();
+        pull->headBranch = q->value(11).toString();
+        pull->baseBranch = q->value(12).toString();
+    }
+    Result<ForgeUser> poster = user(tx, posterId);
+    if (!poster)
+        return poster.status();
+    i.poster = *poster;
+    Result<QSqlQuery> assignees = tx.exec(QStringLiteral("SELECT %1 FROM forge_user u JOIN issue_assignee a ON a.user_id = u.id "
+                                                         "WHERE a.issue_id = ? ORDER BY u.id")
+                                              .arg(QStringLiteral("u.id, u.login, u.full_name, u.email, u.is_bot, u.is_org, u.language, "
+                                                                  "u.email_notifications")),
+                                          {i.id});
+    if (!assignees)
+        return assignees.status();
+    while (assignees->next())
+        i.assignees.push_back(userFrom(*assignees));
+    if (pull)
+        pull->issue = i;
+    return i;
+}
+
 Status watchIfAuto(SqlTransaction &tx, qint64 userId, qint64 repoId)
 {
     const qint64 now = nowUnix();

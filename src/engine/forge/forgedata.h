@@ -43,6 +43,11 @@ Status addParticipant(SqlTransaction &tx, qint64 issueId, qint64 userId);
 // The users of `source` with these logins (unknown logins are left out).
 Result<std::vector<ForgeUser>> usersByLogin(SqlTransaction &tx, const QString &source, const QStringList &logins);
 Result<ForgeUser> user(SqlTransaction &tx, qint64 id);
+// A repository with its owner; NotFound naming repo_id.
+Result<ForgeRepo> repo(SqlTransaction &tx, qint64 id);
+// An issue with its poster and assignees; when `pull` is given, a pull's branches and state go
+// there (and the issue into pull->issue). NotFound naming issue_id.
+Result<ForgeIssue> issue(SqlTransaction &tx, qint64 id, ForgePullRequest *pull = nullptr);
 
 // [service] AUTO_WATCH_ON_CHANGES: a user who changes something starts watching the repository
 // (mode auto) unless a watch row says otherwise already.

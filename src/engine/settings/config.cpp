@@ -52,7 +52,7 @@ const QHash<QString, QStringList> &knownKeys()
           QStringLiteral("MAX_HOLD_TIME")}},
         {QStringLiteral("webhook"),
          {QStringLiteral("DELIVER_TIMEOUT"), QStringLiteral("ALLOWED_HOST_LIST"), QStringLiteral("SKIP_TLS_VERIFY"),
-          QStringLiteral("PAGING_NUM")}},
+          QStringLiteral("PAGING_NUM"), QStringLiteral("AUTO_DISABLE_AFTER")}},
         {QStringLiteral("qos"),
          {QStringLiteral("ENABLED"), QStringLiteral("MAX_INFLIGHT"), QStringLiteral("MAX_WAITING"),
           QStringLiteral("TARGET_WAIT_TIME")}},
@@ -311,6 +311,12 @@ void EngineConfig::loadServices(Collector &c, const Settings &s, EngineConfig &c
         c.fail(QStringLiteral("%1 = %2 is not valid; expected a positive number")
                    .arg(s.location(webhook, QStringLiteral("PAGING_NUM")))
                    .arg(wh.pagingNum));
+    wh.autoDisableAfter = clampToInt(
+        c.take(s.integer(webhook, QStringLiteral("AUTO_DISABLE_AFTER"), wh.autoDisableAfter), qint64(wh.autoDisableAfter)));
+    if (wh.autoDisableAfter < 0)
+        c.fail(QStringLiteral("%1 = %2 is not valid; expected 0 (never) or a number of failed deliveries in a row")
+                   .arg(s.location(webhook, QStringLiteral("AUTO_DISABLE_AFTER")))
+                   .arg(wh.autoDisableAfter));
 
     const QStringList qos{QStringLiteral("qos")};
     QosSettings &q = config.qos;

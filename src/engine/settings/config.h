@@ -66,6 +66,8 @@ struct WebhookSettings
     bool skipTlsVerify = false;
     int pagingNum = 10;
     bool disableWebhooks = false; // [security] DISABLE_WEBHOOKS, as in Gitea: no task is made for any event
+    // This many failed deliveries in a row make a hook inactive (and raise a notice); 0: never.
+    int autoDisableAfter = 0;
 };
 
 struct QosSettings

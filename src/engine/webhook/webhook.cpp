@@ -1,7 +1,10 @@
 #include "webhook.h"
 
+#include "payloads.h"
+
 #include "engine/core/cancellation.h"
 #include "engine/core/secretbox.h"
+#include "engine/forge/forgedata.h"
 #include "engine/queue/queue.h"
 #include "engine/settings/config.h"
 #include "engine/store/store.h"
@@ -21,6 +24,8 @@
 #include <QUrlQuery>
 #include <QUuid>
 
+#include <array>
+#include <atomic>
 #include <map>
 
 Q_LOGGING_CATEGORY(lcWebhook, "switchyard.webhook", QtInfoMsg)
@@ -257,6 +262,10 @@ struct WebhookService::Impl
     const SecretBox &secrets;
     WebhookOptions options;
     std::shared_ptr<WorkerPoolQueue<qint64>> queue;
+    // DeliveryStats, by TaskOutcome (pending unused).
+    std::array<std::atomic<qint64>, 5> outcomes{};
+    std::atomic<qint64> durationUs{0};
+    std::atomic<qint64> inFlight{0};
 
     std::chrono::milliseconds timeout() const { return std::chrono::seconds(config.webhook.deliverTimeoutSeconds); }
     std::chrono::milliseconds unknownAfter() const
@@ -423,7 +432,8 @@ struct WebhookService::Impl
         }
         f.request = QJsonObject{{QStringLiteral("url"), url.toString()},
                                 {QStringLiteral("http_method"), h.httpMethod},
-                                {QStringLiteral("headers"), headersJson(headers)}};
+                                {QStringLiteral("headers"), headersJson(headers)},
+                                {QStringLiteral("body"), QString::fromUtf8(body)}};
 
         QNetworkRequest request(target);
         const QByteArray hostHeader = url.port() > 0 ? url.host().toUtf8() + ':' + QByteArray::number(url.port()) : url.host().toUtf8();
@@ -454,6 +464,7 @@ struct WebhookService::Impl
         const qint64 deliveredNs = QDateTime::currentMSecsSinceEpoch() * 1'000'000;
         const QString requestText = QString::fromUtf8(QJsonDocument(f.request).toJson(QJsonDocument::Compact));
         const QString responseText = QString::fromUtf8(QJsonDocument(response).toJson(QJsonDocument::Compact));
+        bool disabled = false;
         const Status written = store.write([&](SqlTransaction &tx) -> Status {
             if (Status s = tx.exec(QStringLiteral("UPDATE hook_task SET delivered_ns = ?, is_succeed = ?, outcome = ?, request = ?, response = ?, "
                                                   "duration_ms = ? WHERE id = ?"),
@@ -461,12 +472,49 @@ struct WebhookService::Impl
                                .status();
                 !s)
                 return s;
+            disabled = false;
             if (outcome == TaskOutcome::Skipped || f.hook.id == 0)
                 return Status::ok();
-            return tx.exec(QStringLiteral("UPDATE webhook SET last_status = ? WHERE id = ?"),
-                           {int(outcome == TaskOutcome::Succeeded ? HookStatus::Succeed : HookStatus::Fail), f.hook.id})
-                .status();
+            if (Status s = tx.exec(QStringLiteral("UPDATE webhook SET last_status = ? WHERE id = ?"),
+                                   {int(outcome == TaskOutcome::Succeeded ? HookStatus::Succeed : HookStatus::Fail), f.hook.id})
+                               .status();
+                !s)
+                return s;
+            const int limit = config.webhook.autoDisableAfter;
+            if (outcome != TaskOutcome::Failed || limit <= 0)
+                return Status::ok();
+            // The hook's last `limit` results: all failed, and it is still active → inactive.
+            Result<qint64> succeeded = tx.scalar(QStringLiteral("SELECT COUNT(*) FROM (SELECT outcome FROM hook_task WHERE hook_id = ? "
+                                                                "AND outcome IN ('succeeded', 'failed') ORDER BY id DESC LIMIT ?) last "
+                                                                "WHERE outcome = 'succeeded'"),
+                                                 {f.hook.id, limit});
+            Result<qint64> counted = tx.scalar(QStringLiteral("SELECT COUNT(*) FROM (SELECT id FROM hook_task WHERE hook_id = ? "
+                                                              "AND outcome IN ('succeeded', 'failed') ORDER BY id DESC LIMIT ?) last"),
+                                               {f.hook.id, limit});
+            if (!succeeded || !counted)
+                return !succeeded ? succeeded.status() : counted.status();
+            if (*succeeded > 0 || *counted < limit)
+                return Status::ok();
+            Result<QSqlQuery> off = tx.exec(QStringLiteral("UPDATE webhook SET is_active = 0, updated_unix = ? WHERE id = ? AND is_active = 1"),
+                                            {QDateTime::currentSecsSinceEpoch(), f.hook.id});
+            if (!off)
+                return off.status();
+            disabled = off->numRowsAffected() > 0;
+            return Status::ok();
         });
+        if (disabled) {
+            const QString message = QStringLiteral("Webhook %1 (%2) was made inactive after %3 failed deliveries in a row "
+                                                   "([webhook] AUTO_DISABLE_AFTER); the last: %4")
+                                        .arg(f.hook.id)
+                                        .arg(f.hook.url.left(200))
+                                        .arg(config.webhook.autoDisableAfter)
+                                        .arg(f.error.isEmpty() ? response.value(QStringLiteral("status")).toVariant().toString() : f.error);
+            qCWarning(lcWebhook).noquote() << message;
+            if (options.notice)
+                options.notice(message);
+        }
+        ++outcomes[std::size_t(outcome)];
+        durationUs += qint64(ms * 1000);
         if (!written)
             qCWarning(lcWebhook).noquote() << "the result of webhook task" << f.task.id << "was not recorded (it stays claimed and becomes unknown):"
                                            << written.message();
@@ -666,6 +714,68 @@ Result<HookTask> WebhookService::redeliver(const CancelToken &cancel, qint64 id)
     return task(*copy);
 }
 
+Result<HookTask> WebhookService::test(const CancelToken &cancel, qint64 hookId)
+{
+    if (d->config.webhook.disableWebhooks)
+        return Status::conflict(QStringLiteral("webhooks are disabled ([security] DISABLE_WEBHOOKS)"));
+    Result<Hook> hook = get(hookId);
+    if (!hook)
+        return hook.status();
+    // Gitea's test push: one fake commit on the default branch of the hook's repository (a
+    // stand-in repository for an owner's or the system's hook).
+    Result<ForgeRepo> repo = hook->repoId > 0
+                                 ? d->store.readValue<ForgeRepo>([&](SqlTransaction &tx) { return ForgeDb::repo(tx, hook->repoId); })
+                                 : Result<ForgeRepo>(ForgeRepo{});
+    if (!repo)
+        return repo.status();
+    if (repo->name.isEmpty()) {
+        repo->name = QStringLiteral("test");
+        repo->owner.login = QStringLiteral("switchyard");
+        repo->defaultBranch = QStringLiteral("main");
+    }
+    const QString branch = repo->defaultBranch.isEmpty() ? QStringLiteral("main") : repo->defaultBranch;
+    PushCommit commit;
+    commit.sha = QStringLiteral("0000000000000000000000000000000000000000");
+    commit.message = QStringLiteral("This is a fake commit");
+    commit.authorName = QStringLiteral("Switchyard");
+    commit.authorEmail = QStringLiteral("switchyard@localhost");
+    commit.timestamp = QDateTime::currentDateTimeUtc();
+    PushUpdate push;
+    push.refFullName = QStringLiteral("refs/heads/") + branch;
+    push.oldCommitId = commit.sha;
+    push.newCommitId = commit.sha;
+    push.commits = {commit};
+    push.totalCommits = 1;
+    ForgeUser pusher;
+    pusher.login = QStringLiteral("switchyard");
+    pusher.fullName = QStringLiteral("Switchyard test delivery");
+    const QByteArray payload = QJsonDocument(Payload::push(push, *repo, pusher)).toJson(QJsonDocument::Compact);
+    const QString traceId = QUuid::createUuid().toString(QUuid::Id128);
+    Result<qint64> id = d->store.writeValue<qint64>([&](SqlTransaction &tx) {
+        return tx.insertReturningId(
+            QStringLiteral("INSERT INTO hook_task (hook_id, uuid, payload, payload_version, event_type, created_ms, trace_id) "
+                           "VALUES (?, ?, ?, 2, ?, ?, ?) RETURNING id"),
+            {hookId, QUuid::createUuid().toString(QUuid::WithoutBraces), payload, name(HookEventType::Push), nowMs(), traceId});
+    });
+    if (!id)
+        return id.status();
+    if (Status pushed = d->push(cancel, {*id}); !pushed)
+        return pushed;
+    return task(*id);
+}
+
+Result<HookTask> WebhookService::task(const QString &uuid)
+{
+    return d->store.readValue<HookTask>([&](SqlTransaction &tx) -> Result<HookTask> {
+        Result<QSqlQuery> q = tx.exec(QStringLiteral("SELECT ") + kTaskColumns + QStringLiteral(" FROM hook_task WHERE uuid = ?"), {uuid});
+        if (!q)
+            return q.status();
+        if (!q->next())
+            return Status::notFound(QStringLiteral("no webhook task with delivery id %1").arg(uuid.left(64))).withField(QStringLiteral("uuid"));
+        return taskFrom(*q);
+    });
+}
+
 Result<HookTask> WebhookService::task(qint64 id)
 {
     return d->store.readValue<HookTask>([&](SqlTransaction &tx) -> Result<HookTask> {
@@ -706,6 +816,42 @@ Result<TaskPage> WebhookService::tasks(const TaskFilter &filter)
         while (q->next())
             page.rows.push_back(taskFrom(*q));
         return page;
+    });
+}
+
+DeliveryStats WebhookService::stats() const
+{
+    DeliveryStats st;
+    st.succeeded = d->outcomes[std::size_t(TaskOutcome::Succeeded)];
+    st.failed = d->outcomes[std::size_t(TaskOutcome::Failed)];
+    st.skipped = d->outcomes[std::size_t(TaskOutcome::Skipped)];
+    st.durationSeconds = double(d->durationUs.load()) / 1e6;
+    st.inFlight = d->inFlight;
+    return st;
+}
+
+Result<qint64> WebhookService::cleanupOlderThan(std::chrono::milliseconds age)
+{
+    const qint64 before = nowMs() - age.count();
+    return d->store.writeValue<qint64>([&](SqlTransaction &tx) -> Result<qint64> {
+        Result<QSqlQuery> q = tx.exec(QStringLiteral("DELETE FROM hook_task WHERE is_delivered = 1 AND outcome <> '' AND created_ms < ?"),
+                                      {before});
+        if (!q)
+            return q.status();
+        return qint64(q->numRowsAffected());
+    });
+}
+
+Result<qint64> WebhookService::cleanupPerHook(qint64 keep)
+{
+    return d->store.writeValue<qint64>([&](SqlTransaction &tx) -> Result<qint64> {
+        Result<QSqlQuery> q = tx.exec(QStringLiteral("DELETE FROM hook_task WHERE id IN (SELECT id FROM (SELECT id, ROW_NUMBER() OVER "
+                                                     "(PARTITION BY hook_id ORDER BY id DESC) AS n FROM hook_task "
+                                                     "WHERE is_delivered = 1 AND outcome <> '') ranked WHERE n > ?)"),
+                                      {std::max<qint64>(keep, 0)});
+        if (!q)
+            return q.status();
+        return qint64(q->numRowsAffected());
     });
 }
 
@@ -768,6 +914,7 @@ void WebhookService::deliver(const CancelToken &cancel, const std::vector<qint64
     }
     if (flights.empty())
         return;
+    d->inFlight += qint64(flights.size());
 
     QEventLoop loop;
     int open = int(flights.size());
@@ -826,6 +973,7 @@ void WebhookService::deliver(const CancelToken &cancel, const std::vector<qint64
         }
         const bool ok = code >= 200 && code <= 299 && f.error.isEmpty();
         d->record(f, ok ? TaskOutcome::Succeeded : TaskOutcome::Failed, response);
+        --d->inFlight;
         f.reply->deleteLater();
     }
 }

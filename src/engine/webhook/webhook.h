@@ -113,6 +113,19 @@ struct WebhookOptions
     std::chrono::milliseconds unknownAfter{0};
     // Bytes of a response body kept in the history; reading stops there.
     qint64 maxResponseBytes = 1 << 20;
+    // Where a hook disabled by [webhook] AUTO_DISABLE_AFTER is announced (the engine: a system
+    // notice); called outside any transaction.
+    std::function<void(const QString &message)> notice;
+};
+
+// What this instance delivered since start (/metrics).
+struct DeliveryStats
+{
+    qint64 succeeded = 0;
+    qint64 failed = 0;
+    qint64 skipped = 0;
+    double durationSeconds = 0; // of the deliveries counted above
+    qint64 inFlight = 0;        // being sent now
 };
 
 // Thread-safe. start() before prepare(); the queue's workers deliver.
@@ -145,12 +158,25 @@ public:
     // A copy of task `id` under a new delivery id, queued; the history keeps the original.
     Result<HookTask> redeliver(const CancelToken &cancel, qint64 id);
 
+    // A test delivery to hook `id`: Gitea's fake push on the repository's default branch, sent
+    // whatever the hook subscribes to and whatever its branch filter (DISABLE_WEBHOOKS still
+    // holds: Conflict). An inactive hook records it as skipped.
+    Result<HookTask> test(const CancelToken &cancel, qint64 hookId);
+
     Result<HookTask> task(qint64 id);
+    Result<HookTask> task(const QString &uuid); // by delivery id
     Result<TaskPage> tasks(const TaskFilter &filter);
     // Claims older than the bound without a result become `unknown` (at start, and by cron).
     Result<qint64> markStaleClaimsUnknown();
+    // cleanup_hook_task_table: delivered tasks (with a result) queued before now − `age`, or all
+    // but the `keep` newest delivered tasks of each hook. Undelivered and in-flight tasks stay.
+    // How many were removed.
+    Result<qint64> cleanupOlderThan(std::chrono::milliseconds age);
+    Result<qint64> cleanupPerHook(qint64 keep);
     // Pushes every undelivered task to the queue again (at start, and by cron): how many.
     Result<qint64> requeueUndelivered(const CancelToken &cancel);
+
+    DeliveryStats stats() const;
 
     // The queue's handler: delivers a batch concurrently. Public for the tests.
     void deliver(const CancelToken &cancel, const std::vector<qint64> &ids);

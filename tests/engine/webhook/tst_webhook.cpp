@@ -579,6 +579,99 @@ private Q_SLOTS:
         (*e)->shutdown();
     }
 
+    // cleanup_hook_task_table removes what ended, by age or keeping the newest per hook; pending
+    // and in-flight tasks stay. resync_undelivered_hook_tasks queues what the queue never took.
+    void theCronTasksCleanUpAndResync()
+    {
+        HookFixture f("[cron.cleanup_hook_task_table]\nCLEANUP_TYPE = PerWebhook\nNUMBER_TO_KEEP = 2\n");
+        f.receiver.respond(200, "ok");
+        const Result<Hook> h = f.hooks().create(f.hook());
+        QVERIFY(h);
+        for (int i = 0; i < 5; ++i)
+            QVERIFY(f.hooks().prepare(CancelToken(), {7, 0}, HookEventType::Push, kPush, QStringLiteral("refs/heads/main"), {}));
+        f.settle();
+        // Two more that the queue never took: written straight to the store, one claimed now.
+        QVERIFY(f.engine->store().write([&](SqlTransaction &tx) -> Status {
+            for (const char *uuid : {"never-queued", "in-flight"})
+                if (Status s = tx.exec(QStringLiteral("INSERT INTO hook_task (hook_id, uuid, payload, payload_version, event_type, created_ms) "
+                                                      "VALUES (?, ?, ?, 2, 'push', 0)"),
+                                       {h->id, QLatin1String(uuid), kPush})
+                                   .status();
+                    !s)
+                    return s;
+            return tx.exec(QStringLiteral("UPDATE hook_task SET is_delivered = 1, claimed_ms = ? WHERE uuid = 'in-flight'"),
+                           {QDateTime::currentMSecsSinceEpoch()})
+                .status();
+        }));
+        const auto run = [&](const char *task) {
+            const auto started = f.engine->cron().runNow(QLatin1String(task), QStringLiteral("tester"));
+            QVERIFY2(started, qPrintable(started.status().message()));
+            f.engine->cron().waitIdle();
+            const Result<std::vector<CronRunRecord>> runs = f.engine->cron().history(QLatin1String(task));
+            QVERIFY(runs && !runs->empty());
+            QVERIFY2(runs->front().status == QLatin1String("finished"), qPrintable(runs->front().message));
+        };
+        run("cleanup_hook_task_table");
+        TaskFilter all;
+        all.hookId = h->id;
+        std::vector<HookTask> rows = f.hooks().tasks(all)->rows;
+        QStringList left;
+        for (const HookTask &t : rows)
+            left << (t.uuid.size() > 20 ? name(t.outcome) : t.uuid);
+        QCOMPARE(left, (QStringList{QStringLiteral("in-flight"), QStringLiteral("never-queued"), QStringLiteral("succeeded"),
+                                    QStringLiteral("succeeded")}));
+        run("resync_undelivered_hook_tasks");
+        f.settle();
+        QCOMPARE(f.hooks().task(QStringLiteral("never-queued"))->outcome, TaskOutcome::Succeeded);
+        QCOMPARE(f.hooks().task(QStringLiteral("in-flight"))->outcome, TaskOutcome::Pending); // its lease runs still
+        QCOMPARE(f.receiver.requests().size(), 6);
+
+        // By age: everything that ended before now − 0 s goes; the in-flight claim stays.
+        QVERIFY(f.hooks().cleanupOlderThan(std::chrono::milliseconds(-1000)));
+        rows = f.hooks().tasks(all)->rows;
+        QCOMPARE(rows.size(), std::size_t(1));
+        QCOMPARE(rows.front().uuid, QStringLiteral("in-flight"));
+    }
+
+    // AUTO_DISABLE_AFTER: that many failures in a row make the hook inactive, with a notice; a
+    // success in between starts the count again.
+    void aHookThatKeepsFailingIsDisabled()
+    {
+        HookFixture f("AUTO_DISABLE_AFTER = 2\n");
+        const Result<Hook> h = f.hooks().create(f.hook());
+        QVERIFY(h);
+        const auto deliverOne = [&](int status) {
+            f.receiver.respond(status, "answer");
+            QVERIFY(f.hooks().prepare(CancelToken(), {7, 0}, HookEventType::Push, kPush, QStringLiteral("refs/heads/main"), {}));
+            f.settle();
+        };
+        deliverOne(500);
+        deliverOne(200);
+        deliverOne(500);
+        QVERIFY(f.hooks().get(h->id)->active); // fail, success, fail: not two in a row
+        deliverOne(502);
+        QVERIFY(!f.hooks().get(h->id)->active);
+        bool noticed = false;
+        for (const SystemNotice &n : f.engine->notices().list())
+            noticed = noticed || (n.type == QLatin1String("webhook") && n.description.contains(QLatin1String("made inactive after 2 failed")));
+        QVERIFY(noticed);
+        // Inactive: the next event makes no task.
+        QCOMPARE(*f.hooks().prepare(CancelToken(), {7, 0}, HookEventType::Push, kPush, QStringLiteral("refs/heads/main"), {}), 0);
+        QCOMPARE(f.receiver.requests().size(), 4);
+    }
+
+    // The cleanup task's settings are checked at start, naming the key and the valid values.
+    void badCleanupSettingsStopTheStart()
+    {
+        QTemporaryDir dir;
+        const Result<std::unique_ptr<Engine>> e = Engine::start(
+            CancelToken(), Test::configFrom("[cron.cleanup_hook_task_table]\nCLEANUP_TYPE = Sometimes\nNUMBER_TO_KEEP = many\n", dir.path()));
+        QVERIFY(!e);
+        QVERIFY2(e.status().message().contains(QLatin1String("CLEANUP_TYPE = \"Sometimes\" is not valid; expected one of OlderThan, PerWebhook")),
+                 qPrintable(e.status().message()));
+        QVERIFY(e.status().message().contains(QLatin1String("NUMBER_TO_KEEP = \"many\"")));
+    }
+
     // Two workers given the same task: one claims it, the receiver sees it once.
     void aTaskIsDeliveredOnce()
     {

@@ -1,0 +1,626 @@
+#include "notifier.h"
+
+#include "payloads.h"
+#include "webhook.h"
+
+#include "engine/core/cancellation.h"
+#include "engine/forge/forgedata.h"
+#include "engine/store/store.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLoggingCategory>
+
+Q_DECLARE_LOGGING_CATEGORY(lcWebhook) // webhook.cpp
+
+namespace Switchyard::Webhook {
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QJsonObject changedFrom(const char *field, const QString &from)
+{
+    return {{QLatin1String(field), QJsonObject{{u"from"_s, from}}}};
+}
+
+QJsonArray labels(const std::vector<ForgeLabel> &list)
+{
+    QJsonArray array;
+    for (const ForgeLabel &l : list)
+        array.append(QJsonObject{{u"id"_s, l.id}, {u"name"_s, l.name}, {u"color"_s, l.color}});
+    return array;
+}
+
+EventSource sourceOf(const ForgeRepo &repo)
+{
+    return {repo.id, repo.owner.id};
+}
+
+QString refTypeName(RefType type)
+{
+    return type == RefType::Tag ? u"tag"_s : u"branch"_s;
+}
+
+} // namespace
+
+struct WebhookNotifier::IssueContext
+{
+    ForgeIssue issue;
+    ForgeRepo repo;
+    std::optional<ForgePullRequest> pull; // when issue.isPull
+};
+
+WebhookNotifier::WebhookNotifier(WebhookService &service, Store &store) : m_service(service), m_store(store) {}
+
+void WebhookNotifier::failed(const char *method, const QString &reason)
+{
+    ++m_failed;
+    qCWarning(lcWebhook).noquote() << "webhook notifier:" << method << "sends nothing:" << reason;
+}
+
+bool WebhookNotifier::loadRepo(const char *method, qint64 repoId, ForgeRepo &out)
+{
+    Result<ForgeRepo> repo = m_store.readValue<ForgeRepo>([&](SqlTransaction &tx) { return ForgeDb::repo(tx, repoId); });
+    if (!repo) {
+        failed(method, repo.status().message());
+        return false;
+    }
+    out = std::move(repo).value();
+    return true;
+}
+
+// The stored issue completes the given one: what the event carried wins, the store fills the rest
+// (poster, assignees, the pull's branches) and gives the repository.
+bool WebhookNotifier::load(const char *method, const ForgeIssue &given, IssueContext &out)
+{
+    struct Loaded
+    {
+        ForgeIssue issue;
+        ForgePullRequest pull;
+        ForgeRepo repo;
+    };
+    Result<Loaded> loaded = m_store.readValue<Loaded>([&](SqlTransaction &tx) -> Result<Loaded> {
+        Loaded l;
+        Result<ForgeIssue> issue = ForgeDb::issue(tx, given.id, &l.pull);
+        if (!issue)
+            return issue.status();
+        l.issue = std::move(issue).value();
+        Result<ForgeRepo> repo = ForgeDb::repo(tx, l.issue.repoId);
+        if (!repo)
+            return repo.status();
+        l.repo = std::move(repo).value();
+        return l;
+    });
+    if (!loaded) {
+        failed(method, loaded.status().message());
+        return false;
+    }
+    out.issue = given;
+    if (!out.issue.poster)
+        out.issue.poster = loaded->issue.poster;
+    if (out.issue.assignees.empty())
+        out.issue.assignees = loaded->issue.assignees;
+    if (out.issue.htmlUrl.isEmpty())
+        out.issue.htmlUrl = loaded->issue.htmlUrl;
+    if (out.issue.repoId == 0)
+        out.issue.repoId = loaded->issue.repoId;
+    out.issue.isPull = out.issue.isPull || loaded->issue.isPull;
+    out.repo = std::move(loaded->repo);
+    if (out.issue.isPull) {
+        ForgePullRequest pull = loaded->pull;
+        pull.issue = out.issue;
+        out.pull = std::move(pull);
+    }
+    return true;
+}
+
+bool WebhookNotifier::loadPull(const char *method, const ForgePullRequest &given, IssueContext &out)
+{
+    ForgeIssue issue = given.issue.value_or(ForgeIssue{});
+    if (issue.id == 0)
+        issue.id = given.id;
+    issue.isPull = true;
+    if (!load(method, issue, out))
+        return false;
+    // The event's own view of the pull (merged, the merge commit, its branches) wins.
+    ForgePullRequest pull = given;
+    pull.issue = out.issue;
+    if (pull.headBranch.isEmpty())
+        pull.headBranch = out.pull->headBranch;
+    if (pull.baseBranch.isEmpty())
+        pull.baseBranch = out.pull->baseBranch;
+    pull.hasMerged = pull.hasMerged || out.pull->hasMerged;
+    out.pull = std::move(pull);
+    return true;
+}
+
+bool WebhookNotifier::loadComment(const char *method, const ForgeComment &given, IssueContext &out)
+{
+    ForgeIssue issue;
+    issue.id = given.issueId;
+    return load(method, issue, out);
+}
+
+void WebhookNotifier::send(const char *method, const EventSource &source, HookEventType type, QJsonObject payload,
+                           const NotifyContext &c, const QString &ref)
+{
+    payload.insert(u"sender"_s, Payload::user(c.doer));
+    const QByteArray body = QJsonDocument(payload).toJson(QJsonDocument::Compact);
+    Result<int> prepared = m_service.prepare(CancelToken(), source, type, body, ref, c.traceId);
+    if (!prepared) {
+        failed(method, prepared.status().message());
+        return;
+    }
+    ++m_prepared;
+}
+
+void WebhookNotifier::sendIssueChange(const char *method, const NotifyContext &c, const IssueContext &ctx, HookEventType issueType,
+                                      HookEventType pullType, const QString &action, QJsonObject extra)
+{
+    QJsonObject payload{{u"action"_s, action}, {u"number"_s, ctx.issue.index}, {u"repository"_s, Payload::repository(ctx.repo)}};
+    if (ctx.pull)
+        payload.insert(u"pull_request"_s, Payload::pullRequest(*ctx.pull, ctx.repo));
+    else
+        payload.insert(u"issue"_s, Payload::issue(ctx.issue, ctx.repo));
+    for (auto it = extra.begin(); it != extra.end(); ++it)
+        payload.insert(it.key(), it.value());
+    send(method, sourceOf(ctx.repo), ctx.pull ? pullType : issueType, std::move(payload), c);
+}
+
+// ---- repositories ---------------------------------------------------------------------------------
+
+void WebhookNotifier::sendRepository(const NotifyContext &c, const ForgeRepo &repo, const QString &action)
+{
+    send("repository", sourceOf(repo), HookEventType::Repository,
+         {{u"action"_s, action}, {u"repository"_s, Payload::repository(repo)}, {u"organization"_s, Payload::user(repo.owner)}}, c);
+}
+
+void WebhookNotifier::adoptRepository(const NotifyContext &c, const ForgeUser &, const ForgeRepo &repo)
+{
+    sendRepository(c, repo, u"created"_s); // Gitea: AdoptRepository is CreateRepository
+}
+
+void WebhookNotifier::createRepository(const NotifyContext &c, const ForgeUser &, const ForgeRepo &repo)
+{
+    sendRepository(c, repo, u"created"_s);
+}
+
+void WebhookNotifier::migrateRepository(const NotifyContext &c, const ForgeUser &, const ForgeRepo &repo)
+{
+    sendRepository(c, repo, u"created"_s);
+}
+
+void WebhookNotifier::deleteRepository(const NotifyContext &c, const ForgeRepo &repo)
+{
+    sendRepository(c, repo, u"deleted"_s);
+}
+
+void WebhookNotifier::forkRepository(const NotifyContext &c, const ForgeRepo &oldRepo, const ForgeRepo &repo)
+{
+    send("forkRepository", sourceOf(oldRepo), HookEventType::Fork,
+         {{u"forkee"_s, Payload::repository(oldRepo)}, {u"repository"_s, Payload::repository(repo)}}, c);
+    if (repo.owner.isOrganization)
+        sendRepository(c, repo, u"created"_s);
+}
+
+// ---- issues ---------------------------------------------------------------------------------------
+
+void WebhookNotifier::newIssue(const NotifyContext &c, const ForgeIssue &issue, const std::vector<ForgeUser> &)
+{
+    IssueContext ctx;
+    if (load("newIssue", issue, ctx))
+        sendIssueChange("newIssue", c, ctx, HookEventType::Issues, HookEventType::PullRequest, u"opened"_s);
+}
+
+void WebhookNotifier::issueChangeStatus(const NotifyContext &c, const ForgeIssue &issue, const ForgeComment &, bool closed)
+{
+    IssueContext ctx;
+    if (!load("issueChangeStatus", issue, ctx))
+        return;
+    ctx.issue.isClosed = closed;
+    if (ctx.pull)
+        ctx.pull->issue->isClosed = closed;
+    sendIssueChange("issueChangeStatus", c, ctx, HookEventType::Issues, HookEventType::PullRequest,
+                    closed ? u"closed"_s : u"reopened"_s);
+}
+
+void WebhookNotifier::deleteIssue(const NotifyContext &c, const ForgeIssue &issue)
+{
+    IssueContext ctx;
+    if (load("deleteIssue", issue, ctx))
+        sendIssueChange("deleteIssue", c, ctx, HookEventType::Issues, HookEventType::PullRequest, u"deleted"_s);
+}
+
+void WebhookNotifier::issueChangeMilestone(const NotifyContext &c, const ForgeIssue &issue, const QString &)
+{
+    IssueContext ctx;
+    if (load("issueChangeMilestone", issue, ctx))
+        sendIssueChange("issueChangeMilestone", c, ctx, HookEventType::IssueMilestone, HookEventType::PullRequestMilestone,
+                        issue.milestone.isEmpty() ? u"demilestoned"_s : u"milestoned"_s);
+}
+
+void WebhookNotifier::issueChangeAssignee(const NotifyContext &c, const ForgeIssue &issue, const ForgeUser &, bool removed,
+                                          const ForgeComment &)
+{
+    IssueContext ctx;
+    if (load("issueChangeAssignee", issue, ctx))
+        sendIssueChange("issueChangeAssignee", c, ctx, HookEventType::IssueAssign, HookEventType::PullRequestAssign,
+                        removed ? u"unassigned"_s : u"assigned"_s);
+}
+
+void WebhookNotifier::pullRequestReviewRequest(const NotifyContext &c, const ForgeIssue &issue, const ForgeUser &reviewer,
+                                               bool isRequest, const ForgeComment &)
+{
+    IssueContext ctx;
+    if (!load("pullRequestReviewRequest", issue, ctx) || !ctx.pull)
+        return; // Gitea: only a pull has reviewers
+    sendIssueChange("pullRequestReviewRequest", c, ctx, HookEventType::PullRequestReviewRequest,
+                    HookEventType::PullRequestReviewRequest, isRequest ? u"review_requested"_s : u"review_request_removed"_s,
+                    {{u"requested_reviewer"_s, Payload::user(reviewer)}});
+}
+
+void WebhookNotifier::issueChangeContent(const NotifyContext &c, const ForgeIssue &issue, const QString &oldContent)
+{
+    IssueContext ctx;
+    if (load("issueChangeContent", issue, ctx))
+        sendIssueChange("issueChangeContent", c, ctx, HookEventType::Issues, HookEventType::PullRequest, u"edited"_s,
+                        {{u"changes"_s, changedFrom("body", oldContent)}});
+}
+
+void WebhookNotifier::issueClearLabels(const NotifyContext &c, const ForgeIssue &issue)
+{
+    IssueContext ctx;
+    if (load("issueClearLabels", issue, ctx))
+        sendIssueChange("issueClearLabels", c, ctx, HookEventType::IssueLabel, HookEventType::PullRequestLabel, u"label_cleared"_s);
+}
+
+void WebhookNotifier::issueChangeTitle(const NotifyContext &c, const ForgeIssue &issue, const QString &oldTitle)
+{
+    IssueContext ctx;
+    if (load("issueChangeTitle", issue, ctx))
+        sendIssueChange("issueChangeTitle", c, ctx, HookEventType::Issues, HookEventType::PullRequest, u"edited"_s,
+                        {{u"changes"_s, changedFrom("title", oldTitle)}});
+}
+
+void WebhookNotifier::issueChangeRef(const NotifyContext &c, const ForgeIssue &issue, const QString &oldRef)
+{
+    IssueContext ctx;
+    if (load("issueChangeRef", issue, ctx))
+        sendIssueChange("issueChangeRef", c, ctx, HookEventType::Issues, HookEventType::PullRequest, u"edited"_s,
+                        {{u"changes"_s, changedFrom("ref", oldRef)}});
+}
+
+void WebhookNotifier::issueChangeLabels(const NotifyContext &c, const ForgeIssue &issue, const std::vector<ForgeLabel> &added,
+                                        const std::vector<ForgeLabel> &removed)
+{
+    // Switchyard keeps no label set, so the payload says what changed (Gitea sends the whole set).
+    IssueContext ctx;
+    if (load("issueChangeLabels", issue, ctx))
+        sendIssueChange("issueChangeLabels", c, ctx, HookEventType::IssueLabel, HookEventType::PullRequestLabel, u"label_updated"_s,
+                        {{u"changes"_s, QJsonObject{{u"labels"_s, QJsonObject{{u"added"_s, labels(added)},
+                                                                              {u"removed"_s, labels(removed)}}}}}});
+}
+
+// ---- pull requests ----------------------------------------------------------------------------------
+
+void WebhookNotifier::newPullRequest(const NotifyContext &c, const ForgePullRequest &pr, const std::vector<ForgeUser> &)
+{
+    IssueContext ctx;
+    if (loadPull("newPullRequest", pr, ctx))
+        sendIssueChange("newPullRequest", c, ctx, HookEventType::PullRequest, HookEventType::PullRequest, u"opened"_s);
+}
+
+void WebhookNotifier::sendMerged(const char *method, const NotifyContext &c, const ForgePullRequest &pr)
+{
+    IssueContext ctx;
+    if (!loadPull(method, pr, ctx))
+        return;
+    ctx.pull->hasMerged = true;
+    ctx.issue.isClosed = true;
+    ctx.pull->issue->isClosed = true;
+    sendIssueChange(method, c, ctx, HookEventType::PullRequest, HookEventType::PullRequest, u"closed"_s);
+}
+
+void WebhookNotifier::mergePullRequest(const NotifyContext &c, const ForgePullRequest &pr)
+{
+    sendMerged("mergePullRequest", c, pr);
+}
+
+void WebhookNotifier::autoMergePullRequest(const NotifyContext &c, const ForgePullRequest &pr)
+{
+    sendMerged("autoMergePullRequest", c, pr); // Gitea: AutoMergePullRequest is MergePullRequest
+}
+
+void WebhookNotifier::pullRequestSynchronized(const NotifyContext &c, const ForgePullRequest &pr)
+{
+    IssueContext ctx;
+    if (loadPull("pullRequestSynchronized", pr, ctx))
+        sendIssueChange("pullRequestSynchronized", c, ctx, HookEventType::PullRequestSync, HookEventType::PullRequestSync,
+                        u"synchronized"_s);
+}
+
+void WebhookNotifier::pullRequestReview(const NotifyContext &c, const ForgePullRequest &pr, const ForgeReview &review,
+                                        const ForgeComment &, const std::vector<ForgeUser> &)
+{
+    HookEventType type;
+    switch (review.type) {
+    case ReviewType::Approve:
+        type = HookEventType::PullRequestReviewApproved;
+        break;
+    case ReviewType::Reject:
+        type = HookEventType::PullRequestReviewRejected;
+        break;
+    case ReviewType::Comment:
+        type = HookEventType::PullRequestReviewComment;
+        break;
+    default:
+        return; // Gitea: a pending review or a request has no review event
+    }
+    IssueContext ctx;
+    if (loadPull("pullRequestReview", pr, ctx))
+        sendIssueChange("pullRequestReview", c, ctx, type, type, u"reviewed"_s,
+                        {{u"review"_s, QJsonObject{{u"type"_s, name(type)}, {u"content"_s, review.content}}}});
+}
+
+void WebhookNotifier::pullRequestChangeTargetBranch(const NotifyContext &c, const ForgePullRequest &pr, const QString &oldBranch)
+{
+    IssueContext ctx;
+    if (loadPull("pullRequestChangeTargetBranch", pr, ctx))
+        sendIssueChange("pullRequestChangeTargetBranch", c, ctx, HookEventType::PullRequest, HookEventType::PullRequest,
+                        u"edited"_s, {{u"changes"_s, changedFrom("ref", oldBranch)}});
+}
+
+// ---- comments ---------------------------------------------------------------------------------------
+
+namespace {
+
+QJsonObject commentPayload(const QString &action, const ForgeIssue &issue, const ForgeRepo &repo, const ForgeComment &comment,
+                           const std::optional<ForgePullRequest> &pull)
+{
+    QJsonObject payload{{u"action"_s, action},
+                        {u"issue"_s, Payload::issue(issue, repo, pull ? &*pull : nullptr)},
+                        {u"comment"_s, Payload::comment(comment, issue)},
+                        {u"repository"_s, Payload::repository(repo)},
+                        {u"is_pull"_s, pull.has_value()}};
+    if (pull)
+        payload.insert(u"pull_request"_s, Payload::pullRequest(*pull, repo));
+    return payload;
+}
+
+} // namespace
+
+void WebhookNotifier::createIssueComment(const NotifyContext &c, const ForgeRepo &, const ForgeIssue &issue,
+                                         const ForgeComment &comment, const std::vector<ForgeUser> &)
+{
+    IssueContext ctx;
+    if (!load("createIssueComment", issue, ctx))
+        return;
+    ForgeComment full = comment;
+    if (!full.poster)
+        full.poster = c.doer;
+    send("createIssueComment", sourceOf(ctx.repo), ctx.pull ? HookEventType::PullRequestComment : HookEventType::IssueComment,
+         commentPayload(u"created"_s, ctx.issue, ctx.repo, full, ctx.pull), c);
+}
+
+void WebhookNotifier::updateComment(const NotifyContext &c, const ForgeComment &comment, const QString &oldContent)
+{
+    IssueContext ctx;
+    if (!loadComment("updateComment", comment, ctx))
+        return;
+    QJsonObject payload = commentPayload(u"edited"_s, ctx.issue, ctx.repo, comment, ctx.pull);
+    payload.insert(u"changes"_s, changedFrom("body", oldContent));
+    send("updateComment", sourceOf(ctx.repo), ctx.pull ? HookEventType::PullRequestComment : HookEventType::IssueComment,
+         std::move(payload), c);
+}
+
+void WebhookNotifier::deleteComment(const NotifyContext &c, const ForgeComment &comment)
+{
+    IssueContext ctx;
+    if (loadComment("deleteComment", comment, ctx))
+        send("deleteComment", sourceOf(ctx.repo), ctx.pull ? HookEventType::PullRequestComment : HookEventType::IssueComment,
+             commentPayload(u"deleted"_s, ctx.issue, ctx.repo, comment, ctx.pull), c);
+}
+
+// ---- wiki -------------------------------------------------------------------------------------------
+
+void WebhookNotifier::sendWiki(const char *method, const NotifyContext &c, const ForgeRepo &repo, const WikiPage &page,
+                               const QString &action, const QString &comment)
+{
+    send(method, sourceOf(repo), HookEventType::Wiki,
+         {{u"action"_s, action}, {u"repository"_s, Payload::repository(repo)}, {u"page"_s, page.name}, {u"comment"_s, comment}}, c);
+}
+
+void WebhookNotifier::newWikiPage(const NotifyContext &c, const ForgeRepo &repo, const WikiPage &page, const QString &comment)
+{
+    sendWiki("newWikiPage", c, repo, page, u"created"_s, comment);
+}
+
+void WebhookNotifier::editWikiPage(const NotifyContext &c, const ForgeRepo &repo, const WikiPage &page, const QString &comment)
+{
+    sendWiki("editWikiPage", c, repo, page, u"edited"_s, comment);
+}
+
+void WebhookNotifier::deleteWikiPage(const NotifyContext &c, const ForgeRepo &repo, const WikiPage &page)
+{
+    sendWiki("deleteWikiPage", c, repo, page, u"deleted"_s, QString());
+}
+
+// ---- releases ---------------------------------------------------------------------------------------
+
+void WebhookNotifier::sendRelease(const char *method, const NotifyContext &c, const ForgeRelease &release, const QString &action)
+{
+    if (release.isTag)
+        return; // a bare tag is not a release (its push and create events tell of it)
+    ForgeRelease full = release;
+    if (!full.repo || !full.publisher) {
+        StoredNotifyLoader loader(m_store);
+        if (Status loaded = loader.loadReleaseAttributes(full); !loaded) {
+            failed(method, loaded.message());
+            return;
+        }
+    }
+    ForgeRepo repo = *full.repo;
+    if (repo.owner.login.isEmpty() && !loadRepo(method, repo.id, repo))
+        return;
+    send(method, sourceOf(repo), HookEventType::Release,
+         {{u"action"_s, action}, {u"release"_s, Payload::release(full, repo)}, {u"repository"_s, Payload::repository(repo)}}, c);
+}
+
+void WebhookNotifier::newRelease(const NotifyContext &c, const ForgeRelease &release)
+{
+    if (release.isDraft)
+        return; // Gitea notifies a release when it is published
+    sendRelease("newRelease", c, release, u"published"_s);
+}
+
+void WebhookNotifier::updateRelease(const NotifyContext &c, const ForgeRelease &release)
+{
+    sendRelease("updateRelease", c, release, u"updated"_s);
+}
+
+void WebhookNotifier::deleteRelease(const NotifyContext &c, const ForgeRelease &release)
+{
+    sendRelease("deleteRelease", c, release, u"deleted"_s);
+}
+
+// ---- git refs ---------------------------------------------------------------------------------------
+
+void WebhookNotifier::sendPush(const char *method, const NotifyContext &c, const ForgeRepo &repo, const PushUpdate &push)
+{
+    QJsonObject payload = Payload::push(push, repo, c.doer);
+    payload.remove(u"sender"_s); // send() sets it
+    send(method, sourceOf(repo), HookEventType::Push, std::move(payload), c, push.refFullName);
+}
+
+void WebhookNotifier::sendCreateRef(const char *method, const NotifyContext &c, const ForgeRepo &repo, RefType type,
+                                    const QString &ref, const QString &sha)
+{
+    send(method, sourceOf(repo), HookEventType::Create,
+         {{u"sha"_s, sha},
+          {u"ref"_s, Payload::shortRefName(ref)},
+          {u"ref_type"_s, refTypeName(type)},
+          {u"repository"_s, Payload::repository(repo)}},
+         c, ref);
+}
+
+void WebhookNotifier::sendDeleteRef(const char *method, const NotifyContext &c, const ForgeRepo &repo, RefType type,
+                                    const QString &ref)
+{
+    send(method, sourceOf(repo), HookEventType::Delete,
+         {{u"ref"_s, Payload::shortRefName(ref)},
+          {u"ref_type"_s, refTypeName(type)},
+          {u"pusher_type"_s, u"user"_s},
+          {u"repository"_s, Payload::repository(repo)}},
+         c, ref);
+}
+
+void WebhookNotifier::pushCommits(const NotifyContext &c, const ForgeRepo &repo, const PushUpdate &push)
+{
+    sendPush("pushCommits", c, repo, push);
+}
+
+void WebhookNotifier::createRef(const NotifyContext &c, const ForgeRepo &repo, RefType type, const QString &refFullName,
+                                const QString &commitId)
+{
+    sendCreateRef("createRef", c, repo, type, refFullName, commitId);
+}
+
+void WebhookNotifier::deleteRef(const NotifyContext &c, const ForgeRepo &repo, RefType type, const QString &refFullName)
+{
+    sendDeleteRef("deleteRef", c, repo, type, refFullName);
+}
+
+void WebhookNotifier::syncPushCommits(const NotifyContext &c, const ForgeRepo &repo, const PushUpdate &push)
+{
+    sendPush("syncPushCommits", c, repo, push);
+}
+
+void WebhookNotifier::syncCreateRef(const NotifyContext &c, const ForgeRepo &repo, RefType type, const QString &refFullName,
+                                    const QString &commitId)
+{
+    sendCreateRef("syncCreateRef", c, repo, type, refFullName, commitId);
+}
+
+void WebhookNotifier::syncDeleteRef(const NotifyContext &c, const ForgeRepo &repo, RefType type, const QString &refFullName)
+{
+    sendDeleteRef("syncDeleteRef", c, repo, type, refFullName);
+}
+
+// ---- packages ---------------------------------------------------------------------------------------
+
+void WebhookNotifier::sendPackage(const char *method, const NotifyContext &c, const ForgePackage &package, const QString &action)
+{
+    const QJsonObject body{{u"id"_s, package.id},
+                           {u"owner"_s, Payload::user(package.owner)},
+                           {u"type"_s, package.type},
+                           {u"name"_s, package.name},
+                           {u"version"_s, package.version},
+                           {u"creator"_s, Payload::user(c.doer)}};
+    send(method, EventSource{0, package.owner.id}, HookEventType::Package, {{u"action"_s, action}, {u"package"_s, body}}, c);
+}
+
+void WebhookNotifier::packageCreate(const NotifyContext &c, const ForgePackage &package)
+{
+    sendPackage("packageCreate", c, package, u"created"_s);
+}
+
+void WebhookNotifier::packageDelete(const NotifyContext &c, const ForgePackage &package)
+{
+    sendPackage("packageDelete", c, package, u"deleted"_s);
+}
+
+// ---- statuses and workflows ---------------------------------------------------------------------------
+
+void WebhookNotifier::createCommitStatus(const NotifyContext &c, const ForgeRepo &repo, const CommitStatus &status)
+{
+    const QString commitUrl = repo.htmlUrl.isEmpty() ? QString() : repo.htmlUrl + u"/commit/"_s + status.sha;
+    send("createCommitStatus", sourceOf(repo), HookEventType::Status,
+         {{u"sha"_s, status.sha},
+          {u"state"_s, status.state},
+          {u"context"_s, status.context},
+          {u"description"_s, status.description},
+          {u"target_url"_s, Payload::absoluteUrl(status.targetUrl, repo.htmlUrl)},
+          {u"commit"_s, QJsonObject{{u"id"_s, status.sha}, {u"url"_s, commitUrl}}},
+          {u"repository"_s, Payload::repository(repo)}},
+         c);
+}
+
+void WebhookNotifier::workflowRunStatusUpdate(const NotifyContext &c, const ForgeRepo &repo, const WorkflowRun &run)
+{
+    const QString action = run.status == u"completed"_s ? u"completed"_s
+                           : run.status == u"in_progress"_s ? u"in_progress"_s
+                                                            : u"requested"_s;
+    send("workflowRunStatusUpdate", sourceOf(repo), HookEventType::WorkflowRun,
+         {{u"action"_s, action},
+          {u"workflow_run"_s, QJsonObject{{u"id"_s, run.id},
+                                         {u"name"_s, run.name},
+                                         {u"event"_s, run.event},
+                                         {u"status"_s, run.status},
+                                         {u"conclusion"_s, run.conclusion.isEmpty() ? QJsonValue() : QJsonValue(run.conclusion)},
+                                         {u"head_branch"_s, run.headBranch},
+                                         {u"run_number"_s, run.runNumber}}},
+          {u"repository"_s, Payload::repository(repo)},
+          {u"organization"_s, Payload::user(repo.owner)}},
+         c);
+}
+
+void WebhookNotifier::workflowJobStatusUpdate(const NotifyContext &c, const ForgeRepo &repo, const WorkflowJob &job)
+{
+    const QString action = job.status == u"completed"_s     ? u"completed"_s
+                           : job.status == u"in_progress"_s ? u"in_progress"_s
+                           : job.status == u"waiting"_s     ? u"waiting"_s
+                                                            : u"queued"_s;
+    send("workflowJobStatusUpdate", sourceOf(repo), HookEventType::WorkflowJob,
+         {{u"action"_s, action},
+          {u"workflow_job"_s, QJsonObject{{u"id"_s, job.id},
+                                         {u"run_id"_s, job.runId},
+                                         {u"name"_s, job.name},
+                                         {u"status"_s, job.status},
+                                         {u"conclusion"_s, job.conclusion.isEmpty() ? QJsonValue() : QJsonValue(job.conclusion)}}},
+          {u"repository"_s, Payload::repository(repo)},
+          {u"organization"_s, Payload::user(repo.owner)}},
+         c);
+}
+
+} // namespace Switchyard::Webhook
