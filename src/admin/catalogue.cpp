@@ -7,6 +7,7 @@
 #include "ops/instanceops.h"
 #include "ops/lockops.h"
 #include "ops/queueops.h"
+#include "ops/webhookops.h"
 
 #include <QFile>
 #include <QJsonDocument>
@@ -260,6 +261,25 @@ Status RequestReader::fromText(const ArgSpec &spec, const QString &text, QDateTi
     return Status::ok();
 }
 
+Status RequestReader::fromJsonText(const ArgSpec &spec, const QString &text, QJsonValue &value)
+{
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(text.toUtf8(), &error);
+    if (doc.isNull())
+        return invalid(spec, QStringLiteral("not JSON: %1 at offset %2").arg(error.errorString()).arg(error.offset));
+    value = doc.isObject() ? QJsonValue(doc.object()) : QJsonValue(doc.array());
+    return Status::ok();
+}
+
+QString RequestWriter::jsonText(const QJsonValue &value)
+{
+    if (value.isObject())
+        return QString::fromUtf8(QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact));
+    if (value.isArray())
+        return QString::fromUtf8(QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact));
+    return value.toVariant().toString();
+}
+
 Status Validator::range(const ArgSpec &spec)
 {
     if (spec.max == std::numeric_limits<qint64>::max())
@@ -318,6 +338,12 @@ Result<Request> requestFromWords(const SpecCollector &collector, const QStringLi
                 body.insert(name, n);
             else if (collector.kinds[i] == SpecCollector::Switch)
                 body.insert(name, *text != QLatin1String("0") && text->toLower() != QLatin1String("false"));
+            else if (collector.kinds[i] == SpecCollector::Json) {
+                QJsonValue json;
+                if (Status s = RequestReader::fromJsonText(spec, *text, json); !s)
+                    return s;
+                body.insert(name, json);
+            }
             else
                 body.insert(name, *text);
             break;
@@ -387,7 +413,7 @@ const std::vector<const OpBase *> &all()
 {
     static const std::vector<const OpBase *> entries = [] {
         std::vector<const OpBase *> list;
-        for (const auto &group : {Ops::instanceOps(), Ops::queueOps(), Ops::cronOps(), Ops::lockOps(), Ops::cacheOps(), Ops::eventOps()})
+        for (const auto &group : {Ops::instanceOps(), Ops::queueOps(), Ops::cronOps(), Ops::lockOps(), Ops::cacheOps(), Ops::eventOps(), Ops::webhookOps()})
             list.insert(list.end(), group.begin(), group.end());
         return list;
     }();

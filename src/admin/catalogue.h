@@ -73,7 +73,8 @@ struct ArgSpec
 };
 
 // Something a described argument struct is visited with: `v(spec, member)`.
-// The members' types: qint64, int, bool, QString, QDateTime; QByteArray for a Payload.
+// The members' types: qint64, int, bool, QString, QDateTime; QJsonValue for a JSON body field (an
+// object such as a hook's events; JSON text on the command line); QByteArray for a Payload.
 
 // What an HTTP request carries for an operation (path placeholders decoded).
 struct Request
@@ -252,6 +253,11 @@ public:
                 return;
             json = Json::time(value);
             text = json.toString();
+        } else if constexpr (std::is_same_v<T, QJsonValue>) {
+            if (value.isUndefined() || value.isNull())
+                return; // not given
+            json = value;
+            text = jsonText(value);
         } else {
             if (value.isEmpty() && spec.where != ArgSpec::Path)
                 return;
@@ -267,6 +273,7 @@ public:
         }
     }
     Request finish();
+    static QString jsonText(const QJsonValue &value);
 
     Request request;
     QJsonObject body;
@@ -331,6 +338,8 @@ public:
         }
     }
     Status finish() const;
+    // JSON text (a query value, a command-line word) as the value of a JSON argument.
+    static Status fromJsonText(const ArgSpec &spec, const QString &text, QJsonValue &value);
 
 private:
     static Status missing(const ArgSpec &spec);
@@ -340,6 +349,7 @@ private:
     static Status fromText(const ArgSpec &spec, const QString &text, bool &value);
     static Status fromText(const ArgSpec &spec, const QString &text, QString &value);
     static Status fromText(const ArgSpec &spec, const QString &text, QDateTime &value);
+    static Status fromText(const ArgSpec &spec, const QString &text, QJsonValue &value) { return fromJsonText(spec, text, value); }
 
     const Request &m_request;
     QJsonObject m_body;
@@ -375,7 +385,7 @@ private:
 // Collects the specs (docs, --help, the CLI's parser) and each argument's JSON kind.
 struct SpecCollector
 {
-    enum Kind { Integer, Switch, String, Time, Bytes };
+    enum Kind { Integer, Switch, String, Time, Bytes, Json };
     template<typename T>
     void operator()(const ArgSpec &spec, const T &)
     {
@@ -384,6 +394,7 @@ struct SpecCollector
                         : std::is_same_v<T, bool> ? Switch
                         : std::is_integral_v<T> ? Integer
                         : std::is_same_v<T, QDateTime> ? Time
+                        : std::is_same_v<T, QJsonValue> ? Json
                                                         : String);
     }
     std::vector<ArgSpec> specs;

@@ -154,7 +154,7 @@ private:
     template<typename T>
     static constexpr bool acceptsNull()
     {
-        return std::is_same_v<T, QDateTime> || detail::IsOptional<T>::value;
+        return std::is_same_v<T, QDateTime> || std::is_same_v<T, QJsonValue> || detail::IsOptional<T>::value;
     }
     QJsonValue take(const char *key);
     void fail(const QString &path, const QString &message);

@@ -6,6 +6,7 @@
 #include "admin/remotebackend.h"
 
 #include "support/daemonprocess.h"
+#include "support/httpreceiver.h"
 #include "support/testengine.h"
 #include "support/testutil.h"
 #include "support/opcall.h"
@@ -29,7 +30,7 @@ using Switchyard::Test::await;
 
 namespace {
 
-const QByteArray kConfig = "[queue]\nTYPE = channel\n"
+const QByteArray kConfig = "[queue]\nTYPE = channel\n[webhook]\nALLOWED_HOST_LIST = loopback\n"
                            "[cron.slow_task]\nCOMMAND = sleep 30\nSCHEDULE = @every 1h\nTITLE = Sleeps\n";
 
 const Test::TestEngineSpec kSpec{{{QStringLiteral("slow"), 200}, {QStringLiteral("fast"), 0}},
@@ -467,6 +468,119 @@ private Q_SLOTS:
         QVERIFY(Test::call(backend(), Admin::Ops::repoUnmute, {repo, bob}));
         QVERIFY(!Test::call(backend(), Admin::Ops::repoPeople, {repo})->front().muted);
         QCOMPARE(Test::call(backend(), Admin::Ops::repoPeople, {424242}).status().code(), Status::Code::NotFound);
+    }
+
+    // Webhooks: a repository hook, a test delivery to a real receiver, its history, redeliver,
+    // changes by PATCH, bad input named by field; secrets never come back.
+    void webhooksAndTheirHistory()
+    {
+        Test::HttpReceiver receiver;
+        receiver.respond(202, "queued");
+        const Result<Admin::Page<RepoRow>> repos = Test::call(backend(), Admin::Ops::repoList, {});
+        QVERIFY2(repos && !repos->rows.empty(), "eventsAndNotifications made alice/engine");
+        const qint64 repo = repos->rows.front().id;
+
+        Admin::HookCreateArgs create;
+        create.repoId = repo;
+        create.url = QString::fromLatin1(receiver.url("/ci"));
+        create.name = QStringLiteral("ci");
+        create.secret = QStringLiteral("hush");
+        create.authorizationHeader = QStringLiteral("Bearer hidden-token");
+        create.events = QJsonObject{{QStringLiteral("push_only"), true}, {QStringLiteral("branch_filter"), QStringLiteral("release-*")}};
+        const Result<Admin::HookRow> hook = Test::call(backend(), Admin::Ops::hookCreate, create);
+        QVERIFY2(hook, qPrintable(hook.status().toString()));
+        QCOMPARE(hook->scope, QStringLiteral("repository"));
+        QCOMPARE(hook->repoId, repo);
+        QCOMPARE(hook->type, QStringLiteral("gitea"));
+        QVERIFY(hook->hasSecret && hook->hasAuthorization);
+        QCOMPARE(hook->events.toObject().value(QStringLiteral("branch_filter")).toString(), QStringLiteral("release-*"));
+        const QByteArray listed = QJsonDocument(Admin::Json::encode(*hook).toObject()).toJson();
+        QVERIFY(!listed.contains("hush") && !listed.contains("hidden-token"));
+
+        // Bad input names its field and writes nothing.
+        Admin::HookCreateArgs bad = create;
+        bad.url = QStringLiteral("ftp://example.com/");
+        QCOMPARE(Test::call(backend(), Admin::Ops::hookCreate, bad).status().field(), QStringLiteral("url"));
+        bad = create;
+        bad.type = QStringLiteral("carrier-pigeon");
+        QCOMPARE(Test::call(backend(), Admin::Ops::hookCreate, bad).status().field(), QStringLiteral("type"));
+        bad = create;
+        bad.events = QJsonObject{{QStringLiteral("push_only"), true}, {QStringLiteral("send_everything"), true}};
+        QVERIFY(Test::call(backend(), Admin::Ops::hookCreate, bad).status().field().startsWith(QLatin1String("events")));
+        bad = create;
+        bad.repoId = 0;
+        QCOMPARE(Test::call(backend(), Admin::Ops::hookCreate, bad).status().field(), QStringLiteral("scope"));
+        bad.repoId = 424242;
+        QCOMPARE(Test::call(backend(), Admin::Ops::hookCreate, bad).status().code(), Status::Code::NotFound);
+        const Result<std::vector<Admin::HookRow>> hooks = Test::call(backend(), Admin::Ops::hookList, {});
+        QVERIFY2(hooks, qPrintable(hooks.status().toString()));
+        QCOMPARE(hooks->size(), std::size_t(1));
+        QCOMPARE(Test::call(backend(), Admin::Ops::hookList, {QStringLiteral("system"), 0, 0})->size(), std::size_t(0));
+        QCOMPARE(Test::call(backend(), Admin::Ops::hookGet, {hook->id})->url, create.url);
+
+        // A test push goes out whatever the branch filter says, signed and authorised.
+        const Result<Admin::HookTaskCreated> tested = Test::call(backend(), Admin::Ops::hookTest, {hook->id});
+        QVERIFY2(tested, qPrintable(tested.status().toString()));
+        QVERIFY(Test::call(backend(), Admin::Ops::queueFlush, {qid(QStringLiteral("webhook_sender")), 30000}));
+        QCOMPARE(receiver.requests().size(), 1);
+        QCOMPARE(receiver.requests().front().header("Authorization"), QByteArray("Bearer hidden-token"));
+        QCOMPARE(receiver.requests().front().header("X-Gitea-Delivery"), tested->uuid.toLatin1());
+        Result<Admin::Page<Admin::HookTaskRow>> history = Test::call(backend(), Admin::Ops::hookTasks, {hook->id});
+        QVERIFY2(history, qPrintable(history.status().toString()));
+        QCOMPARE(history->total, qint64(1));
+        const Admin::HookTaskRow first = history->rows.front();
+        QCOMPARE(first.status, QStringLiteral("succeeded"));
+        QCOMPARE(first.eventType, QStringLiteral("push"));
+        QCOMPARE(first.response.toObject().value(QStringLiteral("status")).toInt(), 202);
+        QCOMPARE(first.response.toObject().value(QStringLiteral("body")).toString(), QStringLiteral("queued"));
+        QCOMPARE(first.request.toObject().value(QStringLiteral("method")).toString(), QStringLiteral("POST"));
+        QCOMPARE(first.request.toObject().value(QStringLiteral("headers")).toObject().value(QStringLiteral("Authorization")).toString(),
+                 QStringLiteral("******"));
+        QVERIFY(first.request.toObject().value(QStringLiteral("body")).toString().contains(QLatin1String("This is a fake commit")));
+
+        // Redeliver: a new task with a new delivery id; the history keeps both.
+        const Result<Admin::HookTaskCreated> again = Test::call(backend(), Admin::Ops::hookRedeliver, {hook->id, tested->uuid});
+        QVERIFY2(again, qPrintable(again.status().toString()));
+        QVERIFY(again->uuid != tested->uuid);
+        QCOMPARE(Test::call(backend(), Admin::Ops::hookRedeliver, {hook->id, QStringLiteral("no-such-delivery")}).status().field(),
+                 QStringLiteral("uuid"));
+        QVERIFY(Test::call(backend(), Admin::Ops::queueFlush, {qid(QStringLiteral("webhook_sender")), 30000}));
+        history = Test::call(backend(), Admin::Ops::hookTasks, {hook->id});
+        QCOMPARE(history->total, qint64(2));
+        QCOMPARE(history->rows.front().redeliveryOf, first.id);
+        QCOMPARE(Test::call(backend(), Admin::Ops::hookTasks, {hook->id, 1, 50, QStringLiteral("failed")})->total, qint64(0));
+        QCOMPARE(Test::call(backend(), Admin::Ops::hookTasks, {hook->id, 1, 50, QStringLiteral("lost")}).status().field(),
+                 QStringLiteral("status"));
+
+        // PATCH changes what it names: inactive now, so a test is recorded as skipped.
+        Admin::HookUpdateArgs change;
+        change.id = hook->id;
+        change.active = false;
+        change.name = QStringLiteral("ci (paused)");
+        change.authorizationHeader = QStringLiteral("");
+        const Result<Admin::HookRow> changed = Test::call(backend(), Admin::Ops::hookUpdate, change);
+        QVERIFY2(changed, qPrintable(changed.status().toString()));
+        QVERIFY(!changed->active && !changed->hasAuthorization && changed->hasSecret);
+        QCOMPARE(changed->name, QStringLiteral("ci (paused)"));
+        QCOMPARE(changed->url, create.url);
+        change = {};
+        change.id = hook->id;
+        change.active = QStringLiteral("sometimes");
+        QCOMPARE(Test::call(backend(), Admin::Ops::hookUpdate, change).status().field(), QStringLiteral("active"));
+        QVERIFY(Test::call(backend(), Admin::Ops::hookTest, {hook->id}));
+        QVERIFY(Test::call(backend(), Admin::Ops::queueFlush, {qid(QStringLiteral("webhook_sender")), 30000}));
+        QCOMPARE(Test::call(backend(), Admin::Ops::hookTasks, {hook->id, 1, 50, QStringLiteral("skipped")})->total, qint64(1));
+        QCOMPARE(receiver.requests().size(), 2);
+
+        // The deliveries are counted in /metrics.
+        const Result<Admin::Text> metrics = Test::call(backend(), Admin::Ops::metrics);
+        QVERIFY(metrics);
+        QVERIFY(metrics->body.contains("switchyard_webhook_deliveries_total{outcome=\"succeeded\"} 2\n"));
+        QVERIFY(metrics->body.contains("switchyard_webhook_deliveries_total{outcome=\"skipped\"} 1\n"));
+        QVERIFY(metrics->body.contains("switchyard_webhook_deliveries_in_flight 0\n"));
+
+        QVERIFY(Test::call(backend(), Admin::Ops::hookDelete, {hook->id}));
+        QCOMPARE(Test::call(backend(), Admin::Ops::hookGet, {hook->id}).status().code(), Status::Code::NotFound);
     }
 
     // Last: the suite called every entry of the catalogue, on this backend.

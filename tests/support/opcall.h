@@ -12,6 +12,7 @@
 #include "admin/ops/instanceops.h"
 #include "admin/ops/lockops.h"
 #include "admin/ops/queueops.h"
+#include "admin/ops/webhookops.h"
 
 #include <QSet>
 

@@ -127,6 +127,20 @@ QByteArray prometheusText(Engine &engine, const InstanceInfo &instance)
         .sample({{"adapter", cache.adapter}, {"quantile", QStringLiteral("0.5")}}, cache.latencyP50Ms / 1000.0)
         .sample({{"adapter", cache.adapter}, {"quantile", QStringLiteral("0.99")}}, cache.latencyP99Ms / 1000.0);
 
+    // Webhooks
+    const Webhook::DeliveryStats deliveries = engine.webhooks().stats();
+    Family(out, "switchyard_webhook_deliveries_total", "counter", "Webhook deliveries this instance ended since start, by outcome.")
+        .sample({{"outcome", QStringLiteral("succeeded")}}, double(deliveries.succeeded))
+        .sample({{"outcome", QStringLiteral("failed")}}, double(deliveries.failed))
+        .sample({{"outcome", QStringLiteral("skipped")}}, double(deliveries.skipped));
+    Family(out, "switchyard_webhook_delivery_seconds_total", "counter", "Time those deliveries took, summed (with the count: the mean).")
+        .sample(deliveries.durationSeconds);
+    Family(out, "switchyard_webhook_deliveries_in_flight", "gauge", "Webhook deliveries being sent now.").sample(double(deliveries.inFlight));
+    const Webhook::WebhookNotifier::Stats notifier = engine.webhookNotifier().stats();
+    Family(out, "switchyard_webhook_events_total", "counter", "Forge events the webhook notifier handled since start, by result.")
+        .sample({{"result", QStringLiteral("prepared")}}, double(notifier.prepared))
+        .sample({{"result", QStringLiteral("failed")}}, double(notifier.failed));
+
     // QoS
     const QosStats qos = Ops::qosOf(engine);
     Family(out, "switchyard_qos_enabled", "gauge", "1 when admission control is on.").sample(qos.enabled ? 1 : 0);

@@ -1,0 +1,260 @@
+#pragma once
+
+// Webhooks (docs/api.md "Webhooks"): hooks and their delivery history, redeliver and test — and
+// the JSON description of their values. Secrets and the Authorization header go in, never out.
+
+#include "admin/catalogue.h"
+
+#include "engine/webhook/webhook.h"
+
+namespace Switchyard::Admin {
+
+// A hook as the API shows it.
+struct HookRow
+{
+    qint64 id = 0;
+    QString scope; // repository, organization, user, system
+    qint64 repoId = 0;
+    qint64 ownerId = 0;
+    QString url;
+    QString name;
+    QString type;
+    QString httpMethod;
+    QString contentType;
+    QJsonValue events; // the events JSON
+    bool active = true;
+    QString lastStatus; // none, succeed, fail
+    bool hasSecret = false;
+    bool hasAuthorization = false;
+    QJsonValue meta;
+    QDateTime createdAt;
+    QDateTime updatedAt;
+    bool operator==(const HookRow &) const = default;
+};
+template<typename V>
+void describe(V &v, HookRow &h)
+{
+    v("id", h.id);
+    v("scope", h.scope);
+    v("repo_id", h.repoId);
+    v("owner_id", h.ownerId);
+    v("url", h.url);
+    v("name", h.name);
+    v("type", h.type);
+    v("http_method", h.httpMethod);
+    v("content_type", h.contentType);
+    v("events", h.events);
+    v("active", h.active);
+    v("last_status", h.lastStatus);
+    v("has_secret", h.hasSecret);
+    v("has_authorization", h.hasAuthorization);
+    v("meta", h.meta);
+    v("created_at", h.createdAt);
+    v("updated_at", h.updatedAt);
+}
+
+// One delivery in the history. request {url, method, headers, body}; response {status, headers,
+// body} or {error}.
+struct HookTaskRow
+{
+    qint64 id = 0;
+    qint64 hookId = 0;
+    QString uuid;
+    QString eventType;
+    QString event; // the grouped name a receiver saw (X-Gitea-Event)
+    int payloadVersion = 2;
+    bool isDelivered = false;
+    bool isSucceed = false;
+    QString status; // pending, succeeded, failed, unknown, skipped
+    QDateTime createdAt;
+    QDateTime delivered;
+    double durationMs = 0;
+    QJsonValue request;
+    QJsonValue response;
+    qint64 redeliveryOf = 0;
+    QString traceId;
+    bool operator==(const HookTaskRow &) const = default;
+};
+template<typename V>
+void describe(V &v, HookTaskRow &t)
+{
+    v("id", t.id);
+    v("hook_id", t.hookId);
+    v("uuid", t.uuid);
+    v("event_type", t.eventType);
+    v("event", t.event);
+    v("payload_version", t.payloadVersion);
+    v("is_delivered", t.isDelivered);
+    v("is_succeed", t.isSucceed);
+    v("status", t.status);
+    v("created_at", t.createdAt);
+    v("delivered", t.delivered);
+    v("duration_ms", t.durationMs);
+    v("request", t.request);
+    v("response", t.response);
+    v("redelivery_of", t.redeliveryOf);
+    v("trace_id", t.traceId);
+}
+
+// The new task of a redelivery or a test.
+struct HookTaskCreated
+{
+    qint64 id = 0;
+    QString uuid;
+    qint64 hookId = 0;
+};
+template<typename V>
+void describe(V &v, HookTaskCreated &t)
+{
+    v("id", t.id);
+    v("uuid", t.uuid);
+    v("hook_id", t.hookId);
+}
+
+struct HookListArgs
+{
+    QString scope;
+    qint64 repo = 0;
+    qint64 owner = 0;
+};
+template<typename V>
+void describe(V &v, HookListArgs &a)
+{
+    v(ArgSpec{ArgSpec::Query, "scope", "only this scope: repository, organization, user or system", 0, 0, "--scope"}, a.scope);
+    v(ArgSpec{ArgSpec::Query, "repo", "only the hooks of this repository id", 0, std::numeric_limits<qint64>::max(), "--repo"}, a.repo);
+    v(ArgSpec{ArgSpec::Query, "owner", "only the hooks of this owner (user or organisation) id", 0,
+              std::numeric_limits<qint64>::max(), "--owner"},
+      a.owner);
+}
+
+struct HookRef
+{
+    qint64 id = 0;
+};
+template<typename V>
+void describe(V &v, HookRef &a)
+{
+    v(ArgSpec{ArgSpec::Path, "id", "the hook's id (hooks list)", 1}, a.id);
+}
+
+// POST /hooks. The scope follows from repo_id / owner_id when it is not given.
+struct HookCreateArgs
+{
+    QString scope;
+    qint64 repoId = 0;
+    qint64 ownerId = 0;
+    QString url;
+    QString name;
+    QString type = QStringLiteral("gitea");
+    QString httpMethod;
+    QString contentType = QStringLiteral("json");
+    QString secret;
+    QString authorizationHeader;
+    QJsonValue events;
+    bool active = true;
+    QJsonValue meta;
+};
+template<typename V>
+void describe(V &v, HookCreateArgs &a)
+{
+    constexpr qint64 kMax = std::numeric_limits<qint64>::max();
+    v(ArgSpec{ArgSpec::Body, "scope", "repository, organization, user or system (default: from repo_id / owner_id)", 0, 0, "--scope"}, a.scope);
+    v(ArgSpec{ArgSpec::Body, "repo_id", "the repository's id (a repository hook)", 0, kMax, "--repo"}, a.repoId);
+    v(ArgSpec{ArgSpec::Body, "owner_id", "the owner's id (an organisation's or user's hook)", 0, kMax, "--owner"}, a.ownerId);
+    v(ArgSpec{ArgSpec::Body, "url", "where deliveries go (http or https)", 0, 0, "--url", true}, a.url);
+    v(ArgSpec{ArgSpec::Body, "name", "a name for people", 0, 0, "--name"}, a.name);
+    v(ArgSpec{ArgSpec::Body, "type", "gitea (default) or gogs", 0, 0, "--type"}, a.type);
+    v(ArgSpec{ArgSpec::Body, "http_method", "POST (default) or GET", 0, 0, "--method"}, a.httpMethod);
+    v(ArgSpec{ArgSpec::Body, "content_type", "json (default) or form", 0, 0, "--content-type"}, a.contentType);
+    v(ArgSpec{ArgSpec::Body, "secret", "the key of the HMAC signatures", 0, 0, "--secret"}, a.secret);
+    v(ArgSpec{ArgSpec::Body, "authorization_header", "an Authorization header to send (sealed at rest)", 0, 0, "--authorization"},
+      a.authorizationHeader);
+    v(ArgSpec{ArgSpec::Body, "events", "the events JSON: {push_only, send_everything, choose_events, branch_filter, events}", 0, 0,
+              "--events"},
+      a.events);
+    v(ArgSpec{ArgSpec::Body, "active", "deliver (default true)", 0, 0, "--active"}, a.active);
+    v(ArgSpec{ArgSpec::Body, "meta", "the channel's settings (JSON object)", 0, 0, "--meta"}, a.meta);
+}
+
+// PATCH /hooks/{id}: the fields given change, the others stay. An empty secret or
+// authorization_header removes it.
+struct HookUpdateArgs
+{
+    qint64 id = 0;
+    QString url;
+    QJsonValue name;
+    QString type;
+    QString httpMethod;
+    QString contentType;
+    QJsonValue secret;
+    QJsonValue authorizationHeader;
+    QJsonValue events;
+    QJsonValue active;
+    QJsonValue meta;
+};
+template<typename V>
+void describe(V &v, HookUpdateArgs &a)
+{
+    v(ArgSpec{ArgSpec::Path, "id", "the hook's id (hooks list)", 1}, a.id);
+    v(ArgSpec{ArgSpec::Body, "url", "where deliveries go", 0, 0, "--url"}, a.url);
+    v(ArgSpec{ArgSpec::Body, "name", "a name for people (a JSON string)", 0, 0, "--name"}, a.name);
+    v(ArgSpec{ArgSpec::Body, "type", "gitea or gogs", 0, 0, "--type"}, a.type);
+    v(ArgSpec{ArgSpec::Body, "http_method", "POST or GET", 0, 0, "--method"}, a.httpMethod);
+    v(ArgSpec{ArgSpec::Body, "content_type", "json or form", 0, 0, "--content-type"}, a.contentType);
+    v(ArgSpec{ArgSpec::Body, "secret", "the HMAC key; \"\" removes it", 0, 0, "--secret"}, a.secret);
+    v(ArgSpec{ArgSpec::Body, "authorization_header", "the Authorization header; \"\" removes it", 0, 0, "--authorization"},
+      a.authorizationHeader);
+    v(ArgSpec{ArgSpec::Body, "events", "the events JSON", 0, 0, "--events"}, a.events);
+    v(ArgSpec{ArgSpec::Body, "active", "true or false", 0, 0, "--active"}, a.active);
+    v(ArgSpec{ArgSpec::Body, "meta", "the channel's settings (JSON object)", 0, 0, "--meta"}, a.meta);
+}
+
+struct HookTasksArgs
+{
+    qint64 id = 0;
+    qint64 page = 1;
+    qint64 limit = 50;
+    QString status;
+};
+template<typename V>
+void describe(V &v, HookTasksArgs &a)
+{
+    v(ArgSpec{ArgSpec::Path, "id", "the hook's id (hooks list)", 1}, a.id);
+    v(ArgSpec{ArgSpec::Query, "page", "page (1-based)", 1, 1'000'000'000, "--page"}, a.page);
+    v(ArgSpec{ArgSpec::Query, "limit", "deliveries per page (max 500)", 1, 500, "--limit"}, a.limit);
+    v(ArgSpec{ArgSpec::Query, "status", "only this status: pending, succeeded, failed, unknown, skipped", 0, 0, "--status"}, a.status);
+}
+
+struct HookTaskRef
+{
+    qint64 id = 0;
+    QString uuid;
+};
+template<typename V>
+void describe(V &v, HookTaskRef &a)
+{
+    v(ArgSpec{ArgSpec::Path, "id", "the hook's id (hooks list)", 1}, a.id);
+    v(ArgSpec{ArgSpec::Path, "uuid", "the delivery id (hooks tasks)"}, a.uuid);
+}
+
+HookRow hookRow(const Webhook::Hook &hook, bool ownerIsOrganization);
+// The events a hook may choose (Gitea's allEvents(): 26 names, in its order).
+QStringList hookEventNames();
+HookTaskRow hookTaskRow(const Webhook::HookTask &task);
+
+namespace Ops {
+
+extern const Op<HookListArgs, std::vector<HookRow>> hookList;
+extern const Op<HookRef, HookRow> hookGet;
+extern const Op<HookCreateArgs, HookRow> hookCreate;
+extern const Op<HookUpdateArgs, HookRow> hookUpdate;
+extern const Op<HookRef, Done> hookDelete;
+extern const Op<HookTasksArgs, Page<HookTaskRow>> hookTasks;
+extern const Op<HookTaskRef, HookTaskCreated> hookRedeliver;
+extern const Op<HookRef, HookTaskCreated> hookTest;
+
+std::vector<const OpBase *> webhookOps();
+
+} // namespace Ops
+
+} // namespace Switchyard::Admin
