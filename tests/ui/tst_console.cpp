@@ -25,9 +25,12 @@
 #include "widgets/historychart.h"
 #include "pages/processespage.h"
 #include "pages/queuespage.h"
+#include "pages/hookdialog.h"
+#include "pages/webhookspage.h"
 #include "widgets/format.h"
 #include "widgets/icons.h"
 
+#include "support/httpreceiver.h"
 #include "support/redisserver.h"
 #include "support/testutil.h"
 #include "support/opcall.h"
@@ -44,6 +47,8 @@
 #include <QPlainTextEdit>
 #include <QTreeWidget>
 #include <QTabWidget>
+#include <QCheckBox>
+#include <QSpinBox>
 #include <QClipboard>
 #include <QComboBox>
 #include <QDialog>
@@ -53,7 +58,6 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
-#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -982,9 +986,98 @@ private Q_SLOTS:
         QCOMPARE(last.data().toString(), QStringLiteral("0"));
     }
 
+    // The Webhooks page: add a hook through the dialog (a refusal is shown in the dialog, with
+    // the field focused and nothing lost), test it against a real receiver, read the request and
+    // the response, redeliver, delete after a confirmation.
+    void webhooksPageAddsTestsAndRedelivers()
+    {
+        Test::HttpReceiver receiver;
+        receiver.respond(200, "{\"ok\":true}");
+        ConsoleFixture c("[webhook]\nALLOWED_HOST_LIST = loopback\n");
+        c.ingest("gitea-issues-opened.json", "issues");
+        c.settleEvents();
+        MainWindow &w = c.open(QStringLiteral("webhooks"));
+        WebhooksPage &page = *w.page<WebhooksPage>(QStringLiteral("webhooks"));
+        QVERIFY(!page.editAction()->isEnabled() && !page.testAction()->isEnabled() && !page.redeliverAction()->isEnabled());
+        for (QAction *action : {page.addAction(), page.editAction(), page.testAction(), page.deleteAction(), page.redeliverAction()})
+            QVERIFY(!action->text().isEmpty() && !action->toolTip().isEmpty());
+        QVERIFY(!page.taskView()->accessibleName().isEmpty() && !page.requestText()->accessibleName().isEmpty());
+
+        page.addAction()->trigger();
+        HookDialog *dialog = page.dialog();
+        QVERIFY(dialog && dialog->isVisible());
+        for (const char *field : {"scope", "repo_id", "url", "name", "type", "http_method", "content_type", "secret",
+                                  "authorization_header", "events", "active"}) {
+            QWidget *widget = dialog->fieldWidget(QLatin1String(field));
+            QVERIFY2(widget && !widget->accessibleName().isEmpty(), field);
+        }
+        qobject_cast<QSpinBox *>(dialog->fieldWidget(QStringLiteral("repo_id")))->setValue(1);
+        auto *url = qobject_cast<QLineEdit *>(dialog->fieldWidget(QStringLiteral("url")));
+        url->setText(QStringLiteral("not a url"));
+        qobject_cast<QLineEdit *>(dialog->fieldWidget(QStringLiteral("secret")))->setText(QStringLiteral("s3cret"));
+        Q_EMIT dialog->submitted();
+        auto *error = dialog->findChild<QLabel *>(QStringLiteral("errorLabel"));
+        QVERIFY(Test::eventually([&] { return error->isVisible() && error->text().contains(QLatin1String("url")); }));
+        QVERIFY(dialog->isVisible());
+        QCOMPARE(QApplication::focusWidget() == url || !dialog->isActiveWindow(), true);
+        QCOMPARE(qobject_cast<QLineEdit *>(dialog->fieldWidget(QStringLiteral("secret")))->text(), QStringLiteral("s3cret"));
+        url->setText(QString::fromLatin1(receiver.url("/hook")));
+        Q_EMIT dialog->submitted();
+        QVERIFY(Test::eventually([&] { return page.dialog() == nullptr && page.hooks().rowCount() == 1; }));
+        const Admin::HookRow hook = page.hooks().rows().front();
+        QCOMPARE(hook.scope, QStringLiteral("repository"));
+        QVERIFY(hook.hasSecret);
+        QVERIFY(Test::eventually([&] { return page.selectedHook() == hook.id; }));
+        QVERIFY(page.testAction()->isEnabled());
+
+        // Test delivery: the receiver gets the fake push; its row ends succeeded with both sides.
+        page.testAction()->trigger();
+        QVERIFY(Test::eventually([&] { return receiver.requests().size() == 1; }));
+        QVERIFY(Test::eventually([&] { return page.tasks().rowCount() == 1 && page.tasks().rows().front().status == QLatin1String("succeeded"); }));
+        QVERIFY(page.selectTask(page.tasks().rows().front().id));
+        QVERIFY(page.requestText()->toPlainText().contains(QLatin1String("X-Gitea-Event: push")));
+        QVERIFY(page.requestText()->toPlainText().contains(QLatin1String("This is a fake commit")));
+        QVERIFY(page.responseText()->toPlainText().startsWith(QLatin1String("HTTP 200")));
+
+        // Redeliver: a second row, a second request with another delivery id.
+        QVERIFY(page.redeliverAction()->isEnabled());
+        page.redeliverAction()->trigger();
+        QVERIFY(Test::eventually([&] { return receiver.requests().size() == 2; }));
+        QVERIFY(receiver.requests().at(0).header("X-Gitea-Delivery") != receiver.requests().at(1).header("X-Gitea-Delivery"));
+        QVERIFY(Test::eventually([&] { return page.tasks().rowCount() == 2; }));
+
+        // Edit keeps what it does not show (the secret), then Delete asks first.
+        page.editAction()->trigger();
+        QVERIFY(page.dialog() && page.dialog()->isEdit());
+        qobject_cast<QCheckBox *>(page.dialog()->fieldWidget(QStringLiteral("active")))->setChecked(false);
+        Q_EMIT page.dialog()->submitted();
+        QVERIFY(Test::eventually([&] { return page.dialog() == nullptr && !page.hooks().rows().front().active; }));
+        QVERIFY(page.hooks().rows().front().hasSecret);
+        page.deleteAction()->trigger();
+        QMessageBox *box = waitForBox(&page, QStringLiteral("confirmation"));
+        QVERIFY(box);
+        QVERIFY(box->text().contains(QLatin1String("history of 2 deliver")));
+        clickButtonWithText(box, QStringLiteral("Delete"));
+        QVERIFY(Test::eventually([&] { return page.hooks().rowCount() == 0; }));
+        QCOMPARE(c.engine().webhooks().list()->size(), std::size_t(0));
+    }
+
     void rendersEveryPage()
     {
-        ConsoleFixture c;
+        ConsoleFixture c("[webhook]\nALLOWED_HOST_LIST = loopback\n");
+        // Two system hooks: a CI that answers, a relay that fails (red on the Webhooks page).
+        Test::HttpReceiver ci;
+        Test::HttpReceiver relay;
+        relay.respond(500, "upstream unavailable");
+        for (const auto &[receiver, name] : {std::pair{&ci, "ci"}, std::pair{&relay, "chat relay"}}) {
+            Webhook::Hook hook;
+            hook.isSystem = true;
+            hook.url = QString::fromLatin1(receiver->url("/hooks/gitea"));
+            hook.name = QLatin1String(name);
+            hook.secret = QStringLiteral("s3cret");
+            hook.events.sendEverything = true;
+            QVERIFY(c.engine().webhooks().create(hook));
+        }
         for (const auto &[file, event] : {std::pair{"gitea-issues-opened.json", "issues"}, std::pair{"gitea-issue-comment-created.json", "issue_comment"},
                                           std::pair{"gitea-push.json", "push"}, std::pair{"gitea-pull-request-opened.json", "pull_request"},
                                           std::pair{"gitea-release-published.json", "release"}, std::pair{"github-pull-request-review.json", "pull_request_review"}})

@@ -23,20 +23,6 @@ namespace {
 
 constexpr qint64 kPageRows = 200; // rows per page read; more as the table is scrolled to its end
 
-QTreeView *makeTable(QWidget *parent, QAbstractItemModel *model, const QString &name)
-{
-    auto *view = new QTreeView(parent);
-    view->setRootIsDecorated(false);
-    view->setUniformRowHeights(true);
-    view->setSortingEnabled(true);
-    view->setAlternatingRowColors(true);
-    view->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    view->setModel(model);
-    view->setAccessibleName(name);
-    view->header()->setStretchLastSection(true);
-    return view;
-}
-
 } // namespace
 
 NotificationsPage::NotificationsPage(Admin::AdminBackend &backend, QWidget *parent)
@@ -224,14 +210,7 @@ void NotificationsPage::readNotifications(qint64 page, const Done &done)
 
 bool NotificationsPage::selectUser(qint64 userId)
 {
-    for (int r = 0; r < m_userProxy.rowCount(); ++r) {
-        const QModelIndex index = m_userProxy.index(r, 0);
-        if (index.data(KeyRole).toLongLong() == userId) {
-            m_userView->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-            return true;
-        }
-    }
-    return false;
+    return selectKeyIn(m_userView, userId);
 }
 
 qint64 NotificationsPage::selectedUser() const

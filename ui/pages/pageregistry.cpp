@@ -9,6 +9,7 @@
 #include "overviewpage.h"
 #include "processespage.h"
 #include "queuespage.h"
+#include "webhookspage.h"
 
 #include "widgets/icons.h"
 
@@ -39,6 +40,8 @@ const std::vector<PageEntry> &pageRegistry()
         {"processes", QT_TRANSLATE_NOOP("Pages", "Processes"), "system-run", QColor(0x45, 0x5a, 0x64), milliseconds(2000), &make<ProcessesPage>},
         {"notifications", QT_TRANSLATE_NOOP("Pages", "Notifications"), "preferences-system-notifications", QColor(0xef, 0x6c, 0x00),
          milliseconds(5000), &make<NotificationsPage>},
+        {"webhooks", QT_TRANSLATE_NOOP("Pages", "Webhooks"), "network-transmit", QColor(0x00, 0x69, 0x5c), milliseconds(2000),
+         &make<WebhooksPage>},
         {"notices", QT_TRANSLATE_NOOP("Pages", "Notices"), "dialog-warning", QColor(0xc6, 0x28, 0x28), milliseconds(0), &make<NoticesPage>},
         {"audit", QT_TRANSLATE_NOOP("Pages", "Audit"), "document-open-recent", QColor(0x5d, 0x40, 0x37), milliseconds(5000), &make<AuditPage>},
     };

@@ -154,12 +154,32 @@ QVariant TablePage::currentKey() const
 
 bool TablePage::selectKey(const QVariant &key)
 {
-    const QModelIndexList found = m_proxy.match(m_proxy.index(0, 0), KeyRole, key, 1, Qt::MatchExactly | Qt::MatchRecursive);
+    return selectKeyIn(m_ui->view, key);
+}
+
+bool selectKeyIn(QTreeView *view, const QVariant &key)
+{
+    QAbstractItemModel *model = view->model();
+    const QModelIndexList found = model->match(model->index(0, 0), KeyRole, key, 1, Qt::MatchExactly | Qt::MatchRecursive);
     if (found.isEmpty())
         return false;
-    m_ui->view->selectionModel()->setCurrentIndex(found.first(), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-    m_ui->view->scrollTo(found.first());
+    view->selectionModel()->setCurrentIndex(found.first(), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    view->scrollTo(found.first());
     return true;
+}
+
+QTreeView *makeTable(QWidget *parent, QAbstractItemModel *model, const QString &name)
+{
+    auto *view = new QTreeView(parent);
+    view->setRootIsDecorated(false);
+    view->setUniformRowHeights(true);
+    view->setSortingEnabled(true);
+    view->setAlternatingRowColors(true);
+    view->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    view->setModel(model);
+    view->setAccessibleName(name);
+    view->header()->setStretchLastSection(true);
+    return view;
 }
 
 } // namespace Switchyard::Console

@@ -28,6 +28,12 @@ public:
     QVariant data(const QModelIndex &index, int role) const override;
 };
 
+// Selects the row whose KeyRole is `key` in a second table of a page (and scrolls to it).
+bool selectKeyIn(QTreeView *view, const QVariant &key);
+// A second table of a page (the lower lists): sortable, alternating rows, extended selection,
+// the accessible name given.
+QTreeView *makeTable(QWidget *parent, QAbstractItemModel *model, const QString &name);
+
 class TablePage : public Page
 {
     Q_OBJECT

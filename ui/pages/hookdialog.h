@@ -1,0 +1,43 @@
+#pragma once
+
+#include "admin/ops/webhookops.h"
+
+#include <QDialog>
+
+namespace Ui {
+class HookDialog;
+}
+
+namespace Switchyard::Console {
+
+// Adds or edits a webhook (forms/hookdialog.ui). It checks nothing itself: OK emits submitted()
+// and the page sends the call; an error from the instance is shown in the dialog with the field
+// it names focused, so a mistake is fixed in place and nothing typed is lost.
+class HookDialog final : public QDialog
+{
+    Q_OBJECT
+public:
+    // `existing`: edit that hook (its scope stays; empty secret and header fields keep theirs).
+    explicit HookDialog(QWidget *parent, const Admin::HookRow *existing = nullptr);
+    ~HookDialog() override;
+
+    bool isEdit() const { return m_editId > 0; }
+    qint64 editId() const { return m_editId; }
+    Admin::HookCreateArgs createArgs() const;
+    Admin::HookUpdateArgs updateArgs() const;
+    // Shows the instance's refusal and focuses the field it names.
+    void showError(const Status &status);
+
+    // The widgets, by the API field they fill (tests, focus on errors).
+    QWidget *fieldWidget(const QString &field) const;
+
+Q_SIGNALS:
+    void submitted();
+
+private:
+    QJsonObject eventsJson() const;
+    Ui::HookDialog *m_ui;
+    qint64 m_editId = 0;
+};
+
+} // namespace Switchyard::Console
