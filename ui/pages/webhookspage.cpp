@@ -109,11 +109,12 @@ WebhooksPage::WebhooksPage(Admin::AdminBackend &backend, QWidget *parent)
     m_taskProxy.setSortRole(RawRole);
     m_taskView = makeTable(left, &m_taskProxy, tr("The selected webhook's deliveries, newest first"));
     m_taskView->sortByColumn(HookTaskModel::Id, Qt::DescendingOrder);
-    m_taskView->header()->resizeSection(HookTaskModel::Id, 60);
-    m_taskView->header()->resizeSection(HookTaskModel::Created, 150);
-    m_taskView->header()->resizeSection(HookTaskModel::Event, 150);
+    m_taskView->header()->resizeSection(HookTaskModel::Id, 50);
+    m_taskView->header()->resizeSection(HookTaskModel::Created, 140);
+    m_taskView->header()->resizeSection(HookTaskModel::Event, 140);
     m_taskView->header()->resizeSection(HookTaskModel::Status, 110);
-    m_taskView->header()->resizeSection(HookTaskModel::Duration, 70);
+    m_taskView->header()->resizeSection(HookTaskModel::Duration, 55);
+    m_taskView->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     m_taskView->addAction(m_redeliver);
     m_taskView->setContextMenuPolicy(Qt::ActionsContextMenu);
     leftLayout->addWidget(m_taskView);
@@ -197,6 +198,10 @@ void WebhooksPage::readTasks(qint64 page, const Done &done)
                        const Admin::HookRow *row = m_hooks.find(hook);
                        m_taskHeading->setText(row ? tr("Hook %1: %n delivery(s)", nullptr, int(rows->total)).arg(hook) : QString());
                        m_tasks.pageArrived(page, std::move(rows->rows), rows->total);
+                       // Nothing chosen yet: the newest delivery, so its request and response show.
+                       if (!m_taskView->selectionModel()->currentIndex().isValid() && m_taskProxy.rowCount() > 0)
+                           m_taskView->selectionModel()->setCurrentIndex(m_taskProxy.index(0, 0), QItemSelectionModel::ClearAndSelect
+                                                                                                     | QItemSelectionModel::Rows);
                        updateActions();
                    });
 }
