@@ -124,6 +124,145 @@
     </message>
 </context>
 <context>
+    <name>HookDialog</name>
+    <message>
+        <source>Webhook</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Installed on:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Installed on</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Repository or owner &amp;id:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Repository or owner id</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Target &amp;URL:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Target URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>https://ci.example.com/hooks/gitea</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>for people: what this hook is for</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Type:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>HTTP &amp;method:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>HTTP method</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Content type:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Content type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Secret:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Secret</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>signs each delivery (X-Hub-Signature-256)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Authorization header:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Authorization header</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. Bearer …; sealed at rest</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Branch filter:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Branch filter</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>glob: main, release-*, {main,dev}; empty: every branch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Active: deliver events (off: deliveries are recorded as skipped)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Active</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Events</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Push only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Everything (26 events)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>C&amp;hoose events:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Events to deliver</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What is wrong</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>OverviewPage</name>
     <message>
         <source>Self-check</source>
@@ -151,6 +290,49 @@
     </message>
 </context>
 <context>
+    <name>Pages</name>
+    <message>
+        <source>Overview</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Queues</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cron</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Locks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cache &amp; QoS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Processes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Notifications</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Webhooks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Notices</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Audit</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>QObject</name>
     <message>
         <source>no token is stored for this instance</source>
@@ -162,6 +344,12 @@
     </message>
     <message>
         <source>the keychain refused: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>
+
+(the first %1 of %2 bytes)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -204,10 +392,6 @@
     </message>
     <message>
         <source>Reading the audit log</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Audit</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -294,19 +478,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>&lt;span style=&apos;color:#c62828&apos;&gt;The check could not run: %1&lt;/span&gt;</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&lt;span style=&apos;color:#c62828&apos;&gt;✗ Failed after %1 ms: %2&lt;/span&gt;</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Cache self-check failed: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&lt;span style=&apos;color:#b26b00&apos;&gt;⚠ Slow: %1 ms (threshold %2 ms)&lt;/span&gt;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -314,15 +486,23 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>&lt;span style=&apos;color:#2e7d32&apos;&gt;✓ OK in %1 ms (threshold %2 ms)&lt;/span&gt;</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Cache self-check passed in %1 ms</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Cache &amp; QoS</source>
+        <source>The check could not run: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>✗ Failed after %1 ms: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>⚠ Slow: %1 ms (threshold %2 ms)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>✓ OK in %1 ms (threshold %2 ms)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -562,10 +742,6 @@
         <source>Resuming %1</source>
         <translation type="unfinished"></translation>
     </message>
-    <message>
-        <source>Cron</source>
-        <translation type="unfinished"></translation>
-    </message>
 </context>
 <context>
     <name>Switchyard::Console::CronRunModel</name>
@@ -615,6 +791,320 @@
     </message>
     <message>
         <source>Message</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Switchyard::Console::EventModel</name>
+    <message>
+        <source>ID</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Received</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Event</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Repository</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sender</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Source %1, delivery %2, trace %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Switchyard::Console::ForgeUserModel</name>
+    <message>
+        <source>User</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unread</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (bot)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Switchyard::Console::HistoryChart</name>
+    <message>
+        <source>in the last hour</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>in the last 7 days</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>in the last 90 days</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Queue shown in the history chart</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All queues</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Period of the history chart</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last hour, per minute</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last 7 days, per hour</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last 90 days, per day</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Queue:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Period:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Processed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>items</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Processed and failed items over time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 processed · %2 failed %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>History unavailable: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Switchyard::Console::HookDialog</name>
+    <message>
+        <source>a repository</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>an organisation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a user</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the whole instance (system)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>JSON (application/json)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>form (payload=…)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Edit webhook %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>set — leave empty to keep it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add webhook</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Switchyard::Console::HookModel</name>
+    <message>
+        <source>Id</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scope</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Of</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Events</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Active</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last delivery</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>everything</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>nothing chosen</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>push only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · branches %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>repository %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>owner %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>every repository</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>succeeded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2 (%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>paused</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Switchyard::Console::HookTaskModel</name>
+    <message>
+        <source>Id</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Queued</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Event</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Took</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delivery id</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>HTTP %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a redelivery of delivery %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (again)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -673,7 +1163,19 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source> &amp;nbsp;·&amp;nbsp; %1 &amp;nbsp;·&amp;nbsp; v%2 &amp;nbsp;·&amp;nbsp; up %3 &amp;nbsp;·&amp;nbsp; queues %4 · cache %5 · locks %6</source>
+        <source>up %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>last seen %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not seen yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> &amp;nbsp;·&amp;nbsp; %1 &amp;nbsp;·&amp;nbsp; v%2 &amp;nbsp;·&amp;nbsp; %3 &amp;nbsp;·&amp;nbsp; queues %4 · cache %5 · locks %6</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -778,10 +1280,6 @@ The holder will be told it lost the lock; work it does after that is not protect
     </message>
     <message>
         <source>Force-releasing %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Locks</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -899,6 +1397,26 @@ The holder will be told it lost the lock; work it does after that is not protect
         <source>Shutting down…</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>&amp;View</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Theme</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;System</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Light</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Dark</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Switchyard::Console::NoticeModel</name>
@@ -946,15 +1464,177 @@ The holder will be told it lost the lock; work it does after that is not protect
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Notices</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Deleted 1 notice</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Deleted %1 notices</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Switchyard::Console::NotificationModel</name>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Repository</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Number</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Title</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Updated</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Switchyard::Console::NotificationsPage</name>
+    <message>
+        <source>Ingested events, newest first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;No events yet&lt;/h3&gt;&lt;p&gt;Events arrive when a forge posts its webhooks to this instance&apos;s admin API: give a Gitea or GitHub webhook the URL &lt;code&gt;http://HOST:3300/api/v1/events?source=NAME&lt;/code&gt;, with the secret you set as &lt;code&gt;[event_source.NAME] SECRET&lt;/code&gt; in app.ini (or an &lt;code&gt;ingest&lt;/code&gt; token: &lt;code&gt;switchyardctl token create forge --role ingest&lt;/code&gt;).&lt;/p&gt;&lt;p&gt;To try it with a saved payload: &lt;code&gt;switchyardctl events send push.json --event push&lt;/code&gt;. Each event is stored, then turned into notifications for the users who watch, take part or are mentioned; they appear below with their unread counts.&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Follow</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep the newest event in view as events arrive (off: the list stays where you scrolled)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show trace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What the selected event produced: the notifications and feed rows of its trace</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Users of the forge, with their unread notifications</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Notification actions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select a user to see their notifications.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mark read</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mark unread</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pin</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mark all read</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every unread notification of the selected user becomes read</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The selected user&apos;s notifications</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading the events</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading the users</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading the notifications</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n notification(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>What the trace holds, oldest first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Id</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Trace %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading trace %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Trace %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Trace %1 began with %2 %3 (%4): %n item(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Marking a notification %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Marked %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Marking all notifications read</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Marked all notifications read</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1027,7 +1707,43 @@ The holder will be told it lost the lock; work it does after that is not protect
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Overview</source>
+        <source>Getting events in</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The URL to give a Gitea or GitHub webhook</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy the webhook URL to the clipboard</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copied %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Processed and failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;This embedded engine has no admin API: forges post their webhooks to a daemon (&lt;code&gt;switchyardd&lt;/code&gt;), which this console connects to with &lt;b&gt;Connection ▸ Connect…&lt;/b&gt;.&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;No event has arrived yet. Work comes in when a forge posts its webhooks to the admin API: in Gitea, &lt;i&gt;Settings ▸ Webhooks ▸ Add webhook&lt;/i&gt;; in GitHub, &lt;i&gt;Settings ▸ Webhooks&lt;/i&gt;; content type &lt;code&gt;application/json&lt;/code&gt;, the URL below (NAME is yours to choose).&lt;/p&gt;&lt;p&gt;Give the webhook a secret and set the same as &lt;code&gt;[event_source.NAME] SECRET&lt;/code&gt; in app.ini (or send an &lt;code&gt;ingest&lt;/code&gt; token: &lt;code&gt;switchyardctl token create forge --role ingest&lt;/code&gt;). To try it with a saved payload: &lt;code&gt;switchyardctl events send push.json --event push&lt;/code&gt;.&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (schema %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Database: %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1105,9 +1821,108 @@ The holder will be told it lost the lock; work it does after that is not protect
         <source>Cancelling %1</source>
         <translation type="unfinished"></translation>
     </message>
+</context>
+<context>
+    <name>Switchyard::Console::QueueItemsView</name>
     <message>
-        <source>Processes</source>
+        <source>&amp;Refresh</source>
         <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Refresh the waiting items</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Refresh the items in flight</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting items, from the head</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Items in flight</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Position</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bytes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Item</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Instance</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Held by</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Since</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The selected item, pretty-printed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select an item to see all of it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Copy item</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy the selected item to the clipboard</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No queue selected.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not read the items: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: nothing waits.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: the %n waiting item(s), from the head.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: the first %2 waiting items.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: no item is being handled.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n item(s) taken and not yet acknowledged.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1199,10 +2014,6 @@ The holder will be told it lost the lock; work it does after that is not protect
 </context>
 <context>
     <name>Switchyard::Console::QueuesPage</name>
-    <message>
-        <source>&lt;h3&gt;No queues yet&lt;/h3&gt;&lt;p&gt;Queues are created by the subsystems that use them (webhook delivery, notifications, mail) when the engine starts them.&lt;br&gt;Their type, length, batch size and workers come from &lt;code&gt;[queue]&lt;/code&gt; and &lt;code&gt;[queue.&amp;lt;name&amp;gt;]&lt;/code&gt; in &lt;code&gt;app.ini&lt;/code&gt; — see docs/queues.md.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
-    </message>
     <message>
         <source>Pause</source>
         <translation type="unfinished"></translation>
@@ -1382,8 +2193,248 @@ The items are deleted without being handled. This cannot be undone.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Queues</source>
+        <source>&lt;h3&gt;No queues yet&lt;/h3&gt;&lt;p&gt;Queues are created by the subsystems that use them (webhook delivery, notifications, mail) when the engine starts them.&lt;br&gt;Their type, length, batch size and workers come from &lt;code&gt;[queue]&lt;/code&gt; and &lt;code&gt;[queue.&amp;lt;name&amp;gt;]&lt;/code&gt; in &lt;code&gt;app.ini&lt;/code&gt; — &lt;b&gt;Queue settings…&lt;/b&gt; in the toolbar shows which apply here; docs/queues.md has every key.&lt;/p&gt;</source>
         <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Queue settings…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Which [queue.*] settings of app.ini apply to which queue, and which queues the subsystems create</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Length and throughput chart</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Queue details</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>C&amp;hart</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Items</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>In &amp;flight</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No queue selected.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: no history yet — the chart starts with the next live updates (one a second).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading the queue settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>webhook delivery (unique)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>in-app notifications</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>mail notifications</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>admin jobs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>event ingestion</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the built-in defaults (no app.ini)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Settings come from %1: &lt;code&gt;[queue]&lt;/code&gt; applies to every queue (TYPE here: &lt;b&gt;%2&lt;/b&gt;), &lt;code&gt;[queue.&amp;lt;name&amp;gt;]&lt;/code&gt; overrides it key by key for one queue.&lt;/p&gt;&lt;table cellspacing=&apos;6&apos;&gt;&lt;tr&gt;&lt;th align=&apos;left&apos;&gt;queue&lt;/th&gt;&lt;th align=&apos;left&apos;&gt;created by&lt;/th&gt;&lt;th align=&apos;left&apos;&gt;type&lt;/th&gt;&lt;th align=&apos;left&apos;&gt;from&lt;/th&gt;&lt;/tr&gt;%3&lt;/table&gt;&lt;p&gt;A queue appears on this page once the subsystem that uses it starts. For example:&lt;/p&gt;&lt;pre&gt;[queue.webhook_sender]
+TYPE = redis
+LENGTH = 10000
+MAX_WORKERS = 4&lt;/pre&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Other sections in the configuration: %1.&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Queue settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Switchyard::Console::WebhooksPage</name>
+    <message>
+        <source>Webhooks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;No webhooks yet&lt;/h3&gt;&lt;p&gt;A webhook sends the forge&apos;s events — pushes, issues, pull requests, releases … — to a URL, signed with its secret (&lt;code&gt;X-Hub-Signature-256&lt;/code&gt;), as Gitea does. Add one with &lt;b&gt;Add…&lt;/b&gt; above, or &lt;code&gt;switchyardctl hooks create --repo ID --url URL&lt;/code&gt;.&lt;/p&gt;&lt;p&gt;Events reach this instance at &lt;code&gt;/api/v1/events&lt;/code&gt;; each one a hook wants becomes a delivery, listed below with its request and response, and can be sent again.&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add a webhook to a repository, an organisation, a user or the whole instance</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Edit…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Change the selected webhook&apos;s URL, events, secret or state</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Test delivery</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send a test push to the selected webhook, whatever its events and branch filter</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete the selected webhook and its delivery history</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delivery actions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select a webhook to see its deliveries.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redeliver</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send the selected deliveries again (each gets a new delivery id; the history keeps both)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The selected webhook&apos;s deliveries, newest first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The selected delivery</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Request sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Response received</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Request</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Re&amp;sponse</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading the webhooks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading the deliveries</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Hook %1: %n delivery(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Not sent yet (%1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>HTTP %1 after %2 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No answer: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No answer yet (%1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 webhook %2 (%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Added</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete webhook %1?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Deliveries to %1 stop, and its history of %n delivery(s) is deleted with it.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Deleting webhook %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deleted webhook %1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Testing webhook %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Queued test delivery %1 to webhook %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redelivering %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Queued the delivery again</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
     </message>
 </context>
 <context>
