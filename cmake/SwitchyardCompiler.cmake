@@ -2,8 +2,11 @@
 # (switchyard_options) that every Switchyard target links, instead of global flags.
 
 find_program(CCACHE_PROGRAM ccache)
+# Paths inside the source tree are hashed relative to it, and the build directory is not hashed,
+# so a clone in another folder (CI's, a fresh-clone check) reuses what this one compiled.
 if(CCACHE_PROGRAM AND NOT CMAKE_CXX_COMPILER_LAUNCHER)
-    set(CMAKE_CXX_COMPILER_LAUNCHER ${CCACHE_PROGRAM})
+    set(CMAKE_CXX_COMPILER_LAUNCHER ${CMAKE_COMMAND} -E env CCACHE_BASEDIR=${PROJECT_SOURCE_DIR} CCACHE_NOHASHDIR=true
+        ${CCACHE_PROGRAM})
 endif()
 
 if(SWITCHYARD_TSAN AND (SWITCHYARD_ASAN OR SWITCHYARD_UBSAN))
