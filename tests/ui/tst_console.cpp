@@ -53,6 +53,7 @@
 #include <QComboBox>
 #include <QDialog>
 #include <QGroupBox>
+#include <QJsonDocument>
 #include <QScrollBar>
 #include <QProgressBar>
 #include <QPushButton>
@@ -1063,6 +1064,55 @@ private Q_SLOTS:
         clickButtonWithText(box, QStringLiteral("Delete"));
         QVERIFY(Test::eventually([&] { return page.hooks().rowCount() == 0; }));
         QCOMPARE(c.engine().webhooks().list()->size(), std::size_t(0));
+    }
+
+    // A chat channel through the dialog: choosing slack shows its settings (named, reachable by
+    // Tab), a missing channel is refused with that field focused, and the hook then delivers a
+    // Slack message to the receiver.
+    void aSlackHookIsAddedWithItsChannelSettings()
+    {
+        Test::HttpReceiver receiver;
+        receiver.respond(200, "ok");
+        ConsoleFixture c("[webhook]\nALLOWED_HOST_LIST = loopback\n");
+        c.ingest("gitea-issues-opened.json", "issues"); // repository 1
+        c.settleEvents();
+        MainWindow &w = c.open(QStringLiteral("webhooks"));
+        WebhooksPage &page = *w.page<WebhooksPage>(QStringLiteral("webhooks"));
+        page.addAction()->trigger();
+        HookDialog *dialog = page.dialog();
+        QVERIFY(dialog);
+        auto *channelBox = dialog->findChild<QGroupBox *>(QStringLiteral("channelBox"));
+        QVERIFY(channelBox && channelBox->isHidden()); // gitea: no channel settings
+        auto *type = qobject_cast<QComboBox *>(dialog->fieldWidget(QStringLiteral("type")));
+        QCOMPARE(type->count(), 11);
+        type->setCurrentIndex(type->findData(QStringLiteral("slack")));
+        QVERIFY(!channelBox->isHidden());
+        auto *channel = qobject_cast<QLineEdit *>(dialog->fieldWidget(QStringLiteral("meta.channel")));
+        QVERIFY(channel && channel->accessibleName() == QLatin1String("Channel"));
+        QVERIFY(!qobject_cast<QComboBox *>(dialog->fieldWidget(QStringLiteral("content_type")))->isEnabled());
+        qobject_cast<QSpinBox *>(dialog->fieldWidget(QStringLiteral("repo_id")))->setValue(1);
+        qobject_cast<QLineEdit *>(dialog->fieldWidget(QStringLiteral("url")))->setText(QString::fromLatin1(receiver.url("/slack")));
+        Q_EMIT dialog->submitted();
+        auto *error = dialog->findChild<QLabel *>(QStringLiteral("errorLabel"));
+        QVERIFY2(Test::eventually([&] { return error->isVisible() && error->text().contains(QLatin1String("meta.channel")); }), qPrintable(error->text()));
+        QCOMPARE(QApplication::focusWidget() == channel || !dialog->isActiveWindow(), true);
+        channel->setText(QStringLiteral("#ops"));
+        Q_EMIT dialog->submitted();
+        QVERIFY(Test::eventually([&] { return page.dialog() == nullptr && page.hooks().rowCount() == 1; }));
+        QCOMPARE(page.hooks().rows().front().type, QStringLiteral("slack"));
+        QCOMPARE(page.hooks().rows().front().meta.toObject().value(QStringLiteral("channel")).toString(), QStringLiteral("#ops"));
+        QVERIFY(Test::eventually([&] { return page.selectedHook() == page.hooks().rows().front().id; }));
+        page.testAction()->trigger();
+        QVERIFY(Test::eventually([&] { return receiver.requests().size() == 1; }));
+        const QJsonObject sent = QJsonDocument::fromJson(receiver.requests().front().body).object();
+        QCOMPARE(sent.value(QStringLiteral("channel")).toString(), QStringLiteral("#ops"));
+        QVERIFY(sent.value(QStringLiteral("text")).toString().contains(QLatin1String("pushed by")));
+
+        // Editing shows the stored settings back.
+        page.editAction()->trigger();
+        QVERIFY(page.dialog());
+        QCOMPARE(qobject_cast<QLineEdit *>(page.dialog()->fieldWidget(QStringLiteral("meta.channel")))->text(), QStringLiteral("#ops"));
+        page.dialog()->reject();
     }
 
     void rendersEveryPage()

@@ -3,9 +3,48 @@
 #include "ui_hookdialog.h"
 
 #include <QJsonObject>
+#include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
 
 namespace Switchyard::Console {
+
+namespace {
+
+struct MetaField
+{
+    const char *key;
+    const char *label; // with its mnemonic
+    const char *hint;
+};
+
+// What each channel reads from meta (the engine checks the values; docs/webhooks.md "Channels").
+std::vector<MetaField> metaFields(const QString &type)
+{
+    if (type == QLatin1String("slack"))
+        return {{"channel", QT_TRANSLATE_NOOP("HookDialog", "C&hannel:"), QT_TRANSLATE_NOOP("HookDialog", "#ops (required)")},
+                {"username", QT_TRANSLATE_NOOP("HookDialog", "Post &as:"), QT_TRANSLATE_NOOP("HookDialog", "the name shown on messages")},
+                {"icon_url", QT_TRANSLATE_NOOP("HookDialog", "&Icon URL:"), QT_TRANSLATE_NOOP("HookDialog", "https://… (optional)")},
+                {"color", QT_TRANSLATE_NOOP("HookDialog", "Co&lour:"), QT_TRANSLATE_NOOP("HookDialog", "good, warning, danger or #rrggbb (pushes)")}};
+    if (type == QLatin1String("discord"))
+        return {{"username", QT_TRANSLATE_NOOP("HookDialog", "Post &as:"), QT_TRANSLATE_NOOP("HookDialog", "the name shown on messages")},
+                {"icon_url", QT_TRANSLATE_NOOP("HookDialog", "A&vatar URL:"), QT_TRANSLATE_NOOP("HookDialog", "https://… (optional)")}};
+    if (type == QLatin1String("telegram"))
+        return {{"chat_id", QT_TRANSLATE_NOOP("HookDialog", "C&hat id:"), QT_TRANSLATE_NOOP("HookDialog", "-100… (or in the URL)")},
+                {"thread_id", QT_TRANSLATE_NOOP("HookDialog", "Th&read id:"), QT_TRANSLATE_NOOP("HookDialog", "a topic of the chat (optional)")}};
+    if (type == QLatin1String("matrix"))
+        return {{"message_type", QT_TRANSLATE_NOOP("HookDialog", "Message t&ype:"), QT_TRANSLATE_NOOP("HookDialog", "m.notice (default) or m.text")}};
+    if (type == QLatin1String("packagist"))
+        return {{"package_url", QT_TRANSLATE_NOOP("HookDialog", "Pac&kage URL:"), QT_TRANSLATE_NOOP("HookDialog", "https://github.com/acme/lib (required)")}};
+    return {};
+}
+
+bool isChannel(const QString &type)
+{
+    return type != QLatin1String("gitea") && type != QLatin1String("gogs");
+}
+
+} // namespace
 
 HookDialog::HookDialog(QWidget *parent, const Admin::HookRow *existing) : QDialog(parent), m_ui(new Ui::HookDialog)
 {
@@ -15,10 +54,9 @@ HookDialog::HookDialog(QWidget *parent, const Admin::HookRow *existing) : QDialo
     m_ui->scopeCombo->addItem(tr("an organisation"), QStringLiteral("organization"));
     m_ui->scopeCombo->addItem(tr("a user"), QStringLiteral("user"));
     m_ui->scopeCombo->addItem(tr("the whole instance (system)"), QStringLiteral("system"));
-    // The types the engine delivers today; the chat channels come with their converters.
-    for (const char *type : {"gitea", "gogs"})
+    for (const char *type : {"gitea", "gogs", "slack", "discord", "dingtalk", "telegram", "msteams", "feishu", "matrix", "wechatwork", "packagist"})
         m_ui->typeCombo->addItem(QLatin1String(type), QLatin1String(type));
-    for (const char *method : {"POST", "GET"})
+    for (const char *method : {"POST", "GET", "PUT"})
         m_ui->methodCombo->addItem(QLatin1String(method), QLatin1String(method));
     m_ui->contentCombo->addItem(tr("JSON (application/json)"), QStringLiteral("json"));
     m_ui->contentCombo->addItem(tr("form (payload=…)"), QStringLiteral("form"));
@@ -35,6 +73,7 @@ HookDialog::HookDialog(QWidget *parent, const Admin::HookRow *existing) : QDialo
         m_ui->targetLabel->setEnabled(!system);
     };
     connect(m_ui->scopeCombo, &QComboBox::currentIndexChanged, this, scopeChanged);
+    connect(m_ui->typeCombo, &QComboBox::currentIndexChanged, this, [this] { showChannelFields(metaJson()); });
     connect(m_ui->buttons, &QDialogButtonBox::accepted, this, &HookDialog::submitted);
     connect(m_ui->buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
 
@@ -52,6 +91,8 @@ HookDialog::HookDialog(QWidget *parent, const Admin::HookRow *existing) : QDialo
         m_ui->secretEdit->setPlaceholderText(existing->hasSecret ? tr("set — leave empty to keep it") : tr("none"));
         m_ui->authEdit->setPlaceholderText(existing->hasAuthorization ? tr("set — leave empty to keep it") : tr("none"));
         m_ui->activeCheck->setChecked(existing->active);
+        m_existingMeta = existing->meta.toObject();
+        showChannelFields(m_existingMeta);
         const QJsonObject events = existing->events.toObject();
         m_ui->branchFilterEdit->setText(events.value(QStringLiteral("branch_filter")).toString());
         if (events.value(QStringLiteral("send_everything")).toBool())
@@ -68,6 +109,56 @@ HookDialog::HookDialog(QWidget *parent, const Admin::HookRow *existing) : QDialo
     }
     m_ui->buttons->button(QDialogButtonBox::Ok)->setText(isEdit() ? tr("Save") : tr("Add"));
     scopeChanged();
+    if (m_metaEdits.empty())
+        showChannelFields({});
+}
+
+void HookDialog::showChannelFields(const QJsonObject &values)
+{
+    const QString type = m_ui->typeCombo->currentData().toString();
+    while (m_ui->channelForm->rowCount() > 0)
+        m_ui->channelForm->removeRow(0);
+    m_metaEdits.clear();
+    QWidget *previous = m_ui->activeCheck;
+    for (const MetaField &f : metaFields(type)) {
+        auto *edit = new QLineEdit(m_ui->channelBox);
+        const QString key = QLatin1String(f.key);
+        edit->setObjectName(QStringLiteral("meta_") + key);
+        const QString label = tr(f.label);
+        edit->setAccessibleName(QString(label).remove(u'&').remove(u':'));
+        edit->setPlaceholderText(tr(f.hint));
+        const QJsonValue v = values.value(key);
+        edit->setText(v.isDouble() ? QString::number(v.toInteger()) : v.toString());
+        auto *l = new QLabel(label, m_ui->channelBox);
+        l->setBuddy(edit);
+        m_ui->channelForm->addRow(l, edit);
+        setTabOrder(previous, edit);
+        previous = edit;
+        m_metaEdits.emplace_back(key, edit);
+    }
+    m_ui->channelBox->setVisible(!m_metaEdits.empty());
+    m_ui->channelBox->setTitle(tr("%1 settings").arg(type));
+    // Chat channels are sent JSON; matrix PUTs, the others POST or GET.
+    const bool channel = isChannel(type);
+    if (channel)
+        m_ui->contentCombo->setCurrentIndex(std::max(0, m_ui->contentCombo->findData(QStringLiteral("json"))));
+    m_ui->contentCombo->setEnabled(!channel);
+    if (type == QLatin1String("matrix"))
+        m_ui->methodCombo->setCurrentIndex(std::max(0, m_ui->methodCombo->findData(QStringLiteral("PUT"))));
+    else if (m_ui->methodCombo->currentData().toString() == QLatin1String("PUT"))
+        m_ui->methodCombo->setCurrentIndex(0);
+}
+
+QJsonObject HookDialog::metaJson() const
+{
+    QJsonObject meta = isChannel(m_ui->typeCombo->currentData().toString()) ? m_existingMeta : QJsonObject();
+    for (const auto &[key, edit] : m_metaEdits) {
+        if (edit->text().trimmed().isEmpty())
+            meta.remove(key);
+        else
+            meta.insert(key, edit->text().trimmed());
+    }
+    return meta;
 }
 
 HookDialog::~HookDialog()
@@ -107,6 +198,8 @@ Admin::HookCreateArgs HookDialog::createArgs() const
     a.authorizationHeader = m_ui->authEdit->text();
     a.events = eventsJson();
     a.active = m_ui->activeCheck->isChecked();
+    if (isChannel(a.type))
+        a.meta = metaJson();
     return a;
 }
 
@@ -125,12 +218,19 @@ Admin::HookUpdateArgs HookDialog::updateArgs() const
         a.authorizationHeader = m_ui->authEdit->text();
     a.events = eventsJson();
     a.active = m_ui->activeCheck->isChecked();
+    a.meta = metaJson(); // replaces the channel's settings (an empty object for gitea and gogs)
     return a;
 }
 
 QWidget *HookDialog::fieldWidget(const QString &field) const
 {
     const QString f = field.section(u'.', 0, 0);
+    if (f == QLatin1String("meta")) {
+        for (const auto &[key, edit] : m_metaEdits)
+            if (field == QLatin1String("meta.") + key)
+                return edit;
+        return m_metaEdits.empty() ? nullptr : m_metaEdits.front().second;
+    }
     if (f == QLatin1String("scope"))
         return m_ui->scopeCombo;
     if (f == QLatin1String("repo_id") || f == QLatin1String("owner_id"))

@@ -3,6 +3,11 @@
 #include "admin/ops/webhookops.h"
 
 #include <QDialog>
+#include <QJsonObject>
+
+#include <vector>
+
+class QLineEdit;
 
 namespace Ui {
 class HookDialog;
@@ -36,7 +41,12 @@ Q_SIGNALS:
 
 private:
     QJsonObject eventsJson() const;
+    QJsonObject metaJson() const;
+    // Rebuilds the channel settings for the chosen type (keeping what was typed under a key).
+    void showChannelFields(const QJsonObject &values);
     Ui::HookDialog *m_ui;
+    std::vector<std::pair<QString, QLineEdit *>> m_metaEdits; // meta key → its field
+    QJsonObject m_existingMeta; // kept for the keys the dialog does not show
     qint64 m_editId = 0;
 };
 

@@ -163,8 +163,8 @@ void describe(V &v, HookCreateArgs &a)
     v(ArgSpec{ArgSpec::Body, "owner_id", "the owner's id (an organisation's or user's hook)", 0, kMax, "--owner"}, a.ownerId);
     v(ArgSpec{ArgSpec::Body, "url", "where deliveries go (http or https)", 0, 0, "--url", true}, a.url);
     v(ArgSpec{ArgSpec::Body, "name", "a name for people", 0, 0, "--name"}, a.name);
-    v(ArgSpec{ArgSpec::Body, "type", "gitea (default) or gogs", 0, 0, "--type"}, a.type);
-    v(ArgSpec{ArgSpec::Body, "http_method", "POST (default) or GET", 0, 0, "--method"}, a.httpMethod);
+    v(ArgSpec{ArgSpec::Body, "type", "gitea (default), gogs, slack, discord, dingtalk, telegram, msteams, feishu, matrix, wechatwork or packagist", 0, 0, "--type"}, a.type);
+    v(ArgSpec{ArgSpec::Body, "http_method", "POST (default), GET, or PUT (matrix)", 0, 0, "--method"}, a.httpMethod);
     v(ArgSpec{ArgSpec::Body, "content_type", "json (default) or form", 0, 0, "--content-type"}, a.contentType);
     v(ArgSpec{ArgSpec::Body, "secret", "the key of the HMAC signatures", 0, 0, "--secret"}, a.secret);
     v(ArgSpec{ArgSpec::Body, "authorization_header", "an Authorization header to send (sealed at rest)", 0, 0, "--authorization"},
@@ -173,7 +173,7 @@ void describe(V &v, HookCreateArgs &a)
               "--events"},
       a.events);
     v(ArgSpec{ArgSpec::Body, "active", "deliver (default true)", 0, 0, "--active"}, a.active);
-    v(ArgSpec{ArgSpec::Body, "meta", "the channel's settings (JSON object)", 0, 0, "--meta"}, a.meta);
+    v(ArgSpec{ArgSpec::Body, "meta", "the channel's settings (JSON object): slack {channel, username, icon_url, color}, discord {username, icon_url}, telegram {chat_id, thread_id}, matrix {message_type}, packagist {package_url}", 0, 0, "--meta"}, a.meta);
 }
 
 // PATCH /hooks/{id}: the fields given change, the others stay. An empty secret or
@@ -198,15 +198,15 @@ void describe(V &v, HookUpdateArgs &a)
     v(ArgSpec{ArgSpec::Path, "id", "the hook's id (hooks list)", 1}, a.id);
     v(ArgSpec{ArgSpec::Body, "url", "where deliveries go", 0, 0, "--url"}, a.url);
     v(ArgSpec{ArgSpec::Body, "name", "a name for people (a JSON string)", 0, 0, "--name"}, a.name);
-    v(ArgSpec{ArgSpec::Body, "type", "gitea or gogs", 0, 0, "--type"}, a.type);
-    v(ArgSpec{ArgSpec::Body, "http_method", "POST or GET", 0, 0, "--method"}, a.httpMethod);
+    v(ArgSpec{ArgSpec::Body, "type", "gitea, gogs, slack, discord, dingtalk, telegram, msteams, feishu, matrix, wechatwork or packagist", 0, 0, "--type"}, a.type);
+    v(ArgSpec{ArgSpec::Body, "http_method", "POST, GET, or PUT (matrix)", 0, 0, "--method"}, a.httpMethod);
     v(ArgSpec{ArgSpec::Body, "content_type", "json or form", 0, 0, "--content-type"}, a.contentType);
     v(ArgSpec{ArgSpec::Body, "secret", "the HMAC key; \"\" removes it", 0, 0, "--secret"}, a.secret);
     v(ArgSpec{ArgSpec::Body, "authorization_header", "the Authorization header; \"\" removes it", 0, 0, "--authorization"},
       a.authorizationHeader);
     v(ArgSpec{ArgSpec::Body, "events", "the events JSON", 0, 0, "--events"}, a.events);
     v(ArgSpec{ArgSpec::Body, "active", "true or false", 0, 0, "--active"}, a.active);
-    v(ArgSpec{ArgSpec::Body, "meta", "the channel's settings (JSON object)", 0, 0, "--meta"}, a.meta);
+    v(ArgSpec{ArgSpec::Body, "meta", "the channel's settings (JSON object): slack {channel, username, icon_url, color}, discord {username, icon_url}, telegram {chat_id, thread_id}, matrix {message_type}, packagist {package_url}", 0, 0, "--meta"}, a.meta);
 }
 
 struct HookTasksArgs

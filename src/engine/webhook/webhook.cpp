@@ -1,5 +1,6 @@
 #include "webhook.h"
 
+#include "channels/channels.h"
 #include "payloads.h"
 
 #include "engine/core/cancellation.h"
@@ -112,10 +113,8 @@ Status validate(Hook &h, const std::optional<QString> &authorization)
     if (h.url.size() > kMaxUrl)
         return invalid(QStringLiteral("url"), QStringLiteral("url is longer than %1 characters").arg(kMaxUrl));
     h.url = h.url.trimmed();
-    if (h.type != HookType::Gitea && h.type != HookType::Gogs)
-        return invalid(QStringLiteral("type"), QStringLiteral("type %1 needs its channel's message converter, which this version does not "
-                                                              "have yet; gitea and gogs hooks are delivered")
-                                                   .arg(name(h.type)));
+    if (Status s = Channels::validateUrl(h.type, h.url); !s)
+        return s;
     Result<QString> method = checkHttpMethod(h.httpMethod, h.type);
     if (!method)
         return method.status();
@@ -137,6 +136,10 @@ Status validate(Hook &h, const std::optional<QString> &authorization)
     }
     if (!h.meta.isEmpty() && !QJsonDocument::fromJson(h.meta.toUtf8()).isObject())
         return invalid(QStringLiteral("meta"), QStringLiteral("meta must be a JSON object"));
+    if (Status s = Channels::validateMeta(h.type, QJsonDocument::fromJson(h.meta.toUtf8()).object()); !s)
+        return s;
+    if (Channels::isChannel(h.type) && h.contentType != ContentType::Json)
+        return invalid(QStringLiteral("content_type"), QStringLiteral("content_type form is for gitea and gogs hooks; a %1 hook is sent JSON").arg(name(h.type)));
     if (h.repoId < 0 || h.ownerId < 0)
         return invalid(QStringLiteral("repo_id"), QStringLiteral("repo_id and owner_id are ids (0 or more)"));
     if (h.isSystem && (h.repoId != 0 || h.ownerId != 0))
@@ -361,14 +364,31 @@ struct WebhookService::Impl
     {
         const Hook &h = f.hook;
         QByteArray document = f.task.payload;
-        QByteArray body = document;
         QUrl url(h.url);
+        QString method = h.httpMethod;
+        // A v2 task for a chat channel is converted now, with the hook's current settings; v1
+        // tasks (the body as sent) and gitea/gogs hooks go as stored.
+        if (f.task.payloadVersion == 2 && Channels::isChannel(h.type)) {
+            Result<Channels::Message> message = Channels::convert(h.type, QJsonDocument::fromJson(h.meta.toUtf8()).object(), f.task.eventType,
+                                                                  f.task.payload, f.task.uuid);
+            f.request = QJsonObject{{QStringLiteral("url"), h.url}, {QStringLiteral("http_method"), h.httpMethod}};
+            if (!message) {
+                f.error = QStringLiteral("the %1 channel cannot carry this event: %2").arg(name(h.type), message.status().message());
+                return;
+            }
+            document = QJsonDocument(message->body).toJson(QJsonDocument::Compact);
+            if (!message->urlSuffix.isEmpty())
+                url = QUrl(h.url + message->urlSuffix);
+            if (!message->method.isEmpty())
+                method = message->method;
+        }
+        QByteArray body = document;
         QByteArray contentType = "application/json";
-        if (h.contentType == ContentType::Form) {
+        if (h.contentType == ContentType::Form && !Channels::isChannel(h.type)) {
             body = "payload=" + QUrl::toPercentEncoding(QString::fromUtf8(document));
             contentType = "application/x-www-form-urlencoded";
         }
-        if (h.httpMethod == QLatin1String("GET")) {
+        if (method == QLatin1String("GET")) {
             QUrlQuery query(url);
             query.addQueryItem(QStringLiteral("payload"), QString::fromUtf8(QUrl::toPercentEncoding(QString::fromUtf8(document))));
             url.setQuery(query);
@@ -418,20 +438,20 @@ struct WebhookService::Impl
                 << qMakePair(QByteArray("X-GitHub-Hook-Installation-Target-Type"), target_type)
                 << qMakePair(QByteArray("X-Switchyard-Trace"), f.task.traceId.toLatin1())
                 << qMakePair(QByteArray("User-Agent"), QByteArray("Switchyard-Hookshot"));
-        if (h.httpMethod != QLatin1String("GET"))
+        if (method != QLatin1String("GET"))
             headers << qMakePair(QByteArray("Content-Type"), contentType);
         if (h.hasAuthorization) {
             Result<QByteArray> opened = secrets.open(f.sealedAuthorization);
             if (!opened) {
                 f.error = QStringLiteral("the Authorization header could not be opened: %1").arg(opened.status().message());
-                f.request = QJsonObject{{QStringLiteral("url"), url.toString()}, {QStringLiteral("http_method"), h.httpMethod},
+                f.request = QJsonObject{{QStringLiteral("url"), url.toString()}, {QStringLiteral("http_method"), method},
                                         {QStringLiteral("headers"), headersJson(headers)}};
                 return;
             }
             headers << qMakePair(QByteArray("Authorization"), *opened);
         }
         f.request = QJsonObject{{QStringLiteral("url"), url.toString()},
-                                {QStringLiteral("http_method"), h.httpMethod},
+                                {QStringLiteral("http_method"), method},
                                 {QStringLiteral("headers"), headersJson(headers)},
                                 {QStringLiteral("body"), QString::fromUtf8(body)}};
 
@@ -450,10 +470,10 @@ struct WebhookService::Impl
             request.setSslConfiguration(ssl);
         }
         f.clock.start();
-        if (h.httpMethod == QLatin1String("GET"))
+        if (method == QLatin1String("GET"))
             f.reply = network.get(request);
         else
-            f.reply = network.sendCustomRequest(request, h.httpMethod.toLatin1(), body);
+            f.reply = network.sendCustomRequest(request, method.toLatin1(), body);
         f.reply->setReadBufferSize(64 * 1024); // a receiver that sends a gigabyte is read 64 KiB at a time
     }
 

@@ -278,7 +278,10 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("field");
         QTest::newRow("url") << "url";
-        QTest::newRow("type") << "type";
+        QTest::newRow("meta.channel") << "meta.channel";
+        QTest::newRow("meta.package_url") << "meta.package_url";
+        QTest::newRow("content_type") << "content_type";
+        QTest::newRow("matrix url") << "url";
         QTest::newRow("http_method") << "http_method";
         QTest::newRow("events.branch_filter") << "events.branch_filter";
         QTest::newRow("secret") << "secret";
@@ -292,10 +295,19 @@ private Q_SLOTS:
         HookFixture f;
         Hook h = f.hook();
         QString authorization;
-        if (field == QLatin1String("url"))
+        if (field == QLatin1String("url") && QByteArray(QTest::currentDataTag()) == "matrix url")
+            h.type = HookType::Matrix; // not a room's send endpoint
+        else if (field == QLatin1String("url"))
             h.url = QStringLiteral("ftp://example.com/hook");
-        else if (field == QLatin1String("type"))
-            h.type = HookType::Slack;
+        else if (field == QLatin1String("meta.channel"))
+            h.type = HookType::Slack; // without a channel
+        else if (field == QLatin1String("meta.package_url")) {
+            h.type = HookType::Packagist;
+            h.meta = QStringLiteral("{\"package_url\":\"not a url\"}");
+        } else if (field == QLatin1String("content_type")) {
+            h.type = HookType::Discord; // chat channels are sent JSON
+            h.contentType = ContentType::Form;
+        }
         else if (field == QLatin1String("http_method"))
             h.httpMethod = QStringLiteral("PUT");
         else if (field == QLatin1String("events.branch_filter"))
@@ -536,6 +548,89 @@ private Q_SLOTS:
                 QCOMPARE(r.header("X-Hub-Signature-256"), "sha256=" + QMessageAuthenticationCode::hash(kPush, "s3cret", QCryptographicHash::Sha256).toHex());
             }
         }
+    }
+
+    // A chat channel's hook gets its own message, converted at delivery, signed over the bytes
+    // sent; matrix PUTs to the room with the delivery id as transaction id; a packagist hook
+    // records an event it cannot carry as a failure naming it; a redelivery converts again with
+    // the hook's current settings.
+    void channelsGetTheirOwnMessages()
+    {
+        HookFixture f;
+        Hook slackHook = f.hook("/slack");
+        slackHook.type = HookType::Slack;
+        slackHook.meta = QStringLiteral("{\"channel\":\"#ops\",\"username\":\"forge\"}");
+        Hook matrixHook = f.hook("/_matrix/client/v3/rooms/!r:example.org/send/m.room.message");
+        matrixHook.type = HookType::Matrix;
+        matrixHook.httpMethod = QStringLiteral("PUT");
+        Hook packagistHook = f.hook("/packagist");
+        packagistHook.type = HookType::Packagist;
+        packagistHook.meta = QStringLiteral("{\"package_url\":\"https://git.example.com/alice/engine\"}");
+        packagistHook.events = HookEvents{};
+        packagistHook.events.sendEverything = true;
+        const Result<Hook> slack = f.hooks().create(slackHook);
+        const Result<Hook> matrix = f.hooks().create(matrixHook, QStringLiteral("Bearer syt_token"));
+        const Result<Hook> packagist = f.hooks().create(packagistHook);
+        QVERIFY2(slack && matrix && packagist, qPrintable((slack ? matrix ? packagist.status() : matrix.status() : slack.status()).message()));
+
+        QVERIFY(f.hooks().prepare(CancelToken(), {7, 0}, HookEventType::Push, kPush, QStringLiteral("refs/heads/main"), {}));
+        const QByteArray issue = quoted("{'action':'opened','issue':{'number':1,'title':'Stalls','body':'b','html_url':'https://git.example.com/a/e/issues/1'},"
+                                        "'repository':{'id':7,'full_name':'a/e','html_url':'https://git.example.com/a/e'},'sender':{'login':'bob'}}");
+        QVERIFY(f.hooks().prepare(CancelToken(), {7, 0}, HookEventType::Issues, issue, {}, {}));
+        f.settle();
+
+        // The push reaches all three (slack and matrix subscribe to pushes only); the issue only
+        // packagist's history, as a failure.
+        const QList<Test::HttpReceiver::Request> got = f.receiver.requests();
+        QCOMPARE(got.size(), 3);
+        int seenSlack = 0, seenMatrix = 0, seenPackagist = 0;
+        for (const Test::HttpReceiver::Request &r : got) {
+            const QJsonObject body = QJsonDocument::fromJson(r.body).object();
+            QCOMPARE(r.header("X-Hub-Signature-256"), "sha256=" + QMessageAuthenticationCode::hash(r.body, "s3cret", QCryptographicHash::Sha256).toHex());
+            QCOMPARE(r.header("Content-Type"), QByteArray("application/json"));
+            QCOMPARE(r.header("X-Gitea-Event"), QByteArray("push"));
+            if (r.path == "/slack") {
+                ++seenSlack;
+                QCOMPARE(r.method, QByteArray("POST"));
+                QCOMPARE(body.value(QStringLiteral("channel")).toString(), QStringLiteral("#ops"));
+                QCOMPARE(body.value(QStringLiteral("username")).toString(), QStringLiteral("forge"));
+                QVERIFY2(body.value(QStringLiteral("text")).toString().contains(QLatin1String("1 new commit")), r.body.constData());
+            } else if (r.path.startsWith("/_matrix/")) {
+                ++seenMatrix;
+                QCOMPARE(r.method, QByteArray("PUT"));
+                QCOMPARE(r.path, "/_matrix/client/v3/rooms/!r:example.org/send/m.room.message/" + r.header("X-Gitea-Delivery"));
+                QCOMPARE(r.header("Authorization"), QByteArray("Bearer syt_token"));
+                QCOMPARE(body.value(QStringLiteral("msgtype")).toString(), QStringLiteral("m.notice"));
+                QCOMPARE(body.value(QStringLiteral("format")).toString(), QStringLiteral("org.matrix.custom.html"));
+            } else {
+                ++seenPackagist;
+                QCOMPARE(r.path, QByteArray("/packagist"));
+                QCOMPARE(body, QJsonDocument::fromJson(quoted("{'repository':{'url':'https://git.example.com/alice/engine'}}")).object());
+            }
+        }
+        QCOMPARE(seenSlack, 1);
+        QCOMPARE(seenMatrix, 1);
+        QCOMPARE(seenPackagist, 1);
+        TaskFilter failed;
+        failed.hookId = packagist->id;
+        failed.outcome = TaskOutcome::Failed;
+        const Result<TaskPage> refused = f.hooks().tasks(failed);
+        QVERIFY(refused);
+        QCOMPARE(refused->rows.size(), std::size_t(1));
+        QCOMPARE(refused->rows.front().eventType, HookEventType::Issues);
+        QVERIFY2(refused->rows.front().response.contains(QLatin1String("pushes only")), qPrintable(refused->rows.front().response));
+
+        // Redeliver after the hook moved to another channel: converted again, for #dev.
+        Hook moved = *slack;
+        moved.meta = QStringLiteral("{\"channel\":\"#dev\"}");
+        QVERIFY(f.hooks().update(moved));
+        QVERIFY(f.hooks().redeliver(CancelToken(), f.only(slack->id).id));
+        f.settle();
+        QCOMPARE(f.receiver.requests().size(), 4);
+        const Test::HttpReceiver::Request again = f.receiver.requests().back();
+        QCOMPARE(again.path, QByteArray("/slack"));
+        QCOMPARE(QJsonDocument::fromJson(again.body).object().value(QStringLiteral("channel")).toString(), QStringLiteral("#dev"));
+        QVERIFY(!QJsonDocument::fromJson(again.body).object().contains(QStringLiteral("username")));
     }
 
     // A claim that outlived its bound without a result (the instance stopped mid-delivery) is
