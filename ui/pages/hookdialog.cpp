@@ -137,7 +137,7 @@ void HookDialog::showChannelFields(const QJsonObject &values)
         m_metaEdits.emplace_back(key, edit);
     }
     m_ui->channelBox->setVisible(!m_metaEdits.empty());
-    m_ui->channelBox->setTitle(tr("%1 settings").arg(type));
+    m_ui->channelBox->setTitle(tr("%1 settings").arg(type.left(1).toUpper() + type.mid(1)));
     // Chat channels are sent JSON; matrix PUTs, the others POST or GET.
     const bool channel = isChannel(type);
     if (channel)
