@@ -261,6 +261,78 @@
         <source>What is wrong</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Channel settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>C&amp;hannel:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>#ops (required)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Post &amp;as:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the name shown on messages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Icon URL:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>https://… (optional)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Co&amp;lour:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>good, warning, danger or #rrggbb (pushes)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A&amp;vatar URL:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>C&amp;hat id:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>-100… (or in the URL)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Th&amp;read id:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a topic of the chat (optional)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Message t&amp;ype:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>m.notice (default) or m.text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pac&amp;kage URL:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>https://github.com/acme/lib (required)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>OverviewPage</name>
@@ -971,6 +1043,10 @@
     </message>
     <message>
         <source>Add</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 settings</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
