@@ -134,9 +134,10 @@ Status validate(Hook &h, const std::optional<QString> &authorization)
         if (authorization->contains(u'\r') || authorization->contains(u'\n'))
             return invalid(QStringLiteral("authorization"), QStringLiteral("authorization must be one line (no CR or LF)"));
     }
-    if (!h.meta.isEmpty() && !QJsonDocument::fromJson(h.meta.toUtf8()).isObject())
+    const QJsonDocument meta = QJsonDocument::fromJson(h.meta.toUtf8());
+    if (!h.meta.isEmpty() && !meta.isObject())
         return invalid(QStringLiteral("meta"), QStringLiteral("meta must be a JSON object"));
-    if (Status s = Channels::validateMeta(h.type, QJsonDocument::fromJson(h.meta.toUtf8()).object()); !s)
+    if (Status s = Channels::validateMeta(h.type, meta.object()); !s)
         return s;
     if (Channels::isChannel(h.type) && h.contentType != ContentType::Json)
         return invalid(QStringLiteral("content_type"), QStringLiteral("content_type form is for gitea and gogs hooks; a %1 hook is sent JSON").arg(name(h.type)));

@@ -1,5 +1,7 @@
 #include "summary.h"
 
+#include "engine/webhook/payloads.h"
+
 #include <QJsonArray>
 #include <QUrl>
 
@@ -43,14 +45,6 @@ QString userUrl(const QString &base, const QString &login)
 QString pathEscaped(const QString &segments)
 {
     return QString::fromUtf8(QUrl::toPercentEncoding(segments, "/"));
-}
-
-QString shortRef(const QString &ref)
-{
-    for (QLatin1String prefix : {QLatin1String("refs/heads/"), QLatin1String("refs/tags/")})
-        if (ref.startsWith(prefix))
-            return ref.mid(prefix.size());
-    return ref;
 }
 
 int stateColour(const QString &state)
@@ -241,7 +235,7 @@ Result<Summary> summarize(HookEventType type, const QJsonObject &p, const LinkFo
     switch (s.shape) {
         case Shape::Create:
         case Shape::Delete: {
-            const QString ref = shortRef(str(p, u"ref"));
+            const QString ref = Payload::shortRefName(str(p, u"ref"));
             const QString refType = str(p, u"ref_type").isEmpty() ? QStringLiteral("branch") : str(p, u"ref_type");
             const bool created = s.shape == Shape::Create;
             const QString refUrl = created && !s.repoUrl.isEmpty()
@@ -267,7 +261,7 @@ Result<Summary> summarize(HookEventType type, const QJsonObject &p, const LinkFo
             break;
         }
         case Shape::Push: {
-            s.branch = shortRef(str(p, u"ref"));
+            s.branch = Payload::shortRefName(str(p, u"ref"));
             s.branchUrl = s.repoUrl.isEmpty() ? QString() : s.repoUrl + u"/src/branch/"_s + pathEscaped(s.branch);
             for (const QJsonValue &v : p.value(QStringLiteral("commits")).toArray()) {
                 const QJsonObject c = v.toObject();
