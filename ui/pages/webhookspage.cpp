@@ -266,16 +266,17 @@ void WebhooksPage::updateActions()
     m_redeliver->setEnabled(may && !m_taskView->selectionModel()->selectedRows().isEmpty());
 }
 
+HookDialog *WebhooksPage::dialog() const
+{
+    return m_dialog;
+}
+
 void WebhooksPage::openDialog(const Admin::HookRow *existing)
 {
     if (m_dialog)
         m_dialog->close();
     m_dialog = new HookDialog(this, existing);
     m_dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(m_dialog, &QObject::destroyed, this, [this, d = m_dialog] {
-        if (m_dialog == d)
-            m_dialog = nullptr;
-    });
     connect(m_dialog, &HookDialog::submitted, this, &WebhooksPage::submitDialog);
     m_dialog->open();
 }

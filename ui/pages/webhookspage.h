@@ -4,6 +4,8 @@
 
 #include "models/webhookmodels.h"
 
+#include <QPointer>
+
 class QAction;
 class QLabel;
 class QPlainTextEdit;
@@ -39,7 +41,7 @@ public:
     QAction *testAction() const { return m_test; }
     QAction *redeliverAction() const { return m_redeliver; }
     // The open Add or Edit dialog (tests); null when none is open.
-    HookDialog *dialog() const { return m_dialog; }
+    HookDialog *dialog() const;
     qint64 selectedHook() const;
     bool selectTask(qint64 id);
 
@@ -69,7 +71,9 @@ private:
     QAction *m_delete;
     QAction *m_test;
     QAction *m_redeliver;
-    HookDialog *m_dialog = nullptr;
+    // Cleared by Qt when the dialog goes (closed, or deleted with the page: a destroyed() slot
+    // of ours would run inside ~QWidget, after ~WebhooksPage).
+    QPointer<HookDialog> m_dialog;
     qint64 m_tasksOf = 0; // the hook whose deliveries the lower list shows
 };
 
