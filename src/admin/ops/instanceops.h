@@ -24,6 +24,8 @@ void describe(V &v, ProcessInfo &p)
     v("description", p.description);
     v("started_at", p.startedAt);
     v("cancellable", p.cancellable, Admin::Json::Optional);
+    v("done", p.done, Admin::Json::Omit);   // a job's progress, only when it has one
+    v("total", p.total, Admin::Json::Omit);
 }
 
 template<typename V>

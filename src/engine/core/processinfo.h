@@ -24,6 +24,9 @@ struct ProcessInfo
     QString description;
     QDateTime startedAt; // UTC
     bool cancellable = false;
+    // A job's progress (a bulk redelivery): items done of total; -1 when the process has none.
+    qint64 done = -1;
+    qint64 total = -1;
 
     bool operator==(const ProcessInfo &) const = default; // models diff rows with it
 };

@@ -38,6 +38,21 @@ void ProcessRegistry::Handle::reset()
     m_cancel.reset(); // the last owner's destructor cancels the token: the process has ended
 }
 
+void ProcessRegistry::Handle::setProgress(qint64 done, qint64 total) const
+{
+    if (m_registry)
+        m_registry->setProgress(m_pid, done, total);
+}
+
+void ProcessRegistry::setProgress(qint64 pid, qint64 done, qint64 total)
+{
+    std::lock_guard lock(m_mutex);
+    if (auto it = m_processes.find(pid); it != m_processes.end()) {
+        it->second.info.done = done;
+        it->second.info.total = total;
+    }
+}
+
 ProcessRegistry::Handle ProcessRegistry::add(ProcessType type, const QString &description, qint64 parentPid)
 {
     return insert(type, description, parentPid, nullptr);

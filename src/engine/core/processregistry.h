@@ -39,6 +39,8 @@ public:
         // handle is reset. Never cancelled for a process registered with add().
         CancelToken token() const { return m_cancel ? m_cancel->token() : CancelToken(); }
         void reset();
+        // Publishes the process's progress (ProcessInfo::done/total). Any thread.
+        void setProgress(qint64 done, qint64 total) const;
 
     private:
         friend class ProcessRegistry;
@@ -77,6 +79,7 @@ private:
     Handle insert(ProcessType type, const QString &description, qint64 parentPid, std::shared_ptr<CancelSource> cancel);
 
     void remove(qint64 pid);
+    void setProgress(qint64 pid, qint64 done, qint64 total);
 
     mutable std::mutex m_mutex;
     std::map<qint64, Entry> m_processes; // guarded by m_mutex

@@ -194,6 +194,17 @@ QStringList webhooks(StoreBackend b)
     };
 }
 
+// 7: the delivery search (GET /deliveries) filters by status, event and time across hooks, newest
+// first: an index for each, ending in id so a page is read off the index in order.
+QStringList deliverySearch(StoreBackend)
+{
+    return {
+        QStringLiteral("CREATE INDEX hook_task_outcome ON hook_task (outcome, id)"),
+        QStringLiteral("CREATE INDEX hook_task_event ON hook_task (event_type, id)"),
+        QStringLiteral("CREATE INDEX hook_task_created ON hook_task (created_ms)"),
+    };
+}
+
 } // namespace
 
 const std::vector<Migration> &storeMigrations()
@@ -205,6 +216,7 @@ const std::vector<Migration> &storeMigrations()
         {4, "trace indexes", &traceIndexes},
         {5, "audit log", &auditLog},
         {6, "webhooks and their delivery history", &webhooks},
+        {7, "delivery search indexes", &deliverySearch},
     };
     return migrations;
 }

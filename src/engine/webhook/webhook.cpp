@@ -25,6 +25,7 @@
 #include <QUrlQuery>
 #include <QUuid>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <map>
@@ -809,35 +810,164 @@ Result<HookTask> WebhookService::task(qint64 id)
     });
 }
 
-Result<TaskPage> WebhookService::tasks(const TaskFilter &filter)
+namespace {
+
+// The WHERE clause of a search and its values.
+struct TaskWhere
 {
-    QString where = QStringLiteral(" WHERE 1 = 1");
+    QString sql;
     QVariantList values;
+};
+
+// `text` as a LIKE pattern that matches it anywhere: %, _ and the escape itself taken literally.
+QString containsPattern(const QString &text)
+{
+    QString escaped = text;
+    escaped.replace(u'\\', QStringLiteral("\\\\")).replace(u'%', QStringLiteral("\\%")).replace(u'_', QStringLiteral("\\_"));
+    return u'%' + escaped + u'%';
+}
+
+TaskWhere whereOf(const TaskFilter &filter, StoreBackend backend)
+{
+    TaskWhere w{QStringLiteral(" WHERE 1 = 1"), {}};
     if (filter.hookId > 0) {
-        where += QStringLiteral(" AND hook_id = ?");
-        values << filter.hookId;
+        w.sql += QStringLiteral(" AND hook_id = ?");
+        w.values << filter.hookId;
     }
     if (filter.outcome) {
-        where += QStringLiteral(" AND outcome = ?");
-        values << (*filter.outcome == TaskOutcome::Pending ? QString() : name(*filter.outcome));
+        w.sql += QStringLiteral(" AND outcome = ?");
+        w.values << (*filter.outcome == TaskOutcome::Pending ? QString() : name(*filter.outcome));
     }
+    if (filter.event) {
+        w.sql += QStringLiteral(" AND event_type = ?");
+        w.values << name(*filter.event);
+    }
+    if (filter.since.isValid()) {
+        w.sql += QStringLiteral(" AND created_ms >= ?");
+        w.values << filter.since.toMSecsSinceEpoch();
+    }
+    if (filter.until.isValid()) {
+        w.sql += QStringLiteral(" AND created_ms < ?");
+        w.values << filter.until.toMSecsSinceEpoch();
+    }
+    if (filter.beforeId > 0) {
+        w.sql += QStringLiteral(" AND id < ?");
+        w.values << filter.beforeId;
+    }
+    if (!filter.text.isEmpty()) {
+        // SQLite's LIKE ignores ASCII case but never matches a BLOB (cast it); PostgreSQL needs
+        // the bytes decoded and ILIKE for the case.
+        w.sql += backend == StoreBackend::Postgres
+                     ? QStringLiteral(" AND (convert_from(payload, 'UTF8') ILIKE ? ESCAPE '\\' OR response ILIKE ? ESCAPE '\\')")
+                     : QStringLiteral(" AND (CAST(payload AS TEXT) LIKE ? ESCAPE '\\' OR response LIKE ? ESCAPE '\\')");
+        const QString pattern = containsPattern(filter.text);
+        w.values << pattern << pattern;
+    }
+    return w;
+}
+
+} // namespace
+
+Result<TaskPage> WebhookService::tasks(const TaskFilter &filter)
+{
+    const TaskWhere where = whereOf(filter, d->store.backend());
     const qint64 limit = std::clamp<qint64>(filter.limit, 1, 500);
     const qint64 offset = (std::max<qint64>(filter.page, 1) - 1) * limit;
     return d->store.readValue<TaskPage>([&](SqlTransaction &tx) -> Result<TaskPage> {
         TaskPage page;
-        Result<qint64> total = tx.scalar(QStringLiteral("SELECT COUNT(*) FROM hook_task") + where, values);
+        Result<qint64> total = tx.scalar(QStringLiteral("SELECT COUNT(*) FROM hook_task") + where.sql, where.values);
         if (!total)
             return total.status();
         page.total = *total;
-        Result<QSqlQuery> q = tx.exec(QStringLiteral("SELECT ") + kTaskColumns + QStringLiteral(" FROM hook_task") + where +
+        Result<QSqlQuery> q = tx.exec(QStringLiteral("SELECT ") + kTaskColumns + QStringLiteral(" FROM hook_task") + where.sql +
                                           QStringLiteral(" ORDER BY id DESC LIMIT ? OFFSET ?"),
-                                      values + QVariantList{limit, offset});
+                                      where.values + QVariantList{limit, offset});
         if (!q)
             return q.status();
         while (q->next())
             page.rows.push_back(taskFrom(*q));
         return page;
     });
+}
+
+Result<qint64> WebhookService::count(const TaskFilter &filter)
+{
+    const TaskWhere where = whereOf(filter, d->store.backend());
+    return d->store.readValue<qint64>(
+        [&](SqlTransaction &tx) { return tx.scalar(QStringLiteral("SELECT COUNT(*) FROM hook_task") + where.sql, where.values); });
+}
+
+Status WebhookService::forEach(const CancelToken &cancel, const TaskFilter &filter,
+                               const std::function<Status(const std::vector<HookTask> &)> &sink, qint64 pageSize)
+{
+    Result<qint64> newest = d->store.readValue<qint64>(
+        [](SqlTransaction &tx) { return tx.scalar(QStringLiteral("SELECT COALESCE(MAX(id), 0) FROM hook_task")); });
+    if (!newest)
+        return newest.status();
+    TaskFilter next = filter;
+    next.beforeId = filter.beforeId > 0 ? std::min(filter.beforeId, *newest + 1) : *newest + 1;
+    const qint64 limit = std::clamp<qint64>(pageSize, 1, 10000);
+    for (;;) {
+        if (cancel.isCancelled())
+            return cancel.cause();
+        const TaskWhere where = whereOf(next, d->store.backend());
+        Result<std::vector<HookTask>> rows = d->store.readValue<std::vector<HookTask>>([&](SqlTransaction &tx) -> Result<std::vector<HookTask>> {
+            Result<QSqlQuery> q = tx.exec(QStringLiteral("SELECT ") + kTaskColumns + QStringLiteral(" FROM hook_task") + where.sql +
+                                              QStringLiteral(" ORDER BY id DESC LIMIT ?"),
+                                          where.values + QVariantList{limit});
+            if (!q)
+                return q.status();
+            std::vector<HookTask> page;
+            while (q->next())
+                page.push_back(taskFrom(*q));
+            return page;
+        });
+        if (!rows)
+            return rows.status();
+        if (rows->empty())
+            return Status::ok();
+        if (Status sunk = sink(*rows); !sunk)
+            return sunk;
+        if (qint64(rows->size()) < limit)
+            return Status::ok();
+        next.beforeId = rows->back().id;
+    }
+}
+
+Result<qint64> WebhookService::redeliverMatching(const CancelToken &cancel, const TaskFilter &filter,
+                                                 const std::function<void(qint64 done, qint64 total)> &progress)
+{
+    if (!filter.outcome || (*filter.outcome != TaskOutcome::Failed && *filter.outcome != TaskOutcome::Unknown))
+        return invalid(QStringLiteral("status"), QStringLiteral("a bulk redelivery takes status failed or unknown"));
+    // The ids first (a few bytes each, oldest first), then one redelivery at a time: each is its
+    // own transaction and push, so a cancel leaves whole redeliveries behind.
+    std::vector<qint64> ids;
+    const Status listed = forEach(cancel, filter, [&ids](const std::vector<HookTask> &rows) {
+        for (const HookTask &t : rows)
+            ids.push_back(t.id);
+        return Status::ok();
+    });
+    if (!listed)
+        return listed;
+    std::reverse(ids.begin(), ids.end());
+    const qint64 total = qint64(ids.size());
+    if (progress)
+        progress(0, total);
+    qint64 done = 0;
+    for (qint64 id : ids) {
+        const auto stopped = [&](const Status &why) {
+            return Status(why.code(), QStringLiteral("%1 (after %2 of %3 redeliveries)").arg(why.message()).arg(done).arg(total));
+        };
+        if (cancel.isCancelled())
+            return stopped(cancel.cause());
+        Result<HookTask> copy = redeliver(cancel, id);
+        if (!copy && copy.status().code() != Status::Code::NotFound) // removed meanwhile (cleanup): nothing to send
+            return stopped(copy.status());
+        ++done;
+        if (progress)
+            progress(done, total);
+    }
+    return done;
 }
 
 DeliveryStats WebhookService::stats() const

@@ -85,12 +85,18 @@ struct HookTask
     bool operator==(const HookTask &) const = default;
 };
 
+// Which tasks: every field narrows (and) the search; the defaults match every task.
 struct TaskFilter
 {
     qint64 hookId = 0; // 0: every hook
     std::optional<TaskOutcome> outcome;
+    std::optional<HookEventType> event; // the fine event type ("issue_comment", "pull_request_review_approved")
+    QDateTime since;   // queued at or after (invalid: no bound)
+    QDateTime until;   // queued before (invalid: no bound)
+    QString text;      // in the payload or the response, ASCII case-insensitive (SQL LIKE); empty: any
+    qint64 beforeId = 0; // only tasks with a smaller id (keyset paging, newest first); 0: no bound
     qint64 page = 1;
-    qint64 limit = 50;
+    qint64 limit = 50; // 1 … 500
 };
 struct TaskPage
 {
@@ -165,7 +171,22 @@ public:
 
     Result<HookTask> task(qint64 id);
     Result<HookTask> task(const QString &uuid); // by delivery id
+    // A page of the tasks `filter` matches, newest first, with how many match.
     Result<TaskPage> tasks(const TaskFilter &filter);
+    // How many tasks match (page and limit ignored).
+    Result<qint64> count(const TaskFilter &filter);
+    // Every match, newest first, in pages of `pageSize` read one transaction each (a long export
+    // does not hold the store): `sink` gets each page and stops the walk by returning an error.
+    // Tasks queued while it runs are not included (the walk starts below the newest id at the
+    // start). Page and limit ignored.
+    Status forEach(const CancelToken &cancel, const TaskFilter &filter, const std::function<Status(const std::vector<HookTask> &)> &sink,
+                   qint64 pageSize = 500);
+    // Redelivers every task `filter` matches (failed or unknown ones only: InvalidArgument naming
+    // `status` otherwise), oldest first, at most those that matched when it started. `progress`
+    // (may be empty) hears (done, total) after each. How many were redelivered; on cancel or an
+    // error, what was done stays done and the status says where it stopped.
+    Result<qint64> redeliverMatching(const CancelToken &cancel, const TaskFilter &filter,
+                                     const std::function<void(qint64 done, qint64 total)> &progress = {});
     // Claims older than the bound without a result become `unknown` (at start, and by cron).
     Result<qint64> markStaleClaimsUnknown();
     // cleanup_hook_task_table: delivered tasks (with a result) queued before now − `age`, or all

@@ -49,6 +49,24 @@ private Q_SLOTS:
         QCOMPARE(registry.size(), std::size_t(0));
     }
 
+    void aJobPublishesItsProgress()
+    {
+        ProcessRegistry registry;
+        ProcessRegistry::Handle plain = registry.add(ProcessType::Normal, QStringLiteral("no progress"));
+        ProcessRegistry::Handle job = registry.addCancellable(CancelToken(), ProcessType::Normal, QStringLiteral("bulk redeliver"));
+        QCOMPARE(registry.list().at(1).total, qint64(-1));
+        job.setProgress(3, 10);
+        const std::vector<ProcessInfo> list = registry.list();
+        QCOMPARE(list.at(0).done, qint64(-1)); // only the job's own entry changed
+        QCOMPARE(list.at(1).done, qint64(3));
+        QCOMPARE(list.at(1).total, qint64(10));
+        const qint64 pid = job.pid();
+        job.reset();
+        job.setProgress(4, 10); // ended: nothing to publish, nothing comes back
+        QCOMPARE(registry.list().size(), std::size_t(1));
+        QVERIFY(registry.list().front().pid != pid);
+    }
+
     void pidsAreNeverReused()
     {
         ProcessRegistry registry;

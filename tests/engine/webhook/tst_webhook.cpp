@@ -491,6 +491,97 @@ private Q_SLOTS:
                  qPrintable(refused.response));
     }
 
+    // The search spans hooks; each filter narrows it, `text` finds payload and response words
+    // (a LIKE wildcard is taken literally); a bulk redelivery takes failed or unknown ones only.
+    void deliveriesAreSearchedAcrossHooksAndRedeliveredInBulk()
+    {
+        HookFixture f;
+        const Result<Hook> a = f.hooks().create(f.hook());
+        QVERIFY(a);
+        const auto push = [&](const char *word) {
+            const QByteArray body = quoted("{'ref':'refs/heads/main','commits':[{'id':'abc','message':'") + word + quoted("'}],'repository':{'id':7}}");
+            QVERIFY(f.hooks().prepare(CancelToken(), {7, 0}, HookEventType::Push, body, QStringLiteral("refs/heads/main"), {}));
+            f.settle();
+        };
+        f.receiver.respond(200, "fine");
+        push("alpha");
+        f.receiver.respond(500, "upstream sad");
+        push("beta");
+        Hook gone = f.hook();
+        gone.url = QStringLiteral("http://127.0.0.1:1/hook");
+        const Result<Hook> b = f.hooks().create(gone);
+        QVERIFY(b);
+        push("gamma"); // a: 500, b: connection refused
+
+        const auto matching = [&](const std::function<void(TaskFilter &)> &narrow) {
+            TaskFilter filter;
+            narrow(filter);
+            const Result<TaskPage> page = f.hooks().tasks(filter);
+            const Result<qint64> counted = f.hooks().count(filter);
+            if (!page || !counted || *counted != page->total)
+                return qint64(-1);
+            return page->total;
+        };
+        QCOMPARE(matching([](TaskFilter &) {}), qint64(4));
+        QCOMPARE(matching([](TaskFilter &t) { t.outcome = TaskOutcome::Failed; }), qint64(3));
+        QCOMPARE(matching([&](TaskFilter &t) { t.outcome = TaskOutcome::Failed; t.hookId = b->id; }), qint64(1));
+        QCOMPARE(matching([](TaskFilter &t) { t.text = QStringLiteral("BETA"); }), qint64(1));
+        QCOMPARE(matching([](TaskFilter &t) { t.text = QStringLiteral("upstream sad"); }), qint64(2));
+        QCOMPARE(matching([](TaskFilter &t) { t.text = QStringLiteral("%"); }), qint64(0));
+        QCOMPARE(matching([](TaskFilter &t) { t.text = QStringLiteral("al_ha"); }), qint64(0));
+        QCOMPARE(matching([](TaskFilter &t) { t.event = HookEventType::Push; }), qint64(4));
+        QCOMPARE(matching([](TaskFilter &t) { t.event = HookEventType::Issues; }), qint64(0));
+        QCOMPARE(matching([](TaskFilter &t) { t.since = QDateTime::currentDateTimeUtc().addSecs(60); }), qint64(0));
+        QCOMPARE(matching([](TaskFilter &t) { t.until = QDateTime::currentDateTimeUtc().addSecs(60); }), qint64(4));
+
+        // The walk: newest first, page by page, and the sink can stop it.
+        std::vector<qint64> walked;
+        QVERIFY(f.hooks().forEach(CancelToken(), TaskFilter{}, [&](const std::vector<HookTask> &rows) {
+            for (const HookTask &t : rows)
+                walked.push_back(t.id);
+            return Status::ok();
+        }, 1));
+        QCOMPARE(walked.size(), std::size_t(4));
+        QVERIFY(std::is_sorted(walked.rbegin(), walked.rend()));
+        int pages = 0;
+        const Status stopped = f.hooks().forEach(CancelToken(), TaskFilter{}, [&](const std::vector<HookTask> &) {
+            ++pages;
+            return Status::cancelled(QStringLiteral("enough"));
+        }, 1);
+        QCOMPARE(stopped.code(), Status::Code::Cancelled);
+        QCOMPARE(pages, 1);
+
+        // Only failed or unknown ones are redelivered in bulk.
+        QCOMPARE(f.hooks().redeliverMatching(CancelToken(), TaskFilter{}).status().field(), QStringLiteral("status"));
+        TaskFilter succeeded;
+        succeeded.outcome = TaskOutcome::Succeeded;
+        QCOMPARE(f.hooks().redeliverMatching(CancelToken(), succeeded).status().code(), Status::Code::InvalidArgument);
+        TaskFilter failedOfA;
+        failedOfA.outcome = TaskOutcome::Failed;
+        failedOfA.hookId = a->id;
+        CancelSource cancelled;
+        cancelled.cancel(QStringLiteral("not now"));
+        QCOMPARE(f.hooks().redeliverMatching(cancelled.token(), failedOfA).status().code(), Status::Code::Cancelled);
+        QCOMPARE(matching([](TaskFilter &) {}), qint64(4)); // nothing was sent
+
+        f.receiver.respond(200, "fine again");
+        std::vector<std::pair<qint64, qint64>> heard;
+        const Result<qint64> redelivered = f.hooks().redeliverMatching(CancelToken(), failedOfA, [&](qint64 done, qint64 total) {
+            heard.emplace_back(done, total);
+        });
+        QCOMPARE(*redelivered, qint64(2));
+        QCOMPARE(heard.front(), std::make_pair(qint64(0), qint64(2)));
+        QCOMPARE(heard.back(), std::make_pair(qint64(2), qint64(2)));
+        f.settle();
+        QCOMPARE(matching([&](TaskFilter &t) { t.hookId = a->id; t.outcome = TaskOutcome::Succeeded; }), qint64(3));
+        QCOMPARE(matching([](TaskFilter &t) { t.outcome = TaskOutcome::Failed; }), qint64(3)); // the history keeps the originals
+        TaskFilter newest;
+        newest.hookId = a->id;
+        newest.limit = 2;
+        for (const HookTask &t : f.hooks().tasks(newest)->rows)
+            QVERIFY(t.redeliveryOf > 0);
+    }
+
     // The default egress policy refuses loopback and private addresses, checked on the address
     // the name resolved to (an injected resolver plays a DNS that answers a private address).
     void egressIsCheckedOnTheResolvedAddress()
