@@ -578,7 +578,9 @@ private Q_SLOTS:
         TaskFilter newest;
         newest.hookId = a->id;
         newest.limit = 2;
-        for (const HookTask &t : f.hooks().tasks(newest)->rows)
+        const Result<TaskPage> latest = f.hooks().tasks(newest); // kept: a loop over a temporary's member outlives it
+        QVERIFY(latest);
+        for (const HookTask &t : latest->rows)
             QVERIFY(t.redeliveryOf > 0);
     }
 
