@@ -87,6 +87,18 @@ struct Request
     QByteArray header(const QByteArray &name) const;
 };
 
+// A body written piece by piece after the head (an export of every match): the server runs
+// `produce` on its pool, and `write` sends one piece (HTTP chunked), waiting while the peer has
+// not taken the earlier ones. `write` fails once the peer went away or the server stops; produce
+// then returns that status. What was sent before an error stays sent, so a producer writes whole
+// records per piece.
+struct StreamBody
+{
+    using Write = std::function<Status(const QByteArray &piece)>;
+    QByteArray contentType;
+    std::function<Status(const CancelToken &cancel, const Write &write)> produce;
+};
+
 // The HTTP form of an answer.
 struct Answer
 {
@@ -95,6 +107,7 @@ struct Answer
     QByteArray contentType = "application/json";
     std::vector<std::pair<QByteArray, QByteArray>> headers;
     Status error; // what a non-2xx answer says (the body is its JSON)
+    std::shared_ptr<StreamBody> stream; // set: the body is written by it (chunked), `body` unused
 
     static Answer json(const QJsonValue &value, int status = 200);
     static Answer failure(const Status &status);
@@ -139,6 +152,7 @@ struct Page
 {
     std::vector<T> rows;
     qint64 total = 0;
+    std::shared_ptr<StreamBody> stream; // an export: every match, written by it instead of rows
 };
 
 // Who calls and with what: given by the API (per request) or the local backend (per call).
@@ -494,6 +508,13 @@ public:
             answer.contentType = result->contentType;
             return answer;
         } else if constexpr (detail::IsPage<R>::value) {
+            if (result->stream) {
+                Answer answer;
+                answer.contentType = result->stream->contentType;
+                answer.stream = result->stream;
+                answer.headers.emplace_back("X-Total-Count", QByteArray::number(result->total));
+                return answer;
+            }
             Answer answer = Answer::json(Json::encode(result->rows));
             answer.headers.emplace_back("X-Total-Count", QByteArray::number(result->total));
             return answer;
@@ -502,8 +523,9 @@ public:
             answer.status = m_info.okStatus;
             answer.contentType.clear();
             return answer;
-        } else if constexpr (std::is_same_v<R, Done>) {
-            return Answer::json(Json::encode(*result), result->accepted ? 202 : 200);
+        } else if constexpr (requires { bool(result->accepted); }) {
+            // Done and every result that may say the work goes on after the answer.
+            return Answer::json(Json::encode(*result), result->accepted ? 202 : m_info.okStatus);
         } else {
             const QJsonValue json = Json::encode(*result);
             if (hasFlag(Paged) && json.isArray())

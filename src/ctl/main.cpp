@@ -196,6 +196,45 @@ public:
         return answer;
     }
 
+    // A GET whose body is copied to `sink` as it arrives (an export): the answer's body holds
+    // only an error's text. A cut transfer is a network error.
+    Answer download(const QString &path, const QUrlQuery &query, QFile &sink)
+    {
+        QUrl url = m_base;
+        url.setPath(m_base.path(QUrl::FullyEncoded) + path, QUrl::TolerantMode);
+        url.setQuery(query);
+        QNetworkRequest request(url);
+        if (!m_token.isEmpty())
+            request.setRawHeader("Authorization", "Bearer " + m_token);
+        QNetworkReply *reply = m_network.get(request);
+        Answer answer;
+        QEventLoop loop;
+        const auto drain = [&] {
+            const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+            const QByteArray got = reply->readAll();
+            if (status >= 200 && status < 300)
+                sink.write(got);
+            else
+                answer.body += got;
+        };
+        QObject::connect(reply, &QIODevice::readyRead, &loop, drain);
+        QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+        if (!reply->isFinished())
+            loop.exec();
+        drain();
+        sink.flush();
+        answer.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        answer.totalCount = reply->rawHeader("X-Total-Count");
+        if (reply->error() != QNetworkReply::NoError && answer.status >= 200 && answer.status < 300) {
+            answer.networkError = QStringLiteral("the export was cut: %1").arg(reply->errorString());
+            answer.status = 0;
+        } else if (answer.status == 0) {
+            answer.networkError = reply->errorString();
+        }
+        reply->deleteLater();
+        return answer;
+    }
+
     QUrl base() const { return m_base; }
     QByteArray token() const { return m_token; }
 
@@ -471,6 +510,23 @@ int runOperation(const Admin::OpBase &op, const QStringList &words, const Option
     }
     const QByteArray method = Admin::methodName(op.info().method);
 
+    // An export (--format csv|json): the body goes to stdout as it arrives, never held whole.
+    if (op.info().method == Admin::HttpMethod::Get && request->query.hasQueryItem(QStringLiteral("format"))) {
+        QFile stdoutFile;
+        if (!stdoutFile.open(stdout, QIODevice::WriteOnly)) {
+            err() << "switchyardctl: cannot write to standard output\n";
+            return ExitFailed;
+        }
+        const Answer exported = client.download(path, query, stdoutFile);
+        if (exported.status == 0 && exported.networkError.startsWith(QLatin1String("the export was cut"))) {
+            err() << "switchyardctl: " << exported.networkError << '\n';
+            return ExitFailed;
+        }
+        if (exported.status < 200 || exported.status >= 300)
+            return failure(exported, client.base());
+        return ExitOk;
+    }
+
     // A paged list without --page/--limit: every page, as the console reads it.
     Answer answer;
     QJsonArray rows;
@@ -588,7 +644,7 @@ int main(int argc, char *argv[])
     const QCommandLineOption helpOption = parser.addHelpOption();
     const QCommandLineOption versionOption = parser.addVersionOption();
     const auto option = [&](const QString &name, const QString &help, const QString &value = QString(), const QString &fallback = QString()) {
-        parser.addOption(value.isEmpty() ? QCommandLineOption(name, help) : QCommandLineOption(name, help, value, fallback));
+        return parser.addOption(value.isEmpty() ? QCommandLineOption(name, help) : QCommandLineOption(name, help, value, fallback));
     };
     option(QStringLiteral("url"), QStringLiteral("Admin API base (default $SWITCHYARD_URL, else http://127.0.0.1:3300/api/v1)."),
            QStringLiteral("url"));
@@ -599,7 +655,9 @@ int main(int argc, char *argv[])
     option(QStringLiteral("count"), QStringLiteral("cron next: firings (default 5); stream tail: frames."), QStringLiteral("N"));
     option(QStringLiteral("tz"), QStringLiteral("cron next: time zone (default: this computer's)."), QStringLiteral("zone"));
     option(QStringLiteral("from"), QStringLiteral("cron next: start from TIME (RFC 3339; default now)."), QStringLiteral("time"));
-    option(QStringLiteral("type"), QStringLiteral("stream tail: only frames of this event type."), QStringLiteral("type"));
+    option(QStringLiteral("type"), QStringLiteral("stream tail: only frames of this event type; hooks create: the hook's type; "
+                                                  "events list: the event type."),
+           QStringLiteral("type"));
     option(QStringLiteral("page"), QStringLiteral("Lists: page (1-based)."), QStringLiteral("n"));
     option(QStringLiteral("limit"), QStringLiteral("Lists: entries per page (max 500)."), QStringLiteral("n"));
     option(QStringLiteral("role"), QStringLiteral("token create: admin or read-only (default)."), QStringLiteral("role"));
@@ -617,7 +675,15 @@ int main(int argc, char *argv[])
     }
     for (const auto &[name, entry] : catalogueOptions) {
         const QString help = QStringLiteral("%1: %2.").arg(entry.first.join(QStringLiteral(", ")), QString::fromUtf8(entry.second.spec.help));
-        option(name, help, entry.second.isSwitch ? QString() : QString::fromUtf8(entry.second.spec.name));
+        // A name the client itself takes would read one value for two things (a hook's --url
+        // once sent the token to the hook's address): only --type is shared, each command
+        // reading its own meaning.
+        if (!option(name, help, entry.second.isSwitch ? QString() : QString::fromUtf8(entry.second.spec.name)) &&
+            name != QLatin1String("type")) {
+            err() << "switchyardctl: the catalogue's --" << name << " (" << entry.first.join(QStringLiteral(", "))
+                  << ") collides with a client option; this build is defective\n";
+            return 70;
+        }
     }
     parser.addPositionalArgument(QStringLiteral("command"), QStringLiteral("See the list above."));
     // parse(), not process(): an unknown option is a usage error (exit 2), not exit 1.

@@ -25,6 +25,10 @@
 #include <QTimer>
 #include <QWebSocket>
 
+#include <array>
+#include <condition_variable>
+#include <mutex>
+
 namespace Switchyard::Server {
 
 using namespace Admin;
@@ -72,6 +76,73 @@ static Reply refusal(int httpStatus, const QString &message, const QString &fiel
     reply.status = httpStatus;
     return reply;
 }
+
+// ---- Streamed answers ---------------------------------------------------------------------------
+
+namespace {
+
+// Between a streamed answer's producer (on the pool) and its socket (on the server's thread): the
+// bytes handed to the socket and not yet written are bounded, so a slow reader holds the producer
+// and not the server's memory.
+class StreamPipe
+{
+public:
+    static constexpr qint64 kMaxQueued = 1 << 20;
+    // A reader that takes nothing for this long loses the answer (it would hold a pool thread).
+    static constexpr std::chrono::seconds kStall{60};
+
+    // Waits for room (producer's side); false once closed or stalled.
+    bool reserve(qint64 bytes)
+    {
+        std::unique_lock lock(m_mutex);
+        if (!m_room.wait_for(lock, kStall, [&] { return m_closed || m_queued < kMaxQueued; })) {
+            m_closed = true;
+            m_why = QStringLiteral("the client read nothing for %1 s").arg(kStall.count());
+        }
+        if (m_closed)
+            return false;
+        m_queued += bytes;
+        return true;
+    }
+    // The socket wrote `bytes` (server's side).
+    void taken(qint64 bytes)
+    {
+        {
+            std::lock_guard lock(m_mutex);
+            m_queued = std::max<qint64>(0, m_queued - bytes);
+        }
+        m_room.notify_all();
+    }
+    void close(const QString &why)
+    {
+        {
+            std::lock_guard lock(m_mutex);
+            if (!m_closed)
+                m_why = why;
+            m_closed = true;
+        }
+        m_room.notify_all();
+    }
+    QString why() const
+    {
+        std::lock_guard lock(m_mutex);
+        return m_why;
+    }
+
+private:
+    mutable std::mutex m_mutex;
+    std::condition_variable m_room;
+    qint64 m_queued = 0;
+    bool m_closed = false;
+    QString m_why;
+};
+
+QByteArray chunk(const QByteArray &piece)
+{
+    return QByteArray::number(piece.size(), 16) + "\r\n" + piece + "\r\n";
+}
+
+} // namespace
 
 // ---- AdminServer -------------------------------------------------------------------------------
 
@@ -418,8 +489,63 @@ void AdminServer::finish(const std::shared_ptr<Pending> &pending, Reply reply)
         responder.writeHeader("Content-Type", reply.contentType);
     for (const auto &[name, value] : reply.headers)
         responder.writeHeader(name, value);
+    if (reply.stream) {
+        stream(pending, std::move(reply.stream));
+        return;
+    }
     responder.writeHeader("Content-Length", QByteArray::number(reply.body.size()));
     responder.writeBody(reply.body);
+}
+
+void AdminServer::stream(const std::shared_ptr<Pending> &pending, std::shared_ptr<StreamBody> body)
+{
+    // The head is out; the pieces follow as HTTP chunks. The producer runs on the pool, each piece
+    // is written here (the socket's thread); the connection going away or the server stopping
+    // closes the pipe, which ends the producer at its next piece. An error after the head cannot
+    // change the status: the connection is closed without the last chunk, which a client reads as
+    // a cut answer (curl: "transfer closed with outstanding read data remaining").
+    pending->responder.writeHeader("Transfer-Encoding", "chunked");
+    pending->responder.writeBody(QByteArray());
+    auto pipe = std::make_shared<StreamPipe>();
+    QTcpSocket *socket = pending->socket;
+    auto links = std::make_shared<std::array<QMetaObject::Connection, 2>>();
+    (*links)[0] = connect(socket, &QIODevice::bytesWritten, this, [pipe](qint64 n) { pipe->taken(n); });
+    (*links)[1] = connect(socket, &QAbstractSocket::disconnected, this, [pipe] { pipe->close(QStringLiteral("the client disconnected")); });
+    m_pool.start([this, pending, pipe, links, body = std::move(body)] {
+        const CancelToken cancel = pending->cancel.token();
+        const CancelCallback onCancel = cancel.onCancel([pipe, cancel] { pipe->close(cancel.cause().message()); });
+        const StreamBody::Write write = [this, &pending, &pipe](const QByteArray &piece) -> Status {
+            if (piece.isEmpty())
+                return Status::ok(); // an empty chunk would end the body
+            QByteArray framed = chunk(piece);
+            if (!pipe->reserve(framed.size()))
+                return Status::cancelled(pipe->why());
+            QMetaObject::invokeMethod(this, [pending, framed = std::move(framed)] {
+                if (pending->socket && pending->socket->state() == QAbstractSocket::ConnectedState)
+                    pending->socket->write(framed);
+            }, Qt::QueuedConnection);
+            return Status::ok();
+        };
+        Status produced;
+        try {
+            produced = body->produce(cancel, write);
+        } catch (const std::exception &e) {
+            produced = Status::internal(QStringLiteral("internal error: %1").arg(QString::fromLocal8Bit(e.what())));
+        }
+        if (!produced && produced.code() != Status::Code::Cancelled)
+            qCWarning(lcCore).noquote() << "streamed answer to" << pending->path << "cut:" << produced.toString();
+        QMetaObject::invokeMethod(this, [pending, links, ok = bool(produced)] {
+            for (const QMetaObject::Connection &link : *links)
+                QObject::disconnect(link);
+            QTcpSocket *socket = pending->socket;
+            if (!socket || socket->state() != QAbstractSocket::ConnectedState)
+                return;
+            if (ok)
+                socket->write("0\r\n\r\n");
+            else
+                socket->abort(); // no last chunk: the client sees the answer was cut
+        }, Qt::QueuedConnection);
+    });
 }
 
 Result<Identity> AdminServer::authenticate(const QByteArray &authorization, const QString &remoteAddr, int *httpStatus,

@@ -125,6 +125,7 @@ private:
     void dispatch(const Route &route, std::shared_ptr<Pending> pending);
     Reply run(const Route &route, Call &call);
     void finish(const std::shared_ptr<Pending> &pending, Reply reply);
+    void stream(const std::shared_ptr<Pending> &pending, std::shared_ptr<Admin::StreamBody> body);
     // The caller's identity; 401 (no or a wrong token) or 429 (the limiter) in `httpStatus`.
     Result<Admin::Identity> authenticate(const QByteArray &authorization, const QString &remoteAddr, int *httpStatus,
                                          QString *retryAfter, QByteArray *tokenHash = nullptr);

@@ -583,6 +583,91 @@ private Q_SLOTS:
         QCOMPARE(Test::call(backend(), Admin::Ops::hookGet, {hook->id}).status().code(), Status::Code::NotFound);
     }
 
+    // The history across hooks: search by status, event and text, a bad filter named by field;
+    // the failed ones counted (dry run), then redelivered by a job whose progress /processes shows.
+    void deliveriesAreSearchedAndRedeliveredInBulk()
+    {
+        Test::HttpReceiver receiver;
+        receiver.respond(500, "down for maintenance");
+        const Result<Admin::Page<RepoRow>> repos = Test::call(backend(), Admin::Ops::repoList, {});
+        QVERIFY2(repos && !repos->rows.empty(), "eventsAndNotifications made alice/engine");
+        Admin::HookCreateArgs create;
+        create.repoId = repos->rows.front().id;
+        create.url = QString::fromLatin1(receiver.url("/flaky"));
+        const Result<Admin::HookRow> hook = Test::call(backend(), Admin::Ops::hookCreate, create);
+        QVERIFY2(hook, qPrintable(hook.status().toString()));
+        for (int i = 0; i < 3; ++i)
+            QVERIFY(Test::call(backend(), Admin::Ops::hookTest, {hook->id}));
+        QVERIFY(Test::call(backend(), Admin::Ops::queueFlush, {qid(QStringLiteral("webhook_sender")), 30000}));
+        QCOMPARE(receiver.requests().size(), 3);
+
+        Admin::DeliverySearchArgs search;
+        search.hook = hook->id;
+        search.status = QStringLiteral("failed");
+        Result<Admin::Page<Admin::HookTaskRow>> found = Test::call(backend(), Admin::Ops::deliverySearch, search);
+        QVERIFY2(found, qPrintable(found.status().toString()));
+        QCOMPARE(found->total, qint64(3));
+        QCOMPARE(found->rows.size(), std::size_t(3));
+        QVERIFY(found->rows.front().id > found->rows.back().id); // newest first
+        QCOMPARE(found->rows.front().response.toObject().value(QStringLiteral("status")).toInt(), 500);
+        search.q = QStringLiteral("DOWN FOR"); // the response's text, ASCII case ignored
+        search.event = QStringLiteral("push");
+        QCOMPARE(Test::call(backend(), Admin::Ops::deliverySearch, search)->total, qint64(3));
+        search.q = QStringLiteral("nowhere in any body");
+        QCOMPARE(Test::call(backend(), Admin::Ops::deliverySearch, search)->total, qint64(0));
+        search = {};
+        search.status = QStringLiteral("lost");
+        QCOMPARE(Test::call(backend(), Admin::Ops::deliverySearch, search).status().field(), QStringLiteral("status"));
+        search = {};
+        search.event = QStringLiteral("pushed");
+        QCOMPARE(Test::call(backend(), Admin::Ops::deliverySearch, search).status().field(), QStringLiteral("event"));
+        search = {};
+        search.since = QDateTime::currentDateTimeUtc();
+        search.until = search.since.addSecs(-1);
+        QCOMPARE(Test::call(backend(), Admin::Ops::deliverySearch, search).status().field(), QStringLiteral("until"));
+        search = {};
+        search.format = QStringLiteral("xml");
+        QCOMPARE(Test::call(backend(), Admin::Ops::deliverySearch, search).status().field(), QStringLiteral("format"));
+
+        // A dry run counts and changes nothing; a bulk redelivery takes failed or unknown only.
+        Admin::DeliveryRedeliverArgs bulk;
+        bulk.hook = hook->id;
+        bulk.status = QStringLiteral("failed");
+        bulk.dryRun = true;
+        Result<Admin::BulkRedelivery> counted = Test::call(backend(), Admin::Ops::deliveryRedeliver, bulk);
+        QVERIFY2(counted, qPrintable(counted.status().toString()));
+        QCOMPARE(counted->matched, qint64(3));
+        QVERIFY(counted->dryRun);
+        bulk.status = QStringLiteral("succeeded");
+        QCOMPARE(Test::call(backend(), Admin::Ops::deliveryRedeliver, bulk).status().field(), QStringLiteral("status"));
+
+        receiver.respond(200, "back");
+        bulk.status = QStringLiteral("failed");
+        bulk.dryRun = false;
+        const Result<Admin::BulkRedelivery> started = Test::call(backend(), Admin::Ops::deliveryRedeliver, bulk);
+        QVERIFY2(started, qPrintable(started.status().toString()));
+        QCOMPARE(started->matched, qint64(3));
+        QVERIFY(started->jobId > 0);
+        QVERIFY(!started->dryRun);
+        // The job leaves /processes when it is done; the copies then wait in the queue.
+        QVERIFY(Test::eventually([&] {
+            const Result<std::vector<Admin::ProcessRow>> processes = Test::call(backend(), Admin::Ops::processList, {});
+            return processes && std::none_of(processes->begin(), processes->end(),
+                                             [&](const Admin::ProcessRow &p) { return p.pid == started->jobId; });
+        }));
+        QCOMPARE(Test::call(backend(), Admin::Ops::processCancel, {started->jobId}).status().code(), Status::Code::NotFound);
+        QVERIFY(Test::call(backend(), Admin::Ops::queueFlush, {qid(QStringLiteral("webhook_sender")), 30000}));
+        QCOMPARE(receiver.requests().size(), 6);
+        search = {};
+        search.hook = hook->id;
+        search.status = QStringLiteral("succeeded");
+        found = Test::call(backend(), Admin::Ops::deliverySearch, search);
+        QCOMPARE(found->total, qint64(3));
+        for (const Admin::HookTaskRow &copy : found->rows)
+            QVERIFY(copy.redeliveryOf > 0);
+        QVERIFY(Test::call(backend(), Admin::Ops::hookDelete, {hook->id}));
+    }
+
     // Last: the suite called every entry of the catalogue, on this backend.
     void everyEntryWasExercised()
     {

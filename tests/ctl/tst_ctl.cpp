@@ -67,7 +67,8 @@ private Q_SLOTS:
     void initTestCase()
     {
         Switchyard::Test::DaemonProcess::Options options = Switchyard::Test::DaemonProcess::standardFixture(
-            QStringLiteral(TEST_DAEMON_PATH), m_dir.path(), "[cron.slow_task]\nCOMMAND = sleep 30\nSCHEDULE = @every 1h\n");
+            QStringLiteral(TEST_DAEMON_PATH), m_dir.path(),
+            "[cron.slow_task]\nCOMMAND = sleep 30\nSCHEDULE = @every 1h\n[webhook]\nALLOWED_HOST_LIST = loopback\n");
         // Enough on "slow" that the first commands (slow under a sanitizer) cannot drain it before
         // the test pauses it; then its items stay for the peek and the timed-out flush.
         options.environment.insert(QStringLiteral("SY_TEST_PUSH"), QStringLiteral("slow:2000"));
@@ -195,6 +196,49 @@ private Q_SLOTS:
         const Run table = api({QStringLiteral("users")});
         QCOMPARE(table.exitCode, 0);
         QVERIFY2(table.out.contains("bob"), table.out.constData());
+    }
+
+    // deliveries: test pushes that failed, found by search, exported as CSV on stdout, counted by
+    // a dry run; a bad format is a usage error naming it.
+    void deliveriesSearchExportAndCount()
+    {
+        Switchyard::Test::HttpReceiver receiver;
+        receiver.respond(503, "busy");
+        const Run created = api({QStringLiteral("hooks"), QStringLiteral("create"), QStringLiteral("--target-url"),
+                                 QString::fromLatin1(receiver.url("/x")), QStringLiteral("--scope"), QStringLiteral("system"),
+                                 QStringLiteral("--json")});
+        QCOMPARE(created.exitCode, 0);
+        const QString hook = QString::number(QJsonDocument::fromJson(created.out)[QStringLiteral("id")].toInteger());
+        QVERIFY2(hook != QLatin1String("0"), created.out.constData());
+        for (int i = 0; i < 3; ++i)
+            QCOMPARE(api({QStringLiteral("hooks"), QStringLiteral("test"), hook}).exitCode, 0);
+        QString sender;
+        for (const QJsonValue &row : QJsonDocument::fromJson(api({QStringLiteral("queues"), QStringLiteral("--json")}).out).array())
+            if (row[QStringLiteral("name")].toString() == QLatin1String("webhook_sender"))
+                sender = QString::number(row[QStringLiteral("qid")].toInteger());
+        QCOMPARE(api({QStringLiteral("queues"), QStringLiteral("flush"), sender}).exitCode, 0);
+
+        const Run csv = api({QStringLiteral("deliveries"), QStringLiteral("search"), QStringLiteral("--hook"), hook,
+                             QStringLiteral("--format"), QStringLiteral("csv")});
+        QCOMPARE(csv.exitCode, 0);
+        const QList<QByteArray> lines = csv.out.split('\n');
+        QCOMPARE(lines.size(), 5); // the header, three rows, and the empty rest after the last CRLF
+        QVERIFY2(lines.at(0).startsWith("id,hook_id,uuid,event_type,event,status,"), lines.at(0).constData());
+        for (int i = 1; i <= 3; ++i) {
+            QVERIFY2(lines.at(i).contains(",push,push,failed,"), lines.at(i).constData());
+            QVERIFY2(lines.at(i).contains(",POST," + receiver.url("/x") + ",503,"), lines.at(i).constData());
+        }
+        const Run table = api({QStringLiteral("deliveries"), QStringLiteral("search"), QStringLiteral("--status"), QStringLiteral("failed"),
+                               QStringLiteral("--text"), QStringLiteral("busy")});
+        QCOMPARE(table.exitCode, 0);
+        QCOMPARE(table.out.count("failed"), 3);
+        const Run dry = api({QStringLiteral("deliveries"), QStringLiteral("redeliver"), QStringLiteral("--status"), QStringLiteral("failed"),
+                             QStringLiteral("--hook"), hook, QStringLiteral("--dry-run")});
+        QCOMPARE(dry.exitCode, 0);
+        QCOMPARE(dry.out.trimmed(), QByteArray("would redeliver 3 deliveries"));
+        const Run bad = api({QStringLiteral("deliveries"), QStringLiteral("search"), QStringLiteral("--format"), QStringLiteral("xml")});
+        QCOMPARE(bad.exitCode, 1);
+        QVERIFY2(bad.err.contains("not csv or json"), bad.err.constData());
     }
 
     void exitCodesTellFailuresApart()

@@ -2,7 +2,9 @@
 // daemon plus two queues and a held lock): every endpoint's success and error answers, tokens and
 // roles, the audit log, limits, the WebSocket stream, TLS and binding rules.
 #include "support/daemonprocess.h"
+#include "support/httpreceiver.h"
 #include "support/testutil.h"
+#include "support/wait.h"
 
 #include "admin/auditlog.h"
 #include "admin/catalogue.h"
@@ -41,6 +43,7 @@ const QByteArray kConfig = "[server]\n"
                            "[queue.slow]\nTYPE = channel\n"
                            "[queue.fast]\nTYPE = channel\n"
                            "[event_source.github]\nSECRET = hub-secret\n"
+                           "[webhook]\nALLOWED_HOST_LIST = loopback\n"
                            "[cron.slow_task]\nCOMMAND = sleep 30\nSCHEDULE = @every 1h\nTITLE = Sleeps\n";
 
 QJsonArray array(const HttpResult &r)
@@ -871,6 +874,73 @@ private Q_SLOTS:
 
     // Every catalogue entry is served (a route for its method and path), and errors carry the
     // engine's code and field. Read-only token: changes are refused (403), nothing changes.
+    // GET /deliveries?format=csv|json: every match streamed in chunks with X-Total-Count; a bad
+    // format is a 400 naming it; a dry run is a read; a bulk redelivery is a 202 job.
+    void deliveriesAreExportedAndRedeliveredInBulk()
+    {
+        Test::HttpReceiver receiver;
+        receiver.respond(500, "down");
+        HttpResult r = post(QStringLiteral("/hooks"), m_token,
+                            "{\"scope\":\"system\",\"url\":\"" + receiver.url("/hook") + "\",\"events\":{\"send_everything\":true}}");
+        QCOMPARE(r.status, 201);
+        const qint64 hook = object(r)[QStringLiteral("id")].toInteger();
+        constexpr int kTasks = 12;
+        for (int i = 0; i < kTasks; ++i)
+            QCOMPARE(post(QStringLiteral("/hooks/%1/test").arg(hook), m_token).status, 201);
+        QCOMPARE(post(QStringLiteral("/queues/%1/flush").arg(qid(QStringLiteral("webhook_sender"))), m_token).status, 200);
+
+        const QString filter = QStringLiteral("hook=%1&status=failed").arg(hook);
+        r = get(QStringLiteral("/deliveries"), m_token, filter + QStringLiteral("&format=csv"));
+        QCOMPARE(r.status, 200);
+        QCOMPARE(r.headers.value("content-type"), QByteArray("text/csv; charset=utf-8"));
+        QCOMPARE(r.headers.value("transfer-encoding"), QByteArray("chunked"));
+        QCOMPARE(r.headers.value("x-total-count"), QByteArray::number(kTasks));
+        QList<QByteArray> lines = r.body.split('\n');
+        QCOMPARE(lines.size(), kTasks + 2);
+        QVERIFY(lines.at(0).startsWith("id,hook_id,uuid,"));
+        QVERIFY(lines.at(1).split(',').at(0).toLongLong() > lines.at(kTasks).split(',').at(0).toLongLong()); // newest first
+        r = get(QStringLiteral("/deliveries"), m_token, filter + QStringLiteral("&format=json&limit=1"));
+        QCOMPARE(r.status, 200);
+        const QJsonArray all = array(r);
+        QCOMPARE(all.size(), kTasks); // limit is for pages, not exports
+        QCOMPARE(all.at(0)[QStringLiteral("response")][QStringLiteral("body")].toString(), QStringLiteral("down"));
+        r = get(QStringLiteral("/deliveries"), m_token, filter + QStringLiteral("&limit=5"));
+        QCOMPARE(array(r).size(), 5);
+        QCOMPARE(r.headers.value("x-total-count"), QByteArray::number(kTasks));
+        r = get(QStringLiteral("/deliveries"), m_token, QStringLiteral("format=pdf"));
+        QCOMPARE(r.status, 400);
+        QCOMPARE(r.errorField(), QStringLiteral("format"));
+        r = get(QStringLiteral("/deliveries"), m_token, QStringLiteral("since=yesterday"));
+        QCOMPARE(r.status, 400);
+        QCOMPARE(r.errorField(), QStringLiteral("since"));
+
+        // Read-only tokens may count, not send.
+        const QByteArray body = "{\"hook\":" + QByteArray::number(hook) + ",\"status\":\"failed\"";
+        r = post(QStringLiteral("/deliveries/redeliver"), m_readOnly, body + ",\"dry_run\":true}");
+        QCOMPARE(r.status, 200);
+        QCOMPARE(object(r)[QStringLiteral("matched")].toInteger(), qint64(kTasks));
+        QCOMPARE(post(QStringLiteral("/deliveries/redeliver"), m_readOnly, body + "}").status, 403);
+        r = post(QStringLiteral("/deliveries/redeliver"), m_token, "{\"status\":\"pending\"}");
+        QCOMPARE(r.status, 400);
+        QCOMPARE(r.errorField(), QStringLiteral("status"));
+        receiver.respond(200, "up");
+        r = post(QStringLiteral("/deliveries/redeliver"), m_token, body + "}");
+        QCOMPARE(r.status, 202);
+        QCOMPARE(object(r)[QStringLiteral("matched")].toInteger(), qint64(kTasks));
+        const qint64 job = object(r)[QStringLiteral("job_id")].toInteger();
+        QVERIFY(job > 0);
+        QVERIFY(Test::eventually([&] {
+            for (const QJsonValue &p : array(get(QStringLiteral("/processes"), m_token)))
+                if (p[QStringLiteral("pid")].toInteger() == job)
+                    return false;
+            return true;
+        }));
+        QCOMPARE(post(QStringLiteral("/queues/%1/flush").arg(qid(QStringLiteral("webhook_sender"))), m_token).status, 200);
+        r = get(QStringLiteral("/deliveries"), m_token, QStringLiteral("hook=%1&status=succeeded").arg(hook));
+        QCOMPARE(r.headers.value("x-total-count"), QByteArray::number(kTasks));
+        QCOMPARE(http("DELETE", url(QStringLiteral("/hooks/%1").arg(hook)), m_token).status, 200);
+    }
+
     void everyEntryHasARoute()
     {
         for (const Admin::OpBase *op : Admin::Catalogue::all()) {
@@ -885,7 +955,9 @@ private Q_SLOTS:
             QVERIFY2(r.status != 405 && !body.value(QStringLiteral("message")).toString().startsWith(QStringLiteral("no such endpoint")),
                      qPrintable(QStringLiteral("%1 %2: %3").arg(QString::fromLatin1(Admin::methodName(op->info().method)), path,
                                                                  QString::fromUtf8(r.body))));
-            if (op->hasFlag(Admin::Mutating) && op->action() != QLatin1String("queue.remove-all")) {
+            // The two whose dry run is a read answer a read-only caller's bad request with a 400.
+            if (op->hasFlag(Admin::Mutating) && op->action() != QLatin1String("queue.remove-all") &&
+                op->action() != QLatin1String("delivery.redeliver")) {
                 QCOMPARE(r.status, 403);
                 QCOMPARE(body.value(QStringLiteral("code")).toString(), QStringLiteral("permission_denied"));
             }

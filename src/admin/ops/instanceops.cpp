@@ -173,7 +173,7 @@ const Op<NoArgs, std::vector<ProcessRow>> processList{
      .summary = "running processes: worker pools, cron runs, flushes, API requests", .cli = "processes list",
      .cliAliases = {"processes"},
      .columns = {{"pid", "pid"}, {"parent", "parent_pid"}, {"type", "type"}, {"started", "started_at"},
-                 {"cancellable", "cancellable"}, {"description", "description"}}},
+                 {"cancellable", "cancellable"}, {"done", "done"}, {"of", "total"}, {"description", "description"}}},
     [](OpContext &c, const NoArgs &) -> Result<std::vector<ProcessRow>> { return c.engine.processes().list(); }};
 
 const Op<ProcessRef, Done> processCancel{

@@ -1,5 +1,7 @@
 #include "webhookops.h"
 
+#include "engine/core/notices.h"
+#include "engine/core/processregistry.h"
 #include "engine/engine.h"
 #include "engine/forge/forgedata.h"
 #include "engine/store/store.h"
@@ -208,6 +210,56 @@ HookTaskRow hookTaskRow(const HookTask &t)
     return r;
 }
 
+namespace {
+
+QByteArray csvField(const QString &text)
+{
+    QByteArray bytes = text.toUtf8();
+    if (!bytes.contains(',') && !bytes.contains('"') && !bytes.contains('\n') && !bytes.contains('\r'))
+        return bytes;
+    return '"' + bytes.replace('"', "\"\"") + '"';
+}
+
+QString timeText(const QDateTime &t)
+{
+    return t.isValid() ? Json::time(t).toString() : QString();
+}
+
+} // namespace
+
+QByteArray deliveryCsvHeader()
+{
+    return QByteArrayLiteral("id,hook_id,uuid,event_type,event,status,created_at,delivered,duration_ms,request_method,request_url,"
+                             "response_status,redelivery_of,trace_id\r\n");
+}
+
+QByteArray deliveryCsvLine(const HookTaskRow &r)
+{
+    const QJsonObject request = r.request.toObject();
+    const QJsonValue status = r.response.toObject().value(QStringLiteral("status"));
+    const QStringList fields{QString::number(r.id),
+                             QString::number(r.hookId),
+                             r.uuid,
+                             r.eventType,
+                             r.event,
+                             r.status,
+                             timeText(r.createdAt),
+                             timeText(r.delivered),
+                             r.isDelivered ? QString::number(r.durationMs, 'f', 1) : QString(),
+                             request.value(QStringLiteral("method")).toString(),
+                             request.value(QStringLiteral("url")).toString(),
+                             status.isDouble() ? QString::number(status.toInt()) : QString(),
+                             r.redeliveryOf > 0 ? QString::number(r.redeliveryOf) : QString(),
+                             r.traceId};
+    QByteArray line;
+    for (qsizetype i = 0; i < fields.size(); ++i) {
+        if (i > 0)
+            line += ',';
+        line += csvField(fields[i]);
+    }
+    return line + "\r\n";
+}
+
 namespace Ops {
 
 const Op<HookListArgs, std::vector<HookRow>> hookList{
@@ -312,6 +364,33 @@ const Op<HookRef, Done> hookDelete{
         return Done{};
     }};
 
+namespace {
+
+// `status` (a name, or empty for any) into the filter; InvalidArgument naming `status`.
+Status readStatus(const QString &status, TaskFilter &filter)
+{
+    if (status.isEmpty())
+        return Status::ok();
+    filter.outcome = taskOutcomeFromName(status);
+    if (!filter.outcome)
+        return invalid("status", QStringLiteral("\"%1\" is not one of pending, succeeded, failed, unknown, skipped").arg(status.left(64)));
+    return Status::ok();
+}
+
+Result<Page<HookTaskRow>> taskPage(WebhookService &webhooks, const TaskFilter &filter)
+{
+    Result<TaskPage> page = webhooks.tasks(filter);
+    if (!page)
+        return page.status();
+    Page<HookTaskRow> rows;
+    rows.total = page->total;
+    for (const HookTask &t : page->rows)
+        rows.rows.push_back(hookTaskRow(t));
+    return rows;
+}
+
+} // namespace
+
 const Op<HookTasksArgs, Page<HookTaskRow>> hookTasks{
     {.action = "hook.tasks", .method = HttpMethod::Get, .path = "/hooks/{id}/tasks",
      .summary = "a webhook's delivery history, newest first", .cli = "hooks tasks",
@@ -324,19 +403,9 @@ const Op<HookTasksArgs, Page<HookTaskRow>> hookTasks{
         filter.hookId = a.id;
         filter.page = a.page;
         filter.limit = a.limit;
-        if (!a.status.isEmpty()) {
-            filter.outcome = taskOutcomeFromName(a.status);
-            if (!filter.outcome)
-                return invalid("status", QStringLiteral("\"%1\" is not one of pending, succeeded, failed, unknown, skipped").arg(a.status.left(64)));
-        }
-        Result<TaskPage> page = c.engine.webhooks().tasks(filter);
-        if (!page)
-            return page.status();
-        Page<HookTaskRow> rows;
-        rows.total = page->total;
-        for (const HookTask &t : page->rows)
-            rows.rows.push_back(hookTaskRow(t));
-        return rows;
+        if (Status status = readStatus(a.status, filter); !status)
+            return status;
+        return taskPage(c.engine.webhooks(), filter);
     }};
 
 const Op<HookTaskRef, HookTaskCreated> hookRedeliver{
@@ -367,9 +436,135 @@ const Op<HookRef, HookTaskCreated> hookTest{
         return HookTaskCreated{task->id, task->uuid, task->hookId};
     }};
 
+namespace {
+
+// The engine's filter for the search's arguments; InvalidArgument naming the field.
+Result<TaskFilter> filterOf(const DeliveryFilterArgs &a)
+{
+    TaskFilter filter;
+    filter.hookId = a.hook;
+    if (Status status = readStatus(a.status, filter); !status)
+        return status;
+    if (!a.event.isEmpty()) {
+        filter.event = hookEventFromName(a.event);
+        if (!filter.event)
+            return invalid("event", QStringLiteral("\"%1\" is not an event type (issue_comment, pull_request_review_approved …)").arg(a.event.left(64)));
+    }
+    if (a.since.isValid() && a.until.isValid() && a.until <= a.since)
+        return invalid("until", QStringLiteral("until must come after since"));
+    filter.since = a.since;
+    filter.until = a.until;
+    filter.text = a.q;
+    return filter;
+}
+
+} // namespace
+
+namespace {
+
+// Every match of `filter` written to `write` as `format` (csv or json), newest first, a page of
+// the walk per piece.
+Status exportDeliveries(WebhookService &webhooks, const CancelToken &cancel, const TaskFilter &filter, bool csv,
+                        const StreamBody::Write &write)
+{
+    if (Status head = write(csv ? deliveryCsvHeader() : QByteArray("[")); !head)
+        return head;
+    bool first = true;
+    const Status walked = webhooks.forEach(cancel, filter, [&](const std::vector<HookTask> &tasks) {
+        QByteArray piece;
+        for (const HookTask &t : tasks) {
+            const HookTaskRow row = hookTaskRow(t);
+            if (csv) {
+                piece += deliveryCsvLine(row);
+            } else {
+                if (!first)
+                    piece += ',';
+                piece += QJsonDocument(Json::encode(row).toObject()).toJson(QJsonDocument::Compact);
+            }
+            first = false;
+        }
+        return write(piece);
+    });
+    if (!walked)
+        return walked;
+    return csv ? Status::ok() : write(QByteArray("]"));
+}
+
+} // namespace
+
+const Op<DeliverySearchArgs, Page<HookTaskRow>> deliverySearch{
+    {.action = "delivery.search", .method = HttpMethod::Get, .path = "/deliveries",
+     .summary = "search the delivery history across hooks (status, event, time, text); --format csv|json exports every match",
+     .cli = "deliveries search",
+     .columns = {{"id", "id"}, {"hook", "hook_id"}, {"event", "event_type"}, {"status", "status"}, {"queued", "created_at"},
+                 {"ms", "duration_ms"}, {"uuid", "uuid"}}},
+    [](OpContext &c, const DeliverySearchArgs &a) -> Result<Page<HookTaskRow>> {
+        Result<TaskFilter> filter = filterOf(a);
+        if (!filter)
+            return filter.status();
+        if (!a.format.isEmpty() && a.format != u"csv" && a.format != u"json")
+            return invalid("format", QStringLiteral("\"%1\" is not csv or json").arg(a.format.left(32)));
+        if (!a.format.isEmpty()) {
+            // An export: the count now (X-Total-Count), the rows as the walk reads them.
+            Result<qint64> total = c.engine.webhooks().count(*filter);
+            if (!total)
+                return total.status();
+            Page<HookTaskRow> out;
+            out.total = *total;
+            const bool csv = a.format == u"csv";
+            out.stream = std::make_shared<StreamBody>();
+            out.stream->contentType = csv ? QByteArrayLiteral("text/csv; charset=utf-8") : QByteArrayLiteral("application/json");
+            out.stream->produce = [&webhooks = c.engine.webhooks(), filter = *filter, csv](const CancelToken &cancel,
+                                                                                           const StreamBody::Write &write) {
+                return exportDeliveries(webhooks, cancel, filter, csv, write);
+            };
+            return out;
+        }
+        filter->page = a.page;
+        filter->limit = a.limit;
+        return taskPage(c.engine.webhooks(), *filter);
+    }};
+
+const Op<DeliveryRedeliverArgs, BulkRedelivery> deliveryRedeliver{
+    {.action = "delivery.redeliver", .method = HttpMethod::Post, .path = "/deliveries/redeliver", .flags = Mutating | MayWait,
+     .summary = "redeliver every failed or unknown delivery the filter matches (--dry-run: count them)", .cli = "deliveries redeliver",
+     .done = "redelivering {matched} deliveries (job {job_id})", .doneDryRun = "would redeliver {matched} deliveries"},
+    [](OpContext &c, const DeliveryRedeliverArgs &a) -> Result<BulkRedelivery> {
+        Result<TaskFilter> filter = filterOf(a);
+        if (!filter)
+            return filter.status();
+        if (!filter->outcome || (*filter->outcome != TaskOutcome::Failed && *filter->outcome != TaskOutcome::Unknown))
+            return invalid("status", QStringLiteral("a bulk redelivery takes status failed or unknown"));
+        Result<qint64> matched = c.engine.webhooks().count(*filter);
+        if (!matched)
+            return matched.status();
+        if (a.dryRun)
+            return BulkRedelivery{*matched, -1, true, false};
+        if (!c.detach)
+            return Status::unavailable(QStringLiteral("this caller cannot run a job after the answer"));
+        // The job is a cancellable process: its pid is the job id, its entry carries the progress.
+        auto job = std::make_shared<ProcessRegistry::Handle>(c.engine.processes().addCancellable(
+            CancelToken(), ProcessType::Normal, QStringLiteral("bulk redeliver: %1 deliveries (%2)").arg(*matched).arg(c.engineDoer())));
+        const qint64 pid = job->pid();
+        if (Status claimed = c.engine.webhooks().claimBulkRedelivery(pid); !claimed)
+            return claimed;
+        c.detach([&engine = c.engine, job, filter = *filter](const CancelToken &stop) {
+            const CancelToken token = job->token();
+            const CancelCallback onStop = stop.onCancel([&engine, pid = job->pid()] { engine.processes().cancelProcess(pid, QStringLiteral("the instance is stopping")); });
+            Result<qint64> done = engine.webhooks().redeliverMatching(token, filter, [&job](qint64 n, qint64 total) { job->setProgress(n, total); });
+            if (!done)
+                engine.notices().add(QStringLiteral("webhook"), QStringLiteral("Bulk redelivery stopped: %1").arg(done.status().message()));
+            engine.webhooks().releaseBulkRedelivery(job->pid());
+            job->reset();
+        });
+        return BulkRedelivery{*matched, pid, false, true};
+    },
+    [](const DeliveryRedeliverArgs &a) { return a.dryRun; }};
+
 std::vector<const OpBase *> webhookOps()
 {
-    return {&hookList, &hookGet, &hookCreate, &hookUpdate, &hookDelete, &hookTasks, &hookRedeliver, &hookTest};
+    return {&hookList,  &hookGet,       &hookCreate, &hookUpdate,        &hookDelete,
+            &hookTasks, &hookRedeliver, &hookTest,   &deliverySearch, &deliveryRedeliver};
 }
 
 } // namespace Ops

@@ -161,7 +161,7 @@ void describe(V &v, HookCreateArgs &a)
     v(ArgSpec{ArgSpec::Body, "scope", "repository, organization, user or system (default: from repo_id / owner_id)", 0, 0, "--scope"}, a.scope);
     v(ArgSpec{ArgSpec::Body, "repo_id", "the repository's id (a repository hook)", 0, kMax, "--repo"}, a.repoId);
     v(ArgSpec{ArgSpec::Body, "owner_id", "the owner's id (an organisation's or user's hook)", 0, kMax, "--owner"}, a.ownerId);
-    v(ArgSpec{ArgSpec::Body, "url", "where deliveries go (http or https)", 0, 0, "--url", true}, a.url);
+    v(ArgSpec{ArgSpec::Body, "url", "where deliveries go (http or https)", 0, 0, "--target-url", true}, a.url);
     v(ArgSpec{ArgSpec::Body, "name", "a name for people", 0, 0, "--name"}, a.name);
     v(ArgSpec{ArgSpec::Body, "type", "gitea (default), gogs, slack, discord, dingtalk, telegram, msteams, feishu, matrix, wechatwork or packagist", 0, 0, "--type"}, a.type);
     v(ArgSpec{ArgSpec::Body, "http_method", "POST (default), GET, or PUT (matrix)", 0, 0, "--method"}, a.httpMethod);
@@ -196,7 +196,7 @@ template<typename V>
 void describe(V &v, HookUpdateArgs &a)
 {
     v(ArgSpec{ArgSpec::Path, "id", "the hook's id (hooks list)", 1}, a.id);
-    v(ArgSpec{ArgSpec::Body, "url", "where deliveries go", 0, 0, "--url"}, a.url);
+    v(ArgSpec{ArgSpec::Body, "url", "where deliveries go", 0, 0, "--target-url"}, a.url);
     v(ArgSpec{ArgSpec::Body, "name", "a name for people (a JSON string)", 0, 0, "--name"}, a.name);
     v(ArgSpec{ArgSpec::Body, "type", "gitea, gogs, slack, discord, dingtalk, telegram, msteams, feishu, matrix, wechatwork or packagist", 0, 0, "--type"}, a.type);
     v(ArgSpec{ArgSpec::Body, "http_method", "POST, GET, or PUT (matrix)", 0, 0, "--method"}, a.httpMethod);
@@ -237,6 +237,81 @@ void describe(V &v, HookTaskRef &a)
     v(ArgSpec{ArgSpec::Path, "uuid", "the delivery id (hooks tasks)"}, a.uuid);
 }
 
+// The delivery filter GET /deliveries takes in its query and POST /deliveries/redeliver in its
+// body (docs/webhooks.md "Searching the history").
+struct DeliveryFilterArgs
+{
+    qint64 hook = 0;
+    QString status;
+    QString event;
+    QDateTime since;
+    QDateTime until;
+    QString q;
+};
+template<typename V>
+void describeFilter(V &v, DeliveryFilterArgs &a, ArgSpec::Where where, bool statusRequired)
+{
+    constexpr qint64 kMax = std::numeric_limits<qint64>::max();
+    v(ArgSpec{where, "hook", "only this hook's deliveries", 0, kMax, "--hook"}, a.hook);
+    v(ArgSpec{where, "status", statusRequired ? "failed or unknown" : "pending, succeeded, failed, unknown or skipped", 0, 0, "--status",
+              statusRequired},
+      a.status);
+    v(ArgSpec{where, "event", "the fine event type (issue_comment, pull_request_review_approved …)", 0, 0, "--event"}, a.event);
+    v(ArgSpec{where, "since", "queued at or after (ISO 8601)", 0, 0, "--since"}, a.since);
+    v(ArgSpec{where, "until", "queued before (ISO 8601)", 0, 0, "--until"}, a.until);
+    v(ArgSpec{where, "q", "text in the payload or the response (ASCII case ignored)", 0, 0, "--text"}, a.q);
+}
+
+// GET /deliveries: the search across hooks.
+struct DeliverySearchArgs : DeliveryFilterArgs
+{
+    qint64 page = 1;
+    qint64 limit = 50;
+    QString format; // empty: a page of JSON rows; csv or json: every match, streamed (an export)
+};
+template<typename V>
+void describe(V &v, DeliverySearchArgs &a)
+{
+    describeFilter(v, a, ArgSpec::Query, false);
+    v(ArgSpec{ArgSpec::Query, "page", "page (1-based)", 1, 1'000'000'000, "--page"}, a.page);
+    v(ArgSpec{ArgSpec::Query, "limit", "deliveries per page (max 500)", 1, 500, "--limit"}, a.limit);
+    v(ArgSpec{ArgSpec::Query, "format", "csv or json: export every match (page and limit ignored)", 0, 0, "--format"}, a.format);
+}
+
+// POST /deliveries/redeliver: the same filter in the body; status failed or unknown.
+struct DeliveryRedeliverArgs : DeliveryFilterArgs
+{
+    bool dryRun = false;
+};
+template<typename V>
+void describe(V &v, DeliveryRedeliverArgs &a)
+{
+    describeFilter(v, a, ArgSpec::Body, true);
+    v(ArgSpec{ArgSpec::Body, "dry_run", "only count the matches (a read)", 0, 0, "--dry-run"}, a.dryRun);
+}
+
+// What a bulk redelivery answers: the matches, and the job that sends them (not for a dry run).
+struct BulkRedelivery
+{
+    qint64 matched = 0;
+    qint64 jobId = -1; // the process (GET /processes, POST /processes/{pid}/cancel)
+    bool dryRun = false;
+    bool accepted = false; // 202: the job goes on after the answer
+};
+template<typename V>
+void describe(V &v, BulkRedelivery &b)
+{
+    v("matched", b.matched);
+    v("job_id", b.jobId, Json::Omit);
+    v("dry_run", b.dryRun, Json::Omit);
+}
+
+// The CSV export of the delivery history (RFC 4180, UTF-8, CRLF), one line per delivery; the
+// API's format=csv and the console's Export write the same bytes. Bodies are left out (the JSON
+// export has them).
+QByteArray deliveryCsvHeader();
+QByteArray deliveryCsvLine(const HookTaskRow &row);
+
 HookRow hookRow(const Webhook::Hook &hook, bool ownerIsOrganization);
 // The events a hook may choose (Gitea's allEvents(): 26 names, in its order).
 QStringList hookEventNames();
@@ -252,6 +327,8 @@ extern const Op<HookRef, Done> hookDelete;
 extern const Op<HookTasksArgs, Page<HookTaskRow>> hookTasks;
 extern const Op<HookTaskRef, HookTaskCreated> hookRedeliver;
 extern const Op<HookRef, HookTaskCreated> hookTest;
+extern const Op<DeliverySearchArgs, Page<HookTaskRow>> deliverySearch;
+extern const Op<DeliveryRedeliverArgs, BulkRedelivery> deliveryRedeliver;
 
 std::vector<const OpBase *> webhookOps();
 

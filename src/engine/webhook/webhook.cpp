@@ -271,6 +271,7 @@ struct WebhookService::Impl
     std::array<std::atomic<qint64>, 5> outcomes{};
     std::atomic<qint64> durationUs{0};
     std::atomic<qint64> inFlight{0};
+    std::atomic<qint64> bulkJob{0}; // the bulk redelivery running (its process id), 0: none
 
     std::chrono::milliseconds timeout() const { return std::chrono::seconds(config.webhook.deliverTimeoutSeconds); }
     std::chrono::milliseconds unknownAfter() const
@@ -897,11 +898,17 @@ Result<qint64> WebhookService::count(const TaskFilter &filter)
         [&](SqlTransaction &tx) { return tx.scalar(QStringLiteral("SELECT COUNT(*) FROM hook_task") + where.sql, where.values); });
 }
 
-Status WebhookService::forEach(const CancelToken &cancel, const TaskFilter &filter,
-                               const std::function<Status(const std::vector<HookTask> &)> &sink, qint64 pageSize)
+namespace {
+
+// The walk every "all matches" reader shares: newest first, `pageSize` rows per short read
+// transaction, keyed on id (never OFFSET), bounded by the newest id when it starts so rows queued
+// meanwhile do not stretch it. `read` makes a T of the selected `columns`; `idOf` gives its id.
+template<typename T>
+Status keysetWalk(Store &store, const CancelToken &cancel, const TaskFilter &filter, qint64 pageSize, const QString &columns,
+                  T (*read)(const QSqlQuery &), qint64 (*idOf)(const T &), const std::function<Status(const std::vector<T> &)> &sink)
 {
-    Result<qint64> newest = d->store.readValue<qint64>(
-        [](SqlTransaction &tx) { return tx.scalar(QStringLiteral("SELECT COALESCE(MAX(id), 0) FROM hook_task")); });
+    Result<qint64> newest =
+        store.readValue<qint64>([](SqlTransaction &tx) { return tx.scalar(QStringLiteral("SELECT COALESCE(MAX(id), 0) FROM hook_task")); });
     if (!newest)
         return newest.status();
     TaskFilter next = filter;
@@ -910,16 +917,16 @@ Status WebhookService::forEach(const CancelToken &cancel, const TaskFilter &filt
     for (;;) {
         if (cancel.isCancelled())
             return cancel.cause();
-        const TaskWhere where = whereOf(next, d->store.backend());
-        Result<std::vector<HookTask>> rows = d->store.readValue<std::vector<HookTask>>([&](SqlTransaction &tx) -> Result<std::vector<HookTask>> {
-            Result<QSqlQuery> q = tx.exec(QStringLiteral("SELECT ") + kTaskColumns + QStringLiteral(" FROM hook_task") + where.sql +
+        const TaskWhere where = whereOf(next, store.backend());
+        Result<std::vector<T>> rows = store.readValue<std::vector<T>>([&](SqlTransaction &tx) -> Result<std::vector<T>> {
+            Result<QSqlQuery> q = tx.exec(QStringLiteral("SELECT ") + columns + QStringLiteral(" FROM hook_task") + where.sql +
                                               QStringLiteral(" ORDER BY id DESC LIMIT ?"),
                                           where.values + QVariantList{limit});
             if (!q)
                 return q.status();
-            std::vector<HookTask> page;
+            std::vector<T> page;
             while (q->next())
-                page.push_back(taskFrom(*q));
+                page.push_back(read(*q));
             return page;
         });
         if (!rows)
@@ -930,8 +937,31 @@ Status WebhookService::forEach(const CancelToken &cancel, const TaskFilter &filt
             return sunk;
         if (qint64(rows->size()) < limit)
             return Status::ok();
-        next.beforeId = rows->back().id;
+        next.beforeId = idOf(rows->back());
     }
+}
+
+qint64 idColumn(const QSqlQuery &q)
+{
+    return q.value(0).toLongLong();
+}
+
+qint64 itself(const qint64 &id)
+{
+    return id;
+}
+
+qint64 taskId(const HookTask &t)
+{
+    return t.id;
+}
+
+} // namespace
+
+Status WebhookService::forEach(const CancelToken &cancel, const TaskFilter &filter,
+                               const std::function<Status(const std::vector<HookTask> &)> &sink, qint64 pageSize)
+{
+    return keysetWalk<HookTask>(d->store, cancel, filter, pageSize, kTaskColumns, &taskFrom, &taskId, sink);
 }
 
 Result<qint64> WebhookService::redeliverMatching(const CancelToken &cancel, const TaskFilter &filter,
@@ -942,11 +972,11 @@ Result<qint64> WebhookService::redeliverMatching(const CancelToken &cancel, cons
     // The ids first (a few bytes each, oldest first), then one redelivery at a time: each is its
     // own transaction and push, so a cancel leaves whole redeliveries behind.
     std::vector<qint64> ids;
-    const Status listed = forEach(cancel, filter, [&ids](const std::vector<HookTask> &rows) {
-        for (const HookTask &t : rows)
-            ids.push_back(t.id);
-        return Status::ok();
-    });
+    const Status listed = keysetWalk<qint64>(d->store, cancel, filter, 10000, QStringLiteral("id"), &idColumn, &itself,
+                                             [&ids](const std::vector<qint64> &page) {
+                                                 ids.insert(ids.end(), page.begin(), page.end());
+                                                 return Status::ok();
+                                             });
     if (!listed)
         return listed;
     std::reverse(ids.begin(), ids.end());
@@ -968,6 +998,20 @@ Result<qint64> WebhookService::redeliverMatching(const CancelToken &cancel, cons
             progress(done, total);
     }
     return done;
+}
+
+Status WebhookService::claimBulkRedelivery(qint64 job)
+{
+    qint64 none = 0;
+    if (d->bulkJob.compare_exchange_strong(none, job))
+        return Status::ok();
+    return Status::conflict(QStringLiteral("a bulk redelivery is already running (job %1); wait for it or cancel it").arg(none));
+}
+
+void WebhookService::releaseBulkRedelivery(qint64 job)
+{
+    qint64 mine = job;
+    d->bulkJob.compare_exchange_strong(mine, 0);
 }
 
 DeliveryStats WebhookService::stats() const

@@ -187,6 +187,11 @@ public:
     // error, what was done stays done and the status says where it stopped.
     Result<qint64> redeliverMatching(const CancelToken &cancel, const TaskFilter &filter,
                                      const std::function<void(qint64 done, qint64 total)> &progress = {});
+    // One bulk redelivery at a time per instance (two over one filter would send each delivery
+    // twice): claims the slot for `job` (its process id) or Conflict naming the one running.
+    // The claim is synchronous, so a caller answers 409 before it detaches anything.
+    Status claimBulkRedelivery(qint64 job);
+    void releaseBulkRedelivery(qint64 job);
     // Claims older than the bound without a result become `unknown` (at start, and by cron).
     Result<qint64> markStaleClaimsUnknown();
     // cleanup_hook_task_table: delivered tasks (with a result) queued before now − `age`, or all

@@ -582,6 +582,17 @@ private Q_SLOTS:
         QVERIFY(latest);
         for (const HookTask &t : latest->rows)
             QVERIFY(t.redeliveryOf > 0);
+
+        // One bulk redelivery at a time: the slot is claimed before anything runs.
+        QVERIFY(f.hooks().claimBulkRedelivery(41));
+        const Status second = f.hooks().claimBulkRedelivery(42);
+        QCOMPARE(second.code(), Status::Code::Conflict);
+        QVERIFY2(second.message().contains(QLatin1String("job 41")), qPrintable(second.message()));
+        f.hooks().releaseBulkRedelivery(42); // not the holder: no effect
+        QCOMPARE(f.hooks().claimBulkRedelivery(43).code(), Status::Code::Conflict);
+        f.hooks().releaseBulkRedelivery(41);
+        QVERIFY(f.hooks().claimBulkRedelivery(43));
+        f.hooks().releaseBulkRedelivery(43);
     }
 
     // The default egress policy refuses loopback and private addresses, checked on the address
