@@ -54,6 +54,12 @@ QString writeFile(const QString &dir, const QString &name, const QByteArray &con
     return path;
 }
 
+QByteArray readFile(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
 EngineConfig configFrom(const QByteArray &ini, const QString &dataDir)
 {
     Result<IniFile> parsed = IniFile::parse(QStringLiteral("app.ini"), ini);

@@ -17,6 +17,8 @@ QString argumentValue(const QStringList &arguments, const char *name);
 
 // Writes `content` to `dir`/`name` and returns the full path; fails the current test on error.
 QString writeFile(const QString &dir, const QString &name, const QByteArray &content);
+// The file's bytes; empty when it cannot be read.
+QByteArray readFile(const QString &path);
 
 // Reads `process`'s output into `output` until it contains `marker` or the process ends; the
 // bound only matters when the program under test is broken. Children are started with

@@ -1115,6 +1115,84 @@ private Q_SLOTS:
         page.dialog()->reject();
     }
 
+    // The deliveries filter: all webhooks, failed only, text in the response; "Redeliver
+    // matching…" counts, asks, and runs its job to the end; Export writes every match as CSV.
+    void deliveriesAreFilteredRedeliveredInBulkAndExported()
+    {
+        Test::HttpReceiver ok;
+        Test::HttpReceiver flaky;
+        flaky.respond(502, "bad gateway");
+        ConsoleFixture c("[webhook]\nALLOWED_HOST_LIST = loopback\n");
+        for (Test::HttpReceiver *receiver : {&ok, &flaky}) {
+            Webhook::Hook hook;
+            hook.isSystem = true;
+            hook.url = QString::fromLatin1(receiver->url("/hook"));
+            hook.events.sendEverything = true;
+            QVERIFY(c.engine().webhooks().create(hook));
+        }
+        c.ingest("gitea-issues-opened.json", "issues");
+        c.ingest("gitea-push.json", "push");
+        c.settleEvents();
+        Webhook::TaskFilter failed;
+        failed.outcome = Webhook::TaskOutcome::Failed;
+        QVERIFY(Test::eventually([&] { return c.engine().webhooks().count(failed).valueOr(0) == 2; }));
+
+        MainWindow &w = c.open(QStringLiteral("webhooks"));
+        WebhooksPage &page = *w.page<WebhooksPage>(QStringLiteral("webhooks"));
+        for (QWidget *widget : std::initializer_list<QWidget *>{page.scopeBox(), page.statusBox(), page.eventBox(), page.periodBox(),
+                                                                page.searchField(), page.cancelJobButton(), page.jobProgress()})
+            QVERIFY(!widget->accessibleName().isEmpty());
+        QVERIFY(Test::eventually([&] { return page.tasks().rowCount() == 2; })); // the first hook's
+        QVERIFY(page.taskView()->isColumnHidden(HookTaskModel::Hook));
+        QVERIFY(!page.redeliverMatchingAction()->isEnabled()); // any status: nothing to redeliver in bulk
+        page.scopeBox()->setCurrentIndex(page.scopeBox()->findData(1)); // all webhooks
+        QVERIFY(Test::eventually([&] { return page.tasks().rowCount() == 4; }));
+        QVERIFY(!page.taskView()->isColumnHidden(HookTaskModel::Hook));
+        page.statusBox()->setCurrentIndex(page.statusBox()->findData(QStringLiteral("failed")));
+        QVERIFY(Test::eventually([&] {
+            const auto &rows = page.tasks().rows();
+            return rows.size() == 2 && std::all_of(rows.begin(), rows.end(), [](const Admin::HookTaskRow &r) { return r.status == QLatin1String("failed"); });
+        }));
+        QVERIFY(page.redeliverMatchingAction()->isEnabled());
+        page.searchField()->setText(QStringLiteral("nothing like this"));
+        Q_EMIT page.searchField()->returnPressed();
+        QVERIFY(Test::eventually([&] { return page.tasks().rowCount() == 0; }));
+        page.searchField()->setText(QStringLiteral("BAD GATEWAY"));
+        Q_EMIT page.searchField()->returnPressed();
+        QVERIFY(Test::eventually([&] { return page.tasks().rowCount() == 2; }));
+
+        // Bulk: counted, confirmed, run; the job's end is reported and the copies are delivered.
+        flaky.respond(200, "recovered");
+        page.redeliverMatchingAction()->trigger();
+        QMessageBox *box = waitForBox(&page, QStringLiteral("confirmation"));
+        QVERIFY(box);
+        QVERIFY2(box->text().contains(QLatin1String("Each of the 2 failed")), qPrintable(box->text()));
+        clickButtonWithText(box, QStringLiteral("Redeliver"));
+        QVERIFY(Test::eventually([&] { return w.lastOperation().contains(QLatin1String("Queued 2 deliveries again")); }));
+        QVERIFY(!page.runningJob());
+        QVERIFY(Test::eventually([&] { return flaky.requests().size() == 4; }));
+
+        // Export: every match of the filter (the failed originals stay failed), then everything.
+        QTemporaryDir dir;
+        const QString failedCsv = dir.filePath(QStringLiteral("failed.csv"));
+        page.exportTo(failedCsv);
+        QVERIFY(page.runningJob());
+        QVERIFY(!page.exportAction()->isEnabled());
+        QVERIFY(Test::eventually([&] { return !page.runningJob(); }));
+        QVERIFY2(w.lastOperation().contains(QLatin1String("Exported 2 deliveries")), qPrintable(w.lastOperation()));
+        QList<QByteArray> lines = Test::readFile(failedCsv).split('\n');
+        QCOMPARE(lines.size(), 4); // header, two rows, the empty rest
+        QCOMPARE(lines.at(0) + '\n', Admin::deliveryCsvHeader());
+        QVERIFY(lines.at(1).contains(",failed,"));
+        page.searchField()->clear();
+        page.statusBox()->setCurrentIndex(0);
+        const QString allCsv = dir.filePath(QStringLiteral("all.csv"));
+        QVERIFY(Test::eventually([&] { return page.exportAction()->isEnabled(); }));
+        page.exportTo(allCsv);
+        QVERIFY(Test::eventually([&] { return !page.runningJob(); }));
+        QCOMPARE(Test::readFile(allCsv).count('\n'), 1 + 6); // four originals and two copies
+    }
+
     void rendersEveryPage()
     {
         ConsoleFixture c("[webhook]\nALLOWED_HOST_LIST = loopback\n");

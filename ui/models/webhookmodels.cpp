@@ -117,6 +117,7 @@ QVariant HookTaskModel::headerData(int section, Qt::Orientation orientation, int
         return {};
     switch (section) {
         case Id: return tr("Id");
+        case Hook: return tr("Hook");
         case Created: return tr("Queued");
         case Event: return tr("Event");
         case Status: return tr("Status");
@@ -159,6 +160,7 @@ QVariant HookTaskModel::data(const QModelIndex &index, int role) const
         case RawRole:
             switch (index.column()) {
                 case Id: return row->id;
+                case Hook: return row->hookId;
                 case Created: return row->id; // ids grow with time and break ties
                 case Event: return row->eventType;
                 case Status: return row->status;
@@ -169,6 +171,7 @@ QVariant HookTaskModel::data(const QModelIndex &index, int role) const
         case Qt::DisplayRole:
             switch (index.column()) {
                 case Id: return row->id;
+                case Hook: return row->hookId;
                 case Created: return formatTime(row->createdAt);
                 case Event: return row->redeliveryOf > 0 ? tr("%1 (again)").arg(row->eventType) : row->eventType;
                 case Status: {

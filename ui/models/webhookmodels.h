@@ -32,7 +32,7 @@ class HookTaskModel final : public RowTableModel<Admin::HookTaskRow, qint64>
 {
     Q_OBJECT
 public:
-    enum Column { Id, Created, Event, Status, Duration, Delivery, ColumnCount };
+    enum Column { Id, Hook, Created, Event, Status, Duration, Delivery, ColumnCount };
 
     explicit HookTaskModel(QObject *parent = nullptr) : RowTableModel(parent) {}
 

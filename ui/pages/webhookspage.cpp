@@ -1,19 +1,28 @@
 #include "webhookspage.h"
 
+#include "deliveryjobs.h"
 #include "hookdialog.h"
 
 #include "widgets/icons.h"
 
 #include <QAction>
+#include <QComboBox>
+#include <QFileDialog>
 #include <QFontDatabase>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QProgressBar>
 #include <QSplitter>
+#include <QStandardPaths>
 #include <QTabWidget>
+#include <QTimer>
 #include <QToolBar>
+#include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -22,6 +31,22 @@ namespace Switchyard::Console {
 namespace {
 
 constexpr qint64 kPageRows = 100; // deliveries per page read; more as the list is scrolled to its end
+constexpr int kSearchDelayMs = 400; // typing pauses this long before the text filter applies
+
+enum Scope { SelectedHook, AllHooks };
+
+QComboBox *makeChooser(QWidget *parent, const QString &accessibleName, const QString &label, QHBoxLayout *row)
+{
+    auto *box = new QComboBox(parent);
+    box->setAccessibleName(accessibleName);
+    box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    box->setMinimumContentsLength(8);
+    auto *caption = new QLabel(label, parent);
+    caption->setBuddy(box);
+    row->addWidget(caption);
+    row->addWidget(box);
+    return box;
+}
 
 // "Header: value" lines, then a blank line and the body (pretty when it is JSON).
 QString httpText(const QJsonObject &o, const QString &firstLine)
@@ -104,18 +129,87 @@ WebhooksPage::WebhooksPage(Admin::AdminBackend &backend, QWidget *parent)
     m_redeliver = bar->addAction(Icons::symbolic(QStringLiteral("view-refresh")), tr("Redeliver"));
     m_redeliver->setToolTip(tr("Send the selected deliveries again (each gets a new delivery id; the history keeps both)"));
     connect(m_redeliver, &QAction::triggered, this, &WebhooksPage::redeliver);
+    m_bulk = bar->addAction(Icons::symbolic(QStringLiteral("view-refresh")), tr("Redeliver matching…"));
+    m_bulk->setToolTip(tr("Send every delivery the filter matches again, as one job on the instance (status failed or unknown)"));
+    connect(m_bulk, &QAction::triggered, this, &WebhooksPage::redeliverMatching);
+    m_export = bar->addAction(Icons::symbolic(QStringLiteral("document-save")), tr("Export…"));
+    m_export->setToolTip(tr("Write every delivery the filter matches to a CSV file"));
+    connect(m_export, &QAction::triggered, this, [this] {
+        const QString suggested = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation) + QStringLiteral("/deliveries.csv");
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export deliveries"), suggested, tr("CSV files (*.csv)"));
+        if (!path.isEmpty())
+            exportTo(path);
+    });
+    m_progress = new QProgressBar(left);
+    m_progress->setMaximumWidth(200);
+    m_progress->setAccessibleName(tr("Delivery job progress"));
+    m_progress->setVisible(false);
+    bar->addWidget(m_progress);
+    m_cancelJob = new QToolButton(left);
+    m_cancelJob->setText(tr("Cancel"));
+    m_cancelJob->setAccessibleName(tr("Cancel the delivery job"));
+    m_cancelJob->setVisible(false);
+    connect(m_cancelJob, &QToolButton::clicked, this, [this] {
+        if (m_job)
+            m_job->cancel();
+    });
+    bar->addWidget(m_cancelJob);
     leftLayout->addWidget(bar);
+
+    // The filter: which hooks, status, event, period and text.
+    auto *filterRow = new QHBoxLayout;
+    filterRow->setContentsMargins(4, 0, 4, 0);
+    m_scope = makeChooser(left, tr("Deliveries of"), tr("&Of:"), filterRow);
+    m_scope->setMinimumContentsLength(15);
+    m_scope->addItem(tr("Selected webhook"), SelectedHook);
+    m_scope->addItem(tr("All webhooks"), AllHooks);
+    m_status = makeChooser(left, tr("Delivery status"), tr("S&tatus:"), filterRow);
+    m_status->addItem(tr("Any"), QString());
+    for (const char *status : {"failed", "unknown", "succeeded", "pending", "skipped"})
+        m_status->addItem(QString::fromLatin1(status), QString::fromLatin1(status));
+    m_event = makeChooser(left, tr("Delivery event"), tr("E&vent:"), filterRow);
+    m_event->setMinimumContentsLength(14);
+    m_event->addItem(tr("Any"), QString());
+    for (const QString &event : Admin::hookEventNames())
+        m_event->addItem(event, event);
+    m_period = makeChooser(left, tr("Queued within"), tr("&Within:"), filterRow);
+    m_period->addItem(tr("Any time"), 0);
+    m_period->addItem(tr("Last hour"), 3600);
+    m_period->addItem(tr("Last 24 hours"), 24 * 3600);
+    m_period->addItem(tr("Last 7 days"), 7 * 24 * 3600);
+    m_search = new QLineEdit(left);
+    m_search->setPlaceholderText(tr("Text in payload or response"));
+    m_search->setAccessibleName(tr("Search deliveries"));
+    m_search->setClearButtonEnabled(true);
+    m_search->setMinimumWidth(180);
+    filterRow->addWidget(m_search, 1);
+    leftLayout->addLayout(filterRow);
+    m_searchDelay = new QTimer(this);
+    m_searchDelay->setSingleShot(true);
+    m_searchDelay->setInterval(kSearchDelayMs);
+    connect(m_searchDelay, &QTimer::timeout, this, &WebhooksPage::filterChanged);
+    connect(m_search, &QLineEdit::textEdited, m_searchDelay, qOverload<>(&QTimer::start));
+    connect(m_search, &QLineEdit::returnPressed, this, [this] {
+        m_searchDelay->stop();
+        filterChanged();
+    });
+    for (QComboBox *box : {m_scope, m_status, m_event, m_period})
+        connect(box, &QComboBox::currentIndexChanged, this, &WebhooksPage::filterChanged);
     m_taskProxy.setSourceModel(&m_tasks);
     m_taskProxy.setSortRole(RawRole);
     m_taskView = makeTable(left, &m_taskProxy, tr("The selected webhook's deliveries, newest first"));
     m_taskView->sortByColumn(HookTaskModel::Id, Qt::DescendingOrder);
     m_taskView->header()->resizeSection(HookTaskModel::Id, 50);
+    m_taskView->header()->resizeSection(HookTaskModel::Hook, 45);
+    m_taskView->setColumnHidden(HookTaskModel::Hook, true); // shown for all webhooks
     m_taskView->header()->resizeSection(HookTaskModel::Created, 140);
     m_taskView->header()->resizeSection(HookTaskModel::Event, 140);
     m_taskView->header()->resizeSection(HookTaskModel::Status, 110);
     m_taskView->header()->resizeSection(HookTaskModel::Duration, 55);
     m_taskView->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     m_taskView->addAction(m_redeliver);
+    m_taskView->addAction(m_bulk);
+    m_taskView->addAction(m_export);
     m_taskView->setContextMenuPolicy(Qt::ActionsContextMenu);
     leftLayout->addWidget(m_taskView);
     m_tabs = new QTabWidget(split);
@@ -165,9 +259,27 @@ void WebhooksPage::readHooks(const Done &done)
     });
 }
 
+Admin::DeliverySearchArgs WebhooksPage::currentFilter() const
+{
+    Admin::DeliverySearchArgs filter;
+    filter.hook = m_scope->currentData().toInt() == AllHooks ? 0 : selectedHook();
+    filter.status = m_status->currentData().toString();
+    filter.event = m_event->currentData().toString();
+    if (const int seconds = m_period->currentData().toInt(); seconds > 0)
+        filter.since = QDateTime::currentDateTimeUtc().addSecs(-seconds);
+    filter.q = m_search->text().trimmed();
+    return filter;
+}
+
+// The hook (or all, -1) whose deliveries the list shows; 0 when there is nothing to show.
+static qint64 listedOf(qint64 selected, bool all)
+{
+    return all ? -1 : selected;
+}
+
 void WebhooksPage::refreshTasks()
 {
-    if (selectedHook() <= 0)
+    if (listedOf(selectedHook(), m_scope->currentData().toInt() == AllHooks) == 0)
         return;
     single(QStringLiteral("tasks"), [=, this](const Done &done) { readTasks(1, done); });
 }
@@ -176,27 +288,33 @@ void WebhooksPage::refreshTasks()
 // is scrolled to its end.
 void WebhooksPage::readTasks(qint64 page, const Done &done)
 {
-    const qint64 hook = selectedHook();
-    if (hook <= 0) {
+    Admin::DeliverySearchArgs filter = currentFilter();
+    const qint64 listed = listedOf(selectedHook(), m_scope->currentData().toInt() == AllHooks);
+    if (listed == 0) {
         if (done)
             done();
         m_tasks.pageFailed();
         return;
     }
-    backend().call(Admin::Ops::hookTasks, {hook, page, kPageRows, {}}, this,
-                   [this, done, page, hook](Result<Admin::Page<Admin::HookTaskRow>> rows) {
+    filter.page = page;
+    filter.limit = kPageRows;
+    backend().call(Admin::Ops::deliverySearch, filter, this,
+                   [this, done, page, listed, generation = m_filterGeneration](Result<Admin::Page<Admin::HookTaskRow>> rows) {
                        if (done)
                            done();
-                       if (hook != selectedHook())
-                           return; // another hook was selected meanwhile (and the pages were reset)
+                       if (listed != m_tasksOf || generation != m_filterGeneration)
+                           return; // another hook or filter was chosen meanwhile (and the pages were reset)
                        if (!rows) {
                            m_tasks.pageFailed();
-                           if (rows.status().code() != Status::Code::NotFound) // deleted meanwhile: the next read says so
-                               reportFailure(tr("Reading the deliveries"), rows.status());
+                           reportFailure(tr("Reading the deliveries"), rows.status());
                            return;
                        }
-                       const Admin::HookRow *row = m_hooks.find(hook);
-                       m_taskHeading->setText(row ? tr("Hook %1: %n delivery(s)", nullptr, int(rows->total)).arg(hook) : QString());
+                       const int total = int(std::min<qint64>(rows->total, std::numeric_limits<int>::max()));
+                       const bool filtered = !m_status->currentData().toString().isEmpty() || !m_event->currentData().toString().isEmpty()
+                                             || m_period->currentData().toInt() > 0 || !m_search->text().trimmed().isEmpty();
+                       const QString where = listed < 0 ? tr("All webhooks") : tr("Hook %1").arg(listed);
+                       m_taskHeading->setText(filtered ? tr("%1: %n matching delivery(s)", nullptr, total).arg(where)
+                                                       : tr("%1: %n delivery(s)", nullptr, total).arg(where));
                        m_tasks.pageArrived(page, std::move(rows->rows), rows->total);
                        // Nothing chosen yet: the newest delivery, so its request and response show.
                        if (!m_taskView->selectionModel()->currentIndex().isValid() && m_taskProxy.rowCount() > 0)
@@ -204,6 +322,21 @@ void WebhooksPage::readTasks(qint64 page, const Done &done)
                                                                                                      | QItemSelectionModel::Rows);
                        updateActions();
                    });
+}
+
+void WebhooksPage::filterChanged()
+{
+    const bool all = m_scope->currentData().toInt() == AllHooks;
+    m_taskView->setColumnHidden(HookTaskModel::Hook, !all);
+    m_tasksOf = listedOf(selectedHook(), all);
+    ++m_filterGeneration;
+    m_tasks.resetPages();
+    m_request->clear();
+    m_response->clear();
+    if (m_tasksOf == 0)
+        m_taskHeading->setText(tr("Select a webhook to see its deliveries."));
+    refreshTasks();
+    updateActions();
 }
 
 qint64 WebhooksPage::selectedHook() const
@@ -219,16 +352,8 @@ bool WebhooksPage::selectTask(qint64 id)
 
 void WebhooksPage::selectionChanged()
 {
-    const qint64 hook = selectedHook();
-    if (hook != m_tasksOf) {
-        m_tasksOf = hook;
-        m_tasks.resetPages();
-        m_request->clear();
-        m_response->clear();
-        if (hook <= 0)
-            m_taskHeading->setText(tr("Select a webhook to see its deliveries."));
-        refreshTasks();
-    }
+    if (listedOf(selectedHook(), m_scope->currentData().toInt() == AllHooks) != m_tasksOf)
+        filterChanged();
     updateActions();
 }
 
@@ -264,6 +389,95 @@ void WebhooksPage::updateActions()
     m_test->setEnabled(may && hook);
     m_delete->setEnabled(may && hook);
     m_redeliver->setEnabled(may && !m_taskView->selectionModel()->selectedRows().isEmpty());
+    const QString status = m_status->currentData().toString();
+    const bool listing = m_tasksOf != 0;
+    m_bulk->setEnabled(may && listing && !m_job && (status == QLatin1String("failed") || status == QLatin1String("unknown")));
+    m_bulk->setToolTip(m_bulk->isEnabled() || !may || m_job
+                           ? tr("Send every delivery the filter matches again, as one job on the instance")
+                           : tr("Choose status failed or unknown to redeliver what matches"));
+    m_export->setEnabled(listing && !m_job);
+}
+
+Admin::AdminJob *WebhooksPage::runningJob() const
+{
+    return m_job;
+}
+
+void WebhooksPage::startJob(Admin::AdminJob *job, const QString &doing, const std::function<void(const Status &, qint64 done)> &ended)
+{
+    m_job = job;
+    m_progress->setRange(0, 0);
+    m_progress->setFormat(doing + QStringLiteral(": %v of %m"));
+    m_progress->setVisible(true);
+    m_cancelJob->setVisible(true);
+    connect(job, &Admin::AdminJob::progress, this, [this](qint64 done, qint64 total) {
+        if (total <= 0)
+            return;
+        m_progress->setRange(0, int(std::min<qint64>(total, std::numeric_limits<int>::max())));
+        m_progress->setValue(int(std::min<qint64>(done, std::numeric_limits<int>::max())));
+    });
+    connect(job, &Admin::AdminJob::finished, this, [this, job, ended](const Status &result) {
+        const qint64 done = job->done();
+        m_job = nullptr;
+        m_progress->setVisible(false);
+        m_cancelJob->setVisible(false);
+        ended(result, done);
+        updateActions();
+    });
+    updateActions();
+}
+
+void WebhooksPage::redeliverMatching()
+{
+    Admin::DeliveryRedeliverArgs bulk;
+    static_cast<Admin::DeliveryFilterArgs &>(bulk) = currentFilter();
+    bulk.dryRun = true;
+    m_bulk->setEnabled(false);
+    backend().call(Admin::Ops::deliveryRedeliver, bulk, this, [this, bulk](Result<Admin::BulkRedelivery> counted) mutable {
+        updateActions();
+        if (!counted) {
+            reportFailure(tr("Counting the deliveries to redeliver"), counted.status());
+            return;
+        }
+        if (counted->matched == 0) {
+            Q_EMIT operationSucceeded(tr("No delivery matches: nothing to redeliver"));
+            return;
+        }
+        const int matched = int(std::min<qint64>(counted->matched, std::numeric_limits<int>::max()));
+        confirm(tr("Redeliver %n delivery(s)?", nullptr, matched),
+                tr("Each of the %n %1 delivery(s) the filter matches is sent again under a new delivery id, oldest first; "
+                   "the history keeps the originals. Receivers may see an event twice.", nullptr, matched).arg(bulk.status),
+                tr("Redeliver"), [this, bulk]() mutable {
+                    bulk.dryRun = false;
+                    backend().call(Admin::Ops::deliveryRedeliver, bulk, this, [this](Result<Admin::BulkRedelivery> started) {
+                        if (!started) {
+                            reportFailure(tr("Redelivering the matching deliveries"), started.status());
+                            return;
+                        }
+                        const qint64 matched = started->matched;
+                        startJob(new ProcessJob(backend(), started->jobId, tr("Redelivering %1 deliveries").arg(matched), this),
+                                 tr("redelivering"), [this, matched](const Status &result, qint64 done) {
+                                     if (result)
+                                         Q_EMIT operationSucceeded(tr("Queued %1 deliveries again").arg(matched));
+                                     else
+                                         reportFailure(tr("Redelivering (%1 of %2 queued again)").arg(done).arg(matched), result);
+                                     refreshTasks();
+                                 });
+                    });
+                });
+    });
+}
+
+void WebhooksPage::exportTo(const QString &path)
+{
+    if (m_job || m_tasksOf == 0)
+        return;
+    startJob(new DeliveryExportJob(backend(), currentFilter(), path, this), tr("exporting"), [this, path](const Status &result, qint64 done) {
+        if (result)
+            Q_EMIT operationSucceeded(tr("Exported %1 deliveries to %2").arg(done).arg(path));
+        else if (result.code() != Status::Code::Cancelled)
+            reportFailure(tr("Exporting the deliveries"), result);
+    });
 }
 
 HookDialog *WebhooksPage::dialog() const

@@ -7,9 +7,14 @@
 #include <QPointer>
 
 class QAction;
+class QComboBox;
 class QLabel;
+class QLineEdit;
 class QPlainTextEdit;
+class QProgressBar;
 class QTabWidget;
+class QToolButton;
+class QTimer;
 class QTreeView;
 
 namespace Switchyard::Console {
@@ -21,6 +26,11 @@ class HookDialog;
 // first (older pages as the list scrolls), with the request and response of the selected one.
 // Add, Edit, Delete and Test act on the hook; Redeliver sends the selected deliveries again (each
 // a new delivery id; the history keeps both). Read every 2 s while shown.
+//
+// Above the deliveries, a filter: the selected webhook or all of them, status, event, period and
+// text in the payload or response (GET /deliveries). "Redeliver matching…" sends every failed or
+// unknown match again as one job on the instance (count confirmed first, progress and Cancel in
+// the bar); "Export…" writes every match to a CSV file.
 class WebhooksPage final : public TablePage
 {
     Q_OBJECT
@@ -40,6 +50,21 @@ public:
     QAction *deleteAction() const { return m_delete; }
     QAction *testAction() const { return m_test; }
     QAction *redeliverAction() const { return m_redeliver; }
+    QAction *redeliverMatchingAction() const { return m_bulk; }
+    QAction *exportAction() const { return m_export; }
+    QComboBox *scopeBox() const { return m_scope; }
+    QComboBox *statusBox() const { return m_status; }
+    QComboBox *eventBox() const { return m_event; }
+    QComboBox *periodBox() const { return m_period; }
+    QLineEdit *searchField() const { return m_search; }
+    QToolButton *cancelJobButton() const { return m_cancelJob; }
+    QProgressBar *jobProgress() const { return m_progress; }
+    // The running bulk redelivery or export; null when none.
+    Admin::AdminJob *runningJob() const;
+    // The filter the deliveries list shows (page and limit aside).
+    Admin::DeliverySearchArgs currentFilter() const;
+    // Export's work once a file is chosen (tests call it without the dialog).
+    void exportTo(const QString &path);
     // The open Add or Edit dialog (tests); null when none is open.
     HookDialog *dialog() const;
     qint64 selectedHook() const;
@@ -57,6 +82,9 @@ private:
     void deleteHook();
     void testHook();
     void redeliver();
+    void filterChanged();
+    void redeliverMatching();
+    void startJob(Admin::AdminJob *job, const QString &doing, const std::function<void(const Status &, qint64 done)> &ended);
 
     HookModel m_hooks;
     HookTaskModel m_tasks;
@@ -71,10 +99,22 @@ private:
     QAction *m_delete;
     QAction *m_test;
     QAction *m_redeliver;
+    QAction *m_bulk;
+    QAction *m_export;
+    QComboBox *m_scope;
+    QComboBox *m_status;
+    QComboBox *m_event;
+    QComboBox *m_period;
+    QLineEdit *m_search;
+    QTimer *m_searchDelay;
+    QProgressBar *m_progress;
+    QToolButton *m_cancelJob;
+    QPointer<Admin::AdminJob> m_job;
     // Cleared by Qt when the dialog goes (closed, or deleted with the page: a destroyed() slot
     // of ours would run inside ~QWidget, after ~WebhooksPage).
     QPointer<HookDialog> m_dialog;
-    qint64 m_tasksOf = 0; // the hook whose deliveries the lower list shows
+    qint64 m_tasksOf = 0; // the hook whose deliveries the lower list shows (-1: all hooks)
+    quint64 m_filterGeneration = 0; // answers to an earlier filter are dropped
 };
 
 } // namespace Switchyard::Console

@@ -520,6 +520,7 @@ const Op<DeliverySearchArgs, Page<HookTaskRow>> deliverySearch{
             };
             return out;
         }
+        filter->beforeId = a.before;
         filter->page = a.page;
         filter->limit = a.limit;
         return taskPage(c.engine.webhooks(), *filter);

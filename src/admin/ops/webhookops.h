@@ -268,11 +268,15 @@ struct DeliverySearchArgs : DeliveryFilterArgs
     qint64 page = 1;
     qint64 limit = 50;
     QString format; // empty: a page of JSON rows; csv or json: every match, streamed (an export)
+    qint64 before = 0; // keyset paging: only ids below this (the last id of the previous page)
 };
 template<typename V>
 void describe(V &v, DeliverySearchArgs &a)
 {
     describeFilter(v, a, ArgSpec::Query, false);
+    v(ArgSpec{ArgSpec::Query, "before", "only deliveries with a smaller id (the last id of the previous page)", 0,
+              std::numeric_limits<qint64>::max(), "--before"},
+      a.before);
     v(ArgSpec{ArgSpec::Query, "page", "page (1-based)", 1, 1'000'000'000, "--page"}, a.page);
     v(ArgSpec{ArgSpec::Query, "limit", "deliveries per page (max 500)", 1, 500, "--limit"}, a.limit);
     v(ArgSpec{ArgSpec::Query, "format", "csv or json: export every match (page and limit ignored)", 0, 0, "--format"}, a.format);

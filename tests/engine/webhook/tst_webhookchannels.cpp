@@ -10,6 +10,8 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
+#include "support/testutil.h"
+
 #include <QJsonDocument>
 #include <QTest>
 
@@ -18,11 +20,7 @@ using namespace Switchyard::Webhook;
 
 namespace {
 
-QByteArray readFile(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
+using Test::readFile;
 
 QString dataPath(const QString &relative)
 {

@@ -22,13 +22,7 @@ using namespace std::chrono_literals;
 
 namespace {
 
-QByteArray readFile(const QString &path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return file.readAll();
-}
+using Test::readFile;
 
 QByteArray sample(const QString &name)
 {
