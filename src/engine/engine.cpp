@@ -176,7 +176,7 @@ Status Engine::startParts(const CancelToken &cancel, EngineOptions options)
         webhookOptions.notice = [board](const QString &message) { board->add(QStringLiteral("webhook"), message); };
     }
     p.webhooks = std::make_unique<Webhook::WebhookService>(cfg, *p.store, *p.secrets, std::move(webhookOptions));
-    if (Status started = p.webhooks->start(cancel, *p.queues); !started)
+    if (Status started = p.webhooks->start(cancel, *p.queues, *p.lifecycle); !started)
         return started;
 
     // The notify bus, its notifiers in dispatch order, then the producer that feeds it.

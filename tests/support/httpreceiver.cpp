@@ -52,6 +52,12 @@ void HttpReceiver::respond(int status, QByteArray body, QByteArray extraHeaders)
     m_extraHeaders = std::move(extraHeaders);
 }
 
+void HttpReceiver::respondInTurn(QList<QPair<int, QByteArray>> answers)
+{
+    std::lock_guard lock(m_mutex);
+    m_inTurn = std::move(answers);
+}
+
 QList<HttpReceiver::Request> HttpReceiver::requests() const
 {
     std::lock_guard lock(m_mutex);
@@ -105,8 +111,10 @@ void HttpReceiver::serve()
         {
             std::lock_guard lock(m_mutex);
             m_requests.append(request);
-            response = "HTTP/1.1 " + QByteArray::number(m_status) + " Status\r\n" + m_extraHeaders + "Content-Type: text/plain\r\nContent-Length: "
-                       + QByteArray::number(m_body.size()) + "\r\nConnection: close\r\n\r\n" + m_body;
+            const QPair<int, QByteArray> answer = m_inTurn.isEmpty() ? qMakePair(m_status, m_body) : m_inTurn.takeFirst();
+            response = "HTTP/1.1 " + QByteArray::number(answer.first) + " Status\r\n" + m_extraHeaders
+                       + "Content-Type: text/plain\r\nContent-Length: " + QByteArray::number(answer.second.size())
+                       + "\r\nConnection: close\r\n\r\n" + answer.second;
         }
         [[maybe_unused]] const ssize_t written = ::write(client, response.constData(), size_t(response.size()));
         ::close(client);

@@ -32,6 +32,8 @@ public:
     QByteArray url(const QByteArray &path = "/") const;
     // `extraHeaders`: "Name: value\r\n" lines (a redirect's Location, say).
     void respond(int status, QByteArray body, QByteArray extraHeaders = {});
+    // The next requests get these answers in turn, then the respond() one again.
+    void respondInTurn(QList<QPair<int, QByteArray>> answers);
     QList<Request> requests() const;
 
 private:
@@ -44,6 +46,7 @@ private:
     int m_status = 200;       // guarded by m_mutex
     QByteArray m_body = "ok"; // guarded by m_mutex
     QByteArray m_extraHeaders; // guarded by m_mutex
+    QList<QPair<int, QByteArray>> m_inTurn; // guarded by m_mutex
     QList<Request> m_requests; // guarded by m_mutex
     std::thread m_thread;
 };

@@ -5,6 +5,7 @@
 #include "models/noticemodel.h"
 #include "models/notificationmodels.h"
 #include "models/queuemodel.h"
+#include "models/webhookmodels.h"
 #include "widgets/format.h"
 
 #include <QAbstractItemModelTester>
@@ -197,6 +198,38 @@ private Q_SLOTS:
         QCOMPARE(model.rowAt(model.indexOfKey(80))->status, QStringLiteral("done"));
         QCOMPARE(model.rowAt(model.indexOfKey(59))->status, QStringLiteral("pending"));
         QCOMPARE(proxy.index(0, EventModel::Id).data(KeyRole).toLongLong(), qint64(100));
+    }
+
+    // A delivery's row says what it is: a first delivery, a redelivery, or a scheduled retry
+    // (with when it is due while it waits); failed and unknown ones want attention.
+    void deliveriesSayWhatTheyAre()
+    {
+        HookTaskModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        Admin::HookTaskRow first;
+        first.id = 1;
+        first.hookId = 3;
+        first.eventType = QStringLiteral("push");
+        first.status = QStringLiteral("failed");
+        Admin::HookTaskRow again = first;
+        again.id = 2;
+        again.redeliveryOf = 1;
+        again.status = QStringLiteral("succeeded");
+        Admin::HookTaskRow retry = first;
+        retry.id = 3;
+        retry.redeliveryOf = 1;
+        retry.attempt = 2;
+        retry.status = QStringLiteral("pending");
+        retry.deliverAfter = QDateTime::currentDateTimeUtc().addSecs(60);
+        model.applySnapshot({first, again, retry});
+        const auto cell = [&](int row, int column, int role = Qt::DisplayRole) { return model.index(row, column).data(role); };
+        QCOMPARE(cell(0, HookTaskModel::Event).toString(), QStringLiteral("push"));
+        QCOMPARE(cell(1, HookTaskModel::Event).toString(), QStringLiteral("push (again)"));
+        QCOMPARE(cell(2, HookTaskModel::Event).toString(), QStringLiteral("push (retry 2)"));
+        QVERIFY(cell(2, HookTaskModel::Event, Qt::ToolTipRole).toString().startsWith(QLatin1String("scheduled retry 2 of delivery 1, due ")));
+        QCOMPARE(cell(0, HookTaskModel::Hook).toLongLong(), qint64(3));
+        QVERIFY(cell(0, HookTaskModel::Status, AttentionRole).toBool());
+        QVERIFY(!cell(1, HookTaskModel::Status, AttentionRole).toBool());
     }
 
     void schedulesInWords_data()

@@ -154,6 +154,10 @@ QVariant HookTaskModel::data(const QModelIndex &index, int role) const
                 if (response.contains(QStringLiteral("status")))
                     return tr("HTTP %1").arg(response.value(QStringLiteral("status")).toInt());
             }
+            if (index.column() == Event && row->attempt)
+                return row->deliverAfter.isValid() && row->status == QLatin1String("pending")
+                           ? tr("scheduled retry %1 of delivery %2, due %3").arg(*row->attempt).arg(row->redeliveryOf).arg(formatTime(row->deliverAfter))
+                           : tr("scheduled retry %1 of delivery %2").arg(*row->attempt).arg(row->redeliveryOf);
             if (index.column() == Event && row->redeliveryOf > 0)
                 return tr("a redelivery of delivery %1").arg(row->redeliveryOf);
             return {};
@@ -173,7 +177,10 @@ QVariant HookTaskModel::data(const QModelIndex &index, int role) const
                 case Id: return row->id;
                 case Hook: return row->hookId;
                 case Created: return formatTime(row->createdAt);
-                case Event: return row->redeliveryOf > 0 ? tr("%1 (again)").arg(row->eventType) : row->eventType;
+                case Event:
+                    if (row->attempt)
+                        return tr("%1 (retry %2)").arg(row->eventType).arg(*row->attempt);
+                    return row->redeliveryOf > 0 ? tr("%1 (again)").arg(row->eventType) : row->eventType;
                 case Status: {
                     const QJsonObject response = row->response.toObject();
                     if (response.contains(QStringLiteral("status")))

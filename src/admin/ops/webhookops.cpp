@@ -207,6 +207,10 @@ HookTaskRow hookTaskRow(const HookTask &t)
     r.response = parsedJson(t.response);
     r.redeliveryOf = t.redeliveryOf;
     r.traceId = t.traceId;
+    if (t.attempt > 0)
+        r.attempt = t.attempt;
+    if (t.deliverAfterMs > 0)
+        r.deliverAfter = QDateTime::fromMSecsSinceEpoch(t.deliverAfterMs, Qt::UTC);
     return r;
 }
 

@@ -73,6 +73,8 @@ struct HookTaskRow
     QJsonValue response;
     qint64 redeliveryOf = 0;
     QString traceId;
+    std::optional<int> attempt; // n: the n-th scheduled retry ([webhook] RETRY_SCHEDULE); none otherwise
+    QDateTime deliverAfter;  // a retry is held until then
     bool operator==(const HookTaskRow &) const = default;
 };
 template<typename V>
@@ -94,6 +96,8 @@ void describe(V &v, HookTaskRow &t)
     v("response", t.response);
     v("redelivery_of", t.redeliveryOf);
     v("trace_id", t.traceId);
+    v("attempt", t.attempt, Json::Omit);
+    v("deliver_after", t.deliverAfter, Json::Omit);
 }
 
 // The new task of a redelivery or a test.

@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include "duration.h"
 #include "engine/redis/redisconnection.h"
 
 #include <QDir>
@@ -52,7 +53,7 @@ const QHash<QString, QStringList> &knownKeys()
           QStringLiteral("MAX_HOLD_TIME")}},
         {QStringLiteral("webhook"),
          {QStringLiteral("DELIVER_TIMEOUT"), QStringLiteral("ALLOWED_HOST_LIST"), QStringLiteral("SKIP_TLS_VERIFY"),
-          QStringLiteral("PAGING_NUM"), QStringLiteral("AUTO_DISABLE_AFTER")}},
+          QStringLiteral("PAGING_NUM"), QStringLiteral("AUTO_DISABLE_AFTER"), QStringLiteral("RETRY_SCHEDULE")}},
         {QStringLiteral("qos"),
          {QStringLiteral("ENABLED"), QStringLiteral("MAX_INFLIGHT"), QStringLiteral("MAX_WAITING"),
           QStringLiteral("TARGET_WAIT_TIME")}},
@@ -317,6 +318,24 @@ void EngineConfig::loadServices(Collector &c, const Settings &s, EngineConfig &c
         c.fail(QStringLiteral("%1 = %2 is not valid; expected 0 (never) or a number of failed deliveries in a row")
                    .arg(s.location(webhook, QStringLiteral("AUTO_DISABLE_AFTER")))
                    .arg(wh.autoDisableAfter));
+    const QStringList retries = c.take(s.list(webhook, QStringLiteral("RETRY_SCHEDULE"), {}), QStringList());
+    for (const QString &delay : retries) {
+        const Result<std::chrono::nanoseconds> parsed = parseDuration(delay);
+        const auto ms = parsed ? std::chrono::duration_cast<std::chrono::milliseconds>(*parsed) : std::chrono::milliseconds(0);
+        if (!parsed || ms < std::chrono::seconds(1) || ms > std::chrono::hours(24 * 7)) {
+            c.fail(QStringLiteral("%1 = %2 is not valid: \"%3\" is not a delay from 1s to 168h; expected delays in Go syntax "
+                                  "separated by commas (10s,1m,10m), at most %4, or nothing (no retry)")
+                       .arg(s.location(webhook, QStringLiteral("RETRY_SCHEDULE")), retries.join(u','), delay)
+                       .arg(WebhookSettings::kMaxRetries));
+            break;
+        }
+        wh.retrySchedule.push_back(ms);
+    }
+    if (qsizetype(wh.retrySchedule.size()) > WebhookSettings::kMaxRetries)
+        c.fail(QStringLiteral("%1 = %2 is not valid: %3 retries; at most %4")
+                   .arg(s.location(webhook, QStringLiteral("RETRY_SCHEDULE")), retries.join(u','))
+                   .arg(wh.retrySchedule.size())
+                   .arg(WebhookSettings::kMaxRetries));
 
     const QStringList qos{QStringLiteral("qos")};
     QosSettings &q = config.qos;

@@ -68,6 +68,10 @@ struct WebhookSettings
     bool disableWebhooks = false; // [security] DISABLE_WEBHOOKS, as in Gitea: no task is made for any event
     // This many failed deliveries in a row make a hook inactive (and raise a notice); 0: never.
     int autoDisableAfter = 0;
+    // RETRY_SCHEDULE ("10s,1m,10m"): after a failed delivery, a retry (a new task linked to the
+    // first) goes out after the next delay; empty: no retry, as in Gitea.
+    std::vector<std::chrono::milliseconds> retrySchedule;
+    static constexpr int kMaxRetries = 10;
 };
 
 struct QosSettings

@@ -205,6 +205,16 @@ QStringList deliverySearch(StoreBackend)
     };
 }
 
+// 8: scheduled retries ([webhook] RETRY_SCHEDULE). attempt is 0 for a first delivery (and a
+// manual redelivery), n for the n-th retry; deliver_after_ms holds a retry back until then.
+QStringList deliveryRetries(StoreBackend)
+{
+    return {
+        QStringLiteral("ALTER TABLE hook_task ADD COLUMN attempt INTEGER NOT NULL DEFAULT 0"),
+        QStringLiteral("ALTER TABLE hook_task ADD COLUMN deliver_after_ms BIGINT NOT NULL DEFAULT 0"),
+    };
+}
+
 } // namespace
 
 const std::vector<Migration> &storeMigrations()
@@ -217,6 +227,7 @@ const std::vector<Migration> &storeMigrations()
         {5, "audit log", &auditLog},
         {6, "webhooks and their delivery history", &webhooks},
         {7, "delivery search indexes", &deliverySearch},
+        {8, "delivery retries", &deliveryRetries},
     };
     return migrations;
 }

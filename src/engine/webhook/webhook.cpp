@@ -4,6 +4,7 @@
 #include "payloads.h"
 
 #include "engine/core/cancellation.h"
+#include "engine/core/lifecycle.h"
 #include "engine/core/secretbox.h"
 #include "engine/forge/forgedata.h"
 #include "engine/queue/queue.h"
@@ -28,7 +29,10 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <condition_variable>
 #include <map>
+#include <mutex>
+#include <set>
 
 Q_LOGGING_CATEGORY(lcWebhook, "switchyard.webhook", QtInfoMsg)
 
@@ -44,7 +48,8 @@ constexpr int kRequeuePage = 100;
 const QString kHookColumns = QStringLiteral("id, repo_id, owner_id, is_system, url, name, http_method, content_type, secret, events, "
                                             "is_active, type, meta, last_status, header_authorization <> '', created_unix, updated_unix");
 const QString kTaskColumns = QStringLiteral("id, hook_id, uuid, payload, payload_version, event_type, is_delivered, delivered_ns, "
-                                            "is_succeed, outcome, request, response, duration_ms, created_ms, redelivery_of, trace_id");
+                                            "is_succeed, outcome, request, response, duration_ms, created_ms, redelivery_of, trace_id, "
+                                            "attempt, deliver_after_ms");
 
 Status invalid(const QString &field, const QString &message)
 {
@@ -101,6 +106,8 @@ HookTask taskFrom(const QSqlQuery &q)
     t.created = QDateTime::fromMSecsSinceEpoch(q.value(13).toLongLong(), Qt::UTC);
     t.redeliveryOf = q.value(14).toLongLong();
     t.traceId = q.value(15).toString();
+    t.attempt = q.value(16).toInt();
+    t.deliverAfterMs = q.value(17).toLongLong();
     return t;
 }
 
@@ -258,6 +265,62 @@ Status checkEgress(const QStringList &allowed, const QString &host, const QHostA
 
 // ---------------------------------------------------------------------------------------------
 
+// Holds scheduled retries until they are due, then hands them to `due` (the queue). Runs on a
+// thread its owner starts (run()) and stops by cancelling the token; schedule() from any thread.
+class RetryTimer
+{
+public:
+    void schedule(qint64 id, qint64 dueMs)
+    {
+        {
+            std::lock_guard lock(m_mutex);
+            if (!m_held.insert(id).second)
+                return; // held already (a requeue at start, a resync): one timer entry
+            m_due.emplace(dueMs, id);
+        }
+        m_changed.notify_all();
+    }
+
+    std::size_t held() const
+    {
+        std::lock_guard lock(m_mutex);
+        return m_held.size();
+    }
+
+    void run(const CancelToken &cancel, const std::function<void(qint64)> &due)
+    {
+        const CancelCallback wake = cancel.onCancel([this] {
+            { std::lock_guard lock(m_mutex); }
+            m_changed.notify_all();
+        });
+        std::unique_lock lock(m_mutex);
+        while (!cancel.isCancelled()) {
+            if (m_due.empty()) {
+                m_changed.wait(lock);
+                continue;
+            }
+            const qint64 next = m_due.begin()->first;
+            const qint64 now = QDateTime::currentMSecsSinceEpoch();
+            if (next > now) {
+                m_changed.wait_for(lock, std::chrono::milliseconds(next - now));
+                continue;
+            }
+            const qint64 id = m_due.begin()->second;
+            m_due.erase(m_due.begin());
+            m_held.erase(id);
+            lock.unlock();
+            due(id);
+            lock.lock();
+        }
+    }
+
+private:
+    mutable std::mutex m_mutex;
+    std::condition_variable m_changed;
+    std::multimap<qint64, qint64> m_due; // due (ms since the epoch) → task id
+    std::set<qint64> m_held;
+};
+
 struct WebhookService::Impl
 {
     Impl(const EngineConfig &c, Store &s, const SecretBox &b, WebhookOptions o) : config(c), store(s), secrets(b), options(std::move(o)) {}
@@ -272,6 +335,12 @@ struct WebhookService::Impl
     std::atomic<qint64> durationUs{0};
     std::atomic<qint64> inFlight{0};
     std::atomic<qint64> bulkJob{0}; // the bulk redelivery running (its process id), 0: none
+    RetryTimer retries;
+
+    const std::vector<std::chrono::milliseconds> &retrySchedule() const
+    {
+        return options.retrySchedule.empty() ? config.webhook.retrySchedule : options.retrySchedule;
+    }
 
     std::chrono::milliseconds timeout() const { return std::chrono::seconds(config.webhook.deliverTimeoutSeconds); }
     std::chrono::milliseconds unknownAfter() const
@@ -308,17 +377,30 @@ struct WebhookService::Impl
 
     // Claims `id` (compare-and-set); the task and its hook, or nothing when another worker has it,
     // it is gone or already delivered.
+    // A retry that is not due yet is not claimed: it goes back to the retry timer.
     std::optional<Flight> claim(qint64 id)
     {
         std::optional<Flight> flight;
+        qint64 heldUntil = 0;
         const Status read = store.write([&](SqlTransaction &tx) -> Status {
             flight.reset();
-            Result<QSqlQuery> claimed = tx.exec(QStringLiteral("UPDATE hook_task SET is_delivered = 1, claimed_ms = ? WHERE id = ? AND is_delivered = 0"),
-                                                {nowMs(), id});
+            heldUntil = 0;
+            const qint64 now = nowMs();
+            Result<QSqlQuery> claimed = tx.exec(
+                QStringLiteral("UPDATE hook_task SET is_delivered = 1, claimed_ms = ? WHERE id = ? AND is_delivered = 0 AND deliver_after_ms <= ?"),
+                {now, id, now});
             if (!claimed)
                 return claimed.status();
-            if (claimed->numRowsAffected() != 1)
-                return Status::ok(); // delivered, claimed elsewhere, or gone
+            if (claimed->numRowsAffected() != 1) {
+                // Delivered, claimed elsewhere, gone — or a retry whose time has not come.
+                Result<qint64> after = tx.scalar(QStringLiteral("SELECT COALESCE(MAX(deliver_after_ms), 0) FROM hook_task WHERE id = ? "
+                                                                "AND is_delivered = 0"),
+                                                 {id});
+                if (!after)
+                    return after.status();
+                heldUntil = *after > now ? *after : 0;
+                return Status::ok();
+            }
             Result<QSqlQuery> t = tx.exec(QStringLiteral("SELECT ") + kTaskColumns + QStringLiteral(" FROM hook_task WHERE id = ?"), {id});
             if (!t)
                 return t.status();
@@ -359,6 +441,8 @@ struct WebhookService::Impl
             qCWarning(lcWebhook).noquote() << "webhook task" << id << "could not be claimed:" << read.message();
             return std::nullopt;
         }
+        if (heldUntil > 0)
+            retries.schedule(id, heldUntil);
         return flight;
     }
 
@@ -488,6 +572,10 @@ struct WebhookService::Impl
         const QString requestText = QString::fromUtf8(QJsonDocument(f.request).toJson(QJsonDocument::Compact));
         const QString responseText = QString::fromUtf8(QJsonDocument(response).toJson(QJsonDocument::Compact));
         bool disabled = false;
+        qint64 retryId = 0;
+        qint64 retryDue = 0;
+        const std::vector<std::chrono::milliseconds> &schedule = retrySchedule();
+        const bool retry = outcome == TaskOutcome::Failed && f.hook.id != 0 && f.hook.active && f.task.attempt < int(schedule.size());
         const Status written = store.write([&](SqlTransaction &tx) -> Status {
             if (Status s = tx.exec(QStringLiteral("UPDATE hook_task SET delivered_ns = ?, is_succeed = ?, outcome = ?, request = ?, response = ?, "
                                                   "duration_ms = ? WHERE id = ?"),
@@ -496,6 +584,21 @@ struct WebhookService::Impl
                 !s)
                 return s;
             disabled = false;
+            retryId = 0;
+            if (retry) {
+                // The next attempt: a new task (new delivery id) linked to the first delivery,
+                // held until its delay has passed; written with the failure, so neither is lost.
+                retryDue = nowMs() + schedule[std::size_t(f.task.attempt)].count();
+                const qint64 first = f.task.attempt > 0 && f.task.redeliveryOf > 0 ? f.task.redeliveryOf : f.task.id;
+                Result<qint64> id = tx.insertReturningId(
+                    QStringLiteral("INSERT INTO hook_task (hook_id, uuid, payload, payload_version, event_type, created_ms, redelivery_of, "
+                                   "trace_id, attempt, deliver_after_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"),
+                    {f.task.hookId, QUuid::createUuid().toString(QUuid::WithoutBraces), f.task.payload, f.task.payloadVersion,
+                     name(f.task.eventType), nowMs(), first, f.task.traceId, f.task.attempt + 1, retryDue});
+                if (!id)
+                    return id.status();
+                retryId = *id;
+            }
             if (outcome == TaskOutcome::Skipped || f.hook.id == 0)
                 return Status::ok();
             if (Status s = tx.exec(QStringLiteral("UPDATE webhook SET last_status = ? WHERE id = ?"),
@@ -536,6 +639,11 @@ struct WebhookService::Impl
             if (options.notice)
                 options.notice(message);
         }
+        if (written && retryId > 0) {
+            retries.schedule(retryId, retryDue);
+            qCInfo(lcWebhook).noquote() << "webhook" << f.hook.id << "delivery" << f.task.uuid << "will be retried (attempt"
+                                        << f.task.attempt + 1 << "of" << schedule.size() << ") as task" << retryId;
+        }
         ++outcomes[std::size_t(outcome)];
         durationUs += qint64(ms * 1000);
         if (!written)
@@ -554,7 +662,7 @@ WebhookService::WebhookService(const EngineConfig &config, Store &store, const S
 
 WebhookService::~WebhookService() = default;
 
-Status WebhookService::start(const CancelToken &cancel, QueueManager &queues)
+Status WebhookService::start(const CancelToken &cancel, QueueManager &queues, Lifecycle &lifecycle)
 {
     Result<std::shared_ptr<WorkerPoolQueue<qint64>>> queue = queues.createUniqueQueue<qint64>(
         cancel, QStringLiteral("webhook_sender"), [this](std::vector<qint64> ids) {
@@ -564,6 +672,16 @@ Status WebhookService::start(const CancelToken &cancel, QueueManager &queues)
     if (!queue)
         return queue.status();
     d->queue = std::move(queue).value();
+    // The retry timer is a producer of the queue: started after it, so it is stopped before it.
+    if (Status timer = lifecycle.runWithCancel(QStringLiteral("webhook retries"), [this](const CancelToken &stop) {
+            d->retries.run(stop, [this, &stop](qint64 id) {
+                if (Status pushed = d->push(stop, {id}); !pushed)
+                    qCWarning(lcWebhook).noquote() << "retry task" << id << "not queued (it stays undelivered and is queued at the next start):"
+                                                   << pushed.message();
+            });
+        });
+        !timer)
+        return timer;
     if (Result<qint64> unknown = markStaleClaimsUnknown(); !unknown)
         return unknown.status();
     else if (*unknown > 0)

@@ -29,6 +29,7 @@ namespace Switchyard {
 
 class CancelToken;
 class EngineConfig;
+class Lifecycle;
 class QueueManager;
 class SecretBox;
 class Store;
@@ -79,8 +80,10 @@ struct HookTask
     QString response; // JSON: {status, headers, body} or {error}
     double durationMs = 0;
     QDateTime created;
-    qint64 redeliveryOf = 0; // the task this one redelivers
+    qint64 redeliveryOf = 0; // the task this one redelivers (a retry: the first delivery)
     QString traceId;
+    int attempt = 0;          // 0: a first delivery or a manual redelivery; n: the n-th retry
+    qint64 deliverAfterMs = 0; // a retry waits until then (ms since the epoch); 0: at once
 
     bool operator==(const HookTask &) const = default;
 };
@@ -122,6 +125,8 @@ struct WebhookOptions
     // Where a hook disabled by [webhook] AUTO_DISABLE_AFTER is announced (the engine: a system
     // notice); called outside any transaction.
     std::function<void(const QString &message)> notice;
+    // Replaces [webhook] RETRY_SCHEDULE when not empty (tests shorten the delays).
+    std::vector<std::chrono::milliseconds> retrySchedule;
 };
 
 // What this instance delivered since start (/metrics).
@@ -142,8 +147,9 @@ public:
     ~WebhookService();
 
     // Creates the webhook_sender queue, marks stale claims unknown, and re-enqueues every
-    // undelivered task (in pages of 100).
-    Status start(const CancelToken &cancel, QueueManager &queues);
+    // undelivered task (in pages of 100). With a retry schedule, a thread of `lifecycle`'s holds
+    // retries until they are due and then queues them (registered after the queue: it stops first).
+    Status start(const CancelToken &cancel, QueueManager &queues, Lifecycle &lifecycle);
 
     // A new hook: 400 naming the field (url, type, http_method, content_type, events, secret,
     // authorization, meta) when it is not valid, and nothing is written. `authorization`: the

@@ -253,6 +253,13 @@ private Q_SLOTS:
                               "database must open the secrets it seals (a webhook's Authorization header); set the same long random value on each");
         QTest::newRow("deliver timeout") << QByteArray("[webhook]\nDELIVER_TIMEOUT = 0\n")
                                          << QStringLiteral("app.ini:2: [webhook] DELIVER_TIMEOUT = 0 is not valid; expected a positive number of seconds");
+        QTest::newRow("retry schedule") << QByteArray("[webhook]\nRETRY_SCHEDULE = 10s, soon\n")
+                                        << QStringLiteral("app.ini:2: [webhook] RETRY_SCHEDULE = 10s,soon is not valid: \"soon\" is not a delay from "
+                                                          "1s to 168h; expected delays in Go syntax separated by commas (10s,1m,10m), at most 10, "
+                                                          "or nothing (no retry)");
+        QTest::newRow("retries") << QByteArray("[webhook]\nRETRY_SCHEDULE = 1s,1s,1s,1s,1s,1s,1s,1s,1s,1s,1s\n")
+                                 << QStringLiteral("app.ini:2: [webhook] RETRY_SCHEDULE = 1s,1s,1s,1s,1s,1s,1s,1s,1s,1s,1s is not valid: 11 "
+                                                   "retries; at most 10");
     }
 
     void invalidEnumValuesListTheValidOnes()

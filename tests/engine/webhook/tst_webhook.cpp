@@ -859,6 +859,84 @@ private Q_SLOTS:
         QCOMPARE(f.receiver.requests().size(), 4);
     }
 
+    // RETRY_SCHEDULE: each failure is tried again after the next delay, as a new task (a new
+    // delivery id) linked to the first; a success ends the chain, and so does the schedule's end.
+    void failedDeliveriesAreRetriedOnSchedule()
+    {
+        WebhookOptions options;
+        options.retrySchedule = {20ms, 20ms};
+        HookFixture f({}, options);
+        const Result<Hook> h = f.hooks().create(f.hook());
+        QVERIFY(h);
+        f.receiver.respond(503, "busy");
+        QVERIFY(f.hooks().prepare(CancelToken(), {7, 0}, HookEventType::Push, kPush, QStringLiteral("refs/heads/main"), {}));
+        TaskFilter all;
+        all.hookId = h->id;
+        const auto ended = [&](qint64 total) {
+            const Result<TaskPage> page = f.hooks().tasks(all);
+            return page && page->total == total
+                   && std::none_of(page->rows.begin(), page->rows.end(), [](const HookTask &t) { return t.outcome == TaskOutcome::Pending; });
+        };
+        QVERIFY(Test::eventually([&] { return ended(3); })); // the failure retried twice, no more
+        std::vector<HookTask> rows = f.hooks().tasks(all)->rows;
+        const HookTask first = rows.back();
+        QCOMPARE(first.attempt, 0);
+        for (int i = 0; i < 2; ++i) {
+            QCOMPARE(rows[std::size_t(1 - i)].attempt, i + 1);
+            QCOMPARE(rows[std::size_t(1 - i)].redeliveryOf, first.id);
+            QCOMPARE(rows[std::size_t(1 - i)].outcome, TaskOutcome::Failed);
+            QVERIFY(rows[std::size_t(1 - i)].deliverAfterMs >= first.created.toMSecsSinceEpoch());
+        }
+        QCOMPARE(f.receiver.requests().size(), 3);
+        QSet<QByteArray> deliveries;
+        for (const Test::HttpReceiver::Request &r : f.receiver.requests())
+            deliveries.insert(r.header("X-Gitea-Delivery"));
+        QCOMPARE(deliveries.size(), 3);
+
+        // Fails once, then the retry succeeds: the chain ends there.
+        f.receiver.respondInTurn({{500, "no"}, {200, "yes"}});
+        QVERIFY(f.hooks().prepare(CancelToken(), {7, 0}, HookEventType::Push, kPush, QStringLiteral("refs/heads/main"), {}));
+        QVERIFY(Test::eventually([&] { return ended(5); }));
+        rows = f.hooks().tasks(all)->rows;
+        QCOMPARE(rows.front().outcome, TaskOutcome::Succeeded);
+        QCOMPARE(rows.front().attempt, 1);
+        QCOMPARE(rows.front().redeliveryOf, rows[1].id);
+        QCOMPARE(f.receiver.requests().size(), 5);
+    }
+
+    // A retry is written with the failure and held until it is due, across a restart too: the
+    // requeue at start does not send it early.
+    void aRetryNotYetDueIsHeldAcrossARestart()
+    {
+        WebhookOptions options;
+        options.retrySchedule = {std::chrono::hours(1)};
+        HookFixture f({}, options);
+        const Result<Hook> h = f.hooks().create(f.hook());
+        QVERIFY(h);
+        f.receiver.respond(500, "down");
+        QVERIFY(f.hooks().prepare(CancelToken(), {7, 0}, HookEventType::Push, kPush, QStringLiteral("refs/heads/main"), {}));
+        f.settle();
+        TaskFilter pending;
+        pending.hookId = h->id;
+        pending.outcome = TaskOutcome::Pending;
+        QCOMPARE(f.hooks().count(pending).valueOr(0), qint64(1));
+        f.engine->shutdown();
+        f.engine.reset(); // its queue files closed
+        EngineOptions again;
+        again.webhookOptions = options;
+        Result<std::unique_ptr<Engine>> restarted = Engine::start(
+            CancelToken(), Test::configFrom("[webhook]\nALLOWED_HOST_LIST = loopback\nDELIVER_TIMEOUT = 2\n", f.dir.path()), again);
+        QVERIFY2(restarted, qPrintable(restarted.status().message()));
+        f.engine = std::move(restarted).value();
+        f.settle(); // the requeued retry reached a worker, which held it back
+        const Result<TaskPage> held = f.hooks().tasks(pending);
+        QVERIFY(held);
+        QCOMPARE(held->total, qint64(1));
+        QCOMPARE(held->rows.front().attempt, 1);
+        QVERIFY(held->rows.front().deliverAfterMs > QDateTime::currentMSecsSinceEpoch() + 3'000'000);
+        QCOMPARE(f.receiver.requests().size(), 1);
+    }
+
     // The cleanup task's settings are checked at start, naming the key and the valid values.
     void badCleanupSettingsStopTheStart()
     {
