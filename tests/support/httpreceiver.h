@@ -4,15 +4,18 @@
 #include <QList>
 
 #include <atomic>
+#include <memory>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 namespace Switchyard::Test {
 
-// A real HTTP/1.1 receiver on a free loopback port, on its own thread (so tests may block while
-// the code under test talks to it). Answers every request with the configured status and body and
-// records what it received. Not a general server: one request per connection, bodies by
-// Content-Length.
+// A real HTTP/1.1 receiver on a free loopback port, on its own threads (so tests may block while
+// the code under test talks to it): each connection is served on a thread of its own, so one
+// that hangs delays no other. Answers every request with the configured status and body (or the
+// scripted answers in turn) and records what it received; a path may be made to misbehave
+// (misbehave()). Not a general server: one request per connection, bodies by Content-Length.
 class HttpReceiver
 {
 public:
@@ -34,10 +37,22 @@ public:
     void respond(int status, QByteArray body, QByteArray extraHeaders = {});
     // The next requests get these answers in turn, then the respond() one again.
     void respondInTurn(QList<QPair<int, QByteArray>> answers);
+
+    enum class Misbehaviour {
+        Hang,    // reads the request and never answers (until the peer or the receiver goes)
+        Trickle, // a 200 head, then one body byte every 50 ms, never finishing
+        Huge,    // a 200 with a 1 GiB body, sent as fast as the peer reads
+        Reset,   // reads the request and resets the connection (RST)
+    };
+    // Requests for `path` get this instead of an answer.
+    void misbehave(const QByteArray &path, Misbehaviour how);
+    // Body bytes the Huge path managed to send (how much the peer read before it stopped).
+    qint64 hugeBytesSent() const { return m_hugeSent; }
     QList<Request> requests() const;
 
 private:
     void serve();
+    void answer(int client);
 
     int m_listener = -1;
     quint16 m_port = 0;
@@ -47,6 +62,14 @@ private:
     QByteArray m_body = "ok"; // guarded by m_mutex
     QByteArray m_extraHeaders; // guarded by m_mutex
     QList<QPair<int, QByteArray>> m_inTurn; // guarded by m_mutex
+    QList<QPair<QByteArray, Misbehaviour>> m_misbehaving; // guarded by m_mutex
+    std::atomic<qint64> m_hugeSent = 0;
+    struct Connection
+    {
+        std::thread thread;
+        std::shared_ptr<std::atomic<bool>> done;
+    };
+    std::vector<Connection> m_connections; // one per open connection, joined once done (serve's thread only)
     QList<Request> m_requests; // guarded by m_mutex
     std::thread m_thread;
 };

@@ -373,6 +373,7 @@ struct WebhookService::Impl
         QString error; // set when it failed before or instead of an answer
         bool ownerIsOrganization = false; // read with the claim
         QString sealedAuthorization;      // read with the claim
+        bool landed = false;              // its result is recorded
     };
 
     // Claims `id` (compare-and-set); the task and its hook, or nothing when another worker has it,
@@ -1232,42 +1233,12 @@ void WebhookService::deliver(const CancelToken &cancel, const std::vector<qint64
     QEventLoop loop;
     int open = int(flights.size());
     const qint64 maxBody = d->options.maxResponseBytes;
-    for (Impl::Flight &f : flights) {
-        Impl::Flight *self = &f;
-        QObject::connect(f.reply, &QNetworkReply::readyRead, f.reply, [self, maxBody] {
-            const qint64 room = maxBody - self->body.size();
-            if (room > 0)
-                self->body += self->reply->read(room);
-            if (self->body.size() >= maxBody && self->reply->bytesAvailable() > 0) {
-                self->truncated = true;
-                self->reply->abort(); // the status is known; the rest is not kept
-            }
-        });
-        QObject::connect(f.reply, &QNetworkReply::finished, &loop, [&open, &loop] {
-            if (--open == 0)
-                loop.quit();
-        });
-    }
-    // DELIVER_TIMEOUT is a total deadline (a receiver that trickles bytes is cut too).
-    QTimer deadline;
-    deadline.setSingleShot(true);
-    QObject::connect(&deadline, &QTimer::timeout, &loop, [&] {
-        for (Impl::Flight &f : flights)
-            if (!f.reply->isFinished()) {
-                f.error = QStringLiteral("no complete answer within DELIVER_TIMEOUT (%1 s)").arg(d->config.webhook.deliverTimeoutSeconds);
-                f.reply->abort();
-            }
-    });
-    deadline.start(d->timeout());
-    const CancelCallback stop = cancel.onCancel([&loop] { QMetaObject::invokeMethod(&loop, &QEventLoop::quit, Qt::QueuedConnection); });
-    if (open > 0)
-        loop.exec();
-
-    for (Impl::Flight &f : flights) {
-        if (!f.reply->isFinished()) {
-            f.error = QStringLiteral("cancelled: %1").arg(cancel.cause().message());
-            f.reply->abort();
-        }
+    // Each flight is recorded as soon as its answer ends, so a fast receiver's result (and its
+    // duration) does not wait for the slowest one of the batch.
+    const auto land = [this, maxBody](Impl::Flight &f) {
+        if (f.landed)
+            return;
+        f.landed = true;
         const int code = f.reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         if (f.reply->bytesAvailable() > 0 && f.body.size() < maxBody)
             f.body += f.reply->read(maxBody - f.body.size());
@@ -1288,6 +1259,49 @@ void WebhookService::deliver(const CancelToken &cancel, const std::vector<qint64
         d->record(f, ok ? TaskOutcome::Succeeded : TaskOutcome::Failed, response);
         --d->inFlight;
         f.reply->deleteLater();
+    };
+    for (Impl::Flight &f : flights) {
+        Impl::Flight *self = &f;
+        QObject::connect(f.reply, &QNetworkReply::readyRead, f.reply, [self, maxBody] {
+            const qint64 room = maxBody - self->body.size();
+            if (room > 0)
+                self->body += self->reply->read(room);
+            if (self->body.size() >= maxBody && self->reply->bytesAvailable() > 0) {
+                self->truncated = true;
+                self->reply->abort(); // the status is known; the rest is not kept
+            }
+        });
+        QObject::connect(f.reply, &QNetworkReply::finished, &loop, [self, &land, &open, &loop] {
+            land(*self);
+            if (--open == 0)
+                loop.quit();
+        });
+    }
+    // DELIVER_TIMEOUT is a total deadline (a receiver that trickles bytes is cut too).
+    QTimer deadline;
+    deadline.setSingleShot(true);
+    QObject::connect(&deadline, &QTimer::timeout, &loop, [&] {
+        for (Impl::Flight &f : flights)
+            if (!f.landed && !f.reply->isFinished()) {
+                f.error = QStringLiteral("no complete answer within DELIVER_TIMEOUT (%1 s)").arg(d->config.webhook.deliverTimeoutSeconds);
+                f.reply->abort();
+            }
+    });
+    deadline.start(d->timeout());
+    const CancelCallback stop = cancel.onCancel([&loop] { QMetaObject::invokeMethod(&loop, &QEventLoop::quit, Qt::QueuedConnection); });
+    if (open > 0)
+        loop.exec();
+
+    // Cancelled: what has not landed is cut now (its finished() is not needed any more).
+    for (Impl::Flight &f : flights) {
+        if (f.landed)
+            continue;
+        if (!f.reply->isFinished()) {
+            f.error = QStringLiteral("cancelled: %1").arg(cancel.cause().message());
+            QObject::disconnect(f.reply, &QNetworkReply::finished, &loop, nullptr);
+            f.reply->abort();
+        }
+        land(f);
     }
 }
 

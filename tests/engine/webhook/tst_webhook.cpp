@@ -79,6 +79,18 @@ struct HookFixture
     std::unique_ptr<Engine> engine;
 };
 
+// This process's resident set (VmRSS), or 0 where /proc does not say.
+qint64 residentBytes()
+{
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (!status.open(QIODevice::ReadOnly))
+        return 0;
+    for (const QByteArray &line : status.readAll().split('\n'))
+        if (line.startsWith("VmRSS:"))
+            return line.mid(6).trimmed().split(' ').value(0).toLongLong() * 1024;
+    return 0;
+}
+
 const QByteArray kPush = quoted("{'ref':'refs/heads/main','commits':[{'id':'abc'}],'repository':{'id':7}}");
 } // namespace
 
@@ -935,6 +947,51 @@ private Q_SLOTS:
         QCOMPARE(held->rows.front().attempt, 1);
         QVERIFY(held->rows.front().deliverAfterMs > QDateTime::currentMSecsSinceEpoch() + 3'000'000);
         QCOMPARE(f.receiver.requests().size(), 1);
+    }
+
+    // Receivers that hang, trickle, send a gigabyte or reset hurt only their own delivery: each
+    // ends by DELIVER_TIMEOUT, the body read stops at 1 MiB, and the fast receiver beside them
+    // is recorded at once with its own short duration.
+    void misbehavingReceiversHurtOnlyThemselves()
+    {
+        HookFixture f;
+        using How = Test::HttpReceiver::Misbehaviour;
+        f.receiver.misbehave("/hang", How::Hang);
+        f.receiver.misbehave("/trickle", How::Trickle);
+        f.receiver.misbehave("/huge", How::Huge);
+        f.receiver.misbehave("/reset", How::Reset);
+        std::map<QByteArray, qint64> hooks;
+        for (const QByteArray path : {"/fast", "/hang", "/trickle", "/huge", "/reset"}) {
+            const Result<Hook> h = f.hooks().create(f.hook(path));
+            QVERIFY(h);
+            hooks[path] = h->id;
+        }
+        const qint64 rssBefore = residentBytes();
+        QCOMPARE(*f.hooks().prepare(CancelToken(), {7, 0}, HookEventType::Push, kPush, QStringLiteral("refs/heads/main"), {}), 5);
+        // The fast one is recorded while the others still hang (DELIVER_TIMEOUT is 2 s here).
+        QVERIFY(Test::eventually([&] { return f.only(hooks["/fast"]).outcome == TaskOutcome::Succeeded; }));
+        QVERIFY(f.only(hooks["/hang"]).outcome == TaskOutcome::Pending);
+        f.settle();
+        const HookTask fast = f.only(hooks["/fast"]);
+        QVERIFY2(fast.durationMs < 1000, qPrintable(QString::number(fast.durationMs)));
+        const auto errorOf = [&](const QByteArray &path) {
+            return QJsonDocument::fromJson(f.only(hooks[path]).response.toUtf8()).object().value(QStringLiteral("error")).toString();
+        };
+        for (const QByteArray path : {"/hang", "/trickle"}) {
+            QCOMPARE(f.only(hooks[path]).outcome, TaskOutcome::Failed);
+            QVERIFY2(errorOf(path).contains(QLatin1String("within DELIVER_TIMEOUT")), qPrintable(errorOf(path)));
+        }
+        QCOMPARE(f.only(hooks["/reset"]).outcome, TaskOutcome::Failed);
+        QVERIFY(!errorOf("/reset").isEmpty());
+        // The gigabyte: a 200 (success by status), its body cut at 1 MiB, never held whole.
+        const HookTask huge = f.only(hooks["/huge"]);
+        QCOMPARE(huge.outcome, TaskOutcome::Succeeded);
+        const QString body = QJsonDocument::fromJson(huge.response.toUtf8()).object().value(QStringLiteral("body")).toString();
+        QVERIFY(body.endsWith(QLatin1String("(cut at 1048576 bytes)")));
+        QVERIFY(body.size() < (1 << 20) + 100);
+        QVERIFY2(f.receiver.hugeBytesSent() < (qint64(1) << 30), "the reader stopped early");
+        if (rssBefore > 0)
+            QVERIFY2(residentBytes() - rssBefore < (64 << 20), qPrintable(QString::number(residentBytes() - rssBefore)));
     }
 
     // The cleanup task's settings are checked at start, naming the key and the valid values.
