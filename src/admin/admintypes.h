@@ -17,6 +17,7 @@
 #include "engine/queue/queuestats.h"
 
 #include <QDateTime>
+#include <QJsonValue>
 #include <QMap>
 #include <QString>
 
@@ -112,11 +113,36 @@ struct LockEvent
     QString action; // acquired, released, extended, expired
 };
 
+// One delivery in the history. request {url, method, headers, body}; response {status, headers,
+// body} or {error}.
+struct HookTaskRow
+{
+    qint64 id = 0;
+    qint64 hookId = 0;
+    QString uuid;
+    QString eventType;
+    QString event; // the grouped name a receiver saw (X-Gitea-Event)
+    int payloadVersion = 2;
+    bool isDelivered = false;
+    bool isSucceed = false;
+    QString status; // pending, succeeded, failed, unknown, skipped
+    QDateTime createdAt;
+    QDateTime delivered;
+    double durationMs = 0;
+    QJsonValue request;
+    QJsonValue response;
+    qint64 redeliveryOf = 0;
+    QString traceId;
+    std::optional<int> attempt; // n: the n-th scheduled retry ([webhook] RETRY_SCHEDULE); none otherwise
+    QDateTime deliverAfter;  // a retry is held until then
+    bool operator==(const HookTaskRow &) const = default;
+};
+
 // One frame of the live stream (GET /stream): `type` names the event kind and exactly one of the
 // members below is meaningful for it.
 struct AdminEvent
 {
-    enum class Type { QueueStats, CronStatus, Lock, Notice, NoticeRemoved, NotificationCount, Event };
+    enum class Type { QueueStats, CronStatus, Lock, Notice, NoticeRemoved, NotificationCount, Event, HookTask };
     Type type = Type::QueueStats;
     std::vector<QueueRow> queues;  // QueueStats: the whole list, every second
     CronRow cron;                  // CronStatus: the row that changed
@@ -125,9 +151,10 @@ struct AdminEvent
     NoticeRow notice;              // Notice, NoticeRemoved (id only)
     UnreadChange unread;           // NotificationCount
     EventRow event;                // Event: the /events row (no payload)
+    HookTaskRow hookTask;          // HookTask: a delivery added or ended (the request and response without bodies)
 
     // The API's event-type names: "queue-stats", "cron-status", "lock", "notice", "notice-removed",
-    // "notification-count", "event".
+    // "notification-count", "event", "hook-task".
     static QString typeName(Type type);
 };
 

@@ -1,9 +1,14 @@
 #include "eventsource.h"
 
 
+#include "admin/ops/webhookops.h"
 #include "admin/streamevents.h"
 
 #include "engine/engine.h"
+
+#include "engine/webhook/webhook.h"
+
+#include <QJsonObject>
 
 #include <mutex>
 
@@ -90,6 +95,22 @@ void AdminEventSource::listen(const CancelToken &cancel)
                 event.type = AdminEvent::Type::Event;
                 event.event = std::move(row).value();
                 event.event.payload.clear();
+                m_sink->emit(std::move(event));
+            } else if (kind == "hook-task") {
+                Result<Webhook::HookTask> task = m_engine.webhooks().task(body.toLongLong());
+                if (!task)
+                    continue; // gone (cleanup, a deleted hook): nothing to show
+                AdminEvent event;
+                event.type = AdminEvent::Type::HookTask;
+                event.hookTask = hookTaskRow(*task);
+                // Frames stay small: the request and response without their bodies.
+                for (QJsonValue *side : {&event.hookTask.request, &event.hookTask.response}) {
+                    if (!side->isObject())
+                        continue;
+                    QJsonObject o = side->toObject();
+                    o.remove(QStringLiteral("body"));
+                    *side = o;
+                }
                 m_sink->emit(std::move(event));
             } else if (kind == "notification-count") {
                 Result<AdminEvent> event = Stream::eventFromFrame(*message);

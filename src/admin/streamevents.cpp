@@ -5,6 +5,7 @@
 #include "ops/instanceops.h"
 #include "ops/lockops.h"
 #include "ops/queueops.h"
+#include "ops/webhookops.h"
 
 #include <QJsonDocument>
 
@@ -90,6 +91,8 @@ const Kind kKinds[] = {
      [](const QJsonValue &j, AdminEvent &e) { return readInto(j, e.unread, "notification-count"); }},
     {AdminEvent::Type::Event, "event", [](const AdminEvent &e) { return Json::encode(e.event); },
      [](const QJsonValue &j, AdminEvent &e) { return readInto(j, e.event, "event"); }},
+    {AdminEvent::Type::HookTask, "hook-task", [](const AdminEvent &e) { return Json::encode(e.hookTask); },
+     [](const QJsonValue &j, AdminEvent &e) { return readInto(j, e.hookTask, "hook-task"); }},
 };
 
 } // namespace

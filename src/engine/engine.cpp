@@ -175,6 +175,14 @@ Status Engine::startParts(const CancelToken &cancel, EngineOptions options)
         NoticeBoard *board = p.notices.get();
         webhookOptions.notice = [board](const QString &message) { board->add(QStringLiteral("webhook"), message); };
     }
+    if (!webhookOptions.changed) {
+        // The admin topic hears which delivery changed; its listeners read the row.
+        Broker *topics = p.broker.get();
+        webhookOptions.changed = [topics](qint64 id) {
+            if (topics->hasTopicSubscribers(adminTopic()))
+                topics->publish(adminTopic(), "hook-task\n" + QByteArray::number(id));
+        };
+    }
     p.webhooks = std::make_unique<Webhook::WebhookService>(cfg, *p.store, *p.secrets, std::move(webhookOptions));
     if (Status started = p.webhooks->start(cancel, *p.queues, *p.lifecycle); !started)
         return started;

@@ -596,10 +596,22 @@ private Q_SLOTS:
         create.url = QString::fromLatin1(receiver.url("/flaky"));
         const Result<Admin::HookRow> hook = Test::call(backend(), Admin::Ops::hookCreate, create);
         QVERIFY2(hook, qPrintable(hook.status().toString()));
+        QSignalSpy events(m_backend.get(), &AdminBackend::event);
         for (int i = 0; i < 3; ++i)
             QVERIFY(Test::call(backend(), Admin::Ops::hookTest, {hook->id}));
         QVERIFY(Test::call(backend(), Admin::Ops::queueFlush, {qid(QStringLiteral("webhook_sender")), 30000}));
         QCOMPARE(receiver.requests().size(), 3);
+        // The stream tells of each delivery as it is queued and as it ends, without its bodies.
+        QVERIFY(Test::eventually([&] {
+            for (const QList<QVariant> &args : std::as_const(events)) {
+                const auto e = args.at(0).value<Admin::AdminEvent>();
+                const QJsonObject response = e.hookTask.response.toObject();
+                if (e.type == Admin::AdminEvent::Type::HookTask && e.hookTask.hookId == hook->id && e.hookTask.status == QLatin1String("failed")
+                    && response.value(QStringLiteral("status")).toInt() == 500 && !response.contains(QStringLiteral("body")))
+                    return true;
+            }
+            return false;
+        }));
 
         Admin::DeliverySearchArgs search;
         search.hook = hook->id;

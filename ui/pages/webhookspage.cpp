@@ -225,6 +225,15 @@ WebhooksPage::WebhooksPage(Admin::AdminBackend &backend, QWidget *parent)
     split->setSizes({700, 500});
     qobject_cast<QVBoxLayout *>(detailArea()->layout())->addWidget(split);
 
+    // Live: a delivery added or ended (a hook-task frame, bodies left out) re-reads the list's
+    // first page and the hooks' last status, coalesced, instead of waiting for the next poll.
+    connect(&backend, &Admin::AdminBackend::event, this, [this](const Admin::AdminEvent &event) {
+        if (event.type != Admin::AdminEvent::Type::HookTask || !isVisible())
+            return;
+        if (m_tasksOf < 0 || event.hookTask.hookId == m_tasksOf)
+            refreshTasks();
+        single(QStringLiteral("hooks"), [this](const Done &done) { readHooks(done); });
+    });
     m_tasks.setPaging(kPageRows, [this](qint64 page) { readTasks(page, {}); });
     connect(m_taskView->selectionModel(), &QItemSelectionModel::selectionChanged, this, &WebhooksPage::taskSelectionChanged);
     connect(&m_tasks, &QAbstractItemModel::dataChanged, this, &WebhooksPage::taskSelectionChanged);

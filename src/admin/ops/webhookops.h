@@ -53,30 +53,8 @@ void describe(V &v, HookRow &h)
     v("updated_at", h.updatedAt);
 }
 
-// One delivery in the history. request {url, method, headers, body}; response {status, headers,
-// body} or {error}.
-struct HookTaskRow
-{
-    qint64 id = 0;
-    qint64 hookId = 0;
-    QString uuid;
-    QString eventType;
-    QString event; // the grouped name a receiver saw (X-Gitea-Event)
-    int payloadVersion = 2;
-    bool isDelivered = false;
-    bool isSucceed = false;
-    QString status; // pending, succeeded, failed, unknown, skipped
-    QDateTime createdAt;
-    QDateTime delivered;
-    double durationMs = 0;
-    QJsonValue request;
-    QJsonValue response;
-    qint64 redeliveryOf = 0;
-    QString traceId;
-    std::optional<int> attempt; // n: the n-th scheduled retry ([webhook] RETRY_SCHEDULE); none otherwise
-    QDateTime deliverAfter;  // a retry is held until then
-    bool operator==(const HookTaskRow &) const = default;
-};
+
+// HookTaskRow (admintypes.h): one delivery in the history.
 template<typename V>
 void describe(V &v, HookTaskRow &t)
 {

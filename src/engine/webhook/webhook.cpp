@@ -337,6 +337,13 @@ struct WebhookService::Impl
     std::atomic<qint64> bulkJob{0}; // the bulk redelivery running (its process id), 0: none
     RetryTimer retries;
 
+    void announce(const std::vector<qint64> &ids) const
+    {
+        if (options.changed)
+            for (qint64 id : ids)
+                options.changed(id);
+    }
+
     const std::vector<std::chrono::milliseconds> &retrySchedule() const
     {
         return options.retrySchedule.empty() ? config.webhook.retrySchedule : options.retrySchedule;
@@ -640,6 +647,8 @@ struct WebhookService::Impl
             if (options.notice)
                 options.notice(message);
         }
+        if (written)
+            announce(retryId > 0 ? std::vector<qint64>{f.task.id, retryId} : std::vector<qint64>{f.task.id});
         if (written && retryId > 0) {
             retries.schedule(retryId, retryDue);
             qCInfo(lcWebhook).noquote() << "webhook" << f.hook.id << "delivery" << f.task.uuid << "will be retried (attempt"
@@ -832,6 +841,7 @@ Result<int> WebhookService::prepare(const CancelToken &cancel, const EventSource
     });
     if (!written)
         return written;
+    d->announce(created);
     if (Status pushed = d->push(cancel, created); !pushed)
         return pushed; // stored: requeueUndelivered() sends them later
     return int(created.size());
@@ -851,6 +861,7 @@ Result<HookTask> WebhookService::redeliver(const CancelToken &cancel, qint64 id)
     });
     if (!copy)
         return copy.status();
+    d->announce({*copy});
     if (Status pushed = d->push(cancel, {*copy}); !pushed)
         return pushed;
     return task(*copy);
@@ -901,6 +912,7 @@ Result<HookTask> WebhookService::test(const CancelToken &cancel, qint64 hookId)
     });
     if (!id)
         return id.status();
+    d->announce({*id});
     if (Status pushed = d->push(cancel, {*id}); !pushed)
         return pushed;
     return task(*id);

@@ -125,6 +125,9 @@ struct WebhookOptions
     // Where a hook disabled by [webhook] AUTO_DISABLE_AFTER is announced (the engine: a system
     // notice); called outside any transaction.
     std::function<void(const QString &message)> notice;
+    // Hears each task added (an event, a test, a redelivery, a retry) or ended (its result),
+    // after the write; it must be quick (the engine publishes the id on the admin topic).
+    std::function<void(qint64 taskId)> changed;
     // Replaces [webhook] RETRY_SCHEDULE when not empty (tests shorten the delays).
     std::vector<std::chrono::milliseconds> retrySchedule;
 };
