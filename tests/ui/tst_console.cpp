@@ -1168,7 +1168,7 @@ private Q_SLOTS:
         QVERIFY(box);
         QVERIFY2(box->text().contains(QLatin1String("Each of the 2 failed")), qPrintable(box->text()));
         clickButtonWithText(box, QStringLiteral("Redeliver"));
-        QVERIFY(Test::eventually([&] { return w.lastOperation().contains(QLatin1String("Queued 2 deliveries again")); }));
+        QVERIFY(Test::eventually([&] { return w.lastOperation().contains(QLatin1String("redelivery job for 2 deliveries ended")); }));
         QVERIFY(!page.runningJob());
         QVERIFY(Test::eventually([&] { return flaky.requests().size() == 4; }));
 

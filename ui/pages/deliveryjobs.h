@@ -3,6 +3,8 @@
 // The Webhooks page's two long actions, as AdminJobs so the page shows them like a flush:
 // - ProcessJob follows a job the instance runs (a bulk redelivery: POST /deliveries/redeliver
 //   answers its process id), reading its progress from the process list and cancelling it there;
+//   it finishes when the process leaves the list (how the job ended is the instance's to say: a
+//   stop on an error is a system notice);
 // - DeliveryExportJob writes the deliveries a filter matches to a CSV file, a keyset page of 500
 //   at a time through the same encoder as the API's format=csv, so it works on both backends and
 //   never holds the history in memory.

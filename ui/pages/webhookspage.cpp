@@ -467,9 +467,12 @@ void WebhooksPage::redeliverMatching()
                         startJob(new ProcessJob(backend(), started->jobId, tr("Redelivering %1 deliveries").arg(matched), this),
                                  tr("redelivering"), [this, matched](const Status &result, qint64 done) {
                                      if (result)
-                                         Q_EMIT operationSucceeded(tr("Queued %1 deliveries again").arg(matched));
-                                     else
+                                         Q_EMIT operationSucceeded(tr("The redelivery job for %1 deliveries ended; a stop on an error "
+                                                                      "would be listed under Notices").arg(matched));
+                                     else if (result.code() != Status::Code::Cancelled)
                                          reportFailure(tr("Redelivering (%1 of %2 queued again)").arg(done).arg(matched), result);
+                                     else
+                                         Q_EMIT operationSucceeded(tr("Redelivery job %1").arg(result.message()));
                                      refreshTasks();
                                  });
                     });
