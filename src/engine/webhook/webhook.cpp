@@ -281,12 +281,6 @@ public:
         m_changed.notify_all();
     }
 
-    std::size_t held() const
-    {
-        std::lock_guard lock(m_mutex);
-        return m_held.size();
-    }
-
     void run(const CancelToken &cancel, const std::function<void(qint64)> &due)
     {
         const CancelCallback wake = cancel.onCancel([this] {
@@ -315,7 +309,7 @@ public:
     }
 
 private:
-    mutable std::mutex m_mutex;
+    std::mutex m_mutex;
     std::condition_variable m_changed;
     std::multimap<qint64, qint64> m_due; // due (ms since the epoch) → task id
     std::set<qint64> m_held;
