@@ -17,37 +17,6 @@ Q_LOGGING_CATEGORY(lcCache, "switchyard.cache", QtInfoMsg)
 
 namespace Switchyard {
 
-// Buckets: index i holds durations up to 1 µs × 2^(i/2), i.e. ~41 % apart.
-void LatencyHistogram::record(std::chrono::nanoseconds elapsed)
-{
-    const double micros = std::max(1.0, double(elapsed.count()) / 1000.0);
-    const int index = std::clamp(int(std::ceil(2.0 * std::log2(micros))), 0, kBuckets - 1);
-    m_buckets[index].fetch_add(1, std::memory_order_relaxed);
-}
-
-qint64 LatencyHistogram::count() const
-{
-    qint64 total = 0;
-    for (const auto &bucket : m_buckets)
-        total += bucket.load(std::memory_order_relaxed);
-    return total;
-}
-
-double LatencyHistogram::quantileMs(double q) const
-{
-    const qint64 total = count();
-    if (total == 0)
-        return 0;
-    const qint64 rank = std::max<qint64>(1, qint64(std::ceil(q * double(total))));
-    qint64 seen = 0;
-    for (int i = 0; i < kBuckets; ++i) {
-        seen += m_buckets[i].load(std::memory_order_relaxed);
-        if (seen >= rank)
-            return std::pow(2.0, i / 2.0) / 1000.0;
-    }
-    return std::pow(2.0, (kBuckets - 1) / 2.0) / 1000.0;
-}
-
 namespace {
 
 class Timed

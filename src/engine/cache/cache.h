@@ -4,6 +4,7 @@
 
 #include "cachestats.h"
 #include "engine/core/cancellation.h"
+#include "engine/core/latency.h"
 #include "engine/core/status.h"
 
 #include <QHash>
@@ -20,20 +21,6 @@
 namespace Switchyard {
 
 class EngineConfig;
-
-// Latency histogram with logarithmic buckets (1 µs … ~17 s), lock-free to record.
-class LatencyHistogram
-{
-public:
-    void record(std::chrono::nanoseconds elapsed);
-    // The q-quantile (0..1) in milliseconds, as the upper edge of its bucket; 0 when empty.
-    double quantileMs(double q) const;
-    qint64 count() const;
-
-private:
-    static constexpr int kBuckets = 48; // 2^0 .. 2^47 ns, in half-powers of two from 1 µs
-    std::atomic<qint64> m_buckets[kBuckets] = {};
-};
 
 // Gitea's StringCache: a key-value cache of strings with per-item TTL (0 or less: no expiry).
 //
