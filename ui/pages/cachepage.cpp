@@ -5,78 +5,16 @@
 #include "admin/ops/cacheops.h"
 
 #include "widgets/format.h"
-#include "widgets/theme.h"
+#include "widgets/livechart.h"
 #include "widgets/icons.h"
 
-#include <QChart>
-#include <QChartView>
-#include <QDateTimeAxis>
 #include <QGridLayout>
 #include <QGroupBox>
 #include <QLabel>
-#include <QLineSeries>
 #include <QPushButton>
-#include <QValueAxis>
 #include <QVBoxLayout>
 
 namespace Switchyard::Console {
-
-namespace {
-
-constexpr int kChartSeconds = 600;
-
-QChart *makeChart(const QString &title, QLineSeries *&a, const QString &aName, QLineSeries *&b, const QString &bName,
-                  QDateTimeAxis *&time, QValueAxis *&values)
-{
-    auto *chart = new QChart;
-    chart->setTitle(title);
-    chart->setMargins(QMargins(4, 4, 4, 4));
-    chart->legend()->setAlignment(Qt::AlignTop);
-    a = new QLineSeries(chart);
-    a->setName(aName);
-    b = new QLineSeries(chart);
-    b->setName(bName);
-    chart->addSeries(a);
-    chart->addSeries(b);
-    time = new QDateTimeAxis(chart);
-    time->setFormat(QStringLiteral("HH:mm"));
-    time->setTickCount(6);
-    values = new QValueAxis(chart);
-    values->setLabelFormat(QStringLiteral("%.3g"));
-    chart->addAxis(time, Qt::AlignBottom);
-    chart->addAxis(values, Qt::AlignLeft);
-    for (QLineSeries *series : {a, b}) {
-        series->attachAxis(time);
-        series->attachAxis(values);
-    }
-    const QDateTime now = QDateTime::currentDateTime();
-    time->setRange(now.addSecs(-kChartSeconds), now);
-    values->setRange(0, 1);
-    return chart;
-}
-
-void appendPoint(QLineSeries *series, const QDateTime &at, double value)
-{
-    series->append(double(at.toMSecsSinceEpoch()), value);
-    const double cutoff = double(at.addSecs(-kChartSeconds).toMSecsSinceEpoch());
-    int drop = 0;
-    while (drop < series->count() && series->at(drop).x() < cutoff)
-        ++drop;
-    if (drop > 0)
-        series->removePoints(0, drop);
-}
-
-double maxY(const QLineSeries *a, const QLineSeries *b)
-{
-    double peak = 0;
-    for (const QLineSeries *series : {a, b}) {
-        for (const QPointF &p : series->points())
-            peak = std::max(peak, p.y());
-    }
-    return peak;
-}
-
-} // namespace
 
 CachePage::CachePage(Admin::AdminBackend &backend, QWidget *parent) : Page(backend, parent)
 {
@@ -106,12 +44,9 @@ CachePage::CachePage(Admin::AdminBackend &backend, QWidget *parent) : Page(backe
     cacheLayout->addStretch(1);
     layout->addWidget(cacheBox, 0, 0);
 
-    m_chart = makeChart(tr("Cache latency (ms)"), m_p50, tr("p50"), m_p99, tr("p99"), m_timeAxis, m_msAxis);
-    auto *chartView = new QChartView(m_chart, this);
-    Theme::followPalette(chartView);
-    chartView->setRenderHint(QPainter::Antialiasing);
-    chartView->setMinimumHeight(200);
-    layout->addWidget(chartView, 0, 1);
+    m_latencyChart = new LiveChart(tr("Cache latency (ms)"), tr("p50"), tr("p99"), 0.01, QStringLiteral("%.3g"), this);
+    m_latencyChart->setMinimumHeight(200);
+    layout->addWidget(m_latencyChart, 0, 1);
 
     auto *qosBox = new QGroupBox(tr("QoS admission control"), this);
     auto *qosLayout = new QVBoxLayout(qosBox);
@@ -123,14 +58,9 @@ CachePage::CachePage(Admin::AdminBackend &backend, QWidget *parent) : Page(backe
     qosLayout->addStretch(1);
     layout->addWidget(qosBox, 1, 0);
 
-    m_qosChart = makeChart(tr("QoS requests"), m_inflight, tr("in flight"), m_waiting, tr("waiting"), m_qosTime, m_qosAxis);
-    m_qosAxis->setLabelFormat(QStringLiteral("%.0f"));
-    m_qosAxis->setTickCount(5);
-    auto *qosView = new QChartView(m_qosChart, this);
-    Theme::followPalette(qosView);
-    qosView->setRenderHint(QPainter::Antialiasing);
-    qosView->setMinimumHeight(200);
-    layout->addWidget(qosView, 1, 1);
+    m_qosChart = new LiveChart(tr("QoS requests"), tr("in flight"), tr("waiting"), 4, QStringLiteral("%.0f"), this);
+    m_qosChart->setMinimumHeight(200);
+    layout->addWidget(m_qosChart, 1, 1);
     layout->setColumnStretch(0, 2);
     layout->setColumnStretch(1, 3);
 
@@ -186,22 +116,14 @@ void CachePage::refresh()
                         .arg(formatCount(qos->admittedTotal), formatCount(qos->droppedTotal[2]), formatCount(qos->droppedTotal[1]),
                              formatCount(qos->droppedTotal[0]));
             m_qos->setText(text);
-            const QDateTime now = QDateTime::currentDateTime();
-            appendPoint(m_inflight, now, qos->inflight);
-            appendPoint(m_waiting, now, qos->waiting);
-            m_qosTime->setRange(now.addSecs(-kChartSeconds), now);
-            m_qosAxis->setRange(0, std::max(4.0, maxY(m_inflight, m_waiting) * 1.2));
+            m_qosChart->addSample(qos->inflight, qos->waiting);
         });
     });
 }
 
 void CachePage::addSample(double p50, double p99, double)
 {
-    const QDateTime now = QDateTime::currentDateTime();
-    appendPoint(m_p50, now, p50);
-    appendPoint(m_p99, now, p99);
-    m_timeAxis->setRange(now.addSecs(-kChartSeconds), now);
-    m_msAxis->setRange(0, std::max(0.01, maxY(m_p50, m_p99) * 1.2));
+    m_latencyChart->addSample(p50, p99);
 }
 
 void CachePage::runSelfCheck()

@@ -4,14 +4,12 @@
 
 #include <QTimer>
 
-class QChart;
-class QDateTimeAxis;
 class QLabel;
-class QLineSeries;
 class QPushButton;
-class QValueAxis;
 
 namespace Switchyard::Console {
+
+class LiveChart;
 
 // Cache & QoS (SPEC §3, §6): the adapter, hit ratio, latency p50/p99 with a chart, 2Q occupancy,
 // Run self-check with the elapsed time against the 30 ms threshold; QoS in-flight, waiting,
@@ -38,16 +36,8 @@ private:
     QLabel *m_checkResult;
     QPushButton *m_checkButton;
     QLabel *m_qos;
-    QChart *m_chart;
-    QLineSeries *m_p50;
-    QLineSeries *m_p99;
-    QDateTimeAxis *m_timeAxis;
-    QValueAxis *m_msAxis;
-    QChart *m_qosChart;
-    QLineSeries *m_inflight;
-    QLineSeries *m_waiting;
-    QDateTimeAxis *m_qosTime;
-    QValueAxis *m_qosAxis;
+    LiveChart *m_latencyChart;
+    LiveChart *m_qosChart;
 };
 
 } // namespace Switchyard::Console
