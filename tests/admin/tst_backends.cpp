@@ -578,6 +578,13 @@ private Q_SLOTS:
         QVERIFY(metrics->body.contains("switchyard_webhook_deliveries_total{outcome=\"succeeded\"} 2\n"));
         QVERIFY(metrics->body.contains("switchyard_webhook_deliveries_total{outcome=\"skipped\"} 1\n"));
         QVERIFY(metrics->body.contains("switchyard_webhook_deliveries_in_flight 0\n"));
+        // And in /deliveries/stats, with the recent latency (the two sent ones; the skipped one is not).
+        const Result<Webhook::DeliveryStats> stats = Test::call(backend(), Admin::Ops::deliveryStats);
+        QVERIFY2(stats, qPrintable(stats.status().toString()));
+        QVERIFY(stats->succeeded >= 2 && stats->skipped >= 1);
+        QCOMPARE(stats->inFlight, qint64(0));
+        QVERIFY(stats->recent >= 2);
+        QVERIFY(stats->latencyP50Ms > 0 && stats->latencyP99Ms >= stats->latencyP50Ms);
 
         QVERIFY(Test::call(backend(), Admin::Ops::hookDelete, {hook->id}));
         QCOMPARE(Test::call(backend(), Admin::Ops::hookGet, {hook->id}).status().code(), Status::Code::NotFound);

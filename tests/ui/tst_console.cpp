@@ -23,6 +23,7 @@
 #include "pages/notificationspage.h"
 #include "pages/overviewpage.h"
 #include "widgets/historychart.h"
+#include "widgets/livechart.h"
 #include "pages/processespage.h"
 #include "pages/queuespage.h"
 #include "pages/hookdialog.h"
@@ -1049,6 +1050,13 @@ private Q_SLOTS:
         QVERIFY(Test::eventually([&] { return receiver.requests().size() == 2; }));
         QVERIFY(receiver.requests().at(0).header("X-Gitea-Delivery") != receiver.requests().at(1).header("X-Gitea-Delivery"));
         QVERIFY(Test::eventually([&] { return page.tasks().rowCount() == 2; }));
+        // The instance's figures and the latency chart follow the deliveries.
+        QVERIFY(Test::eventually([&] {
+            page.refresh();
+            return page.figuresLabel()->text().contains(QLatin1String("2 succeeded")) && page.figuresLabel()->text().contains(QLatin1String("2 sent"));
+        }));
+        QVERIFY(page.latencyChart()->sampleCount() > 0);
+        QVERIFY(!page.latencyChart()->accessibleName().isEmpty());
 
         // Edit keeps what it does not show (the secret), then Delete asks first.
         page.editAction()->trigger();

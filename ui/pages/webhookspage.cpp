@@ -3,7 +3,9 @@
 #include "deliveryjobs.h"
 #include "hookdialog.h"
 
+#include "widgets/format.h"
 #include "widgets/icons.h"
+#include "widgets/livechart.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -218,8 +220,26 @@ WebhooksPage::WebhooksPage(Admin::AdminBackend &backend, QWidget *parent)
     m_response = makeText(m_tabs, tr("Response received"));
     m_tabs->addTab(m_request, tr("&Request"));
     m_tabs->addTab(m_response, tr("Re&sponse"));
+    // Right: the selected delivery above, this instance's delivery figures and latency below.
+    auto *right = new QSplitter(Qt::Vertical, split);
+    right->addWidget(m_tabs);
+    auto *figures = new QWidget(right);
+    auto *figuresLayout = new QVBoxLayout(figures);
+    figuresLayout->setContentsMargins(0, 0, 0, 0);
+    m_figures = new QLabel(tr("Reading the delivery figures…"), figures);
+    m_figures->setObjectName(QStringLiteral("deliveryFigures"));
+    m_figures->setWordWrap(true);
+    m_figures->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_figures->setContentsMargins(4, 2, 4, 0);
+    figuresLayout->addWidget(m_figures);
+    m_latency = new LiveChart(tr("Delivery latency (ms), last minute or two"), tr("p50"), tr("p99"), 1, QStringLiteral("%.0f"), figures);
+    m_latency->setMinimumHeight(170);
+    figuresLayout->addWidget(m_latency, 1);
+    right->addWidget(figures);
+    right->setStretchFactor(0, 3);
+    right->setStretchFactor(1, 2);
     split->addWidget(left);
-    split->addWidget(m_tabs);
+    split->addWidget(right);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     split->setSizes({700, 500});
@@ -244,6 +264,27 @@ void WebhooksPage::refresh()
 {
     single(QStringLiteral("hooks"), [=, this](const Done &done) { readHooks(done); });
     refreshTasks();
+    single(QStringLiteral("figures"), [=, this](const Done &done) { readFigures(done); });
+}
+
+void WebhooksPage::readFigures(const Done &done)
+{
+    backend().call(Admin::Ops::deliveryStats, {}, this, [this, done](Result<Webhook::DeliveryStats> stats) {
+        done();
+        if (!stats) {
+            m_figures->setText(tr("Delivery figures unavailable: %1").arg(stats.status().message().toHtmlEscaped()));
+            return;
+        }
+        QString text = tr("<b>Since start</b> %1 succeeded · %2 failed · %3 skipped · <b>in flight</b> %4")
+                           .arg(formatCount(stats->succeeded), formatCount(stats->failed), formatCount(stats->skipped),
+                                formatCount(stats->inFlight));
+        text += stats->recent > 0 ? tr("<br><b>Last minute or two</b> %1 sent · p50 %2 ms · p99 %3 ms")
+                                        .arg(formatCount(stats->recent), QLocale().toString(stats->latencyP50Ms, 'f', 1),
+                                             QLocale().toString(stats->latencyP99Ms, 'f', 1))
+                                  : tr("<br><b>Last minute or two</b> nothing sent");
+        m_figures->setText(text);
+        m_latency->addSample(stats->latencyP50Ms, stats->latencyP99Ms);
+    });
 }
 
 void WebhooksPage::readHooks(const Done &done)

@@ -20,6 +20,7 @@ class QTreeView;
 namespace Switchyard::Console {
 
 class HookDialog;
+class LiveChart;
 
 // Webhooks (docs/console.md): the hooks on top — where each is installed, where it delivers,
 // what it wants, how its last delivery went — and below, the selected hook's deliveries, newest
@@ -59,6 +60,8 @@ public:
     QLineEdit *searchField() const { return m_search; }
     QToolButton *cancelJobButton() const { return m_cancelJob; }
     QProgressBar *jobProgress() const { return m_progress; }
+    QLabel *figuresLabel() const { return m_figures; }
+    LiveChart *latencyChart() const { return m_latency; }
     // The running bulk redelivery or export; null when none.
     Admin::AdminJob *runningJob() const;
     // The filter the deliveries list shows (page and limit aside).
@@ -72,6 +75,7 @@ public:
 
 private:
     void readHooks(const Done &done);
+    void readFigures(const Done &done);
     void refreshTasks();
     void readTasks(qint64 page, const Done &done);
     void selectionChanged() override;
@@ -108,6 +112,8 @@ private:
     QLineEdit *m_search;
     QTimer *m_searchDelay;
     QProgressBar *m_progress;
+    QLabel *m_figures;
+    LiveChart *m_latency;
     QToolButton *m_cancelJob;
     QPointer<Admin::AdminJob> m_job;
     // Cleared by Qt when the dialog goes (closed, or deleted with the page: a destroyed() slot

@@ -566,10 +566,16 @@ const Op<DeliveryRedeliverArgs, BulkRedelivery> deliveryRedeliver{
     },
     [](const DeliveryRedeliverArgs &a) { return a.dryRun; }};
 
+const Op<NoArgs, Webhook::DeliveryStats> deliveryStats{
+    {.action = "delivery.stats", .method = HttpMethod::Get, .path = "/deliveries/stats",
+     .summary = "this instance's deliveries since start by outcome, in flight, and the last minute or two's latency quantiles",
+     .cli = "deliveries stats"},
+    [](OpContext &c, const NoArgs &) -> Result<Webhook::DeliveryStats> { return c.engine.webhooks().stats(); }};
+
 std::vector<const OpBase *> webhookOps()
 {
-    return {&hookList,  &hookGet,       &hookCreate, &hookUpdate,        &hookDelete,
-            &hookTasks, &hookRedeliver, &hookTest,   &deliverySearch, &deliveryRedeliver};
+    return {&hookList,  &hookGet,       &hookCreate, &hookUpdate,     &hookDelete,        &hookTasks,
+            &hookRedeliver, &hookTest,  &deliverySearch, &deliveryRedeliver, &deliveryStats};
 }
 
 } // namespace Ops

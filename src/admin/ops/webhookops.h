@@ -7,6 +7,27 @@
 
 #include "engine/webhook/webhook.h"
 
+// Found by argument-dependent lookup, so it lives in the engine type's namespace.
+namespace Switchyard::Webhook {
+
+// GET /deliveries/stats: this instance's delivery counts since start and recent latency.
+template<typename V>
+void describe(V &v, DeliveryStats &s)
+{
+    v("succeeded", s.succeeded);
+    v("failed", s.failed);
+    v("skipped", s.skipped);
+    v("in_flight", s.inFlight);
+    v("duration_seconds", s.durationSeconds);
+    v("recent", s.recent);
+    v.group("latency_ms", [&](auto &g) {
+        g("p50", s.latencyP50Ms);
+        g("p99", s.latencyP99Ms);
+    });
+}
+
+} // namespace Switchyard::Webhook
+
 namespace Switchyard::Admin {
 
 // A hook as the API shows it.
@@ -292,6 +313,7 @@ void describe(V &v, BulkRedelivery &b)
     v("dry_run", b.dryRun, Json::Omit);
 }
 
+
 // The CSV export of the delivery history (RFC 4180, UTF-8, CRLF), one line per delivery; the
 // API's format=csv and the console's Export write the same bytes. Bodies are left out (the JSON
 // export has them).
@@ -315,6 +337,7 @@ extern const Op<HookTaskRef, HookTaskCreated> hookRedeliver;
 extern const Op<HookRef, HookTaskCreated> hookTest;
 extern const Op<DeliverySearchArgs, Page<HookTaskRow>> deliverySearch;
 extern const Op<DeliveryRedeliverArgs, BulkRedelivery> deliveryRedeliver;
+extern const Op<NoArgs, Webhook::DeliveryStats> deliveryStats;
 
 std::vector<const OpBase *> webhookOps();
 

@@ -140,6 +140,11 @@ struct DeliveryStats
     qint64 skipped = 0;
     double durationSeconds = 0; // of the deliveries counted above
     qint64 inFlight = 0;        // being sent now
+    // Deliveries sent that ended in the last one to two minutes (not skipped or refused ones), and their
+    // duration quantiles (upper bucket edges, ≤ 41 % high).
+    qint64 recent = 0;
+    double latencyP50Ms = 0;
+    double latencyP99Ms = 0;
 };
 
 // Thread-safe. start() before prepare(); the queue's workers deliver.
