@@ -13,6 +13,7 @@ packages=(
     redis-server tzdata wrk
     postgresql # tst_store_postgres and the other `postgres`-labelled tests run a private cluster
     prometheus # its promtool lints GET /metrics in tst_adminapi
+    tinyproxy-bin # tst_webhook delivers through a real HTTP proxy ([webhook] PROXY_URL)
 )
 
 missing=()

@@ -7,6 +7,7 @@
 #include <QHostAddress>
 #include <QRegularExpression>
 #include <QThread>
+#include <QUrl>
 
 #include <algorithm>
 #include <limits>
@@ -53,7 +54,7 @@ const QHash<QString, QStringList> &knownKeys()
           QStringLiteral("MAX_HOLD_TIME")}},
         {QStringLiteral("webhook"),
          {QStringLiteral("DELIVER_TIMEOUT"), QStringLiteral("ALLOWED_HOST_LIST"), QStringLiteral("SKIP_TLS_VERIFY"),
-          QStringLiteral("PAGING_NUM"), QStringLiteral("AUTO_DISABLE_AFTER"), QStringLiteral("RETRY_SCHEDULE")}},
+          QStringLiteral("PROXY_URL"), QStringLiteral("PROXY_HOSTS"), QStringLiteral("PAGING_NUM"), QStringLiteral("AUTO_DISABLE_AFTER"), QStringLiteral("RETRY_SCHEDULE")}},
         {QStringLiteral("qos"),
          {QStringLiteral("ENABLED"), QStringLiteral("MAX_INFLIGHT"), QStringLiteral("MAX_WAITING"),
           QStringLiteral("TARGET_WAIT_TIME")}},
@@ -306,6 +307,26 @@ void EngineConfig::loadServices(Collector &c, const Settings &s, EngineConfig &c
         c.take(s.list(webhook, QStringLiteral("ALLOWED_HOST_LIST"), wh.allowedHostList), wh.allowedHostList);
     wh.skipTlsVerify =
         c.take(s.boolean(webhook, QStringLiteral("SKIP_TLS_VERIFY"), wh.skipTlsVerify), wh.skipTlsVerify);
+    wh.proxyUrl = c.take(s.string(webhook, QStringLiteral("PROXY_URL"), QString()), QString()).trimmed();
+    if (!wh.proxyUrl.isEmpty()) {
+        const QUrl proxy(wh.proxyUrl, QUrl::StrictMode);
+        const QString scheme = proxy.scheme().toLower();
+        if (!proxy.isValid() || proxy.host().isEmpty() || (scheme != QLatin1String("http") && scheme != QLatin1String("socks5")) ||
+            !(proxy.path().isEmpty() || proxy.path() == QLatin1String("/")))
+            c.fail(QStringLiteral("%1 = %2 is not valid; expected http://host[:port] or socks5://host[:port], optionally with "
+                                  "user:password@ before the host")
+                       .arg(s.location(webhook, QStringLiteral("PROXY_URL")), wh.proxyUrl));
+    }
+    wh.proxyHosts = c.take(s.list(webhook, QStringLiteral("PROXY_HOSTS"), {}), QStringList());
+    for (const QString &host : std::as_const(wh.proxyHosts))
+        if (host.isEmpty() || host.contains(QRegularExpression(QStringLiteral("[\\s/@]")))) {
+            c.fail(QStringLiteral("%1 = %2 is not valid: \"%3\" is not a host name or glob (*.example.com; ** for every host)")
+                       .arg(s.location(webhook, QStringLiteral("PROXY_HOSTS")), wh.proxyHosts.join(u','), host));
+            break;
+        }
+    if (!wh.proxyHosts.isEmpty() && wh.proxyUrl.isEmpty())
+        c.fail(QStringLiteral("%1 names hosts, but [webhook] PROXY_URL is empty; set the proxy, or remove PROXY_HOSTS")
+                   .arg(s.location(webhook, QStringLiteral("PROXY_HOSTS"))));
     wh.pagingNum =
         clampToInt(c.take(s.integer(webhook, QStringLiteral("PAGING_NUM"), wh.pagingNum), qint64(wh.pagingNum)));
     if (wh.pagingNum <= 0)

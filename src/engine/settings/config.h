@@ -64,6 +64,10 @@ struct WebhookSettings
     int deliverTimeoutSeconds = 5;
     QStringList allowedHostList{QStringLiteral("external")};
     bool skipTlsVerify = false;
+    // PROXY_URL (http://[user:password@]host[:port] or socks5://…): deliveries to a host matching
+    // one of PROXY_HOSTS (globs; ** matches every host) go through it; the others connect directly.
+    QString proxyUrl;
+    QStringList proxyHosts;
     int pagingNum = 10;
     bool disableWebhooks = false; // [security] DISABLE_WEBHOOKS, as in Gitea: no task is made for any event
     // This many failed deliveries in a row make a hook inactive (and raise a notice); 0: never.

@@ -4,6 +4,7 @@
 #include "payloads.h"
 
 #include "engine/core/cancellation.h"
+#include "engine/core/latency.h"
 #include "engine/core/lifecycle.h"
 #include "engine/core/secretbox.h"
 #include "engine/forge/forgedata.h"
@@ -11,6 +12,8 @@
 #include "engine/settings/config.h"
 #include "engine/store/store.h"
 
+#include <QAbstractEventDispatcher>
+#include <QDeadlineTimer>
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QHostInfo>
@@ -20,6 +23,7 @@
 #include <QLoggingCategory>
 #include <QMessageAuthenticationCode>
 #include <QNetworkAccessManager>
+#include <QNetworkProxy>
 #include <QNetworkReply>
 #include <QSslConfiguration>
 #include <QTimer>
@@ -327,6 +331,7 @@ struct WebhookService::Impl
     // DeliveryStats, by TaskOutcome (pending unused).
     std::array<std::atomic<qint64>, 5> outcomes{};
     std::atomic<qint64> durationUs{0};
+    RecentLatency recentLatency; // of the deliveries that were sent (succeeded or failed)
     std::atomic<qint64> inFlight{0};
     std::atomic<qint64> bulkJob{0}; // the bulk redelivery running (its process id), 0: none
     RetryTimer retries;
@@ -359,6 +364,44 @@ struct WebhookService::Impl
                 return pushed;
         }
         return Status::ok();
+    }
+
+    // A worker's network access (never shared between threads): direct, and, made on first use,
+    // through [webhook] PROXY_URL for the hosts of PROXY_HOSTS.
+    struct Networks
+    {
+        Networks() { direct.setProxy(QNetworkProxy::NoProxy); } // never the environment's proxy
+        QNetworkAccessManager direct;
+        std::unique_ptr<QNetworkAccessManager> viaProxy;
+    };
+
+    bool proxied(const QString &host) const
+    {
+        if (config.webhook.proxyUrl.isEmpty())
+            return false;
+        const QString name = host.toLower();
+        return std::any_of(config.webhook.proxyHosts.cbegin(), config.webhook.proxyHosts.cend(),
+                           [&](const QString &glob) { return glob == QLatin1String("**") || globMatches(glob.toLower(), name); });
+    }
+
+    QNetworkAccessManager &proxyNetwork(Networks &networks) const
+    {
+        if (!networks.viaProxy) {
+            const QUrl url(config.webhook.proxyUrl);
+            const bool socks = url.scheme().toLower() == QLatin1String("socks5");
+            networks.viaProxy = std::make_unique<QNetworkAccessManager>();
+            networks.viaProxy->setProxy(QNetworkProxy(socks ? QNetworkProxy::Socks5Proxy : QNetworkProxy::HttpProxy, url.host(),
+                                                      quint16(url.port(socks ? 1080 : 80)), url.userName(), url.password()));
+        }
+        return *networks.viaProxy;
+    }
+
+    // The proxy as recorded in a delivery's request (never its password).
+    QString proxyForHistory() const
+    {
+        QUrl url(config.webhook.proxyUrl);
+        url.setPassword(QString());
+        return url.toString(QUrl::RemoveUserInfo);
     }
 
     // One delivery in flight: what was sent, and where its answer goes.
@@ -449,7 +492,7 @@ struct WebhookService::Impl
     }
 
     // Builds and sends the request; on failure before sending, sets f.error.
-    void send(QNetworkAccessManager &network, Flight &f)
+    void send(Networks &networks, Flight &f)
     {
         const Hook &h = f.hook;
         QByteArray document = f.task.payload;
@@ -485,8 +528,10 @@ struct WebhookService::Impl
         }
 
         // Egress: resolve once, vet every address, connect to the vetted literal (no second
-        // lookup that DNS rebinding could answer differently).
+        // lookup that DNS rebinding could answer differently). Through the proxy the name is
+        // vetted the same way, but the proxy connects to it (its own lookup is past our check).
         const QString host = url.host();
+        const bool viaProxy = proxied(host);
         QList<QHostAddress> addresses;
         QHostAddress literal(host);
         if (!literal.isNull())
@@ -505,7 +550,8 @@ struct WebhookService::Impl
                 return;
             }
         QUrl target = url;
-        target.setHost(addresses.front().toString());
+        if (!viaProxy)
+            target.setHost(addresses.front().toString());
 
         QList<QPair<QByteArray, QByteArray>> headers;
         const QByteArray grouped = event(f.task.eventType).toLatin1();
@@ -543,7 +589,10 @@ struct WebhookService::Impl
                                 {QStringLiteral("http_method"), method},
                                 {QStringLiteral("headers"), headersJson(headers)},
                                 {QStringLiteral("body"), QString::fromUtf8(body)}};
+        if (viaProxy)
+            f.request.insert(QStringLiteral("proxy"), proxyForHistory());
 
+        QNetworkAccessManager &network = viaProxy ? proxyNetwork(networks) : networks.direct;
         QNetworkRequest request(target);
         const QByteArray hostHeader = url.port() > 0 ? url.host().toUtf8() + ':' + QByteArray::number(url.port()) : url.host().toUtf8();
         request.setRawHeader("Host", hostHeader);
@@ -552,7 +601,6 @@ struct WebhookService::Impl
             request.setRawHeader(k, v);
         request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
         request.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
-        request.setTransferTimeout(int(timeout().count()));
         if (config.webhook.skipTlsVerify && url.scheme() == QLatin1String("https")) {
             QSslConfiguration ssl = request.sslConfiguration();
             ssl.setPeerVerifyMode(QSslSocket::VerifyNone);
@@ -650,6 +698,8 @@ struct WebhookService::Impl
         }
         ++outcomes[std::size_t(outcome)];
         durationUs += qint64(ms * 1000);
+        if (f.clock.isValid()) // it was sent (not refused or skipped before)
+            recentLatency.record(std::chrono::nanoseconds(qint64(ms * 1e6)));
         if (!written)
             qCWarning(lcWebhook).noquote() << "the result of webhook task" << f.task.id << "was not recorded (it stays claimed and becomes unknown):"
                                            << written.message();
@@ -1147,6 +1197,9 @@ DeliveryStats WebhookService::stats() const
     st.skipped = d->outcomes[std::size_t(TaskOutcome::Skipped)];
     st.durationSeconds = double(d->durationUs.load()) / 1e6;
     st.inFlight = d->inFlight;
+    st.recent = d->recentLatency.count();
+    st.latencyP50Ms = d->recentLatency.quantileMs(0.50);
+    st.latencyP99Ms = d->recentLatency.quantileMs(0.99);
     return st;
 }
 
@@ -1211,8 +1264,8 @@ Result<qint64> WebhookService::requeueUndelivered(const CancelToken &cancel)
 
 void WebhookService::deliver(const CancelToken &cancel, const std::vector<qint64> &ids)
 {
-    // This worker's own network access (never shared between threads); the batch goes out at once.
-    QNetworkAccessManager network;
+    // This worker's own network access; the batch goes out at once.
+    Impl::Networks networks;
     std::vector<Impl::Flight> flights;
     for (qint64 id : ids) {
         std::optional<Impl::Flight> f = d->claim(id);
@@ -1225,7 +1278,7 @@ void WebhookService::deliver(const CancelToken &cancel, const std::vector<qint64
         if (f->error.isEmpty() && f->task.payloadVersion == 0)
             f->error = QStringLiteral("payload version 0 cannot be delivered");
         if (f->error.isEmpty())
-            d->send(network, *f);
+            d->send(networks, *f);
         if (!f->reply) {
             d->record(*f, TaskOutcome::Failed, QJsonObject{{QStringLiteral("error"), f->error}});
             continue;
@@ -1277,26 +1330,41 @@ void WebhookService::deliver(const CancelToken &cancel, const std::vector<qint64
                 self->reply->abort(); // the status is known; the rest is not kept
             }
         });
-        QObject::connect(f.reply, &QNetworkReply::finished, &loop, [self, &land, &open, &loop] {
+        QObject::connect(f.reply, &QNetworkReply::finished, &loop, [self, &land, &open] {
             land(*self);
-            if (--open == 0)
-                loop.quit();
+            --open;
         });
     }
-    // DELIVER_TIMEOUT is a total deadline (a receiver that trickles bytes is cut too).
-    QTimer deadline;
-    deadline.setSingleShot(true);
-    QObject::connect(&deadline, &QTimer::timeout, &loop, [&] {
+    // DELIVER_TIMEOUT is a total deadline (a receiver that trickles bytes is cut too). It is
+    // checked after every round of events, not only when its timer fires: a receiver that floods
+    // this thread with reads could hold a timer back (timers wait behind posted events), and the
+    // timer only wakes the wait when nothing else does.
+    const QDeadlineTimer due(d->timeout());
+    bool cut = false;
+    const auto cutOverdue = [&] {
+        if (cut || !due.hasExpired())
+            return;
+        cut = true;
         for (Impl::Flight &f : flights)
             if (!f.landed && !f.reply->isFinished()) {
                 f.error = QStringLiteral("no complete answer within DELIVER_TIMEOUT (%1 s)").arg(d->config.webhook.deliverTimeoutSeconds);
                 f.reply->abort();
             }
-    });
+    };
+    QTimer deadline;
+    deadline.setSingleShot(true);
+    QObject::connect(&deadline, &QTimer::timeout, &loop, cutOverdue);
     deadline.start(d->timeout());
-    const CancelCallback stop = cancel.onCancel([&loop] { QMetaObject::invokeMethod(&loop, &QEventLoop::quit, Qt::QueuedConnection); });
-    if (open > 0)
-        loop.exec();
+    std::atomic<bool> cancelled = false;
+    QAbstractEventDispatcher *const dispatcher = QAbstractEventDispatcher::instance();
+    const CancelCallback stop = cancel.onCancel([&cancelled, dispatcher] {
+        cancelled = true;
+        dispatcher->wakeUp();
+    });
+    while (open > 0 && !cancelled) {
+        loop.processEvents(QEventLoop::WaitForMoreEvents);
+        cutOverdue();
+    }
 
     // Cancelled: what has not landed is cut now (its finished() is not needed any more).
     for (Impl::Flight &f : flights) {
