@@ -6,7 +6,9 @@
 #include "engine/webhook/hookevents.h"
 #include "engine/webhook/webhook.h"
 
+#include "support/httpproxy.h"
 #include "support/httpreceiver.h"
+#include "support/postgresserver.h"
 #include "support/testutil.h"
 #include "support/wait.h"
 
@@ -14,8 +16,11 @@
 
 #include <QFile>
 #include <QJsonDocument>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <optional>
 
 using namespace Switchyard;
 using namespace Switchyard::Webhook;
@@ -40,6 +45,36 @@ qint64 senderQid(Engine &engine)
 }
 
 // An engine whose hooks may call the loopback receiver.
+// The tst_webhook_postgres variant (SWITCHYARD_STORE=postgres) runs the fixtures' engines on a
+// fresh database of the executable's private PostgreSQL cluster each; the default is SQLite.
+bool onPostgres()
+{
+    return qgetenv("SWITCHYARD_STORE") == "postgres";
+}
+
+DatabaseSettings freshPostgres()
+{
+    static int databases = 0;
+    Result<Test::PostgresServer *> server = Test::PostgresServer::shared();
+    if (!server)
+        qFatal("%s", qPrintable(server.status().message()));
+    Result<DatabaseSettings> settings = (*server)->createDatabase(QStringLiteral("webhook_%1").arg(++databases));
+    if (!settings)
+        qFatal("%s", qPrintable(settings.status().message()));
+    return *settings;
+}
+
+// `ini` for `dataDir`, on PostgreSQL `database` (a fresh one when empty) in the variant.
+EngineConfig fixtureConfig(const QByteArray &ini, const QString &dataDir, std::optional<DatabaseSettings> database = {})
+{
+    EngineConfig config = Test::configFrom(ini, dataDir);
+    if (onPostgres()) {
+        config.database = database ? *database : freshPostgres();
+        config.security.secretKey = QStringLiteral("tst_webhook: every instance opens what another sealed");
+    }
+    return config;
+}
+
 struct HookFixture
 {
     explicit HookFixture(const QByteArray &extra = {}, Webhook::WebhookOptions options = {})
@@ -47,7 +82,9 @@ struct HookFixture
         EngineOptions engineOptions;
         engineOptions.webhookOptions = std::move(options);
         const QByteArray ini = "[webhook]\nALLOWED_HOST_LIST = loopback\nDELIVER_TIMEOUT = 2\n" + extra;
-        Result<std::unique_ptr<Engine>> started = Engine::start(CancelToken(), Test::configFrom(ini, dir.path()), engineOptions);
+        const EngineConfig config = fixtureConfig(ini, dir.path());
+        database = config.database;
+        Result<std::unique_ptr<Engine>> started = Engine::start(CancelToken(), config, engineOptions);
         if (!started)
             qFatal("engine: %s", qPrintable(started.status().message()));
         engine = std::move(started).value();
@@ -75,6 +112,7 @@ struct HookFixture
     }
 
     QTemporaryDir dir;
+    DatabaseSettings database; // for a restart on the same store
     Test::HttpReceiver receiver;
     std::unique_ptr<Engine> engine;
 };
@@ -651,6 +689,78 @@ private Q_SLOTS:
         QCOMPARE(f.receiver.requests().size(), 0);
     }
 
+    // [webhook] PROXY_URL: a delivery to a host of PROXY_HOSTS goes through the proxy (a real
+    // tinyproxy, with basic authentication), the others connect directly; the history names the
+    // proxy without its credentials; a proxied name is still vetted against ALLOWED_HOST_LIST.
+    void proxyHostsGoThroughTheProxy()
+    {
+        Test::HttpProxy proxy;
+        const Status started = proxy.start(QStringLiteral("ops"), QStringLiteral("pr0xy"));
+        QVERIFY2(started, qPrintable(started.message()));
+        Webhook::WebhookOptions options;
+        options.resolve = [](const QString &host) {
+            return QList<QHostAddress>{QHostAddress(host == QLatin1String("private.example.test") ? QStringLiteral("10.0.0.7")
+                                                                                                   : QStringLiteral("127.0.0.1"))};
+        };
+        HookFixture f("PROXY_URL = http://ops:pr0xy@127.0.0.1:" + QByteArray::number(proxy.port()) +
+                          "\nPROXY_HOSTS = localhost, *.example.test\n",
+                      options);
+        Hook viaProxy = f.hook();
+        viaProxy.url = QStringLiteral("http://localhost:%1/proxied").arg(f.receiver.port());
+        Hook refused = f.hook();
+        refused.url = QStringLiteral("http://private.example.test:%1/refused").arg(f.receiver.port());
+        const Result<Hook> proxied = f.hooks().create(viaProxy);
+        const Result<Hook> direct = f.hooks().create(f.hook("/direct"));
+        const Result<Hook> denied = f.hooks().create(refused);
+        QVERIFY(proxied && direct && denied);
+        QCOMPARE(*f.hooks().prepare(CancelToken(), {7, 0}, HookEventType::Push, kPush, QStringLiteral("refs/heads/main"), {}), 3);
+        f.settle();
+
+        const HookTask throughProxy = f.only(proxied->id);
+        QVERIFY2(throughProxy.outcome == TaskOutcome::Succeeded, qPrintable(throughProxy.response + QString::fromUtf8(proxy.log())));
+        const QJsonObject request = QJsonDocument::fromJson(throughProxy.request.toUtf8()).object();
+        QCOMPARE(request.value(QStringLiteral("proxy")).toString(), QStringLiteral("http://127.0.0.1:%1").arg(proxy.port()));
+        QVERIFY(!throughProxy.request.contains(QLatin1String("pr0xy")));
+        QCOMPARE(f.only(direct->id).outcome, TaskOutcome::Succeeded);
+        QVERIFY(!f.only(direct->id).request.contains(QLatin1String("\"proxy\"")));
+        const HookTask vetted = f.only(denied->id);
+        QCOMPARE(vetted.outcome, TaskOutcome::Failed);
+        QVERIFY2(vetted.response.contains(QLatin1String("ALLOWED_HOST_LIST")), qPrintable(vetted.response));
+
+        QCOMPARE(f.receiver.requests().size(), 2);
+        for (const Test::HttpReceiver::Request &r : f.receiver.requests()) {
+            if (r.path == "/proxied") {
+                QVERIFY2(r.header("Via").contains("switchyard-test-proxy"), r.header("Via").constData());
+                QCOMPARE(r.header("X-Hub-Signature-256"), "sha256=" + QMessageAuthenticationCode::hash(r.body, "s3cret", QCryptographicHash::Sha256).toHex());
+            } else {
+                QCOMPARE(r.path, QByteArray("/direct"));
+                QVERIFY(r.header("Via").isEmpty());
+            }
+        }
+        QVERIFY(proxy.log().contains("localhost"));
+    }
+
+    // PROXY_URL and PROXY_HOSTS are checked with the configuration, naming the line and the valid form.
+    void badProxySettingsStopTheStart()
+    {
+        QTemporaryDir dir;
+        const auto startWith = [&](const QByteArray &ini) {
+            Result<IniFile> parsed = IniFile::parse(QStringLiteral("app.ini"), "[webhook]\n" + ini);
+            if (!parsed)
+                return parsed.status().message();
+            const Result<EngineConfig> config = EngineConfig::load(Settings(std::move(parsed).value()), dir.path(), QString());
+            return config ? QString() : config.status().message();
+        };
+        QString error = startWith("PROXY_URL = ftp://proxy.example:21\n");
+        QVERIFY2(error.contains(QLatin1String("PROXY_URL = ftp://proxy.example:21 is not valid; expected http://host[:port] or socks5://")),
+                 qPrintable(error));
+        QVERIFY2(error.contains(QLatin1String("app.ini:2")), qPrintable(error));
+        error = startWith("PROXY_HOSTS = *.example.com\n");
+        QVERIFY2(error.contains(QLatin1String("PROXY_URL is empty")), qPrintable(error));
+        error = startWith("PROXY_URL = http://proxy.example:3128\nPROXY_HOSTS = good.example, bad host\n");
+        QVERIFY2(error.contains(QLatin1String("\"bad host\" is not a host name or glob")), qPrintable(error));
+    }
+
     // Form content and GET: the payload as payload=, signed as the JSON document.
     void formAndGetSendThePayloadField()
     {
@@ -801,6 +911,73 @@ private Q_SLOTS:
         (*e)->shutdown();
     }
 
+    // kill -9 with one delivery in flight (its receiver hangs) and the rest still queued: the next
+    // start marks the interrupted one unknown (it may have arrived) and sends every other once.
+    void aKilledInstanceLosesNoDelivery()
+    {
+        if (onPostgres())
+            QSKIP("the child runs on SQLite; the claim it tests is the same SQL on both stores");
+        QTemporaryDir dir;
+        Test::HttpReceiver receiver;
+        receiver.misbehave("/hang", Test::HttpReceiver::Misbehaviour::Hang);
+        const QByteArray ini = "[webhook]\nALLOWED_HOST_LIST = loopback\n[queue.webhook_sender]\nTYPE = level\n";
+        qint64 hanging = 0;
+        qint64 issues = 0;
+        {
+            Result<std::unique_ptr<Engine>> e = Engine::start(CancelToken(), Test::configFrom(ini, dir.path()));
+            QVERIFY(e);
+            Hook push;
+            push.repoId = 7;
+            push.url = QString::fromLatin1(receiver.url("/hang"));
+            push.events.pushOnly = true;
+            Hook issue = push;
+            issue.url = QString::fromLatin1(receiver.url("/issues"));
+            issue.events = HookEvents{};
+            issue.events.chooseEvents = true;
+            issue.events.events = {HookEventType::Issues};
+            hanging = (*e)->webhooks().create(push)->id;
+            issues = (*e)->webhooks().create(issue)->id;
+            (*e)->shutdown();
+        }
+        constexpr int kIssues = 12;
+        ChildProcess child;
+        ChildProcess::Options spawn;
+        spawn.output = ChildProcess::Output::StdoutOnly;
+        QVERIFY(child.start(QStringLiteral(HOOKCHILD_PATH), {QStringLiteral("--data"), dir.path(), QStringLiteral("--issues"), QString::number(kIssues)}, spawn));
+        QByteArray said;
+        QVERIFY2(Test::waitForOutput(child, said, "queued"), said.constData());
+        // The push is being delivered (its receiver holds it); the issues wait behind it.
+        QVERIFY(Test::eventually([&] { return !receiver.requests().isEmpty() || child.finished(); }));
+        QCOMPARE(receiver.requests().size(), 1);
+        QCOMPARE(receiver.requests().front().path, QByteArray("/hang"));
+        child.kill();
+        QVERIFY(child.crashed());
+
+        EngineOptions options;
+        options.webhookOptions.unknownAfter = 1ms; // the killed instance's claim is stale at once
+        Result<std::unique_ptr<Engine>> e = Engine::start(CancelToken(), Test::configFrom(ini, dir.path()), options);
+        QVERIFY(e);
+        QVERIFY((*e)->queues().flushAll(CancelToken(), 30s));
+        TaskFilter of;
+        of.hookId = hanging;
+        const std::vector<HookTask> interrupted = (*e)->webhooks().tasks(of)->rows;
+        QCOMPARE(interrupted.size(), std::size_t(1));
+        QCOMPARE(interrupted.front().outcome, TaskOutcome::Unknown);
+        of.hookId = issues;
+        of.limit = 100;
+        const std::vector<HookTask> sent = (*e)->webhooks().tasks(of)->rows;
+        QCOMPARE(sent.size(), std::size_t(kIssues));
+        for (const HookTask &t : sent)
+            QCOMPARE(t.outcome, TaskOutcome::Succeeded);
+        QSet<QByteArray> deliveries;
+        for (const Test::HttpReceiver::Request &r : receiver.requests())
+            if (r.path == "/issues")
+                deliveries.insert(r.header("X-Gitea-Delivery"));
+        QCOMPARE(deliveries.size(), kIssues);
+        QCOMPARE(receiver.requests().size(), kIssues + 1); // each once: the LevelDB queue and the start's resync both had them
+        (*e)->shutdown();
+    }
+
     // cleanup_hook_task_table removes what ended, by age or keeping the newest per hook; pending
     // and in-flight tasks stay. resync_undelivered_hook_tasks queues what the queue never took.
     void theCronTasksCleanUpAndResync()
@@ -948,7 +1125,7 @@ private Q_SLOTS:
         EngineOptions again;
         again.webhookOptions = options;
         Result<std::unique_ptr<Engine>> restarted = Engine::start(
-            CancelToken(), Test::configFrom("[webhook]\nALLOWED_HOST_LIST = loopback\nDELIVER_TIMEOUT = 2\n", f.dir.path()), again);
+            CancelToken(), fixtureConfig("[webhook]\nALLOWED_HOST_LIST = loopback\nDELIVER_TIMEOUT = 2\n", f.dir.path(), f.database), again);
         QVERIFY2(restarted, qPrintable(restarted.status().message()));
         f.engine = std::move(restarted).value();
         f.settle(); // the requeued retry reached a worker, which held it back
@@ -1045,6 +1222,58 @@ private Q_SLOTS:
         other.join();
         QCOMPARE(f.receiver.requests().size(), 1);
         QCOMPARE(f.hooks().task(id)->outcome, TaskOutcome::Succeeded);
+    }
+
+    // Two instances on one PostgreSQL database, both handed every task (each instance's resync
+    // queues what is undelivered): the compare-and-set claim sends each delivery once.
+    void twoEnginesOnOnePostgresDeliverOnce()
+    {
+        if (!onPostgres())
+            QSKIP("two instances share a PostgreSQL database: the tst_webhook_postgres variant runs this");
+        Test::HttpReceiver receiver;
+        const DatabaseSettings shared = freshPostgres();
+        const QByteArray ini = "[webhook]\nALLOWED_HOST_LIST = loopback\n[queue.webhook_sender]\nBATCH_LENGTH = 4\nMAX_WORKERS = 2\n";
+        QTemporaryDir dirA;
+        QTemporaryDir dirB;
+        Result<std::unique_ptr<Engine>> a = Engine::start(CancelToken(), fixtureConfig(ini, dirA.path(), shared));
+        QVERIFY2(a, qPrintable(a.status().message()));
+        Result<std::unique_ptr<Engine>> b = Engine::start(CancelToken(), fixtureConfig(ini, dirB.path(), shared));
+        QVERIFY2(b, qPrintable(b.status().message()));
+        Hook h;
+        h.repoId = 7;
+        h.url = QString::fromLatin1(receiver.url("/both"));
+        h.secret = QStringLiteral("s3cret");
+        h.events.pushOnly = true;
+        const Result<Hook> hook = (*a)->webhooks().create(h, QStringLiteral("Bearer shared"));
+        QVERIFY(hook);
+        for (Engine *e : {a->get(), b->get()})
+            QVERIFY(e->queues().pause(CancelToken(), senderQid(*e)));
+        constexpr int kTasks = 40;
+        for (int i = 0; i < kTasks; ++i)
+            QCOMPARE(*(*a)->webhooks().prepare(CancelToken(), {7, 0}, HookEventType::Push, kPush, QStringLiteral("refs/heads/main"), {}), 1);
+        QCOMPARE(*(*b)->webhooks().requeueUndelivered(CancelToken()), qint64(kTasks));
+        for (Engine *e : {a->get(), b->get()})
+            QVERIFY(e->queues().resume(senderQid(*e)));
+        QVERIFY((*a)->queues().flushAll(CancelToken(), 30s));
+        QVERIFY((*b)->queues().flushAll(CancelToken(), 30s));
+
+        QCOMPARE(receiver.requests().size(), kTasks);
+        QSet<QByteArray> deliveries;
+        for (const Test::HttpReceiver::Request &r : receiver.requests()) {
+            deliveries.insert(r.header("X-Gitea-Delivery"));
+            QCOMPARE(r.header("Authorization"), QByteArray("Bearer shared")); // B opened what A sealed
+        }
+        QCOMPARE(deliveries.size(), kTasks);
+        TaskFilter succeeded;
+        succeeded.hookId = hook->id;
+        succeeded.outcome = TaskOutcome::Succeeded;
+        QCOMPARE(*(*b)->webhooks().count(succeeded), qint64(kTasks));
+        const qint64 byA = (*a)->webhooks().stats().succeeded;
+        const qint64 byB = (*b)->webhooks().stats().succeeded;
+        QCOMPARE(byA + byB, qint64(kTasks));
+        qInfo("instance A delivered %lld, B %lld", byA, byB);
+        (*b)->shutdown();
+        (*a)->shutdown();
     }
 
     // Sealed at rest: opens with the same key only; an altered text is refused, not mis-read.
