@@ -366,13 +366,12 @@ struct WebhookService::Impl
         return Status::ok();
     }
 
-    // A worker's network access (never shared between threads): direct, and, made on first use,
-    // through [webhook] PROXY_URL for the hosts of PROXY_HOSTS.
+    // A worker's network access (never shared between threads): one per hook, so a hook whose
+    // receiver hangs holds only its own connections (Qt opens at most six per host, and hooks
+    // often share a host); through [webhook] PROXY_URL for the hosts of PROXY_HOSTS.
     struct Networks
     {
-        Networks() { direct.setProxy(QNetworkProxy::NoProxy); } // never the environment's proxy
-        QNetworkAccessManager direct;
-        std::unique_ptr<QNetworkAccessManager> viaProxy;
+        std::map<std::pair<qint64, bool>, std::unique_ptr<QNetworkAccessManager>> byHook; // (hook, proxied)
     };
 
     bool proxied(const QString &host) const
@@ -384,16 +383,21 @@ struct WebhookService::Impl
                            [&](const QString &glob) { return glob == QLatin1String("**") || globMatches(glob.toLower(), name); });
     }
 
-    QNetworkAccessManager &proxyNetwork(Networks &networks) const
+    QNetworkAccessManager &network(Networks &networks, qint64 hookId, bool viaProxy) const
     {
-        if (!networks.viaProxy) {
-            const QUrl url(config.webhook.proxyUrl);
-            const bool socks = url.scheme().toLower() == QLatin1String("socks5");
-            networks.viaProxy = std::make_unique<QNetworkAccessManager>();
-            networks.viaProxy->setProxy(QNetworkProxy(socks ? QNetworkProxy::Socks5Proxy : QNetworkProxy::HttpProxy, url.host(),
-                                                      quint16(url.port(socks ? 1080 : 80)), url.userName(), url.password()));
+        std::unique_ptr<QNetworkAccessManager> &slot = networks.byHook[{hookId, viaProxy}];
+        if (!slot) {
+            slot = std::make_unique<QNetworkAccessManager>();
+            if (viaProxy) {
+                const QUrl url(config.webhook.proxyUrl);
+                const bool socks = url.scheme().toLower() == QLatin1String("socks5");
+                slot->setProxy(QNetworkProxy(socks ? QNetworkProxy::Socks5Proxy : QNetworkProxy::HttpProxy, url.host(),
+                                             quint16(url.port(socks ? 1080 : 80)), url.userName(), url.password()));
+            } else {
+                slot->setProxy(QNetworkProxy::NoProxy); // never the environment's proxy
+            }
         }
-        return *networks.viaProxy;
+        return *slot;
     }
 
     // The proxy as recorded in a delivery's request (never its password).
@@ -592,7 +596,7 @@ struct WebhookService::Impl
         if (viaProxy)
             f.request.insert(QStringLiteral("proxy"), proxyForHistory());
 
-        QNetworkAccessManager &network = viaProxy ? proxyNetwork(networks) : networks.direct;
+        QNetworkAccessManager &network = this->network(networks, h.id, viaProxy);
         QNetworkRequest request(target);
         const QByteArray hostHeader = url.port() > 0 ? url.host().toUtf8() + ':' + QByteArray::number(url.port()) : url.host().toUtf8();
         request.setRawHeader("Host", hostHeader);
@@ -1323,8 +1327,11 @@ void WebhookService::deliver(const CancelToken &cancel, const std::vector<qint64
         Impl::Flight *self = &f;
         QObject::connect(f.reply, &QNetworkReply::readyRead, f.reply, [self, maxBody] {
             const qint64 room = maxBody - self->body.size();
-            if (room > 0)
-                self->body += self->reply->read(room);
+            // Only what is buffered, 64 KiB at a time: a larger read() of a fast sender's answer
+            // runs long inside Qt, holding this thread (and every other flight's deadline).
+            const qint64 ready = std::min({room, self->reply->bytesAvailable(), qint64(64 * 1024)});
+            if (ready > 0)
+                self->body += self->reply->read(ready);
             if (self->body.size() >= maxBody && self->reply->bytesAvailable() > 0) {
                 self->truncated = true;
                 self->reply->abort(); // the status is known; the rest is not kept
