@@ -1358,9 +1358,16 @@ void WebhookService::deliver(const CancelToken &cancel, const std::vector<qint64
                 f.reply->abort();
             }
     };
+    // The timer wakes the wait; a coarse timer may fire a little before `due`, so it is set again
+    // for what is left until the cut is made.
     QTimer deadline;
     deadline.setSingleShot(true);
-    QObject::connect(&deadline, &QTimer::timeout, &loop, cutOverdue);
+    deadline.setTimerType(Qt::PreciseTimer);
+    QObject::connect(&deadline, &QTimer::timeout, &loop, [&] {
+        cutOverdue();
+        if (!cut)
+            deadline.start(std::max<qint64>(1, due.remainingTime()));
+    });
     deadline.start(d->timeout());
     std::atomic<bool> cancelled = false;
     QAbstractEventDispatcher *const dispatcher = QAbstractEventDispatcher::instance();
