@@ -215,6 +215,15 @@ QStringList deliveryRetries(StoreBackend)
     };
 }
 
+// 9: the search's usual narrowing, one hook's failed (or unknown …) deliveries: by hook and
+// status together (webhook_bench: 478 ms → a few ms on 1 000 000 tasks).
+QStringList deliveryHookStatus(StoreBackend)
+{
+    return {
+        QStringLiteral("CREATE INDEX hook_task_hook_outcome ON hook_task (hook_id, outcome, id)"),
+    };
+}
+
 } // namespace
 
 const std::vector<Migration> &storeMigrations()
@@ -228,6 +237,7 @@ const std::vector<Migration> &storeMigrations()
         {6, "webhooks and their delivery history", &webhooks},
         {7, "delivery search indexes", &deliverySearch},
         {8, "delivery retries", &deliveryRetries},
+        {9, "delivery search by hook and status", &deliveryHookStatus},
     };
     return migrations;
 }
