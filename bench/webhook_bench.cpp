@@ -4,13 +4,19 @@
 //      default one worker and batch of one) against a loop that signs and POSTs the same payload
 //      to the same receiver, one at a time, with QNetworkAccessManager — the ratio is the figure;
 //   2. enqueue → delivered latency (p50, p95) at a steady rate (default 100 events/s);
-//   3. resident memory before and after.
+//   3. a fast receiver's deliveries/s next to a hanging one, against the same alone;
+//   4. resident memory across one delivery answered by a 1 GiB body;
+//   5. the history search: filters on --search-rows tasks (default 1 000 000) and text (`q`) on
+//      the first tenth of them, each against a COUNT(*) of the whole table in the same run.
 // The receiver is the tests' loopback HttpReceiver (one request per connection, as deliveries are).
 //
-//   webhook_bench [--deliveries N] [--rate R] [--seconds S]   (defaults 2000, 100, 5)
+//   webhook_bench [--deliveries N] [--rate R] [--seconds S] [--search-rows N]
+//                 (defaults 2000, 100, 5, 1000000; --search-rows 0 skips 5)
 #include "benchutil.h"
+#include "hookhistory.h"
 
 #include "engine/engine.h"
+#include "engine/store/store.h"
 #include "engine/webhook/webhook.h"
 
 #include "support/httpreceiver.h"
@@ -60,6 +66,35 @@ double plainLoop(Test::HttpReceiver &receiver, int n, const QByteArray &body)
         reply->deleteLater();
     }
     return n / (double(timer.nsecsElapsed()) / 1e9);
+}
+
+// Waits until `hookId` has `n` ended deliveries; the seconds that took, or -1 after `bound`.
+double secondsUntilEnded(WebhookService &hooks, qint64 hookId, qint64 n, std::chrono::seconds bound)
+{
+    QElapsedTimer timer;
+    timer.start();
+    TaskFilter ended;
+    ended.hookId = hookId;
+    ended.outcome = TaskOutcome::Succeeded;
+    while (hooks.count(ended).valueOr(0) < n) {
+        if (timer.elapsed() > std::chrono::milliseconds(bound).count())
+            return -1;
+        std::this_thread::sleep_for(2ms); // a benchmark's poll
+    }
+    return double(timer.nsecsElapsed()) / 1e9;
+}
+
+// The median of `rounds` runs of `query`, in milliseconds.
+double medianMs(int rounds, const std::function<void()> &query)
+{
+    std::vector<double> ms;
+    for (int i = 0; i < rounds; ++i) {
+        QElapsedTimer timer;
+        timer.start();
+        query();
+        ms.push_back(double(timer.nsecsElapsed()) / 1e6);
+    }
+    return Bench::percentile(ms, 0.5);
 }
 
 } // namespace
@@ -136,6 +171,85 @@ int main(int argc, char **argv)
                 Bench::percentile(ms, 0.5), Bench::percentile(ms, 0.95), Bench::percentile(ms, 0.99));
     std::printf("resident memory: %lld KiB before, %lld KiB after %d deliveries\n", static_cast<long long>(rssBefore),
                 static_cast<long long>(Bench::residentKiB()), n + events);
+
+    // 3. A fast receiver alone, then next to one that never answers (both get every event).
+    using How = Test::HttpReceiver::Misbehaviour;
+    receiver.misbehave("/hang", How::Hang);
+    receiver.misbehave("/huge", How::Huge);
+    if (!engine.webhooks().update([&] {
+            Hook off = *engine.webhooks().get(1);
+            off.active = false;
+            return off;
+        }()))
+        return 1;
+    Hook fast;
+    fast.repoId = 0;
+    fast.isSystem = true;
+    fast.url = QString::fromLatin1(receiver.url("/fast"));
+    fast.events.pushOnly = true;
+    const qint64 fastId = engine.webhooks().create(fast)->id;
+    const int side = std::max(50, n / 40);
+    for (int i = 0; i < side; ++i)
+        engine.webhooks().prepare(CancelToken(), {1, 1}, HookEventType::Push, body, QStringLiteral("refs/heads/main"), {});
+    const double alone = secondsUntilEnded(engine.webhooks(), fastId, side, 300s);
+    Hook hanging = fast;
+    hanging.url = QString::fromLatin1(receiver.url("/hang"));
+    const qint64 hangId = engine.webhooks().create(hanging)->id;
+    for (int i = 0; i < side; ++i)
+        engine.webhooks().prepare(CancelToken(), {1, 1}, HookEventType::Push, body, QStringLiteral("refs/heads/main"), {});
+    const double beside = secondsUntilEnded(engine.webhooks(), fastId, 2 * side, 600s);
+    std::printf("fast receiver: %.0f deliveries/s alone, %.1f/s next to a hanging one (%.1f %%; target >= 80 %%)%s\n", side / alone,
+                beside > 0 ? side / beside : 0.0, beside > 0 ? 100 * alone / beside : 0.0, beside < 0 ? " -- gave up after 600 s" : "");
+    engine.webhooks().remove(hangId);
+    engine.webhooks().remove(fastId);
+    engine.queues().flushAll(CancelToken(), 120s);
+
+    // 4. One answer of a gigabyte: what it costs in memory.
+    Hook huge = fast;
+    huge.url = QString::fromLatin1(receiver.url("/huge"));
+    const qint64 hugeId = engine.webhooks().create(huge)->id;
+    const qint64 rssHuge = Bench::residentKiB();
+    engine.webhooks().test(CancelToken(), hugeId);
+    engine.queues().flushAll(CancelToken(), 120s);
+    std::printf("1 GiB answer: resident memory %+lld KiB (target < +10 MiB); the receiver sent %lld MiB before the reader stopped\n",
+                static_cast<long long>(Bench::residentKiB() - rssHuge), static_cast<long long>(receiver.hugeBytesSent() >> 20));
+    engine.webhooks().remove(hugeId);
+
+    // 5. The history search.
+    const int searchRows = Bench::option(args, "--search-rows", 1'000'000);
+    if (searchRows > 0) {
+        const qint64 tenth = searchRows / 10;
+        if (!Bench::fillHistory(engine.store(), 0, tenth, 100))
+            return 1;
+        TaskFilter text;
+        text.text = QStringLiteral("bad gateway 50457"); // one failed delivery's response
+        const auto countAll = [&] {
+            (void)engine.store().readValue<qint64>([](SqlTransaction &tx) { return tx.scalar(QStringLiteral("SELECT COUNT(*) FROM hook_task")); });
+        };
+        qint64 textMatched = -1;
+        const double textMs = medianMs(3, [&] { textMatched = engine.webhooks().tasks(text).valueOr(TaskPage{{}, -1}).total; });
+        const double countTenth = medianMs(3, countAll);
+        if (!Bench::fillHistory(engine.store(), tenth, searchRows, 100))
+            return 1;
+        TaskFilter filters;
+        filters.hookId = 103;
+        filters.outcome = TaskOutcome::Failed;
+        filters.event = HookEventType::Push;
+        filters.since = QDateTime::currentDateTimeUtc().addDays(-7);
+        TaskFilter byStatus;
+        byStatus.outcome = TaskOutcome::Unknown;
+        qint64 filterMatched = -1;
+        qint64 statusMatched = -1;
+        const double filterMs = medianMs(5, [&] { filterMatched = engine.webhooks().tasks(filters).valueOr(TaskPage{{}, -1}).total; });
+        const double statusMs = medianMs(5, [&] { statusMatched = engine.webhooks().tasks(byStatus).valueOr(TaskPage{{}, -1}).total; });
+        const double countAllMs = medianMs(3, countAll);
+        std::printf("search on %lld tasks (page 1 and the total): hook+status+event+7 days %.2f ms (%lld match), status only %.2f ms (%lld match) "
+                    "(target < 100 ms); COUNT(*) of the table %.1f ms\n",
+                    static_cast<long long>(searchRows), filterMs, static_cast<long long>(filterMatched), statusMs,
+                    static_cast<long long>(statusMatched), countAllMs);
+        std::printf("text search (q) on %lld tasks: %.1f ms, %lld match (target < 2 s); COUNT(*) of the table %.1f ms\n",
+                    static_cast<long long>(tenth), textMs, static_cast<long long>(textMatched), countTenth);
+    }
     engine.shutdown();
     return 0;
 }
