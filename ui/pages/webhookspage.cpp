@@ -118,7 +118,9 @@ WebhooksPage::WebhooksPage(Admin::AdminBackend &backend, QWidget *parent)
     connect(view(), &QTreeView::activated, m_edit, &QAction::trigger);
 
     // Below: the selected hook's deliveries and the selected delivery's request and response.
-    auto *split = new QSplitter(Qt::Horizontal, this);
+    // The deliveries (with their actions and filter) above; below, the selected delivery's tabs
+    // beside this instance's figures and latency chart (the filter row needs the full width).
+    auto *split = new QSplitter(Qt::Vertical, this);
     auto *left = new QWidget(split);
     auto *leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
@@ -220,10 +222,9 @@ WebhooksPage::WebhooksPage(Admin::AdminBackend &backend, QWidget *parent)
     m_response = makeText(m_tabs, tr("Response received"));
     m_tabs->addTab(m_request, tr("&Request"));
     m_tabs->addTab(m_response, tr("Re&sponse"));
-    // Right: the selected delivery above, this instance's delivery figures and latency below.
-    auto *right = new QSplitter(Qt::Vertical, split);
-    right->addWidget(m_tabs);
-    auto *figures = new QWidget(right);
+    auto *below = new QSplitter(Qt::Horizontal, split);
+    below->addWidget(m_tabs);
+    auto *figures = new QWidget(below);
     auto *figuresLayout = new QVBoxLayout(figures);
     figuresLayout->setContentsMargins(0, 0, 0, 0);
     m_figures = new QLabel(tr("Reading the delivery figures…"), figures);
@@ -233,16 +234,16 @@ WebhooksPage::WebhooksPage(Admin::AdminBackend &backend, QWidget *parent)
     m_figures->setContentsMargins(4, 2, 4, 0);
     figuresLayout->addWidget(m_figures);
     m_latency = new LiveChart(tr("Delivery latency (ms), last minute or two"), tr("p50"), tr("p99"), 1, QStringLiteral("%.0f"), figures);
-    m_latency->setMinimumHeight(170);
+    m_latency->setMinimumHeight(150);
     figuresLayout->addWidget(m_latency, 1);
-    right->addWidget(figures);
-    right->setStretchFactor(0, 3);
-    right->setStretchFactor(1, 2);
+    below->addWidget(figures);
+    below->setStretchFactor(0, 3);
+    below->setStretchFactor(1, 2);
+    below->setSizes({600, 400});
     split->addWidget(left);
-    split->addWidget(right);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
-    split->setSizes({700, 500});
+    split->addWidget(below);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
     qobject_cast<QVBoxLayout *>(detailArea()->layout())->addWidget(split);
 
     // Live: a delivery added or ended (a hook-task frame, bodies left out) re-reads the list's
