@@ -63,7 +63,9 @@ LiveChart::LiveChart(const QString &title, const QString &first, const QString &
     const QDateTime now = QDateTime::currentDateTime();
     m_time->setRange(now.addSecs(-kSeconds), now);
     m_values->setRange(0, floor);
+    QChart *const empty = this->chart(); // the view's own first chart: setChart() gives it back to us
     setChart(chart);
+    delete empty;
     Theme::followPalette(this);
     setRenderHint(QPainter::Antialiasing);
     setAccessibleName(title);
