@@ -200,6 +200,9 @@ Status RedisQueue::pushItem(const CancelToken &cancel, const QByteArray &data)
                           {data, QByteArray::number(m_capacity), m_unique ? "1" : "0"});
         });
         if (!reply) {
+            // The block time ran out while a retry of a full queue was on the wire: still full.
+            if (full && reply.status().code() == Status::Code::DeadlineExceeded && !cancel.isCancelled())
+                return queueFullStatus(m_name, m_capacity, m_timing.pushBlockTime);
             if (reply.status().code() == Status::Code::DeadlineExceeded && !cancel.isCancelled())
                 return Status::unavailable(QStringLiteral("queue %1: Redis at %2 did not answer within %3 ms")
                                                .arg(m_name, m_pool.address().display()).arg(m_timing.pushBlockTime.count()));
@@ -301,6 +304,7 @@ Status RedisQueue::pushItems(const CancelToken &cancel, const std::vector<QByteA
     const CancelSource bounded(cancel, giveUpAt);
     std::vector<QByteArray> left = items;
     auto delay = m_timing.backoffBegin;
+    bool full = false;
     while (!left.empty()) {
         QList<QList<QByteArray>> commands;
         commands.reserve(qsizetype(left.size()) + 1);
@@ -312,6 +316,10 @@ Status RedisQueue::pushItems(const CancelToken &cancel, const std::vector<QByteA
             return c.pipeline(bounded.token(), commands);
         });
         const qsizetype accepted = qsizetype(items.size() - left.size());
+        // The block time ran out while a retry of a full queue was on the wire: still full.
+        if (!replies && full && replies.status().code() == Status::Code::DeadlineExceeded && !cancel.isCancelled())
+            return Status::deadlineExceeded(queueFullStatus(m_name, m_capacity, m_timing.pushBlockTime).message()
+                                            + QStringLiteral(" (%1 of %2 item(s) accepted)").arg(accepted).arg(items.size()));
         if (!replies)
             return Status(replies.status().code() == Status::Code::DeadlineExceeded && !cancel.isCancelled()
                               ? Status::Code::Unavailable : replies.status().code(),
@@ -341,7 +349,8 @@ Status RedisQueue::pushItems(const CancelToken &cancel, const std::vector<QByteA
         left = std::move(notYet);
         if (left.empty())
             break;
-        auto full = [&] {
+        full = transient.isOk();
+        auto fullStatus = [&] {
             const QString accepted = QStringLiteral(" (%1 of %2 item(s) accepted)").arg(items.size() - left.size()).arg(items.size());
             if (!transient.isOk())
                 return Status::unavailable(QStringLiteral("queue %1: Redis kept answering \"%2\" for %3 ms")
@@ -351,11 +360,11 @@ Status RedisQueue::pushItems(const CancelToken &cancel, const std::vector<QByteA
         };
         const auto now = SteadyClock::now();
         if (now >= giveUpAt)
-            return full();
+            return fullStatus();
         if (!cancel.sleepFor(std::min<SteadyClock::duration>(delay, giveUpAt - now)))
             return cancel.cause();
         if (SteadyClock::now() >= giveUpAt)
-            return full();
+            return fullStatus();
         delay = std::min(delay * 2, m_timing.backoffUpper);
     }
     return Status::ok();

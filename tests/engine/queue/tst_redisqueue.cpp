@@ -124,6 +124,41 @@ private Q_SLOTS:
         QVERIFY(queue->pushItem(CancelToken(), "b"));
     }
 
+    // The block time can run out while the retry of a full queue is on the wire (CI once saw it
+    // end that way); the caller must still hear "full", which it may wait on, not "Redis did not
+    // answer". Made certain here: Redis stops between the first "full" and the retry.
+    void aFullQueueStaysFullWhenTheBlockTimeEndsMidCommand()
+    {
+        QueueTiming timing = testTiming();
+        timing.pushBlockTime = 400ms;
+        timing.backoffBegin = 150ms; // the retry comes 150 ms after the first "full"
+        auto queue = open(QStringLiteral("brimful"), false, 1, QStringLiteral("a"), timing);
+        QVERIFY(queue->pushItem(CancelToken(), "a"));
+        const auto calls = [this](const char *command) {
+            const QByteArray stats = redis({QStringLiteral("INFO"), QStringLiteral("commandstats")});
+            const QByteArray field = QByteArray("cmdstat_") + command + ":calls=";
+            const qsizetype at = stats.indexOf(field);
+            return at < 0 ? 0 : stats.mid(at + field.size()).split(',').front().toLongLong();
+        };
+        const auto fullWhileRedisStops = [&](const char *command, const std::function<Status()> &push) {
+            const qint64 before = calls(command);
+            Status result;
+            std::thread pusher([&] { result = push(); });
+            const bool answered = Test::eventually([&] { return calls(command) > before; });
+            m_redis.pause();
+            pusher.join();
+            m_redis.resume();
+            if (!answered)
+                return Status::internal(QStringLiteral("the first %1 never reached Redis").arg(QLatin1String(command)));
+            return result;
+        };
+        const Status one = fullWhileRedisStops("evalsha", [&] { return queue->pushItem(CancelToken(), "b"); });
+        QVERIFY2(isQueueFull(one), qPrintable(one.message()));
+        const Status many = fullWhileRedisStops("evalsha", [&] { return queue->pushItems(CancelToken(), {"c", "d"}); });
+        QVERIFY2(isQueueFull(many), qPrintable(many.message()));
+        QVERIFY2(many.message().contains(QLatin1String("0 of 2 item(s) accepted")), qPrintable(many.message()));
+    }
+
     void removeAllDeletesListAndSet()
     {
         auto queue = open(QStringLiteral("wipe"), true);
