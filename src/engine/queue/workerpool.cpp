@@ -88,6 +88,7 @@ struct WorkerPool::Impl
     std::atomic<qint64> m_corrupt = 0;
     std::atomic<qint64> m_ackFailed = 0;
     std::atomic<bool> m_flushing = false;
+    WorkerPool::Settle m_settle; // guarded by m_mutex
     std::atomic<qint64> m_sampledLength = -1;
     std::atomic<qint64> m_sampledAtMs = 0;  // ms since the epoch; 0: never sampled
 
@@ -810,7 +811,22 @@ Result<bool> WorkerPool::has(const CancelToken &cancel, const QByteArray &data)
 }
 Status WorkerPool::flush(const CancelToken &cancel, std::chrono::milliseconds timeout)
 {
-    return d->flush(cancel, timeout);
+    const SteadyClock::time_point until = SteadyClock::now() + timeout;
+    Status flushed = d->flush(cancel, timeout);
+    Settle settle;
+    {
+        std::lock_guard lock(d->m_mutex);
+        settle = d->m_settle;
+    }
+    if (!flushed || timeout.count() < 0 || !settle)
+        return flushed;
+    return settle(cancel, until);
+}
+
+void WorkerPool::setSettle(Settle settle)
+{
+    std::lock_guard lock(d->m_mutex);
+    d->m_settle = std::move(settle);
 }
 Result<qint64> WorkerPool::removeAll(const CancelToken &cancel)
 {

@@ -68,6 +68,11 @@ public:
     // every queued item instead. DeadlineExceeded when not drained within `timeout`; Unavailable
     // when the pool is not running.
     Status flush(const CancelToken &cancel, std::chrono::milliseconds timeout);
+    // For a handler that hands its items on and returns before they are done (webhook_sender's
+    // delivery loop): a flush that drained the queue then waits for `settle` too, within the
+    // rest of its timeout. Set once, before items flow.
+    using Settle = std::function<Status(const CancelToken &cancel, SteadyClock::time_point until)>;
+    void setSettle(Settle settle);
     // Deletes every waiting item; returns how many. On a paused queue the count is exact (pause()
     // has put back whatever the dispatcher held); on a running one, batches already taken for
     // handling are not counted and are handled.

@@ -34,6 +34,8 @@
 #include <array>
 #include <atomic>
 #include <condition_variable>
+#include <deque>
+#include <list>
 #include <map>
 #include <mutex>
 #include <set>
@@ -366,12 +368,18 @@ struct WebhookService::Impl
         return Status::ok();
     }
 
-    // A worker's network access (never shared between threads): one per hook, so a hook whose
-    // receiver hangs holds only its own connections (Qt opens at most six per host, and hooks
-    // often share a host); through [webhook] PROXY_URL for the hosts of PROXY_HOSTS.
+    // The delivery loop's network access (used on its thread only): one per hook, so a hook whose
+    // receiver hangs holds only its own connections (hooks often share a host), kept while the
+    // hook is in use so that its connections are reused; through [webhook] PROXY_URL for the
+    // hosts of PROXY_HOSTS.
     struct Networks
     {
-        std::map<std::pair<qint64, bool>, std::unique_ptr<QNetworkAccessManager>> byHook; // (hook, proxied)
+        struct Entry
+        {
+            std::unique_ptr<QNetworkAccessManager> network;
+            QDeadlineTimer unusedSince; // expires a minute after its last delivery
+        };
+        std::map<std::pair<qint64, bool>, Entry> byHook; // (hook, proxied)
     };
 
     bool proxied(const QString &host) const
@@ -385,7 +393,9 @@ struct WebhookService::Impl
 
     QNetworkAccessManager &network(Networks &networks, qint64 hookId, bool viaProxy) const
     {
-        std::unique_ptr<QNetworkAccessManager> &slot = networks.byHook[{hookId, viaProxy}];
+        Networks::Entry &entry = networks.byHook[{hookId, viaProxy}];
+        entry.unusedSince.setRemainingTime(std::chrono::minutes(1));
+        std::unique_ptr<QNetworkAccessManager> &slot = entry.network;
         if (!slot) {
             slot = std::make_unique<QNetworkAccessManager>();
             if (viaProxy) {
@@ -408,95 +418,135 @@ struct WebhookService::Impl
         return url.toString(QUrl::RemoveUserInfo);
     }
 
-    // One delivery in flight: what was sent, and where its answer goes.
+    // One delivery: claimed and prepared by a worker, sent and read by the delivery loop.
     struct Flight
     {
         HookTask task;
         Hook hook;
+        QNetworkRequest outgoing; // to the vetted address
+        QByteArray method;
+        QByteArray outgoingBody;
+        bool viaProxy = false;
         QNetworkReply *reply = nullptr;
-        QElapsedTimer clock;
+        QElapsedTimer clock;      // from the send
+        QDeadlineTimer due;       // the send + DELIVER_TIMEOUT
         QJsonObject request;
         QByteArray body;
         bool truncated = false;
         QString error; // set when it failed before or instead of an answer
         bool ownerIsOrganization = false; // read with the claim
         QString sealedAuthorization;      // read with the claim
-        bool landed = false;              // its result is recorded
+        bool landed = false;              // its reply finished (the loop records it)
+        bool interrupted = false;         // cut by a stop: it may have arrived (unknown)
     };
 
-    // Claims `id` (compare-and-set); the task and its hook, or nothing when another worker has it,
-    // it is gone or already delivered.
-    // A retry that is not due yet is not claimed: it goes back to the retry timer.
-    std::optional<Flight> claim(qint64 id)
+    // Claims `ids` (compare-and-set, one transaction): the tasks with their hooks, leaving out
+    // those another worker has, gone or already delivered. A retry that is not due yet is not
+    // claimed: it goes back to the retry timer.
+    std::vector<Flight> claim(const std::vector<qint64> &ids)
     {
-        std::optional<Flight> flight;
-        qint64 heldUntil = 0;
+        std::vector<Flight> flights;
+        std::vector<std::pair<qint64, qint64>> held; // (id, due)
         const Status read = store.write([&](SqlTransaction &tx) -> Status {
-            flight.reset();
-            heldUntil = 0;
+            flights.clear();
+            held.clear();
             const qint64 now = nowMs();
-            Result<QSqlQuery> claimed = tx.exec(
-                QStringLiteral("UPDATE hook_task SET is_delivered = 1, claimed_ms = ? WHERE id = ? AND is_delivered = 0 AND deliver_after_ms <= ?"),
-                {now, id, now});
-            if (!claimed)
-                return claimed.status();
-            if (claimed->numRowsAffected() != 1) {
-                // Delivered, claimed elsewhere, gone — or a retry whose time has not come.
-                Result<qint64> after = tx.scalar(QStringLiteral("SELECT COALESCE(MAX(deliver_after_ms), 0) FROM hook_task WHERE id = ? "
-                                                                "AND is_delivered = 0"),
-                                                 {id});
-                if (!after)
-                    return after.status();
-                heldUntil = *after > now ? *after : 0;
-                return Status::ok();
-            }
-            Result<QSqlQuery> t = tx.exec(QStringLiteral("SELECT ") + kTaskColumns + QStringLiteral(" FROM hook_task WHERE id = ?"), {id});
-            if (!t)
-                return t.status();
-            if (!t->next())
-                return Status::ok();
-            Flight f;
-            f.task = taskFrom(*t);
-            t->finish();
-            Result<QSqlQuery> h = tx.exec(QStringLiteral("SELECT ") + kHookColumns + QStringLiteral(" FROM webhook WHERE id = ?"), {f.task.hookId});
-            if (!h)
-                return h.status();
-            if (!h->next()) {
-                f.error = QStringLiteral("the hook was deleted");
-            } else {
-                Result<Hook> hook = hookFrom(*h);
-                if (!hook)
-                    f.error = hook.status().message();
-                else
-                    f.hook = *hook;
-            }
-            h->finish();
-            // What the request needs besides the hook, in the same transaction.
-            if (f.error.isEmpty()) {
-                Result<QSqlQuery> extra = tx.exec(QStringLiteral("SELECT w.header_authorization, COALESCE(u.is_org, 0) FROM webhook w "
-                                                                 "LEFT JOIN forge_user u ON u.id = w.owner_id WHERE w.id = ?"),
-                                                  {f.hook.id});
-                if (!extra)
-                    return extra.status();
-                if (extra->next()) {
-                    f.sealedAuthorization = extra->value(0).toString();
-                    f.ownerIsOrganization = extra->value(1).toInt() != 0;
+            for (qint64 id : ids) {
+                Result<QSqlQuery> claimed = tx.exec(QStringLiteral("UPDATE hook_task SET is_delivered = 1, claimed_ms = ? WHERE id = ? "
+                                                                   "AND is_delivered = 0 AND deliver_after_ms <= ?"),
+                                                    {now, id, now});
+                if (!claimed)
+                    return claimed.status();
+                if (claimed->numRowsAffected() != 1) {
+                    // Delivered, claimed elsewhere, gone — or a retry whose time has not come.
+                    Result<qint64> after = tx.scalar(QStringLiteral("SELECT COALESCE(MAX(deliver_after_ms), 0) FROM hook_task "
+                                                                    "WHERE id = ? AND is_delivered = 0"),
+                                                     {id});
+                    if (!after)
+                        return after.status();
+                    if (*after > now)
+                        held.emplace_back(id, *after);
+                    continue;
                 }
+                Result<QSqlQuery> t = tx.exec(QStringLiteral("SELECT ") + kTaskColumns + QStringLiteral(" FROM hook_task WHERE id = ?"), {id});
+                if (!t)
+                    return t.status();
+                if (!t->next())
+                    continue;
+                Flight f;
+                f.task = taskFrom(*t);
+                t->finish();
+                Result<QSqlQuery> h = tx.exec(QStringLiteral("SELECT ") + kHookColumns + QStringLiteral(" FROM webhook WHERE id = ?"),
+                                              {f.task.hookId});
+                if (!h)
+                    return h.status();
+                if (!h->next()) {
+                    f.error = QStringLiteral("the hook was deleted");
+                } else {
+                    Result<Hook> hook = hookFrom(*h);
+                    if (!hook)
+                        f.error = hook.status().message();
+                    else
+                        f.hook = *hook;
+                }
+                h->finish();
+                // What the request needs besides the hook, in the same transaction.
+                if (f.error.isEmpty()) {
+                    Result<QSqlQuery> extra = tx.exec(QStringLiteral("SELECT w.header_authorization, COALESCE(u.is_org, 0) FROM webhook w "
+                                                                     "LEFT JOIN forge_user u ON u.id = w.owner_id WHERE w.id = ?"),
+                                                      {f.hook.id});
+                    if (!extra)
+                        return extra.status();
+                    if (extra->next()) {
+                        f.sealedAuthorization = extra->value(0).toString();
+                        f.ownerIsOrganization = extra->value(1).toInt() != 0;
+                    }
+                }
+                flights.push_back(std::move(f));
             }
-            flight = std::move(f);
             return Status::ok();
         });
         if (!read) {
-            qCWarning(lcWebhook).noquote() << "webhook task" << id << "could not be claimed:" << read.message();
-            return std::nullopt;
+            qCWarning(lcWebhook).noquote() << ids.size() << "webhook task(s) could not be claimed (they stay queued in the store):"
+                                           << read.message();
+            return {};
         }
-        if (heldUntil > 0)
-            retries.schedule(id, heldUntil);
-        return flight;
+        for (const auto &[id, due] : held)
+            retries.schedule(id, due);
+        return flights;
     }
 
-    // Builds and sends the request; on failure before sending, sets f.error.
-    void send(Networks &networks, Flight &f)
+    // Gives claimed tasks back unsent (the delivery loop stopped, or their hook has too many
+    // deliveries held): undelivered again, due at `dueMs` (0: as they were), so a later start, the
+    // resync task or the retry timer queues them.
+    void release(const std::vector<qint64> &ids, qint64 dueMs)
+    {
+        if (ids.empty())
+            return;
+        const Status written = store.write([&](SqlTransaction &tx) -> Status {
+            for (qint64 id : ids)
+                if (Status s = tx.exec(QStringLiteral("UPDATE hook_task SET is_delivered = 0, claimed_ms = 0, "
+                                                      "deliver_after_ms = CASE WHEN deliver_after_ms < ? THEN ? ELSE deliver_after_ms END "
+                                                      "WHERE id = ? AND outcome = ''"),
+                                       {dueMs, dueMs, id})
+                                   .status();
+                    !s)
+                    return s;
+            return Status::ok();
+        });
+        if (!written) {
+            qCWarning(lcWebhook).noquote() << ids.size() << "claimed webhook task(s) could not be given back (they become unknown):"
+                                           << written.message();
+            return;
+        }
+        if (dueMs > 0)
+            for (qint64 id : ids)
+                retries.schedule(id, dueMs);
+    }
+
+    // Builds the request (the channel's conversion, the egress check with its DNS lookup, the
+    // signatures), on the worker's thread; on failure sets f.error. transmit() sends it.
+    void prepare(Flight &f)
     {
         const Hook &h = f.hook;
         QByteArray document = f.task.payload;
@@ -596,8 +646,11 @@ struct WebhookService::Impl
         if (viaProxy)
             f.request.insert(QStringLiteral("proxy"), proxyForHistory());
 
-        QNetworkAccessManager &network = this->network(networks, h.id, viaProxy);
-        QNetworkRequest request(target);
+        f.viaProxy = viaProxy;
+        f.method = method.toLatin1();
+        f.outgoingBody = body;
+        QNetworkRequest &request = f.outgoing;
+        request.setUrl(target);
         const QByteArray hostHeader = url.port() > 0 ? url.host().toUtf8() + ':' + QByteArray::number(url.port()) : url.host().toUtf8();
         request.setRawHeader("Host", hostHeader);
         request.setPeerVerifyName(host); // TLS: the certificate of the name, not of the address (and SNI)
@@ -610,106 +663,442 @@ struct WebhookService::Impl
             ssl.setPeerVerifyMode(QSslSocket::VerifyNone);
             request.setSslConfiguration(ssl);
         }
+    }
+
+    // Sends a prepared flight (on the delivery loop's thread); its clock and deadline start now.
+    void transmit(Networks &networks, Flight &f) const
+    {
+        QNetworkAccessManager &network = this->network(networks, f.hook.id, f.viaProxy);
         f.clock.start();
-        if (method == QLatin1String("GET"))
-            f.reply = network.get(request);
+        f.due.setRemainingTime(timeout(), Qt::PreciseTimer);
+        if (f.method == "GET")
+            f.reply = network.get(f.outgoing);
         else
-            f.reply = network.sendCustomRequest(request, method.toLatin1(), body);
+            f.reply = network.sendCustomRequest(f.outgoing, f.method, f.outgoingBody);
         f.reply->setReadBufferSize(64 * 1024); // a receiver that sends a gigabyte is read 64 KiB at a time
     }
 
-    // Records what happened to `f` and the hook's last status.
-    void record(Flight &f, TaskOutcome outcome, const QJsonObject &response)
+    // A delivery's end, to be recorded.
+    struct Ended
     {
-        const double ms = f.clock.isValid() ? double(f.clock.nsecsElapsed()) / 1e6 : 0;
-        const qint64 deliveredNs = QDateTime::currentMSecsSinceEpoch() * 1'000'000;
-        const QString requestText = QString::fromUtf8(QJsonDocument(f.request).toJson(QJsonDocument::Compact));
-        const QString responseText = QString::fromUtf8(QJsonDocument(response).toJson(QJsonDocument::Compact));
-        bool disabled = false;
-        qint64 retryId = 0;
-        qint64 retryDue = 0;
+        Flight flight;
+        TaskOutcome outcome = TaskOutcome::Failed;
+        QJsonObject response;
+    };
+
+    // Records what happened to each of `ended` and their hooks' last status, in one transaction
+    // (a retry is written with the failure it follows); then announces, schedules and counts.
+    void record(std::vector<Ended> &ended)
+    {
+        if (ended.empty())
+            return;
+        struct Written
+        {
+            double ms = 0;
+            bool disabled = false;
+            qint64 retryId = 0;
+            qint64 retryDue = 0;
+        };
+        std::vector<Written> out(ended.size());
         const std::vector<std::chrono::milliseconds> &schedule = retrySchedule();
-        const bool retry = outcome == TaskOutcome::Failed && f.hook.id != 0 && f.hook.active && f.task.attempt < int(schedule.size());
+        const qint64 deliveredNs = QDateTime::currentMSecsSinceEpoch() * 1'000'000;
+        for (std::size_t i = 0; i < ended.size(); ++i) {
+            const Flight &f = ended[i].flight;
+            out[i].ms = f.clock.isValid() ? double(f.clock.nsecsElapsed()) / 1e6 : 0;
+        }
         const Status written = store.write([&](SqlTransaction &tx) -> Status {
-            if (Status s = tx.exec(QStringLiteral("UPDATE hook_task SET delivered_ns = ?, is_succeed = ?, outcome = ?, request = ?, response = ?, "
-                                                  "duration_ms = ? WHERE id = ?"),
-                                   {deliveredNs, outcome == TaskOutcome::Succeeded ? 1 : 0, name(outcome), requestText, responseText, ms, f.task.id})
-                               .status();
-                !s)
-                return s;
-            disabled = false;
-            retryId = 0;
-            if (retry) {
-                // The next attempt: a new task (new delivery id) linked to the first delivery,
-                // held until its delay has passed; written with the failure, so neither is lost.
-                retryDue = nowMs() + schedule[std::size_t(f.task.attempt)].count();
-                const qint64 first = f.task.attempt > 0 && f.task.redeliveryOf > 0 ? f.task.redeliveryOf : f.task.id;
-                Result<qint64> id = tx.insertReturningId(
-                    QStringLiteral("INSERT INTO hook_task (hook_id, uuid, payload, payload_version, event_type, created_ms, redelivery_of, "
-                                   "trace_id, attempt, deliver_after_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"),
-                    {f.task.hookId, QUuid::createUuid().toString(QUuid::WithoutBraces), f.task.payload, f.task.payloadVersion,
-                     name(f.task.eventType), nowMs(), first, f.task.traceId, f.task.attempt + 1, retryDue});
-                if (!id)
-                    return id.status();
-                retryId = *id;
+            for (std::size_t i = 0; i < ended.size(); ++i) {
+                const Flight &f = ended[i].flight;
+                const TaskOutcome outcome = ended[i].outcome;
+                Written &w = out[i];
+                w.disabled = false;
+                w.retryId = 0;
+                const QString requestText = QString::fromUtf8(QJsonDocument(f.request).toJson(QJsonDocument::Compact));
+                const QString responseText = QString::fromUtf8(QJsonDocument(ended[i].response).toJson(QJsonDocument::Compact));
+                if (Status s = tx.exec(QStringLiteral("UPDATE hook_task SET delivered_ns = ?, is_succeed = ?, outcome = ?, request = ?, "
+                                                      "response = ?, duration_ms = ? WHERE id = ?"),
+                                       {deliveredNs, outcome == TaskOutcome::Succeeded ? 1 : 0, name(outcome), requestText, responseText,
+                                        w.ms, f.task.id})
+                                   .status();
+                    !s)
+                    return s;
+                const bool retry = outcome == TaskOutcome::Failed && f.hook.id != 0 && f.hook.active && f.task.attempt < int(schedule.size());
+                if (retry) {
+                    // The next attempt: a new task (new delivery id) linked to the first delivery,
+                    // held until its delay has passed; written with the failure, so neither is lost.
+                    w.retryDue = nowMs() + schedule[std::size_t(f.task.attempt)].count();
+                    const qint64 first = f.task.attempt > 0 && f.task.redeliveryOf > 0 ? f.task.redeliveryOf : f.task.id;
+                    Result<qint64> id = tx.insertReturningId(
+                        QStringLiteral("INSERT INTO hook_task (hook_id, uuid, payload, payload_version, event_type, created_ms, redelivery_of, "
+                                       "trace_id, attempt, deliver_after_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"),
+                        {f.task.hookId, QUuid::createUuid().toString(QUuid::WithoutBraces), f.task.payload, f.task.payloadVersion,
+                         name(f.task.eventType), nowMs(), first, f.task.traceId, f.task.attempt + 1, w.retryDue});
+                    if (!id)
+                        return id.status();
+                    w.retryId = *id;
+                }
+                if (outcome == TaskOutcome::Skipped || f.hook.id == 0)
+                    continue;
+                if (Status s = tx.exec(QStringLiteral("UPDATE webhook SET last_status = ? WHERE id = ?"),
+                                       {int(outcome == TaskOutcome::Succeeded ? HookStatus::Succeed : HookStatus::Fail), f.hook.id})
+                                   .status();
+                    !s)
+                    return s;
+                const int limit = config.webhook.autoDisableAfter;
+                if (outcome != TaskOutcome::Failed || limit <= 0)
+                    continue;
+                // The hook's last `limit` results: all failed, and it is still active → inactive.
+                Result<qint64> succeeded = tx.scalar(QStringLiteral("SELECT COUNT(*) FROM (SELECT outcome FROM hook_task WHERE hook_id = ? "
+                                                                    "AND outcome IN ('succeeded', 'failed') ORDER BY id DESC LIMIT ?) last "
+                                                                    "WHERE outcome = 'succeeded'"),
+                                                     {f.hook.id, limit});
+                Result<qint64> counted = tx.scalar(QStringLiteral("SELECT COUNT(*) FROM (SELECT id FROM hook_task WHERE hook_id = ? "
+                                                                  "AND outcome IN ('succeeded', 'failed') ORDER BY id DESC LIMIT ?) last"),
+                                                   {f.hook.id, limit});
+                if (!succeeded || !counted)
+                    return !succeeded ? succeeded.status() : counted.status();
+                if (*succeeded > 0 || *counted < limit)
+                    continue;
+                Result<QSqlQuery> off = tx.exec(QStringLiteral("UPDATE webhook SET is_active = 0, updated_unix = ? WHERE id = ? AND is_active = 1"),
+                                                {QDateTime::currentSecsSinceEpoch(), f.hook.id});
+                if (!off)
+                    return off.status();
+                w.disabled = off->numRowsAffected() > 0;
             }
-            if (outcome == TaskOutcome::Skipped || f.hook.id == 0)
-                return Status::ok();
-            if (Status s = tx.exec(QStringLiteral("UPDATE webhook SET last_status = ? WHERE id = ?"),
-                                   {int(outcome == TaskOutcome::Succeeded ? HookStatus::Succeed : HookStatus::Fail), f.hook.id})
-                               .status();
-                !s)
-                return s;
-            const int limit = config.webhook.autoDisableAfter;
-            if (outcome != TaskOutcome::Failed || limit <= 0)
-                return Status::ok();
-            // The hook's last `limit` results: all failed, and it is still active → inactive.
-            Result<qint64> succeeded = tx.scalar(QStringLiteral("SELECT COUNT(*) FROM (SELECT outcome FROM hook_task WHERE hook_id = ? "
-                                                                "AND outcome IN ('succeeded', 'failed') ORDER BY id DESC LIMIT ?) last "
-                                                                "WHERE outcome = 'succeeded'"),
-                                                 {f.hook.id, limit});
-            Result<qint64> counted = tx.scalar(QStringLiteral("SELECT COUNT(*) FROM (SELECT id FROM hook_task WHERE hook_id = ? "
-                                                              "AND outcome IN ('succeeded', 'failed') ORDER BY id DESC LIMIT ?) last"),
-                                               {f.hook.id, limit});
-            if (!succeeded || !counted)
-                return !succeeded ? succeeded.status() : counted.status();
-            if (*succeeded > 0 || *counted < limit)
-                return Status::ok();
-            Result<QSqlQuery> off = tx.exec(QStringLiteral("UPDATE webhook SET is_active = 0, updated_unix = ? WHERE id = ? AND is_active = 1"),
-                                            {QDateTime::currentSecsSinceEpoch(), f.hook.id});
-            if (!off)
-                return off.status();
-            disabled = off->numRowsAffected() > 0;
             return Status::ok();
         });
-        if (disabled) {
-            const QString message = QStringLiteral("Webhook %1 (%2) was made inactive after %3 failed deliveries in a row "
-                                                   "([webhook] AUTO_DISABLE_AFTER); the last: %4")
-                                        .arg(f.hook.id)
-                                        .arg(f.hook.url.left(200))
-                                        .arg(config.webhook.autoDisableAfter)
-                                        .arg(f.error.isEmpty() ? response.value(QStringLiteral("status")).toVariant().toString() : f.error);
-            qCWarning(lcWebhook).noquote() << message;
-            if (options.notice)
-                options.notice(message);
+        for (std::size_t i = 0; i < ended.size(); ++i) {
+            const Flight &f = ended[i].flight;
+            const TaskOutcome outcome = ended[i].outcome;
+            const QJsonObject &response = ended[i].response;
+            const Written &w = out[i];
+            if (written && w.disabled) {
+                const QString message = QStringLiteral("Webhook %1 (%2) was made inactive after %3 failed deliveries in a row "
+                                                       "([webhook] AUTO_DISABLE_AFTER); the last: %4")
+                                            .arg(f.hook.id)
+                                            .arg(f.hook.url.left(200))
+                                            .arg(config.webhook.autoDisableAfter)
+                                            .arg(f.error.isEmpty() ? response.value(QStringLiteral("status")).toVariant().toString() : f.error);
+                qCWarning(lcWebhook).noquote() << message;
+                if (options.notice)
+                    options.notice(message);
+            }
+            if (written)
+                announce(w.retryId > 0 ? std::vector<qint64>{f.task.id, w.retryId} : std::vector<qint64>{f.task.id});
+            if (written && w.retryId > 0) {
+                retries.schedule(w.retryId, w.retryDue);
+                qCInfo(lcWebhook).noquote() << "webhook" << f.hook.id << "delivery" << f.task.uuid << "will be retried (attempt"
+                                            << f.task.attempt + 1 << "of" << schedule.size() << ") as task" << w.retryId;
+            }
+            ++outcomes[std::size_t(outcome)];
+            durationUs += qint64(w.ms * 1000);
+            if (f.clock.isValid()) // it was sent (not refused or skipped before)
+                recentLatency.record(std::chrono::nanoseconds(qint64(w.ms * 1e6)));
+            if (!written)
+                qCWarning(lcWebhook).noquote() << "the result of webhook task" << f.task.id
+                                               << "was not recorded (it stays claimed and becomes unknown):" << written.message();
+            if (outcome == TaskOutcome::Failed)
+                qCInfo(lcWebhook).noquote() << "webhook" << f.hook.id << "delivery" << f.task.uuid << "failed:"
+                                            << (f.error.isEmpty() ? response.value(QStringLiteral("status")).toVariant().toString() : f.error);
         }
-        if (written)
-            announce(retryId > 0 ? std::vector<qint64>{f.task.id, retryId} : std::vector<qint64>{f.task.id});
-        if (written && retryId > 0) {
-            retries.schedule(retryId, retryDue);
-            qCInfo(lcWebhook).noquote() << "webhook" << f.hook.id << "delivery" << f.task.uuid << "will be retried (attempt"
-                                        << f.task.attempt + 1 << "of" << schedule.size() << ") as task" << retryId;
+    }
+
+    // ---- The delivery loop: a thread of the lifecycle's that sends what the workers hand it and
+    // records each answer when it ends, so a worker never waits for a receiver. Started before
+    // the queue, so the lifecycle stops the queue (its producer) first.
+    static constexpr int kConnectionsPerHook = 6; // Qt's own limit per host; more wait here, off the clock
+
+    struct Loop
+    {
+        std::mutex mutex;
+        std::condition_variable_any changed; // room, settled, started, stopped
+        std::vector<Flight> inbox;           // handed over, not yet seen by the loop
+        qint64 held = 0;                     // handed over and not yet recorded
+        std::map<qint64, qint64> heldPerHook;
+        QAbstractEventDispatcher *dispatcher = nullptr; // the loop thread's, while it runs
+        bool running = false;
+        bool stopped = false;
+    } loop;
+
+    int maxInFlight() const { return std::max(1, options.maxInFlight); }
+    int maxHeldPerHook() const { return std::max(kConnectionsPerHook, options.maxHeldPerHook); }
+
+    // Room for `n` more deliveries in the loop, taken before they are claimed (a worker that
+    // waits for room holds no claim a crash would turn into `unknown`): waits, cancellably, while
+    // maxInFlight are held. False when cancelled or the loop has stopped.
+    bool reserve(const CancelToken &cancel, qint64 n)
+    {
+        std::unique_lock lock(loop.mutex);
+        if (!cancel.wait(loop.changed, lock, [&] { return loop.stopped || loop.held < maxInFlight(); }) || loop.stopped)
+            return false;
+        loop.held += n;
+        inFlight += n;
+        return true;
+    }
+    void unreserve(qint64 n)
+    {
+        if (n <= 0)
+            return;
+        {
+            std::lock_guard lock(loop.mutex);
+            loop.held -= n;
         }
-        ++outcomes[std::size_t(outcome)];
-        durationUs += qint64(ms * 1000);
-        if (f.clock.isValid()) // it was sent (not refused or skipped before)
-            recentLatency.record(std::chrono::nanoseconds(qint64(ms * 1e6)));
-        if (!written)
-            qCWarning(lcWebhook).noquote() << "the result of webhook task" << f.task.id << "was not recorded (it stays claimed and becomes unknown):"
-                                           << written.message();
-        if (outcome == TaskOutcome::Failed)
-            qCInfo(lcWebhook).noquote() << "webhook" << f.hook.id << "delivery" << f.task.uuid << "failed:"
-                                        << (f.error.isEmpty() ? response.value(QStringLiteral("status")).toVariant().toString() : f.error);
+        inFlight -= n;
+        loop.changed.notify_all();
+    }
+
+    // Hands a prepared flight to the loop, in room reserved for it; false when it was not taken
+    // (the caller gives its room back): a hook that holds maxHeldPerHook already (its receiver
+    // is slow or hangs) gets the task back in the store, due when its backlog should have been
+    // sent, and a stopped loop gives it back as undelivered (queued at the next start).
+    bool handOff(Flight &&f)
+    {
+        std::unique_lock lock(loop.mutex);
+        const qint64 hookHeld = loop.heldPerHook.count(f.hook.id) ? loop.heldPerHook[f.hook.id] : 0;
+        if (hookHeld >= maxHeldPerHook() || loop.stopped || !loop.dispatcher) {
+            const bool stopped = loop.stopped || !loop.dispatcher;
+            lock.unlock();
+            const qint64 rounds = (hookHeld + kConnectionsPerHook - 1) / kConnectionsPerHook;
+            release({f.task.id}, stopped ? 0 : nowMs() + rounds * timeout().count());
+            return false;
+        }
+        ++loop.heldPerHook[f.hook.id];
+        loop.inbox.push_back(std::move(f));
+        loop.dispatcher->wakeUp();
+        return true;
+    }
+
+    // Until nothing handed over is unrecorded, or `until`.
+    Status settle(const CancelToken &cancel, SteadyClock::time_point until)
+    {
+        std::unique_lock lock(loop.mutex);
+        if (cancel.waitUntil(loop.changed, lock, until, [&] { return loop.held == 0; }))
+            return Status::ok();
+        if (cancel.isCancelled())
+            return cancel.cause();
+        return Status::deadlineExceeded(QStringLiteral("webhook_sender: %1 deliveries still in flight").arg(loop.held));
+    }
+
+    // The answer (or its absence) of a flight whose reply finished.
+    Ended landed(Flight &f) const
+    {
+        const qint64 maxBody = options.maxResponseBytes;
+        const int code = f.reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        if (f.reply->bytesAvailable() > 0 && f.body.size() < maxBody)
+            f.body += f.reply->read(std::min(maxBody - f.body.size(), f.reply->bytesAvailable()));
+        QJsonObject response;
+        if (code > 0) {
+            QJsonObject headers;
+            for (const auto &[k, v] : f.reply->rawHeaderPairs())
+                headers.insert(QString::fromLatin1(k), QString::fromUtf8(v));
+            response = {{QStringLiteral("status"), code},
+                        {QStringLiteral("headers"), headers},
+                        {QStringLiteral("body"), QString::fromUtf8(f.body) + (f.truncated ? QStringLiteral("\n… (cut at %1 bytes)").arg(maxBody) : QString())}};
+            if (!f.error.isEmpty())
+                response.insert(QStringLiteral("error"), f.error);
+        } else {
+            response = {{QStringLiteral("error"), f.error.isEmpty() ? f.reply->errorString() : f.error}};
+        }
+        const bool ok = code >= 200 && code <= 299 && f.error.isEmpty();
+        delete f.reply; // outside its signals: the loop calls this after the round
+        f.reply = nullptr;
+        Ended e;
+        e.outcome = f.interrupted ? TaskOutcome::Unknown : ok ? TaskOutcome::Succeeded : TaskOutcome::Failed;
+        e.response = std::move(response);
+        e.flight = std::move(f);
+        return e;
+    }
+
+    void runLoop(const CancelToken &stop)
+    {
+        QEventLoop events; // gives this thread its event dispatcher
+        Networks networks;
+        std::list<Flight> sending;                          // in send order, so by deadline
+        std::map<qint64, std::deque<Flight>> waiting;       // per hook, beyond its connections
+        std::map<qint64, int> sendingPerHook;
+        std::vector<std::list<Flight>::iterator> finished; // this round's
+        const qint64 maxBody = options.maxResponseBytes;
+
+        std::atomic<bool> stopping = false;
+        {
+            std::lock_guard lock(loop.mutex);
+            loop.dispatcher = QAbstractEventDispatcher::instance();
+            loop.running = true;
+        }
+        loop.changed.notify_all();
+        const CancelCallback wake = stop.onCancel([this, &stopping] {
+            stopping = true;
+            std::lock_guard lock(loop.mutex);
+            if (loop.dispatcher)
+                loop.dispatcher->wakeUp();
+        });
+
+        const auto send = [&](Flight &&f) {
+            const auto it = sending.insert(sending.end(), std::move(f));
+            ++sendingPerHook[it->hook.id];
+            transmit(networks, *it);
+            Flight *self = &*it;
+            QObject::connect(self->reply, &QNetworkReply::readyRead, self->reply, [self, maxBody] {
+                const qint64 room = maxBody - self->body.size();
+                // Only what is buffered, 64 KiB at a time: a larger read() of a fast sender's
+                // answer runs long inside Qt, holding this thread (and every other deadline).
+                const qint64 ready = std::min({room, self->reply->bytesAvailable(), qint64(64 * 1024)});
+                if (ready > 0)
+                    self->body += self->reply->read(ready);
+                if (self->body.size() >= maxBody && self->reply->bytesAvailable() > 0) {
+                    self->truncated = true;
+                    self->reply->abort(); // the status is known; the rest is not kept
+                }
+            });
+            QObject::connect(self->reply, &QNetworkReply::finished, self->reply, [self, it, &finished] {
+                if (!self->landed) {
+                    self->landed = true;
+                    finished.push_back(it);
+                }
+            });
+        };
+        const auto admit = [&](Flight &&f) {
+            const qint64 hook = f.hook.id;
+            if (sendingPerHook[hook] < kConnectionsPerHook)
+                send(std::move(f));
+            else
+                waiting[hook].push_back(std::move(f));
+        };
+        // DELIVER_TIMEOUT is a total deadline, checked after every round of events (a receiver
+        // that floods this thread with reads could hold a timer back); the precise timer only
+        // wakes the wait for the earliest one, and is set again when it fires early.
+        QTimer deadline;
+        deadline.setSingleShot(true);
+        deadline.setTimerType(Qt::PreciseTimer);
+        QObject::connect(&deadline, &QTimer::timeout, &deadline, [] {});
+        const QString overdue = QStringLiteral("no complete answer within DELIVER_TIMEOUT (%1 s)").arg(config.webhook.deliverTimeoutSeconds);
+        const auto cutOverdue = [&] {
+            for (Flight &f : sending) {
+                if (!f.due.hasExpired())
+                    break; // later ones are due later
+                if (!f.landed && f.reply && !f.reply->isFinished()) {
+                    f.error = overdue;
+                    f.reply->abort();
+                }
+            }
+        };
+        // Records this round's ends in one transaction and lets the next of each hook go.
+        const auto settleRound = [&] {
+            if (finished.empty())
+                return;
+            std::vector<Ended> ended;
+            ended.reserve(finished.size());
+            std::map<qint64, qint64> freed;
+            for (auto it : finished) {
+                const qint64 hook = it->hook.id;
+                ++freed[hook];
+                ended.push_back(landed(*it));
+                sending.erase(it);
+                if (--sendingPerHook[hook] <= 0)
+                    sendingPerHook.erase(hook);
+            }
+            finished.clear();
+            record(ended);
+            for (const auto &[hook, n] : freed) {
+                auto w = waiting.find(hook);
+                for (qint64 i = 0; w != waiting.end() && i < n && !w->second.empty(); ++i) {
+                    send(std::move(w->second.front()));
+                    w->second.pop_front();
+                }
+                if (w != waiting.end() && w->second.empty())
+                    waiting.erase(w);
+            }
+            inFlight -= qint64(ended.size());
+            {
+                std::lock_guard lock(loop.mutex);
+                loop.held -= qint64(ended.size());
+                for (const auto &[hook, n] : freed)
+                    if ((loop.heldPerHook[hook] -= n) <= 0)
+                        loop.heldPerHook.erase(hook);
+            }
+            loop.changed.notify_all();
+        };
+        const auto pruneNetworks = [&] {
+            for (auto it = networks.byHook.begin(); it != networks.byHook.end();)
+                if (it->second.unusedSince.hasExpired() && !sendingPerHook.count(it->first.first))
+                    it = networks.byHook.erase(it);
+                else
+                    ++it;
+        };
+        QElapsedTimer sincePrune;
+        sincePrune.start();
+
+        bool graceStarted = false;
+        QDeadlineTimer graceEnd;
+        std::vector<Flight> arrived;
+        while (true) {
+            {
+                std::lock_guard lock(loop.mutex);
+                arrived.swap(loop.inbox);
+                if (stopping)
+                    loop.stopped = true; // handOff() refuses from now on
+            }
+            for (Flight &f : arrived)
+                admit(std::move(f));
+            arrived.clear();
+            if (stopping) {
+                // Shutdown: what waits for a connection goes back unsent; what is on the wire
+                // gets WebhookOptions::stopGrace, then it is cut and recorded `unknown`.
+                if (!graceStarted) {
+                    graceStarted = true;
+                    graceEnd.setRemainingTime(std::max(std::chrono::milliseconds(0), options.stopGrace), Qt::PreciseTimer);
+                }
+                if (graceEnd.hasExpired())
+                    for (Flight &f : sending)
+                        if (!f.landed && f.reply && !f.reply->isFinished()) {
+                            f.interrupted = true;
+                            f.error = QStringLiteral("the instance stopped during the delivery: it may or may not have arrived");
+                            f.reply->abort();
+                        }
+                settleRound();
+                std::vector<qint64> unsent;
+                qint64 count = 0;
+                for (auto &[hook, flights] : waiting) {
+                    for (const Flight &f : flights)
+                        unsent.push_back(f.task.id);
+                    {
+                        std::lock_guard lock(loop.mutex);
+                        if ((loop.heldPerHook[hook] -= qint64(flights.size())) <= 0)
+                            loop.heldPerHook.erase(hook);
+                    }
+                    count += qint64(flights.size());
+                }
+                waiting.clear();
+                release(unsent, 0);
+                inFlight -= count;
+                {
+                    std::lock_guard lock(loop.mutex);
+                    loop.held -= count;
+                }
+                loop.changed.notify_all();
+                if (sending.empty())
+                    break;
+            }
+            if (!sending.empty()) {
+                qint64 wait = sending.front().due.remainingTime();
+                if (graceStarted)
+                    wait = std::min(wait, graceEnd.remainingTime());
+                deadline.start(std::max<qint64>(1, wait));
+            }
+            events.processEvents(QEventLoop::WaitForMoreEvents);
+            cutOverdue();
+            settleRound();
+            if (sincePrune.hasExpired(60'000)) {
+                pruneNetworks();
+                sincePrune.restart();
+            }
+        }
+        {
+            std::lock_guard lock(loop.mutex);
+            loop.dispatcher = nullptr;
+            loop.running = false;
+        }
+        loop.changed.notify_all();
     }
 };
 
@@ -722,6 +1111,16 @@ WebhookService::~WebhookService() = default;
 
 Status WebhookService::start(const CancelToken &cancel, QueueManager &queues, Lifecycle &lifecycle)
 {
+    // The delivery loop first: the lifecycle stops in reverse, so the queue's workers (which hand
+    // it deliveries) stop before it.
+    if (Status looping = lifecycle.runWithCancel(QStringLiteral("webhook delivery loop"), [this](const CancelToken &stop) { d->runLoop(stop); });
+        !looping)
+        return looping;
+    {
+        std::unique_lock lock(d->loop.mutex);
+        if (!cancel.wait(d->loop.changed, lock, [this] { return d->loop.running || d->loop.stopped; }))
+            return cancel.cause();
+    }
     Result<std::shared_ptr<WorkerPoolQueue<qint64>>> queue = queues.createUniqueQueue<qint64>(
         cancel, QStringLiteral("webhook_sender"), [this](std::vector<qint64> ids) {
             deliver(CancelToken(), ids); // a delivery is bounded by DELIVER_TIMEOUT; never retried
@@ -730,6 +1129,8 @@ Status WebhookService::start(const CancelToken &cancel, QueueManager &queues, Li
     if (!queue)
         return queue.status();
     d->queue = std::move(queue).value();
+    // A flush of webhook_sender waits for what its workers handed to the loop, too.
+    d->queue->pool().setSettle([this](const CancelToken &c, SteadyClock::time_point until) { return d->settle(c, until); });
     // The retry timer is a producer of the queue: started after it, so it is stopped before it.
     if (Status timer = lifecycle.runWithCancel(QStringLiteral("webhook retries"), [this](const CancelToken &stop) {
             d->retries.run(stop, [this, &stop](qint64 id) {
@@ -1268,129 +1669,36 @@ Result<qint64> WebhookService::requeueUndelivered(const CancelToken &cancel)
 
 void WebhookService::deliver(const CancelToken &cancel, const std::vector<qint64> &ids)
 {
-    // This worker's own network access; the batch goes out at once.
-    Impl::Networks networks;
-    std::vector<Impl::Flight> flights;
-    for (qint64 id : ids) {
-        std::optional<Impl::Flight> f = d->claim(id);
-        if (!f)
-            continue;
-        if (f->error.isEmpty() && !f->hook.active) {
-            d->record(*f, TaskOutcome::Skipped, QJsonObject{{QStringLiteral("error"), QStringLiteral("the hook is inactive")}});
-            continue;
-        }
-        if (f->error.isEmpty() && f->task.payloadVersion == 0)
-            f->error = QStringLiteral("payload version 0 cannot be delivered");
-        if (f->error.isEmpty())
-            d->send(networks, *f);
-        if (!f->reply) {
-            d->record(*f, TaskOutcome::Failed, QJsonObject{{QStringLiteral("error"), f->error}});
+    // Claimed in one transaction, prepared here (DNS included), handed to the delivery loop; what
+    // fails before sending is recorded here, in one transaction.
+    if (!d->reserve(cancel, qint64(ids.size())))
+        return; // stopping: the ids stay undelivered in the store (and unacknowledged in the queue)
+    qint64 unused = qint64(ids.size());
+    std::vector<Impl::Ended> ended;
+    for (Impl::Flight &f : d->claim(ids)) {
+        if (f.error.isEmpty() && !f.hook.active) {
+            ended.push_back({std::move(f), TaskOutcome::Skipped, QJsonObject{{QStringLiteral("error"), QStringLiteral("the hook is inactive")}}});
             continue;
         }
-        flights.push_back(std::move(*f));
+        if (f.error.isEmpty() && f.task.payloadVersion == 0)
+            f.error = QStringLiteral("payload version 0 cannot be delivered");
+        if (f.error.isEmpty())
+            d->prepare(f);
+        if (!f.error.isEmpty()) {
+            QJsonObject response{{QStringLiteral("error"), f.error}};
+            ended.push_back({std::move(f), TaskOutcome::Failed, std::move(response)});
+            continue;
+        }
+        if (d->handOff(std::move(f)))
+            --unused;
     }
-    if (flights.empty())
-        return;
-    d->inFlight += qint64(flights.size());
+    d->unreserve(unused);
+    d->record(ended);
+}
 
-    QEventLoop loop;
-    int open = int(flights.size());
-    const qint64 maxBody = d->options.maxResponseBytes;
-    // Each flight is recorded as soon as its answer ends, so a fast receiver's result (and its
-    // duration) does not wait for the slowest one of the batch.
-    const auto land = [this, maxBody](Impl::Flight &f) {
-        if (f.landed)
-            return;
-        f.landed = true;
-        const int code = f.reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        if (f.reply->bytesAvailable() > 0 && f.body.size() < maxBody)
-            f.body += f.reply->read(maxBody - f.body.size());
-        QJsonObject response;
-        if (code > 0) {
-            QJsonObject headers;
-            for (const auto &[k, v] : f.reply->rawHeaderPairs())
-                headers.insert(QString::fromLatin1(k), QString::fromUtf8(v));
-            response = {{QStringLiteral("status"), code},
-                        {QStringLiteral("headers"), headers},
-                        {QStringLiteral("body"), QString::fromUtf8(f.body) + (f.truncated ? QStringLiteral("\n… (cut at %1 bytes)").arg(maxBody) : QString())}};
-            if (!f.error.isEmpty())
-                response.insert(QStringLiteral("error"), f.error);
-        } else {
-            response = {{QStringLiteral("error"), f.error.isEmpty() ? f.reply->errorString() : f.error}};
-        }
-        const bool ok = code >= 200 && code <= 299 && f.error.isEmpty();
-        d->record(f, ok ? TaskOutcome::Succeeded : TaskOutcome::Failed, response);
-        --d->inFlight;
-        f.reply->deleteLater();
-    };
-    for (Impl::Flight &f : flights) {
-        Impl::Flight *self = &f;
-        QObject::connect(f.reply, &QNetworkReply::readyRead, f.reply, [self, maxBody] {
-            const qint64 room = maxBody - self->body.size();
-            // Only what is buffered, 64 KiB at a time: a larger read() of a fast sender's answer
-            // runs long inside Qt, holding this thread (and every other flight's deadline).
-            const qint64 ready = std::min({room, self->reply->bytesAvailable(), qint64(64 * 1024)});
-            if (ready > 0)
-                self->body += self->reply->read(ready);
-            if (self->body.size() >= maxBody && self->reply->bytesAvailable() > 0) {
-                self->truncated = true;
-                self->reply->abort(); // the status is known; the rest is not kept
-            }
-        });
-        QObject::connect(f.reply, &QNetworkReply::finished, &loop, [self, &land, &open] {
-            land(*self);
-            --open;
-        });
-    }
-    // DELIVER_TIMEOUT is a total deadline (a receiver that trickles bytes is cut too). It is
-    // checked after every round of events, not only when its timer fires: a receiver that floods
-    // this thread with reads could hold a timer back (timers wait behind posted events), and the
-    // timer only wakes the wait when nothing else does.
-    const QDeadlineTimer due(d->timeout());
-    bool cut = false;
-    const auto cutOverdue = [&] {
-        if (cut || !due.hasExpired())
-            return;
-        cut = true;
-        for (Impl::Flight &f : flights)
-            if (!f.landed && !f.reply->isFinished()) {
-                f.error = QStringLiteral("no complete answer within DELIVER_TIMEOUT (%1 s)").arg(d->config.webhook.deliverTimeoutSeconds);
-                f.reply->abort();
-            }
-    };
-    // The timer wakes the wait; a coarse timer may fire a little before `due`, so it is set again
-    // for what is left until the cut is made.
-    QTimer deadline;
-    deadline.setSingleShot(true);
-    deadline.setTimerType(Qt::PreciseTimer);
-    QObject::connect(&deadline, &QTimer::timeout, &loop, [&] {
-        cutOverdue();
-        if (!cut)
-            deadline.start(std::max<qint64>(1, due.remainingTime()));
-    });
-    deadline.start(d->timeout());
-    std::atomic<bool> cancelled = false;
-    QAbstractEventDispatcher *const dispatcher = QAbstractEventDispatcher::instance();
-    const CancelCallback stop = cancel.onCancel([&cancelled, dispatcher] {
-        cancelled = true;
-        dispatcher->wakeUp();
-    });
-    while (open > 0 && !cancelled) {
-        loop.processEvents(QEventLoop::WaitForMoreEvents);
-        cutOverdue();
-    }
-
-    // Cancelled: what has not landed is cut now (its finished() is not needed any more).
-    for (Impl::Flight &f : flights) {
-        if (f.landed)
-            continue;
-        if (!f.reply->isFinished()) {
-            f.error = QStringLiteral("cancelled: %1").arg(cancel.cause().message());
-            QObject::disconnect(f.reply, &QNetworkReply::finished, &loop, nullptr);
-            f.reply->abort();
-        }
-        land(f);
-    }
+Status WebhookService::settle(const CancelToken &cancel, std::chrono::milliseconds timeout)
+{
+    return d->settle(cancel, SteadyClock::now() + timeout);
 }
 
 } // namespace Switchyard::Webhook

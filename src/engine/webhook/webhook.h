@@ -130,6 +130,16 @@ struct WebhookOptions
     std::function<void(qint64 taskId)> changed;
     // Replaces [webhook] RETRY_SCHEDULE when not empty (tests shorten the delays).
     std::vector<std::chrono::milliseconds> retrySchedule;
+    // Deliveries the delivery loop holds at once (sending, or waiting for one of their hook's
+    // six connections); a worker handing over one more waits for room.
+    int maxInFlight = 1000;
+    // Of those, at most this many of one hook (at least 6): a hook over it (its receiver is slow
+    // or hangs) gets its further tasks back in the store, due when its backlog should be sent.
+    int maxHeldPerHook = 100;
+    // At shutdown, how long deliveries on the wire may still finish; then they are cut and
+    // recorded `unknown` (they may have arrived). Those waiting for a connection go back to the
+    // store unsent at once.
+    std::chrono::milliseconds stopGrace{3000};
 };
 
 // What this instance delivered since start (/metrics).
@@ -154,7 +164,9 @@ public:
     WebhookService(const EngineConfig &config, Store &store, const SecretBox &secrets, WebhookOptions options = {}); // Not owned
     ~WebhookService();
 
-    // Creates the webhook_sender queue, marks stale claims unknown, and re-enqueues every
+    // Starts the delivery loop (a thread of `lifecycle`'s, stopped after the queue: at shutdown
+    // what is on the wire gets the rest of its DELIVER_TIMEOUT and what waits goes back to the
+    // store), creates the webhook_sender queue, marks stale claims unknown, and re-enqueues every
     // undelivered task (in pages of 100). With a retry schedule, a thread of `lifecycle`'s holds
     // retries until they are due and then queues them (registered after the queue: it stops first).
     Status start(const CancelToken &cancel, QueueManager &queues, Lifecycle &lifecycle);
@@ -218,8 +230,12 @@ public:
 
     DeliveryStats stats() const;
 
-    // The queue's handler: delivers a batch concurrently. Public for the tests.
+    // The queue's handler: claims a batch and hands it to the delivery loop, returning at once
+    // (or when there is room: WebhookOptions::maxInFlight). Public for the tests.
     void deliver(const CancelToken &cancel, const std::vector<qint64> &ids);
+    // Waits until every delivery handed to the loop is recorded (a flush of webhook_sender
+    // waits for this too). DeadlineExceeded after `timeout`.
+    Status settle(const CancelToken &cancel, std::chrono::milliseconds timeout);
 
 private:
     struct Impl;

@@ -1,5 +1,6 @@
 // Helper for tst_webhook aKilledInstanceLosesNoDelivery: starts an engine on --data (the hooks are
-// already there; webhook_sender is a LevelDB queue with one worker taking one task at a time),
+// already there; webhook_sender is a LevelDB queue with one worker taking one task at a time, and
+// the delivery loop has room for one delivery),
 // queues one push and --issues N issue events, says "queued", and runs until it is killed
 // (kill -9). Not a test on its own.
 //
@@ -25,7 +26,9 @@ int main(int argc, char *argv[])
     const int issues = Test::argumentValue(args, "--issues").toInt();
     const QByteArray ini = "[webhook]\nALLOWED_HOST_LIST = loopback\nDELIVER_TIMEOUT = 600\n"
                            "[queue.webhook_sender]\nTYPE = level\nMAX_WORKERS = 1\nBATCH_LENGTH = 1\n";
-    Result<std::unique_ptr<Engine>> engine = Engine::start(CancelToken(), Test::configFrom(ini, data));
+    EngineOptions options;
+    options.webhookOptions.maxInFlight = 1; // the hanging push holds the delivery loop's only room
+    Result<std::unique_ptr<Engine>> engine = Engine::start(CancelToken(), Test::configFrom(ini, data), options);
     if (!engine) {
         std::fprintf(stderr, "%s\n", qPrintable(engine.status().message()));
         return 2;

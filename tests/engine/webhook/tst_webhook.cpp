@@ -89,7 +89,11 @@ struct HookFixture
             qFatal("engine: %s", qPrintable(started.status().message()));
         engine = std::move(started).value();
     }
-    ~HookFixture() { engine->shutdown(); }
+    ~HookFixture()
+    {
+        if (engine)
+            engine->shutdown();
+    }
 
     WebhookService &hooks() { return engine->webhooks(); }
     Hook hook(const QByteArray &path = "/hook", const QString &secret = QStringLiteral("s3cret"))
@@ -1223,8 +1227,111 @@ private Q_SLOTS:
         std::thread other([&] { f.hooks().deliver(CancelToken(), {id}); });
         f.hooks().deliver(CancelToken(), {id});
         other.join();
+        QVERIFY(f.hooks().settle(CancelToken(), 20s));
         QCOMPARE(f.receiver.requests().size(), 1);
         QCOMPARE(f.hooks().task(id)->outcome, TaskOutcome::Succeeded);
+    }
+
+    // A receiver that hangs holds only its own deliveries: a fast hook's, queued between them,
+    // all land while the hanging hook's are still on the wire (six, its connections) or waiting
+    // for one (four). At a stop the waiting ones go back unsent and those on the wire, after the
+    // grace, are recorded unknown; the next start sends the four, and each reached the receiver once.
+    void aHangingReceiverHoldsOnlyItsOwnDeliveries()
+    {
+        WebhookOptions options;
+        options.stopGrace = 50ms;
+        auto f = std::make_unique<HookFixture>("[webhook]\nDELIVER_TIMEOUT = 600\n", options);
+        f->receiver.misbehave("/hang", Test::HttpReceiver::Misbehaviour::Hang);
+        const Result<Hook> hanging = f->hooks().create(f->hook("/hang"));
+        const Result<Hook> fast = f->hooks().create(f->hook("/fast"));
+        QVERIFY(hanging && fast);
+        constexpr int kEvents = 10;
+        for (int i = 0; i < kEvents; ++i)
+            QVERIFY(f->hooks().prepare(CancelToken(), {7, 0}, HookEventType::Push, kPush, QStringLiteral("refs/heads/main"), {}));
+        const auto requestsTo = [](const Test::HttpReceiver &receiver, const QByteArray &path) {
+            QSet<QByteArray> deliveries;
+            int n = 0;
+            for (const Test::HttpReceiver::Request &r : receiver.requests())
+                if (r.path == path) {
+                    deliveries.insert(r.header("X-Gitea-Delivery"));
+                    ++n;
+                }
+            return std::pair{n, int(deliveries.size())};
+        };
+        TaskFilter succeeded;
+        succeeded.hookId = fast->id;
+        succeeded.outcome = TaskOutcome::Succeeded;
+        QVERIFY(Test::eventually([&] { return f->hooks().count(succeeded).valueOr(0) == kEvents; }));
+        QVERIFY(Test::eventually([&] { return requestsTo(f->receiver, "/hang").first == 6; }));
+        TaskFilter pending;
+        pending.hookId = hanging->id;
+        pending.outcome = TaskOutcome::Pending;
+        QCOMPARE(f->hooks().count(pending).valueOr(-1), qint64(kEvents));
+        QCOMPARE(f->hooks().stats().inFlight, qint64(kEvents));
+        QCOMPARE(f->hooks().settle(CancelToken(), 20ms).code(), Status::Code::DeadlineExceeded);
+
+        f->engine->shutdown();
+        f->engine.reset(); // lets go of the queue's files
+        TaskFilter unknown;
+        unknown.hookId = hanging->id;
+        unknown.outcome = TaskOutcome::Unknown;
+        {
+            EngineOptions restart;
+            restart.webhookOptions.stopGrace = 50ms;
+            Result<std::unique_ptr<Engine>> e = Engine::start(CancelToken(), fixtureConfig("[webhook]\nALLOWED_HOST_LIST = loopback\n"
+                                                                                          "DELIVER_TIMEOUT = 600\n",
+                                                                                          f->dir.path(), f->database),
+                                                            restart);
+            QVERIFY2(e, qPrintable(e.status().message()));
+            QCOMPARE((*e)->webhooks().count(unknown).valueOr(-1), qint64(6));
+            QVERIFY(Test::eventually([&] { return requestsTo(f->receiver, "/hang").first == kEvents; }));
+            (*e)->shutdown();
+            QCOMPARE((*e)->webhooks().count(unknown).valueOr(-1), qint64(kEvents));
+        }
+        QCOMPARE(requestsTo(f->receiver, "/hang"), (std::pair{kEvents, kEvents}));
+        QCOMPARE(requestsTo(f->receiver, "/fast"), (std::pair{kEvents, kEvents}));
+    }
+
+    // A hook over its share of the delivery loop (its receiver hangs) gets its further tasks back
+    // in the store, due when its backlog should have been sent; with room for one delivery at a
+    // time, twenty to a fast receiver still all go out, one after another.
+    void aHookOverItsShareWaitsInTheStore()
+    {
+        WebhookOptions options;
+        options.maxHeldPerHook = 6;
+        options.stopGrace = 50ms;
+        HookFixture f("[webhook]\nDELIVER_TIMEOUT = 600\n", options);
+        f.receiver.misbehave("/hang", Test::HttpReceiver::Misbehaviour::Hang);
+        const Result<Hook> hanging = f.hooks().create(f.hook("/hang"));
+        QVERIFY(hanging);
+        const qint64 before = QDateTime::currentMSecsSinceEpoch();
+        for (int i = 0; i < 10; ++i)
+            QVERIFY(f.hooks().prepare(CancelToken(), {7, 0}, HookEventType::Push, kPush, QStringLiteral("refs/heads/main"), {}));
+        TaskFilter of;
+        of.hookId = hanging->id;
+        const auto rows = [&] { return f.hooks().tasks(of)->rows; };
+        QVERIFY(Test::eventually([&] {
+            const std::vector<HookTask> all = rows();
+            return std::count_if(all.begin(), all.end(), [](const HookTask &t) { return !t.isDelivered; }) == 4;
+        }));
+        for (const HookTask &t : rows())
+            if (!t.isDelivered)
+                QVERIFY2(t.deliverAfterMs >= before + 600'000, qPrintable(QString::number(t.deliverAfterMs - before)));
+        QCOMPARE(f.hooks().stats().inFlight, qint64(6));
+
+        WebhookOptions narrow;
+        narrow.maxInFlight = 1;
+        HookFixture g({}, narrow);
+        const Result<Hook> one = g.hooks().create(g.hook());
+        QVERIFY(one);
+        for (int i = 0; i < 20; ++i)
+            QVERIFY(g.hooks().prepare(CancelToken(), {7, 0}, HookEventType::Push, kPush, QStringLiteral("refs/heads/main"), {}));
+        g.settle();
+        TaskFilter succeeded;
+        succeeded.hookId = one->id;
+        succeeded.outcome = TaskOutcome::Succeeded;
+        QCOMPARE(g.hooks().count(succeeded).valueOr(-1), qint64(20));
+        QCOMPARE(g.receiver.requests().size(), 20);
     }
 
     // Two instances on one PostgreSQL database, both handed every task (each instance's resync
