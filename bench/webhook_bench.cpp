@@ -30,6 +30,12 @@
 #include <QTemporaryDir>
 #include <QThread>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <cstdio>
 #include <thread>
 
@@ -65,6 +71,49 @@ double plainLoop(Test::HttpReceiver &receiver, int n, const QByteArray &body)
         reply->readAll();
         reply->deleteLater();
     }
+    return n / (double(timer.nsecsElapsed()) / 1e9);
+}
+
+// The receiver's own ceiling: one kept connection, a request written and its answer read with
+// blocking socket calls, one at a time — no HTTP library in between.
+double rawKeptLoop(const Test::HttpReceiver &receiver, int n, const QByteArray &body)
+{
+    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(receiver.port());
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (::connect(fd, reinterpret_cast<sockaddr *>(&address), sizeof(address)) != 0) {
+        ::close(fd);
+        return 0;
+    }
+    const int one = 1;
+    ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+    const QByteArray request = "POST /raw HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nX-Hub-Signature-256: sha256="
+                               + hmacSha256Hex("s3cret", body) + "\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body;
+    QElapsedTimer timer;
+    timer.start();
+    char buffer[4096];
+    for (int i = 0; i < n; ++i) {
+        if (::send(fd, request.constData(), size_t(request.size()), MSG_NOSIGNAL) != ssize_t(request.size()))
+            break;
+        QByteArray answer;
+        qsizetype end = -1;
+        qsizetype length = 0;
+        while (end < 0 || answer.size() < end + 4 + length) {
+            const ssize_t got = ::recv(fd, buffer, sizeof(buffer), 0);
+            if (got <= 0) {
+                ::close(fd);
+                return 0;
+            }
+            answer.append(buffer, got);
+            if (end < 0 && (end = answer.indexOf("\r\n\r\n")) >= 0) {
+                const qsizetype at = answer.indexOf("Content-Length: ");
+                length = at >= 0 ? answer.mid(at + 16, answer.indexOf('\r', at) - at - 16).toLongLong() : 0;
+            }
+        }
+    }
+    ::close(fd);
     return n / (double(timer.nsecsElapsed()) / 1e9);
 }
 
@@ -144,6 +193,36 @@ int main(int argc, char **argv)
     const qint64 failures = engine.webhooks().tasks(failed)->total;
     std::printf("deliveries/s with history (SQLite): %.0f   plain signed POST loop: %.0f   ratio %.0f %%   (%d deliveries, %lld failed)\n",
                 delivered, plain, 100 * delivered / plain, n, static_cast<long long>(failures));
+
+    // 1b. The same against a receiver that keeps its connections (as one behind a web server).
+    {
+        Test::HttpReceiver kept;
+        kept.setKeepAlive(true);
+        Hook reused = hook;
+        reused.url = QString::fromLatin1(kept.url("/hook"));
+        Hook first = *engine.webhooks().get(1);
+        first.active = false; // the first receiver's hook sits this one out
+        const Result<Hook> keptHook = engine.webhooks().create(reused);
+        if (!keptHook || !engine.webhooks().update(first))
+            return 1;
+        const double plainKept = plainLoop(kept, n, body);
+        const double raw = rawKeptLoop(kept, n, body);
+        QElapsedTimer keptTimer;
+        keptTimer.start();
+        for (int i = 0; i < n; ++i)
+            engine.webhooks().prepare(CancelToken(), {1, 1}, HookEventType::Push, body, QStringLiteral("refs/heads/main"), {});
+        if (!engine.queues().flushAll(CancelToken(), 600s)) {
+            std::fprintf(stderr, "deliveries did not finish\n");
+            return 1;
+        }
+        const double deliveredKept = n / (double(keptTimer.nsecsElapsed()) / 1e9);
+        std::printf("… to a receiver that keeps its connections: %.0f/s   plain signed POST loop: %.0f/s   ratio %.0f %%   "
+                    "(the receiver's ceiling, raw sockets one at a time: %.0f/s)\n",
+                    deliveredKept, plainKept, 100 * deliveredKept / plainKept, raw);
+        first.active = true;
+        engine.webhooks().remove(keptHook->id);
+        engine.webhooks().update(first);
+    }
 
     // 2. Latency at a steady rate: created → delivered, from the history.
     const int events = rate * seconds;

@@ -100,30 +100,45 @@ void HttpReceiver::serve()
 
 void HttpReceiver::answer(int client)
 {
-    QByteArray data;
-    qsizetype headerEnd = -1;
-    qsizetype contentLength = 0;
-    char buffer[4096];
-    while (!m_stop) {
-        pollfd readable{client, POLLIN, 0};
-        const int ready = ::poll(&readable, 1, 20);
-        if (ready == 0)
-            continue; // re-check m_stop
-        if (ready < 0)
-            break;
-        const ssize_t n = ::read(client, buffer, sizeof(buffer));
-        if (n <= 0)
-            break;
-        data.append(buffer, n);
-        if (headerEnd < 0 && (headerEnd = data.indexOf("\r\n\r\n")) >= 0) {
-            for (const QByteArray &line : data.left(headerEnd).split('\n')) {
-                if (line.toLower().startsWith("content-length:"))
-                    contentLength = line.mid(15).trimmed().toLongLong();
+    QByteArray data; // what was read and not yet taken by a request
+    for (;;) {
+        qsizetype headerEnd = -1;
+        qsizetype contentLength = 0;
+        char buffer[4096];
+        bool complete = false;
+        while (!m_stop) {
+            if (headerEnd < 0 && (headerEnd = data.indexOf("\r\n\r\n")) >= 0) {
+                for (const QByteArray &line : data.left(headerEnd).split('\n')) {
+                    if (line.toLower().startsWith("content-length:"))
+                        contentLength = line.mid(15).trimmed().toLongLong();
+                }
             }
+            if (headerEnd >= 0 && data.size() >= headerEnd + 4 + contentLength) {
+                complete = true;
+                break;
+            }
+            pollfd readable{client, POLLIN, 0};
+            const int ready = ::poll(&readable, 1, 20);
+            if (ready == 0)
+                continue; // re-check m_stop
+            if (ready < 0)
+                break;
+            const ssize_t n = ::read(client, buffer, sizeof(buffer));
+            if (n <= 0)
+                break;
+            data.append(buffer, n);
         }
-        if (headerEnd >= 0 && data.size() >= headerEnd + 4 + contentLength)
+        if (!complete && (data.isEmpty() || m_keepAlive))
+            break; // a kept connection the peer closed between requests
+        if (!answerOne(client, data, headerEnd, contentLength))
             break;
+        data.remove(0, headerEnd + 4 + contentLength);
     }
+    ::close(client);
+}
+
+bool HttpReceiver::answerOne(int client, const QByteArray &data, qsizetype headerEnd, qsizetype contentLength)
+{
     Request request;
     const QList<QByteArray> lines = data.left(std::max<qsizetype>(0, headerEnd)).split('\n');
     if (!lines.isEmpty()) {
@@ -148,7 +163,7 @@ void HttpReceiver::answer(int client)
         const QPair<int, QByteArray> answer = m_inTurn.isEmpty() ? qMakePair(m_status, m_body) : m_inTurn.takeFirst();
         response = "HTTP/1.1 " + QByteArray::number(answer.first) + " Status\r\n" + m_extraHeaders
                    + "Content-Type: text/plain\r\nContent-Length: " + QByteArray::number(answer.second.size())
-                   + "\r\nConnection: close\r\n\r\n" + answer.second;
+                   + (m_keepAlive ? "\r\nConnection: keep-alive\r\n\r\n" : "\r\nConnection: close\r\n\r\n") + answer.second;
     }
     // Until the peer goes (a read of 0 or an error) or the receiver stops.
     const auto peerGone = [&](int waitMs) {
@@ -159,8 +174,10 @@ void HttpReceiver::answer(int client)
         return ::recv(client, &byte, 1, MSG_DONTWAIT) <= 0;
     };
     if (!how) {
-        [[maybe_unused]] const ssize_t written = ::write(client, response.constData(), size_t(response.size()));
-    } else if (*how == Misbehaviour::Hang) {
+        const ssize_t written = ::send(client, response.constData(), size_t(response.size()), MSG_NOSIGNAL);
+        return m_keepAlive && written == ssize_t(response.size()); // the next request on this connection
+    }
+    if (*how == Misbehaviour::Hang) {
         while (!m_stop && !peerGone(20)) {
         }
     } else if (*how == Misbehaviour::Trickle) {
@@ -189,7 +206,7 @@ void HttpReceiver::answer(int client)
         linger reset{1, 0}; // close() sends RST
         ::setsockopt(client, SOL_SOCKET, SO_LINGER, &reset, sizeof(reset));
     }
-    ::close(client);
+    return false; // a misbehaving answer ends its connection
 }
 
 } // namespace Switchyard::Test

@@ -15,7 +15,8 @@ namespace Switchyard::Test {
 // the code under test talks to it): each connection is served on a thread of its own, so one
 // that hangs delays no other. Answers every request with the configured status and body (or the
 // scripted answers in turn) and records what it received; a path may be made to misbehave
-// (misbehave()). Not a general server: one request per connection, bodies by Content-Length.
+// (misbehave()). Not a general server: bodies by Content-Length; one request per connection
+// unless setKeepAlive(true) (as receivers behind a web server: connections are reused).
 class HttpReceiver
 {
 public:
@@ -44,6 +45,8 @@ public:
         Huge,    // a 200 with a 1 GiB body, sent as fast as the peer reads
         Reset,   // reads the request and resets the connection (RST)
     };
+    // Keeps connections open for further requests (set before the first one).
+    void setKeepAlive(bool keep) { m_keepAlive = keep; }
     // Requests for `path` get this instead of an answer.
     void misbehave(const QByteArray &path, Misbehaviour how);
     // Body bytes the Huge path managed to send (how much the peer read before it stopped).
@@ -53,10 +56,13 @@ public:
 private:
     void serve();
     void answer(int client);
+    // Answers the request at the start of `data`; true when the connection takes another.
+    bool answerOne(int client, const QByteArray &data, qsizetype headerEnd, qsizetype contentLength);
 
     int m_listener = -1;
     quint16 m_port = 0;
     std::atomic<bool> m_stop = false;
+    std::atomic<bool> m_keepAlive = false;
     mutable std::mutex m_mutex;
     int m_status = 200;       // guarded by m_mutex
     QByteArray m_body = "ok"; // guarded by m_mutex
