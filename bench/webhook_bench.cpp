@@ -117,6 +117,21 @@ double rawKeptLoop(const Test::HttpReceiver &receiver, int n, const QByteArray &
     return n / (double(timer.nsecsElapsed()) / 1e9);
 }
 
+// `n` push events through the engine until the queue is flushed (every delivery recorded):
+// events per second, or 0 when they did not finish.
+double pushesDelivered(Engine &engine, int n, const QByteArray &body)
+{
+    QElapsedTimer timer;
+    timer.start();
+    for (int i = 0; i < n; ++i)
+        engine.webhooks().prepare(CancelToken(), {1, 1}, HookEventType::Push, body, QStringLiteral("refs/heads/main"), {});
+    if (!engine.queues().flushAll(CancelToken(), 600s)) {
+        std::fprintf(stderr, "deliveries did not finish\n");
+        return 0;
+    }
+    return n / (double(timer.nsecsElapsed()) / 1e9);
+}
+
 // Waits until `hookId` has `n` ended deliveries; the seconds that took, or -1 after `bound`.
 double secondsUntilEnded(WebhookService &hooks, qint64 hookId, qint64 n, std::chrono::seconds bound)
 {
@@ -179,15 +194,9 @@ int main(int argc, char **argv)
 
     // 1. Throughput, with the peer measured just before.
     const double plain = plainLoop(receiver, n, body);
-    QElapsedTimer timer;
-    timer.start();
-    for (int i = 0; i < n; ++i)
-        engine.webhooks().prepare(CancelToken(), {1, 1}, HookEventType::Push, body, QStringLiteral("refs/heads/main"), {});
-    if (!engine.queues().flushAll(CancelToken(), 600s)) {
-        std::fprintf(stderr, "deliveries did not finish\n");
+    const double delivered = pushesDelivered(engine, n, body);
+    if (delivered <= 0)
         return 1;
-    }
-    const double delivered = n / (double(timer.nsecsElapsed()) / 1e9);
     TaskFilter failed;
     failed.outcome = TaskOutcome::Failed;
     const qint64 failures = engine.webhooks().tasks(failed)->total;
@@ -207,15 +216,9 @@ int main(int argc, char **argv)
             return 1;
         const double plainKept = plainLoop(kept, n, body);
         const double raw = rawKeptLoop(kept, n, body);
-        QElapsedTimer keptTimer;
-        keptTimer.start();
-        for (int i = 0; i < n; ++i)
-            engine.webhooks().prepare(CancelToken(), {1, 1}, HookEventType::Push, body, QStringLiteral("refs/heads/main"), {});
-        if (!engine.queues().flushAll(CancelToken(), 600s)) {
-            std::fprintf(stderr, "deliveries did not finish\n");
+        const double deliveredKept = pushesDelivered(engine, n, body);
+        if (deliveredKept <= 0)
             return 1;
-        }
-        const double deliveredKept = n / (double(keptTimer.nsecsElapsed()) / 1e9);
         std::printf("… to a receiver that keeps its connections: %.0f/s   plain signed POST loop: %.0f/s   ratio %.0f %%   "
                     "(the receiver's ceiling, raw sockets one at a time: %.0f/s)\n",
                     deliveredKept, plainKept, 100 * deliveredKept / plainKept, raw);
