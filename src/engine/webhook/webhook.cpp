@@ -818,6 +818,7 @@ struct WebhookService::Impl
         QAbstractEventDispatcher *dispatcher = nullptr; // the loop thread's, while it runs
         bool running = false;
         bool stopped = false;
+        bool closing = false; // the shutdown began: workers stop waiting for room
     } loop;
 
     int maxInFlight() const { return std::max(1, options.maxInFlight); }
@@ -829,7 +830,8 @@ struct WebhookService::Impl
     bool reserve(const CancelToken &cancel, qint64 n)
     {
         std::unique_lock lock(loop.mutex);
-        if (!cancel.wait(loop.changed, lock, [&] { return loop.stopped || loop.held < maxInFlight(); }) || loop.stopped)
+        if (!cancel.wait(loop.changed, lock, [&] { return loop.stopped || loop.closing || loop.held < maxInFlight(); }) || loop.stopped
+            || loop.closing)
             return false;
         loop.held += n;
         inFlight += n;
@@ -1129,6 +1131,15 @@ Status WebhookService::start(const CancelToken &cancel, QueueManager &queues, Li
     if (!queue)
         return queue.status();
     d->queue = std::move(queue).value();
+    // At shutdown (this hook runs before the queue's, hooks run last-registered first) a worker
+    // waiting for room gives up, so the queue stops without waiting for a receiver.
+    lifecycle.runAtShutdown(QStringLiteral("webhook hand-off"), [this] {
+        {
+            std::lock_guard lock(d->loop.mutex);
+            d->loop.closing = true;
+        }
+        d->loop.changed.notify_all();
+    });
     // A flush of webhook_sender waits for what its workers handed to the loop, too.
     d->queue->pool().setSettle([this](const CancelToken &c, SteadyClock::time_point until) { return d->settle(c, until); });
     // The retry timer is a producer of the queue: started after it, so it is stopped before it.
@@ -1672,7 +1683,7 @@ void WebhookService::deliver(const CancelToken &cancel, const std::vector<qint64
     // Claimed in one transaction, prepared here (DNS included), handed to the delivery loop; what
     // fails before sending is recorded here, in one transaction.
     if (!d->reserve(cancel, qint64(ids.size())))
-        return; // stopping: the ids stay undelivered in the store (and unacknowledged in the queue)
+        return; // stopping: the ids stay undelivered in the store, queued again by the next start
     qint64 unused = qint64(ids.size());
     std::vector<Impl::Ended> ended;
     for (Impl::Flight &f : d->claim(ids)) {
