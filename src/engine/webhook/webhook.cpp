@@ -819,7 +819,17 @@ struct WebhookService::Impl
         bool running = false;
         bool stopped = false;
         bool closing = false; // the shutdown began: workers stop waiting for room
+        std::vector<qint64> removedHooks; // deleted since the loop last looked
     } loop;
+
+    // A hook was deleted: the loop drops what of it waits and cuts what is on the wire.
+    void forget(qint64 hookId)
+    {
+        std::lock_guard lock(loop.mutex);
+        loop.removedHooks.push_back(hookId);
+        if (loop.dispatcher)
+            loop.dispatcher->wakeUp();
+    }
 
     int maxInFlight() const { return std::max(1, options.maxInFlight); }
     int maxHeldPerHook() const { return std::max(kConnectionsPerHook, options.maxHeldPerHook); }
@@ -1029,20 +1039,55 @@ struct WebhookService::Impl
         };
         QElapsedTimer sincePrune;
         sincePrune.start();
+        // Takes the deliveries of `hook` waiting for a connection out of the loop: their task ids.
+        const auto dropWaiting = [&](qint64 hook) {
+            std::vector<qint64> ids;
+            auto w = waiting.find(hook);
+            if (w == waiting.end())
+                return ids;
+            for (const Flight &f : w->second)
+                ids.push_back(f.task.id);
+            waiting.erase(w);
+            inFlight -= qint64(ids.size());
+            {
+                std::lock_guard lock(loop.mutex);
+                loop.held -= qint64(ids.size());
+                if ((loop.heldPerHook[hook] -= qint64(ids.size())) <= 0)
+                    loop.heldPerHook.erase(hook);
+            }
+            loop.changed.notify_all();
+            return ids;
+        };
 
         bool graceStarted = false;
         QDeadlineTimer graceEnd;
         std::vector<Flight> arrived;
+        std::vector<qint64> removed;
         while (true) {
             {
                 std::lock_guard lock(loop.mutex);
                 arrived.swap(loop.inbox);
+                removed.swap(loop.removedHooks);
                 if (stopping)
                     loop.stopped = true; // handOff() refuses from now on
             }
             for (Flight &f : arrived)
                 admit(std::move(f));
             arrived.clear();
+            // A deleted hook's deliveries: those waiting are dropped (their tasks went with it),
+            // those on the wire are cut.
+            for (qint64 hook : removed) {
+                dropWaiting(hook);
+                for (Flight &f : sending)
+                    if (f.hook.id == hook && !f.landed && f.reply && !f.reply->isFinished()) {
+                        f.error = QStringLiteral("the hook was deleted during the delivery");
+                        f.hook.active = false; // no retry of a deleted hook
+                        f.reply->abort();
+                    }
+            }
+            if (!removed.empty())
+                settleRound(); // abort() may have finished them at once: record before waiting
+            removed.clear();
             if (stopping) {
                 // Shutdown: what waits for a connection goes back unsent; what is on the wire
                 // gets WebhookOptions::stopGrace, then it is cut and recorded `unknown`.
@@ -1059,25 +1104,11 @@ struct WebhookService::Impl
                         }
                 settleRound();
                 std::vector<qint64> unsent;
-                qint64 count = 0;
-                for (auto &[hook, flights] : waiting) {
-                    for (const Flight &f : flights)
-                        unsent.push_back(f.task.id);
-                    {
-                        std::lock_guard lock(loop.mutex);
-                        if ((loop.heldPerHook[hook] -= qint64(flights.size())) <= 0)
-                            loop.heldPerHook.erase(hook);
-                    }
-                    count += qint64(flights.size());
+                while (!waiting.empty()) {
+                    const std::vector<qint64> ids = dropWaiting(waiting.begin()->first);
+                    unsent.insert(unsent.end(), ids.begin(), ids.end());
                 }
-                waiting.clear();
                 release(unsent, 0);
-                inFlight -= count;
-                {
-                    std::lock_guard lock(loop.mutex);
-                    loop.held -= count;
-                }
-                loop.changed.notify_all();
                 if (sending.empty())
                     break;
             }
@@ -1224,6 +1255,8 @@ Status WebhookService::remove(qint64 id)
     });
     if (!written)
         return written;
+    if (found)
+        d->forget(id);
     return found ? Status::ok() : Status::notFound(QStringLiteral("no webhook %1").arg(id)).withField(QStringLiteral("id"));
 }
 

@@ -1327,6 +1327,28 @@ private Q_SLOTS:
         QCOMPARE(f->hooks().count(of).valueOr(-1), qint64(2));
     }
 
+    // Deleting a hook while six of its deliveries hang on the wire and four wait for a connection:
+    // the six are cut, the four never sent, and nothing is left in the loop.
+    void aDeletedHooksDeliveriesLeaveTheLoop()
+    {
+        WebhookOptions options;
+        options.retrySchedule = {1ms}; // a cut delivery of a deleted hook is not retried even so
+        HookFixture f("[webhook]\nDELIVER_TIMEOUT = 600\n", options);
+        f.receiver.misbehave("/hang", Test::HttpReceiver::Misbehaviour::Hang);
+        const Result<Hook> hanging = f.hooks().create(f.hook("/hang"));
+        QVERIFY(hanging);
+        for (int i = 0; i < 10; ++i)
+            QVERIFY(f.hooks().prepare(CancelToken(), {7, 0}, HookEventType::Push, kPush, QStringLiteral("refs/heads/main"), {}));
+        QVERIFY(Test::eventually([&] { return f.receiver.requests().size() == 6; }));
+        QVERIFY(Test::eventually([&] { return f.hooks().stats().inFlight == 10; }));
+        QVERIFY(f.hooks().remove(hanging->id));
+        QVERIFY(f.hooks().settle(CancelToken(), 20s));
+        QCOMPARE(f.hooks().stats().inFlight, qint64(0));
+        QCOMPARE(f.receiver.requests().size(), 6);
+        TaskFilter all;
+        QCOMPARE(f.hooks().count(all).valueOr(-1), qint64(0)); // no retry was written for it
+    }
+
     // A hook over its share of the delivery loop (its receiver hangs) gets its further tasks back
     // in the store, due when its backlog should have been sent; with room for one delivery at a
     // time, twenty to a fast receiver still all go out, one after another.
