@@ -149,7 +149,7 @@ struct DeliveryStats
     qint64 failed = 0;
     qint64 skipped = 0;
     double durationSeconds = 0; // of the deliveries counted above
-    qint64 inFlight = 0;        // being sent now
+    qint64 inFlight = 0;        // held by the delivery loop: on the wire, or waiting for a connection of its hook
     // Deliveries sent that ended in the last one to two minutes (not skipped or refused ones), and their
     // duration quantiles (upper bucket edges, ≤ 41 % high).
     qint64 recent = 0;
