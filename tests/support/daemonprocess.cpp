@@ -2,6 +2,7 @@
 
 #include "testutil.h"
 
+#include <QDebug>
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QEventLoop>
@@ -91,7 +92,10 @@ int DaemonProcess::stop()
         }
     }
     output();
-    return m_process.crashed() ? -1 : m_process.exitCode();
+    const int code = m_process.crashed() ? -1 : m_process.exitCode();
+    if (code != 0) // a sanitizer's report (exit 66 under ThreadSanitizer) or an error is in the log
+        qWarning().noquote() << "the daemon ended with" << code << "; its output:\n" << QString::fromUtf8(m_output);
+    return code;
 }
 
 QByteArray DaemonProcess::adminToken() const
