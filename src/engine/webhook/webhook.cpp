@@ -1,6 +1,7 @@
 #include "webhook.h"
 
 #include "channels/channels.h"
+#include "httpclient.h"
 #include "payloads.h"
 
 #include "engine/core/cancellation.h"
@@ -22,10 +23,7 @@
 #include <QJsonObject>
 #include <QLoggingCategory>
 #include <QMessageAuthenticationCode>
-#include <QNetworkAccessManager>
 #include <QNetworkProxy>
-#include <QNetworkReply>
-#include <QSslConfiguration>
 #include <QTimer>
 #include <QUrlQuery>
 #include <QUuid>
@@ -368,20 +366,6 @@ struct WebhookService::Impl
         return Status::ok();
     }
 
-    // The delivery loop's network access (used on its thread only): one per hook, so a hook whose
-    // receiver hangs holds only its own connections (hooks often share a host), kept while the
-    // hook is in use so that its connections are reused; through [webhook] PROXY_URL for the
-    // hosts of PROXY_HOSTS.
-    struct Networks
-    {
-        struct Entry
-        {
-            std::unique_ptr<QNetworkAccessManager> network;
-            QDeadlineTimer unusedSince; // expires a minute after its last delivery
-        };
-        std::map<std::pair<qint64, bool>, Entry> byHook; // (hook, proxied)
-    };
-
     bool proxied(const QString &host) const
     {
         if (config.webhook.proxyUrl.isEmpty())
@@ -389,25 +373,6 @@ struct WebhookService::Impl
         const QString name = host.toLower();
         return std::any_of(config.webhook.proxyHosts.cbegin(), config.webhook.proxyHosts.cend(),
                            [&](const QString &glob) { return glob == QLatin1String("**") || globMatches(glob.toLower(), name); });
-    }
-
-    QNetworkAccessManager &network(Networks &networks, qint64 hookId, bool viaProxy) const
-    {
-        Networks::Entry &entry = networks.byHook[{hookId, viaProxy}];
-        entry.unusedSince.setRemainingTime(std::chrono::minutes(1));
-        std::unique_ptr<QNetworkAccessManager> &slot = entry.network;
-        if (!slot) {
-            slot = std::make_unique<QNetworkAccessManager>();
-            if (viaProxy) {
-                const QUrl url(config.webhook.proxyUrl);
-                const bool socks = url.scheme().toLower() == QLatin1String("socks5");
-                slot->setProxy(QNetworkProxy(socks ? QNetworkProxy::Socks5Proxy : QNetworkProxy::HttpProxy, url.host(),
-                                             quint16(url.port(socks ? 1080 : 80)), url.userName(), url.password()));
-            } else {
-                slot->setProxy(QNetworkProxy::NoProxy); // never the environment's proxy
-            }
-        }
-        return *slot;
     }
 
     // The proxy as recorded in a delivery's request (never its password).
@@ -423,20 +388,15 @@ struct WebhookService::Impl
     {
         HookTask task;
         Hook hook;
-        QNetworkRequest outgoing; // to the vetted address
-        QByteArray method;
-        QByteArray outgoingBody;
-        bool viaProxy = false;
-        QNetworkReply *reply = nullptr;
+        HttpDestination destination; // the vetted address (or the proxy)
+        HttpExchange exchange;       // the request as sent, then its answer
         QElapsedTimer clock;      // from the send
         QDeadlineTimer due;       // the send + DELIVER_TIMEOUT
         QJsonObject request;
-        QByteArray body;
-        bool truncated = false;
-        QString error; // set when it failed before or instead of an answer
+        QString error; // set when it failed before or instead of an answer (by us: the answer's own is in exchange.error)
         bool ownerIsOrganization = false; // read with the claim
         QString sealedAuthorization;      // read with the claim
-        bool landed = false;              // its reply finished (the loop records it)
+        bool landed = false;              // its exchange finished (the loop records it)
         bool interrupted = false;         // cut by a stop: it may have arrived (unknown)
     };
 
@@ -603,10 +563,6 @@ struct WebhookService::Impl
                 f.error = allowed.message();
                 return;
             }
-        QUrl target = url;
-        if (!viaProxy)
-            target.setHost(addresses.front().toString());
-
         QList<QPair<QByteArray, QByteArray>> headers;
         const QByteArray grouped = event(f.task.eventType).toLatin1();
         const QByteArray fine = name(f.task.eventType).toLatin1();
@@ -646,36 +602,58 @@ struct WebhookService::Impl
         if (viaProxy)
             f.request.insert(QStringLiteral("proxy"), proxyForHistory());
 
-        f.viaProxy = viaProxy;
-        f.method = method.toLatin1();
-        f.outgoingBody = body;
-        QNetworkRequest &request = f.outgoing;
-        request.setUrl(target);
-        const QByteArray hostHeader = url.port() > 0 ? url.host().toUtf8() + ':' + QByteArray::number(url.port()) : url.host().toUtf8();
-        request.setRawHeader("Host", hostHeader);
-        request.setPeerVerifyName(host); // TLS: the certificate of the name, not of the address (and SNI)
-        for (const auto &[k, v] : headers)
-            request.setRawHeader(k, v);
-        request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
-        request.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
-        if (config.webhook.skipTlsVerify && url.scheme() == QLatin1String("https")) {
-            QSslConfiguration ssl = request.sslConfiguration();
-            ssl.setPeerVerifyMode(QSslSocket::VerifyNone);
-            request.setSslConfiguration(ssl);
+        // What goes on the wire: to the vetted address (the Host header and TLS name are the
+        // URL's), or through the proxy: a plain HTTP proxy takes the absolute URL, a TLS one (and
+        // SOCKS5) tunnels to the name.
+        const bool tls = url.scheme() == QLatin1String("https");
+        const quint16 port = quint16(url.port(tls ? 443 : 80));
+        HttpDestination &to = f.destination;
+        to.pool = h.id;
+        to.tls = tls;
+        to.host = viaProxy ? host : addresses.front().toString();
+        to.port = port;
+        to.peerName = host;
+        to.verifyPeer = !(tls && config.webhook.skipTlsVerify);
+        HttpExchange &x = f.exchange;
+        x.method = method.toLatin1();
+        QByteArray origin = url.path(QUrl::FullyEncoded).toLatin1();
+        if (origin.isEmpty())
+            origin = "/";
+        if (url.hasQuery())
+            origin += '?' + url.query(QUrl::FullyEncoded).toLatin1();
+        x.target = origin;
+        const QByteArray hostName = host.contains(QLatin1Char(':')) ? '[' + host.toUtf8() + ']' : host.toUtf8();
+        x.headers = {{QByteArrayLiteral("Host"), url.port() > 0 ? hostName + ':' + QByteArray::number(url.port()) : hostName}};
+        x.headers += headers;
+        if (!url.userName().isEmpty() && !h.hasAuthorization) // credentials in the URL: sent at once, as Gitea does
+            x.headers += {QByteArrayLiteral("Authorization"),
+                          "Basic " + (url.userName(QUrl::FullyDecoded) + QLatin1Char(':') + url.password(QUrl::FullyDecoded)).toUtf8().toBase64()};
+        if (viaProxy) {
+            const QUrl proxy(config.webhook.proxyUrl);
+            const bool socks = proxy.scheme().toLower() == QLatin1String("socks5");
+            if (socks || tls) {
+                to.proxy = QNetworkProxy(socks ? QNetworkProxy::Socks5Proxy : QNetworkProxy::HttpProxy, proxy.host(),
+                                         quint16(proxy.port(socks ? 1080 : 80)), proxy.userName(), proxy.password());
+            } else {
+                to.tls = false;
+                to.host = proxy.host();
+                to.port = quint16(proxy.port(80));
+                x.target = url.toEncoded(QUrl::RemoveUserInfo | QUrl::RemoveFragment);
+                if (!proxy.userName().isEmpty())
+                    x.headers += {QByteArrayLiteral("Proxy-Authorization"),
+                                  "Basic " + (proxy.userName(QUrl::FullyDecoded) + QLatin1Char(':') + proxy.password(QUrl::FullyDecoded)).toUtf8().toBase64()};
+            }
         }
+        x.body = body;
+        x.maxBody = options.maxResponseBytes;
     }
 
     // Sends a prepared flight (on the delivery loop's thread); its clock and deadline start now.
-    void transmit(Networks &networks, Flight &f) const
+    void transmit(HttpClient &client, Flight &f) const
     {
-        QNetworkAccessManager &network = this->network(networks, f.hook.id, f.viaProxy);
         f.clock.start();
         f.due.setRemainingTime(timeout(), Qt::PreciseTimer);
-        if (f.method == "GET")
-            f.reply = network.get(f.outgoing);
-        else
-            f.reply = network.sendCustomRequest(f.outgoing, f.method, f.outgoingBody);
-        f.reply->setReadBufferSize(64 * 1024); // a receiver that sends a gigabyte is read 64 KiB at a time
+        client.start(f.destination, f.exchange);
     }
 
     // A delivery's end, to be recorded.
@@ -891,29 +869,29 @@ struct WebhookService::Impl
         return Status::deadlineExceeded(QStringLiteral("webhook_sender: %1 deliveries still in flight").arg(loop.held));
     }
 
-    // The answer (or its absence) of a flight whose reply finished.
+    // The answer (or its absence) of a flight whose exchange finished.
     Ended landed(Flight &f) const
     {
-        const qint64 maxBody = options.maxResponseBytes;
-        const int code = f.reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        if (f.reply->bytesAvailable() > 0 && f.body.size() < maxBody)
-            f.body += f.reply->read(std::min(maxBody - f.body.size(), f.reply->bytesAvailable()));
+        const HttpExchange &x = f.exchange;
+        const int code = x.status;
+        const QString error = f.error.isEmpty() ? x.error : f.error;
         QJsonObject response;
         if (code > 0) {
             QJsonObject headers;
-            for (const auto &[k, v] : f.reply->rawHeaderPairs())
+            for (const auto &[k, v] : x.responseHeaders)
                 headers.insert(QString::fromLatin1(k), QString::fromUtf8(v));
             response = {{QStringLiteral("status"), code},
                         {QStringLiteral("headers"), headers},
-                        {QStringLiteral("body"), QString::fromUtf8(f.body) + (f.truncated ? QStringLiteral("\n… (cut at %1 bytes)").arg(maxBody) : QString())}};
-            if (!f.error.isEmpty())
-                response.insert(QStringLiteral("error"), f.error);
+                        {QStringLiteral("body"), QString::fromUtf8(x.responseBody)
+                                                     + (x.truncated ? QStringLiteral("\n… (cut at %1 bytes)").arg(x.maxBody) : QString())}};
+            if (!error.isEmpty())
+                response.insert(QStringLiteral("error"), error);
         } else {
-            response = {{QStringLiteral("error"), f.error.isEmpty() ? f.reply->errorString() : f.error}};
+            response = {{QStringLiteral("error"), error}};
         }
+        // The status decides (as in Gitea), unless we cut the delivery (a deadline, a stop, a
+        // deleted hook); an answer the receiver cut off after its head still counts by its status.
         const bool ok = code >= 200 && code <= 299 && f.error.isEmpty();
-        delete f.reply; // outside its signals: the loop calls this after the round
-        f.reply = nullptr;
         Ended e;
         e.outcome = f.interrupted ? TaskOutcome::Unknown : ok ? TaskOutcome::Succeeded : TaskOutcome::Failed;
         e.response = std::move(response);
@@ -924,12 +902,11 @@ struct WebhookService::Impl
     void runLoop(const CancelToken &stop)
     {
         QEventLoop events; // gives this thread its event dispatcher
-        Networks networks;
+        HttpClient client;
         std::list<Flight> sending;                          // in send order, so by deadline
         std::map<qint64, std::deque<Flight>> waiting;       // per hook, beyond its connections
         std::map<qint64, int> sendingPerHook;
         std::vector<std::list<Flight>::iterator> finished; // this round's
-        const qint64 maxBody = options.maxResponseBytes;
 
         std::atomic<bool> stopping = false;
         {
@@ -948,26 +925,14 @@ struct WebhookService::Impl
         const auto send = [&](Flight &&f) {
             const auto it = sending.insert(sending.end(), std::move(f));
             ++sendingPerHook[it->hook.id];
-            transmit(networks, *it);
             Flight *self = &*it;
-            QObject::connect(self->reply, &QNetworkReply::readyRead, self->reply, [self, maxBody] {
-                const qint64 room = maxBody - self->body.size();
-                // Only what is buffered, 64 KiB at a time: a larger read() of a fast sender's
-                // answer runs long inside Qt, holding this thread (and every other deadline).
-                const qint64 ready = std::min({room, self->reply->bytesAvailable(), qint64(64 * 1024)});
-                if (ready > 0)
-                    self->body += self->reply->read(ready);
-                if (self->body.size() >= maxBody && self->reply->bytesAvailable() > 0) {
-                    self->truncated = true;
-                    self->reply->abort(); // the status is known; the rest is not kept
-                }
-            });
-            QObject::connect(self->reply, &QNetworkReply::finished, self->reply, [self, it, &finished] {
+            self->exchange.finished = [self, it, &finished] {
                 if (!self->landed) {
                     self->landed = true;
                     finished.push_back(it);
                 }
-            });
+            };
+            transmit(client, *self);
         };
         const auto admit = [&](Flight &&f) {
             const qint64 hook = f.hook.id;
@@ -988,9 +953,9 @@ struct WebhookService::Impl
             for (Flight &f : sending) {
                 if (!f.due.hasExpired())
                     break; // later ones are due later
-                if (!f.landed && f.reply && !f.reply->isFinished()) {
+                if (!f.landed) {
                     f.error = overdue;
-                    f.reply->abort();
+                    client.abort(f.exchange, overdue);
                 }
             }
         };
@@ -1029,13 +994,6 @@ struct WebhookService::Impl
                         loop.heldPerHook.erase(hook);
             }
             loop.changed.notify_all();
-        };
-        const auto pruneNetworks = [&] {
-            for (auto it = networks.byHook.begin(); it != networks.byHook.end();)
-                if (it->second.unusedSince.hasExpired() && !sendingPerHook.count(it->first.first))
-                    it = networks.byHook.erase(it);
-                else
-                    ++it;
         };
         QElapsedTimer sincePrune;
         sincePrune.start();
@@ -1079,11 +1037,12 @@ struct WebhookService::Impl
             for (qint64 hook : removed) {
                 dropWaiting(hook);
                 for (Flight &f : sending)
-                    if (f.hook.id == hook && !f.landed && f.reply && !f.reply->isFinished()) {
+                    if (f.hook.id == hook && !f.landed) {
                         f.error = QStringLiteral("the hook was deleted during the delivery");
                         f.hook.active = false; // no retry of a deleted hook
-                        f.reply->abort();
+                        client.abort(f.exchange, f.error);
                     }
+                client.closePool(hook);
             }
             if (!removed.empty())
                 settleRound(); // abort() may have finished them at once: record before waiting
@@ -1097,10 +1056,10 @@ struct WebhookService::Impl
                 }
                 if (graceEnd.hasExpired())
                     for (Flight &f : sending)
-                        if (!f.landed && f.reply && !f.reply->isFinished()) {
+                        if (!f.landed) {
                             f.interrupted = true;
                             f.error = QStringLiteral("the instance stopped during the delivery: it may or may not have arrived");
-                            f.reply->abort();
+                            client.abort(f.exchange, f.error);
                         }
                 settleRound();
                 std::vector<qint64> unsent;
@@ -1118,11 +1077,13 @@ struct WebhookService::Impl
                     wait = std::min(wait, graceEnd.remainingTime());
                 deadline.start(std::max<qint64>(1, wait));
             }
-            events.processEvents(QEventLoop::WaitForMoreEvents);
+            // (An exchange that failed as it started finished already: no waiting for it.)
+            events.processEvents(finished.empty() ? QEventLoop::WaitForMoreEvents : QEventLoop::AllEvents);
             cutOverdue();
             settleRound();
+            client.reap();
             if (sincePrune.hasExpired(60'000)) {
-                pruneNetworks();
+                client.closeIdle(std::chrono::minutes(1));
                 sincePrune.restart();
             }
         }
