@@ -169,6 +169,12 @@ QByteArray eventsJson(const HookEvents &events)
     return QJsonDocument(events.toJson()).toJson(QJsonDocument::Compact);
 }
 
+// "Basic <base64(user:password)>" of a URL's user info.
+QByteArray basicCredentials(const QUrl &url)
+{
+    return "Basic " + (url.userName(QUrl::FullyDecoded) + QLatin1Char(':') + url.password(QUrl::FullyDecoded)).toUtf8().toBase64();
+}
+
 QJsonObject headersJson(const QList<QPair<QByteArray, QByteArray>> &headers)
 {
     QJsonObject o;
@@ -626,8 +632,7 @@ struct WebhookService::Impl
         x.headers = {{QByteArrayLiteral("Host"), url.port() > 0 ? hostName + ':' + QByteArray::number(url.port()) : hostName}};
         x.headers += headers;
         if (!url.userName().isEmpty() && !h.hasAuthorization) // credentials in the URL: sent at once, as Gitea does
-            x.headers += {QByteArrayLiteral("Authorization"),
-                          "Basic " + (url.userName(QUrl::FullyDecoded) + QLatin1Char(':') + url.password(QUrl::FullyDecoded)).toUtf8().toBase64()};
+            x.headers += {QByteArrayLiteral("Authorization"), basicCredentials(url)};
         if (viaProxy) {
             const QUrl proxy(config.webhook.proxyUrl);
             const bool socks = proxy.scheme().toLower() == QLatin1String("socks5");
@@ -635,13 +640,11 @@ struct WebhookService::Impl
                 to.proxy = QNetworkProxy(socks ? QNetworkProxy::Socks5Proxy : QNetworkProxy::HttpProxy, proxy.host(),
                                          quint16(proxy.port(socks ? 1080 : 80)), proxy.userName(), proxy.password());
             } else {
-                to.tls = false;
                 to.host = proxy.host();
                 to.port = quint16(proxy.port(80));
                 x.target = url.toEncoded(QUrl::RemoveUserInfo | QUrl::RemoveFragment);
                 if (!proxy.userName().isEmpty())
-                    x.headers += {QByteArrayLiteral("Proxy-Authorization"),
-                                  "Basic " + (proxy.userName(QUrl::FullyDecoded) + QLatin1Char(':') + proxy.password(QUrl::FullyDecoded)).toUtf8().toBase64()};
+                    x.headers += {QByteArrayLiteral("Proxy-Authorization"), basicCredentials(proxy)};
             }
         }
         x.body = body;
@@ -784,7 +787,7 @@ struct WebhookService::Impl
     // ---- The delivery loop: a thread of the lifecycle's that sends what the workers hand it and
     // records each answer when it ends, so a worker never waits for a receiver. Started before
     // the queue, so the lifecycle stops the queue (its producer) first.
-    static constexpr int kConnectionsPerHook = 6; // Qt's own limit per host; more wait here, off the clock
+    static constexpr int kConnectionsPerHook = 6; // as browsers and Qt per host; more wait here, off the clock
 
     struct Loop
     {
