@@ -1,6 +1,7 @@
 #include "lifecycle.h"
 
 #include "logging.h"
+#include "threadname.h"
 
 #include <algorithm>
 #include <exception>
@@ -127,6 +128,7 @@ Status Lifecycle::runWithCancel(const QString &name, std::function<void(const Ca
 
     // The thread cannot observe `finished` before this function releases m_mutex.
     component->thread = std::thread([this, name, source, process, component, run = std::move(run)] {
+        nameThisThread(name);
         runGuarded(QStringLiteral("component \"%1\"").arg(name), [&] { run(process->token()); });
         process->reset();
         std::lock_guard doneLock(m_mutex);

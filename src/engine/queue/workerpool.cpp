@@ -2,6 +2,8 @@
 
 #include "queuelogging.h"
 
+#include "engine/core/threadname.h"
+
 #include <atomic>
 #include <condition_variable>
 #include <exception>
@@ -154,7 +156,10 @@ void WorkerPool::Impl::startWorker()
     m_workers.push_back(Worker{});
     Worker *worker = &m_workers.back();
     worker->number = ++m_workersStarted;
-    worker->thread = std::thread([this, worker] { workerLoop(worker); });
+    worker->thread = std::thread([this, worker] {
+        nameThisThread(m_name.left(12) + u'/' + QString::number(worker->number)); // "webhook_send/1"
+        workerLoop(worker);
+    });
 }
 
 void WorkerPool::Impl::wakeDispatcher()
