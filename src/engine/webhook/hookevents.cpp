@@ -1,5 +1,6 @@
 #include "hookevents.h"
 
+#include <QHash>
 #include <QJsonArray>
 #include <QRegularExpression>
 #include <QStringList>
@@ -66,7 +67,7 @@ QString eventNames()
 }
 
 // The glob as a regular expression, or the reason it does not compile.
-Result<QRegularExpression> compileGlob(const QString &glob)
+Result<QRegularExpression> translateGlob(const QString &glob)
 {
     QString pattern;
     int braces = 0;
@@ -120,6 +121,20 @@ Result<QRegularExpression> compileGlob(const QString &glob)
     if (!re.isValid())
         return Status::invalidArgument(re.errorString());
     return re;
+}
+
+// translateGlob(), kept: compiling a pattern (and PCRE's JIT at its first match) costs tens of
+// µs, and every event, claim and egress check reads the same few globs again. One cache per
+// thread, so a compiled expression is never shared across threads; bounded (a full one starts
+// again).
+Result<QRegularExpression> compileGlob(const QString &glob)
+{
+    thread_local QHash<QString, Result<QRegularExpression>> compiled;
+    if (const auto it = compiled.constFind(glob); it != compiled.cend())
+        return *it;
+    if (compiled.size() >= 256)
+        compiled.clear();
+    return *compiled.insert(glob, translateGlob(glob));
 }
 
 } // namespace
