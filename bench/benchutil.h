@@ -5,6 +5,8 @@
 #include <QFile>
 #include <QStringList>
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <vector>
 
@@ -36,6 +38,17 @@ inline qint64 residentKiB()
         if (line.startsWith("VmRSS:"))
             return line.mid(6).trimmed().split(' ').first().toLongLong();
     return -1;
+}
+
+// The CPU time this process (every thread) has used so far, user and system, in microseconds:
+// beside a rate, it tells a run bound by the machine's cores from one that waits.
+inline qint64 cpuMicros()
+{
+    rusage usage{};
+    if (getrusage(RUSAGE_SELF, &usage) != 0)
+        return -1;
+    const auto us = [](const timeval &t) { return qint64(t.tv_sec) * 1'000'000 + t.tv_usec; };
+    return us(usage.ru_utime) + us(usage.ru_stime);
 }
 
 } // namespace Switchyard::Bench

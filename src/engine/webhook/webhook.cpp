@@ -397,6 +397,7 @@ struct WebhookService::Impl
         HttpDestination destination; // the vetted address (or the proxy)
         HttpExchange exchange;       // the request as sent, then its answer
         QElapsedTimer clock;      // from the send
+        qint64 sentMs = 0;        // the send, on the wall clock (the hook's oldest one tells its pace)
         QDeadlineTimer due;       // the send + DELIVER_TIMEOUT
         QJsonObject request;
         QString error; // set when it failed before or instead of an answer (by us: the answer's own is in exchange.error)
@@ -416,14 +417,57 @@ struct WebhookService::Impl
         const Status read = store.write([&](SqlTransaction &tx) -> Status {
             flights.clear();
             held.clear();
+            // A batch is mostly one hook's: each hook is read once.
+            struct HookRead
+            {
+                Hook hook;
+                QString error;
+                QString sealedAuthorization;
+                bool ownerIsOrganization = false;
+            };
+            std::map<qint64, HookRead> hooks;
+            const auto hookOf = [&](qint64 hookId) -> Result<const HookRead *> {
+                if (const auto known = hooks.find(hookId); known != hooks.end())
+                    return &known->second;
+                HookRead r;
+                Result<QSqlQuery> h = tx.exec(QStringLiteral("SELECT ") + kHookColumns + QStringLiteral(" FROM webhook WHERE id = ?"), {hookId});
+                if (!h)
+                    return h.status();
+                if (!h->next()) {
+                    r.error = QStringLiteral("the hook was deleted");
+                } else {
+                    Result<Hook> hook = hookFrom(*h);
+                    if (!hook)
+                        r.error = hook.status().message();
+                    else
+                        r.hook = std::move(hook).value();
+                }
+                h->finish();
+                // What the request needs besides the hook, in the same transaction.
+                if (r.error.isEmpty()) {
+                    Result<QSqlQuery> extra = tx.exec(QStringLiteral("SELECT w.header_authorization, COALESCE(u.is_org, 0) FROM webhook w "
+                                                                     "LEFT JOIN forge_user u ON u.id = w.owner_id WHERE w.id = ?"),
+                                                      {hookId});
+                    if (!extra)
+                        return extra.status();
+                    if (extra->next()) {
+                        r.sealedAuthorization = extra->value(0).toString();
+                        r.ownerIsOrganization = extra->value(1).toInt() != 0;
+                    }
+                }
+                return &hooks.emplace(hookId, std::move(r)).first->second;
+            };
             const qint64 now = nowMs();
             for (qint64 id : ids) {
+                // The claim and the task's row in one statement.
                 Result<QSqlQuery> claimed = tx.exec(QStringLiteral("UPDATE hook_task SET is_delivered = 1, claimed_ms = ? WHERE id = ? "
-                                                                   "AND is_delivered = 0 AND deliver_after_ms <= ?"),
+                                                                   "AND is_delivered = 0 AND deliver_after_ms <= ? RETURNING ")
+                                                        + kTaskColumns,
                                                     {now, id, now});
                 if (!claimed)
                     return claimed.status();
-                if (claimed->numRowsAffected() != 1) {
+                if (!claimed->next()) {
+                    claimed->finish();
                     // Delivered, claimed elsewhere, gone — or a retry whose time has not come.
                     Result<qint64> after = tx.scalar(QStringLiteral("SELECT COALESCE(MAX(deliver_after_ms), 0) FROM hook_task "
                                                                     "WHERE id = ? AND is_delivered = 0"),
@@ -434,39 +478,17 @@ struct WebhookService::Impl
                         held.emplace_back(id, *after);
                     continue;
                 }
-                Result<QSqlQuery> t = tx.exec(QStringLiteral("SELECT ") + kTaskColumns + QStringLiteral(" FROM hook_task WHERE id = ?"), {id});
-                if (!t)
-                    return t.status();
-                if (!t->next())
-                    continue;
                 Flight f;
-                f.task = taskFrom(*t);
-                t->finish();
-                Result<QSqlQuery> h = tx.exec(QStringLiteral("SELECT ") + kHookColumns + QStringLiteral(" FROM webhook WHERE id = ?"),
-                                              {f.task.hookId});
-                if (!h)
-                    return h.status();
-                if (!h->next()) {
-                    f.error = QStringLiteral("the hook was deleted");
-                } else {
-                    Result<Hook> hook = hookFrom(*h);
-                    if (!hook)
-                        f.error = hook.status().message();
-                    else
-                        f.hook = *hook;
-                }
-                h->finish();
-                // What the request needs besides the hook, in the same transaction.
+                f.task = taskFrom(*claimed);
+                claimed->finish();
+                Result<const HookRead *> hook = hookOf(f.task.hookId);
+                if (!hook)
+                    return hook.status();
+                f.error = (*hook)->error;
                 if (f.error.isEmpty()) {
-                    Result<QSqlQuery> extra = tx.exec(QStringLiteral("SELECT w.header_authorization, COALESCE(u.is_org, 0) FROM webhook w "
-                                                                     "LEFT JOIN forge_user u ON u.id = w.owner_id WHERE w.id = ?"),
-                                                      {f.hook.id});
-                    if (!extra)
-                        return extra.status();
-                    if (extra->next()) {
-                        f.sealedAuthorization = extra->value(0).toString();
-                        f.ownerIsOrganization = extra->value(1).toInt() != 0;
-                    }
+                    f.hook = (*hook)->hook;
+                    f.sealedAuthorization = (*hook)->sealedAuthorization;
+                    f.ownerIsOrganization = (*hook)->ownerIsOrganization;
                 }
                 flights.push_back(std::move(f));
             }
@@ -655,6 +677,7 @@ struct WebhookService::Impl
     void transmit(HttpClient &client, Flight &f) const
     {
         f.clock.start();
+        f.sentMs = nowMs();
         f.due.setRemainingTime(timeout(), Qt::PreciseTimer);
         client.start(f.destination, f.exchange);
     }
@@ -676,6 +699,7 @@ struct WebhookService::Impl
         struct Written
         {
             double ms = 0;
+            QString request, response; // the history's JSON, encoded before the write transaction
             bool disabled = false;
             qint64 retryId = 0;
             qint64 retryDue = 0;
@@ -686,19 +710,20 @@ struct WebhookService::Impl
         for (std::size_t i = 0; i < ended.size(); ++i) {
             const Flight &f = ended[i].flight;
             out[i].ms = f.clock.isValid() ? double(f.clock.nsecsElapsed()) / 1e6 : 0;
+            out[i].request = QString::fromUtf8(QJsonDocument(f.request).toJson(QJsonDocument::Compact));
+            out[i].response = QString::fromUtf8(QJsonDocument(ended[i].response).toJson(QJsonDocument::Compact));
         }
         const Status written = store.write([&](SqlTransaction &tx) -> Status {
+            std::map<qint64, int> lastStatus; // per hook, what this attempt of the transaction wrote
             for (std::size_t i = 0; i < ended.size(); ++i) {
                 const Flight &f = ended[i].flight;
                 const TaskOutcome outcome = ended[i].outcome;
                 Written &w = out[i];
                 w.disabled = false;
                 w.retryId = 0;
-                const QString requestText = QString::fromUtf8(QJsonDocument(f.request).toJson(QJsonDocument::Compact));
-                const QString responseText = QString::fromUtf8(QJsonDocument(ended[i].response).toJson(QJsonDocument::Compact));
                 if (Status s = tx.exec(QStringLiteral("UPDATE hook_task SET delivered_ns = ?, is_succeed = ?, outcome = ?, request = ?, "
                                                       "response = ?, duration_ms = ? WHERE id = ?"),
-                                       {deliveredNs, outcome == TaskOutcome::Succeeded ? 1 : 0, name(outcome), requestText, responseText,
+                                       {deliveredNs, outcome == TaskOutcome::Succeeded ? 1 : 0, name(outcome), w.request, w.response,
                                         w.ms, f.task.id})
                                    .status();
                     !s)
@@ -720,11 +745,14 @@ struct WebhookService::Impl
                 }
                 if (outcome == TaskOutcome::Skipped || f.hook.id == 0)
                     continue;
-                if (Status s = tx.exec(QStringLiteral("UPDATE webhook SET last_status = ? WHERE id = ?"),
-                                       {int(outcome == TaskOutcome::Succeeded ? HookStatus::Succeed : HookStatus::Fail), f.hook.id})
-                                   .status();
-                    !s)
-                    return s;
+                // The hook's last status: written when it differs from what this transaction wrote
+                // for it last (a round's deliveries are often all of one hook).
+                const int status = int(outcome == TaskOutcome::Succeeded ? HookStatus::Succeed : HookStatus::Fail);
+                if (const auto [at, fresh] = lastStatus.try_emplace(f.hook.id, status); fresh || at->second != status) {
+                    at->second = status;
+                    if (Status s = tx.exec(QStringLiteral("UPDATE webhook SET last_status = ? WHERE id = ?"), {status, f.hook.id}).status(); !s)
+                        return s;
+                }
                 const int limit = config.webhook.autoDisableAfter;
                 if (outcome != TaskOutcome::Failed || limit <= 0)
                     continue;
@@ -796,6 +824,7 @@ struct WebhookService::Impl
         std::vector<Flight> inbox;           // handed over, not yet seen by the loop
         qint64 held = 0;                     // handed over and not yet recorded
         std::map<qint64, qint64> heldPerHook;
+        std::map<qint64, qint64> oldestSentMs; // per hook with deliveries on the wire: the oldest one's send
         QAbstractEventDispatcher *dispatcher = nullptr; // the loop thread's, while it runs
         bool running = false;
         bool stopped = false;
@@ -840,22 +869,40 @@ struct WebhookService::Impl
         loop.changed.notify_all();
     }
 
-    // Hands a prepared flight to the loop, in room reserved for it; false when it was not taken
-    // (the caller gives its room back): a hook that holds maxHeldPerHook already (its receiver
-    // is slow or hangs) gets the task back in the store, due when its backlog should have been
-    // sent, and a stopped loop gives it back as undelivered (queued at the next start).
-    bool handOff(Flight &&f)
+    // How long a hook holding `held` deliveries needs to send them (the loop's mutex held): its
+    // rounds of six, each as long as its oldest delivery on the wire has taken so far (a receiver
+    // that hangs looks slower the longer it hangs), at most DELIVER_TIMEOUT a round.
+    qint64 drainMs(qint64 hook, qint64 held) const
     {
+        const qint64 rounds = (held + kConnectionsPerHook - 1) / kConnectionsPerHook;
+        const auto oldest = loop.oldestSentMs.find(hook);
+        const qint64 round = oldest == loop.oldestSentMs.end() ? timeout().count()
+                                                               : std::clamp<qint64>(nowMs() - oldest->second, 1, timeout().count());
+        return rounds * round;
+    }
+
+    // Hands a prepared flight to the loop, in room reserved for it; false when it was not taken
+    // (the caller gives its room back). A hook that holds maxHeldPerHook already waits for room
+    // while its backlog would be sent within busyHookWait (a receiver that keeps up); otherwise
+    // (slow or hanging) the task goes back to the store, due when that backlog should have been
+    // sent. A stopped loop gives it back as undelivered (queued at the next start).
+    bool handOff(const CancelToken &cancel, Flight &&f)
+    {
+        const qint64 hook = f.hook.id;
+        const auto heldOf = [&] { return loop.heldPerHook.count(hook) ? loop.heldPerHook.at(hook) : qint64(0); };
         std::unique_lock lock(loop.mutex);
-        const qint64 hookHeld = loop.heldPerHook.count(f.hook.id) ? loop.heldPerHook[f.hook.id] : 0;
-        if (hookHeld >= maxHeldPerHook() || loop.stopped || !loop.dispatcher) {
+        if (heldOf() >= maxHeldPerHook() && !loop.stopped && !loop.closing && loop.dispatcher
+            && drainMs(hook, heldOf()) <= options.busyHookWait.count())
+            cancel.waitUntil(loop.changed, lock, SteadyClock::now() + options.busyHookWait,
+                             [&] { return loop.stopped || loop.closing || heldOf() < maxHeldPerHook(); });
+        if (heldOf() >= maxHeldPerHook() || loop.stopped || !loop.dispatcher) {
             const bool stopped = loop.stopped || !loop.dispatcher;
+            const qint64 due = stopped ? 0 : nowMs() + drainMs(hook, heldOf());
             lock.unlock();
-            const qint64 rounds = (hookHeld + kConnectionsPerHook - 1) / kConnectionsPerHook;
-            release({f.task.id}, stopped ? 0 : nowMs() + rounds * timeout().count());
+            release({f.task.id}, due);
             return false;
         }
-        ++loop.heldPerHook[f.hook.id];
+        ++loop.heldPerHook[hook];
         loop.inbox.push_back(std::move(f));
         loop.dispatcher->wakeUp();
         return true;
@@ -927,7 +974,10 @@ struct WebhookService::Impl
 
         const auto send = [&](Flight &&f) {
             const auto it = sending.insert(sending.end(), std::move(f));
-            ++sendingPerHook[it->hook.id];
+            if (++sendingPerHook[it->hook.id] == 1) {
+                std::lock_guard lock(loop.mutex);
+                loop.oldestSentMs[it->hook.id] = nowMs();
+            }
             Flight *self = &*it;
             self->exchange.finished = [self, it, &finished] {
                 if (!self->landed) {
@@ -992,9 +1042,18 @@ struct WebhookService::Impl
             {
                 std::lock_guard lock(loop.mutex);
                 loop.held -= qint64(ended.size());
-                for (const auto &[hook, n] : freed)
+                for (const auto &[hook, n] : freed) {
                     if ((loop.heldPerHook[hook] -= n) <= 0)
                         loop.heldPerHook.erase(hook);
+                    // `sending` is in send order: the hook's first one there is its oldest.
+                    const auto oldest = sendingPerHook.count(hook)
+                                            ? std::find_if(sending.begin(), sending.end(), [hook](const Flight &f) { return f.hook.id == hook; })
+                                            : sending.end();
+                    if (oldest == sending.end())
+                        loop.oldestSentMs.erase(hook);
+                    else
+                        loop.oldestSentMs[hook] = oldest->sentMs;
+                }
             }
             loop.changed.notify_all();
         };
@@ -1697,7 +1756,7 @@ void WebhookService::deliver(const CancelToken &cancel, const std::vector<qint64
             ended.push_back({std::move(f), TaskOutcome::Failed, std::move(response)});
             continue;
         }
-        if (d->handOff(std::move(f)))
+        if (d->handOff(cancel, std::move(f)))
             --unused;
     }
     d->unreserve(unused);

@@ -133,9 +133,12 @@ struct WebhookOptions
     // Deliveries the delivery loop holds at once (sending, or waiting for one of their hook's
     // six connections); a worker handing over one more waits for room.
     int maxInFlight = 1000;
-    // Of those, at most this many of one hook (at least 6): a hook over it (its receiver is slow
-    // or hangs) gets its further tasks back in the store, due when its backlog should be sent.
+    // Of those, at most this many of one hook (at least 6). A worker handing over one more waits
+    // for the hook's room while its receiver keeps up (its backlog would be sent within
+    // busyHookWait); a hook whose receiver is slow or hangs gets its further tasks back in the
+    // store instead, due when its backlog should have been sent.
     int maxHeldPerHook = 100;
+    std::chrono::milliseconds busyHookWait{250};
     // At shutdown, how long deliveries on the wire may still finish; then they are cut and
     // recorded `unknown` (they may have arrived). Those waiting for a connection go back to the
     // store unsent at once.
