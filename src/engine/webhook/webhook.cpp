@@ -13,6 +13,7 @@
 #include "engine/settings/config.h"
 #include "engine/store/store.h"
 
+#include <QHash>
 #include <QAbstractEventDispatcher>
 #include <QDeadlineTimer>
 #include <QElapsedTimer>
@@ -77,10 +78,19 @@ Result<Hook> hookFrom(const QSqlQuery &q)
     h.httpMethod = q.value(6).toString();
     h.contentType = q.value(7).toInt() == int(ContentType::Form) ? ContentType::Form : ContentType::Json;
     h.secret = q.value(8).toString();
-    const Result<HookEvents> events = HookEvents::fromJson(QJsonDocument::fromJson(q.value(9).toString().toUtf8()).object());
-    if (!events)
-        return Status::corruption(QStringLiteral("webhook %1's stored events do not read: %2").arg(h.id).arg(events.status().message()));
-    h.events = *events;
+    // Every event and claim reads the hooks again, and their events rarely change: the parsed
+    // form is kept per thread, by its stored text (bounded; a full cache starts again).
+    thread_local QHash<QString, Result<HookEvents>> parsed;
+    const QString stored = q.value(9).toString();
+    auto events = parsed.constFind(stored);
+    if (events == parsed.cend()) {
+        if (parsed.size() >= 256)
+            parsed.clear();
+        events = parsed.insert(stored, HookEvents::fromJson(QJsonDocument::fromJson(stored.toUtf8()).object()));
+    }
+    if (!*events)
+        return Status::corruption(QStringLiteral("webhook %1's stored events do not read: %2").arg(h.id).arg(events->status().message()));
+    h.events = events->value();
     h.active = q.value(10).toBool();
     h.type = hookTypeFromName(q.value(11).toString()).value_or(HookType::Gitea);
     h.meta = q.value(12).toString();
@@ -871,28 +881,37 @@ struct WebhookService::Impl
 
     // How long a hook holding `held` deliveries needs to send them (the loop's mutex held): its
     // rounds of six, each as long as its oldest delivery on the wire has taken so far (a receiver
-    // that hangs looks slower the longer it hangs), at most DELIVER_TIMEOUT a round.
+    // that hangs looks slower the longer it hangs), at most DELIVER_TIMEOUT a round; with none on
+    // the wire, WebhookOptions::keepingUp a round.
     qint64 drainMs(qint64 hook, qint64 held) const
     {
         const qint64 rounds = (held + kConnectionsPerHook - 1) / kConnectionsPerHook;
         const auto oldest = loop.oldestSentMs.find(hook);
-        const qint64 round = oldest == loop.oldestSentMs.end() ? timeout().count()
+        const qint64 round = oldest == loop.oldestSentMs.end() ? options.keepingUp.count()
                                                                : std::clamp<qint64>(nowMs() - oldest->second, 1, timeout().count());
         return rounds * round;
     }
 
+    // The hook's receiver keeps up: its oldest delivery on the wire is younger than
+    // WebhookOptions::keepingUp, or it has none on the wire (what it holds has ended and waits
+    // for the recorder, or has just been handed over) (the loop's mutex held).
+    bool keepsUp(qint64 hook) const
+    {
+        const auto oldest = loop.oldestSentMs.find(hook);
+        return oldest == loop.oldestSentMs.end() || nowMs() - oldest->second < options.keepingUp.count();
+    }
+
     // Hands a prepared flight to the loop, in room reserved for it; false when it was not taken
     // (the caller gives its room back). A hook that holds maxHeldPerHook already waits for room
-    // while its backlog would be sent within busyHookWait (a receiver that keeps up); otherwise
-    // (slow or hanging) the task goes back to the store, due when that backlog should have been
-    // sent. A stopped loop gives it back as undelivered (queued at the next start).
+    // (up to busyHookWait) while its receiver keeps up; otherwise (slow or hanging) the task goes
+    // back to the store, due when that backlog should have been sent. A stopped loop gives it
+    // back as undelivered (queued at the next start).
     bool handOff(const CancelToken &cancel, Flight &&f)
     {
         const qint64 hook = f.hook.id;
         const auto heldOf = [&] { return loop.heldPerHook.count(hook) ? loop.heldPerHook.at(hook) : qint64(0); };
         std::unique_lock lock(loop.mutex);
-        if (heldOf() >= maxHeldPerHook() && !loop.stopped && !loop.closing && loop.dispatcher
-            && drainMs(hook, heldOf()) <= options.busyHookWait.count())
+        if (heldOf() >= maxHeldPerHook() && !loop.stopped && !loop.closing && loop.dispatcher && keepsUp(hook))
             cancel.waitUntil(loop.changed, lock, SteadyClock::now() + options.busyHookWait,
                              [&] { return loop.stopped || loop.closing || heldOf() < maxHeldPerHook(); });
         if (heldOf() >= maxHeldPerHook() || loop.stopped || !loop.dispatcher) {
@@ -947,6 +966,59 @@ struct WebhookService::Impl
         e.response = std::move(response);
         e.flight = std::move(f);
         return e;
+    }
+
+    // ---- The recorder: a thread of the lifecycle's that writes what the delivery loop ended,
+    // so the loop never waits for the database's write lock. What arrives while it writes is the
+    // next transaction (a group commit: the busier the loop, the more deliveries per
+    // transaction). Started before the loop, so the lifecycle stops it after the loop, and it
+    // writes all that the loop left it before it ends.
+    struct Recorder
+    {
+        std::mutex mutex;
+        std::condition_variable_any arrived;
+        std::vector<Ended> inbox;
+    } recorder;
+
+    void toRecorder(std::vector<Ended> &&ended)
+    {
+        {
+            std::lock_guard lock(recorder.mutex);
+            if (recorder.inbox.empty())
+                recorder.inbox = std::move(ended);
+            else
+                std::move(ended.begin(), ended.end(), std::back_inserter(recorder.inbox));
+        }
+        recorder.arrived.notify_one();
+    }
+
+    void runRecorder(const CancelToken &stop)
+    {
+        std::vector<Ended> batch;
+        while (true) {
+            {
+                std::unique_lock lock(recorder.mutex);
+                stop.wait(recorder.arrived, lock, [&] { return !recorder.inbox.empty(); });
+                batch.swap(recorder.inbox);
+            }
+            if (batch.empty()) // stopped, and the loop (stopped before) left nothing
+                return;
+            record(batch);
+            // Their room in the loop comes back now that they are written.
+            std::map<qint64, qint64> freed;
+            for (const Ended &e : batch)
+                ++freed[e.flight.hook.id];
+            inFlight -= qint64(batch.size());
+            {
+                std::lock_guard lock(loop.mutex);
+                loop.held -= qint64(batch.size());
+                for (const auto &[hook, n] : freed)
+                    if ((loop.heldPerHook[hook] -= n) <= 0)
+                        loop.heldPerHook.erase(hook);
+            }
+            loop.changed.notify_all();
+            batch.clear();
+        }
     }
 
     void runLoop(const CancelToken &stop)
@@ -1012,7 +1084,7 @@ struct WebhookService::Impl
                 }
             }
         };
-        // Records this round's ends in one transaction and lets the next of each hook go.
+        // Hands this round's ends to the recorder and lets the next of each hook go.
         const auto settleRound = [&] {
             if (finished.empty())
                 return;
@@ -1028,7 +1100,7 @@ struct WebhookService::Impl
                     sendingPerHook.erase(hook);
             }
             finished.clear();
-            record(ended);
+            // The next of each hook first, so its receiver works while this round is recorded.
             for (const auto &[hook, n] : freed) {
                 auto w = waiting.find(hook);
                 for (qint64 i = 0; w != waiting.end() && i < n && !w->second.empty(); ++i) {
@@ -1038,13 +1110,9 @@ struct WebhookService::Impl
                 if (w != waiting.end() && w->second.empty())
                     waiting.erase(w);
             }
-            inFlight -= qint64(ended.size());
             {
                 std::lock_guard lock(loop.mutex);
-                loop.held -= qint64(ended.size());
                 for (const auto &[hook, n] : freed) {
-                    if ((loop.heldPerHook[hook] -= n) <= 0)
-                        loop.heldPerHook.erase(hook);
                     // `sending` is in send order: the hook's first one there is its oldest.
                     const auto oldest = sendingPerHook.count(hook)
                                             ? std::find_if(sending.begin(), sending.end(), [hook](const Flight &f) { return f.hook.id == hook; })
@@ -1055,7 +1123,7 @@ struct WebhookService::Impl
                         loop.oldestSentMs[hook] = oldest->sentMs;
                 }
             }
-            loop.changed.notify_all();
+            toRecorder(std::move(ended)); // the room they hold is given back once they are recorded
         };
         QElapsedTimer sincePrune;
         sincePrune.start();
@@ -1167,8 +1235,12 @@ WebhookService::~WebhookService() = default;
 
 Status WebhookService::start(const CancelToken &cancel, QueueManager &queues, Lifecycle &lifecycle)
 {
-    // The delivery loop first: the lifecycle stops in reverse, so the queue's workers (which hand
-    // it deliveries) stop before it.
+    // The recorder, then the delivery loop, then the queue: the lifecycle stops in reverse, so the
+    // queue's workers (which hand the loop deliveries) stop before it, and the loop before the
+    // recorder that writes what it ended.
+    if (Status recording = lifecycle.runWithCancel(QStringLiteral("webhook recorder"), [this](const CancelToken &stop) { d->runRecorder(stop); });
+        !recording)
+        return recording;
     if (Status looping = lifecycle.runWithCancel(QStringLiteral("webhook delivery loop"), [this](const CancelToken &stop) { d->runLoop(stop); });
         !looping)
         return looping;

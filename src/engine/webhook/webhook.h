@@ -134,10 +134,12 @@ struct WebhookOptions
     // six connections); a worker handing over one more waits for room.
     int maxInFlight = 1000;
     // Of those, at most this many of one hook (at least 6). A worker handing over one more waits
-    // for the hook's room while its receiver keeps up (its backlog would be sent within
-    // busyHookWait); a hook whose receiver is slow or hangs gets its further tasks back in the
-    // store instead, due when its backlog should have been sent.
+    // for the hook's room, up to busyHookWait, while the receiver keeps up (its oldest delivery
+    // on the wire was sent less than keepingUp ago); a hook whose receiver is slower or hangs
+    // gets its further tasks back in the store instead, due when its backlog should have been
+    // sent at that pace.
     int maxHeldPerHook = 100;
+    std::chrono::milliseconds keepingUp{100};
     std::chrono::milliseconds busyHookWait{250};
     // At shutdown, how long deliveries on the wire may still finish; then they are cut and
     // recorded `unknown` (they may have arrived). Those waiting for a connection go back to the

@@ -1402,7 +1402,8 @@ private Q_SLOTS:
     {
         WebhookOptions options;
         options.maxHeldPerHook = 6;
-        options.busyHookWait = 60s; // longer than any round of this receiver, even under a sanitizer
+        options.keepingUp = 60s; // longer than any answer of this receiver, even under a sanitizer
+        options.busyHookWait = 60s;
         HookFixture f({}, options);
         const Result<Hook> fast = f.hooks().create(f.hook());
         QVERIFY(fast);
