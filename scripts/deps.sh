@@ -14,6 +14,8 @@ packages=(
     postgresql # tst_store_postgres and the other `postgres`-labelled tests run a private cluster
     prometheus # its promtool lints GET /metrics in tst_adminapi
     tinyproxy-bin # tst_webhook delivers through a real HTTP proxy ([webhook] PROXY_URL)
+    # the package (installer/): man pages from --help, and the checks tst_package runs on it
+    help2man dpkg-dev fakeroot lintian desktop-file-utils appstream systemd adduser
 )
 
 missing=()

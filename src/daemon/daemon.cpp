@@ -17,6 +17,7 @@
 #include "engine/core/version.h"
 #include "engine/engine.h"
 #include "engine/settings/duration.h"
+#include "engine/settings/keys.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -54,7 +55,10 @@ QString signalName(int signalNumber)
 }
 
 // The command line and the settings it names; every problem is printed here.
-Result<EngineConfig> loadConfig(QCoreApplication &app, bool &checkOnly)
+// What the command line asks for besides running.
+enum class Mode { Run, CheckConfig, SampleConfig };
+
+Result<EngineConfig> loadConfig(QCoreApplication &app, Mode &mode)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(
@@ -75,15 +79,21 @@ Result<EngineConfig> loadConfig(QCoreApplication &app, bool &checkOnly)
                                         QStringLiteral("Serve the admin API on <port> instead of [server] HTTP_PORT "
                                                        "(0: any free port, logged at start)."),
                                         QStringLiteral("port"));
-    parser.addOptions({configOption, dataDirOption, checkOption, portOption});
+    const QCommandLineOption sampleOption(
+        QStringLiteral("sample-config"),
+        QStringLiteral("Print a commented app.ini with every key at its default, and exit."));
+    parser.addOptions({configOption, dataDirOption, checkOption, portOption, sampleOption});
     parser.process(app);
-    checkOnly = parser.isSet(checkOption);
+    mode = parser.isSet(sampleOption) ? Mode::SampleConfig : parser.isSet(checkOption) ? Mode::CheckConfig : Mode::Run;
     if (!parser.positionalArguments().isEmpty()) {
         const QString message =
             QStringLiteral("unexpected argument \"%1\"; see --help").arg(parser.positionalArguments().first());
         printError(message);
         return Status::invalidArgument(message);
     }
+
+    if (mode == Mode::SampleConfig)
+        return EngineConfig(); // nothing is read: the sample is the built-in defaults
 
     Result<EngineConfig> loaded = Admin::loadEngineConfig(parser.value(configOption), parser.value(dataDirOption));
     if (!loaded) {
@@ -212,20 +222,24 @@ int runDaemon(int argc, char *argv[], const DaemonHooks &hooks)
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("switchyard"));
     QCoreApplication::setApplicationVersion(QStringLiteral(SWITCHYARD_VERSION));
-    bool checkOnly = false;
+    Mode mode = Mode::Run;
     qSetMessagePattern(
         QStringLiteral("%{time yyyy-MM-ddTHH:mm:ss.zzz} %{if-debug}DEBUG%{endif}%{if-info}INFO%{endif}"
                        "%{if-warning}WARN%{endif}%{if-critical}ERROR%{endif}%{if-fatal}FATAL%{endif} "
                        "%{category}: %{message}"));
 
-    Result<EngineConfig> loaded = loadConfig(app, checkOnly);
+    Result<EngineConfig> loaded = loadConfig(app, mode);
     if (!loaded)
         return ExitConfigError; // printed by loadConfig()
+    if (mode == Mode::SampleConfig) {
+        QTextStream(stdout) << sampleConfig(QStringLiteral(SWITCHYARD_VERSION));
+        return ExitOk;
+    }
     const EngineConfig config = std::move(loaded).value();
     const QString configLabel =
         config.configPath().isEmpty() ? QStringLiteral("embedded defaults") : config.configPath();
 
-    if (checkOnly)
+    if (mode == Mode::CheckConfig)
         return checkConfig(config, configLabel);
 
     // One engine per data directory: queues and the store are not safe to share between processes.

@@ -48,10 +48,74 @@ void fail(const QString &message, bool showBox)
         QMessageBox::critical(nullptr, QApplication::translate("main", "Switchyard cannot start"), message);
 }
 
+// The console's command line; built for the QApplication, or for a QCoreApplication when only
+// --help or --version is asked (both answer without a display).
+struct CommandLine
+{
+    explicit CommandLine(QCommandLineParser &parser)
+    {
+        parser.setApplicationDescription(QCoreApplication::translate("main", "Switchyard console: the embedded engine, or a remote instance with --connect."));
+        parser.addHelpOption();
+        parser.addVersionOption();
+        parser.addOptions({configOption, dataDirOption, connectOption, tokenFileOption, embeddedOption, askConnectOption});
+    }
+
+    const QCommandLineOption configOption{QStringLiteral("config"), QCoreApplication::translate("main", "Read settings from <path> (app.ini)."),
+                                          QStringLiteral("path")};
+    const QCommandLineOption dataDirOption{
+        QStringLiteral("data-dir"),
+        QCoreApplication::translate("main", "Keep data under <dir> (default: [server] APP_DATA_PATH, else the user's data directory)."),
+        QStringLiteral("dir")};
+    const QCommandLineOption connectOption{
+        QStringLiteral("connect"),
+        QCoreApplication::translate("main", "Open the instance whose admin API is at <url> (instead of the embedded engine)."),
+        QStringLiteral("url")};
+    const QCommandLineOption tokenFileOption{
+        QStringLiteral("token-file"),
+        QCoreApplication::translate("main", "With --connect: read the token from <file> (else $SWITCHYARD_TOKEN, else ask)."),
+        QStringLiteral("file")};
+    const QCommandLineOption embeddedOption{
+        QStringLiteral("embedded"), QCoreApplication::translate("main", "With --connect: open the embedded engine as well.")};
+    const QCommandLineOption askConnectOption{
+        QStringLiteral("ask-connect"),
+        QCoreApplication::translate("main", "Open the Connect dialog at start (the desktop entry's Connect action).")};
+};
+
+// --help, --help-all, --version (or -h, -v): answered by QCommandLineParser, which exits.
+bool asksOnlyForHelpOrVersion(int argc, char *argv[])
+{
+    for (int i = 1; i < argc; ++i) {
+        const QByteArray arg(argv[i]);
+        if (arg == "--")
+            break;
+        if (arg == "-h" || arg == "--help" || arg == "--help-all" || arg == "-?" || arg == "-v" || arg == "--version")
+            return true;
+    }
+    return false;
+}
+
+void describeApplication()
+{
+    QCoreApplication::setOrganizationName(QStringLiteral("switchyard"));
+    QCoreApplication::setApplicationName(QStringLiteral("switchyard"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(SWITCHYARD_VERSION));
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
 {
+    if (asksOnlyForHelpOrVersion(argc, argv)) {
+        QCoreApplication app(argc, argv);
+        describeApplication();
+        QTranslator translator;
+        if (translator.load(QLocale(), QStringLiteral("console"), QStringLiteral("_"), QStringLiteral(":/i18n")))
+            QCoreApplication::installTranslator(&translator);
+        QCommandLineParser parser;
+        const CommandLine cli(parser);
+        parser.process(app); // prints and exits
+        return ExitOk;
+    }
     if (!haveDisplay()) {
         std::fputs("switchyard: no display (DISPLAY and WAYLAND_DISPLAY are unset); run switchyardd for the headless "
                    "daemon, or set QT_QPA_PLATFORM=offscreen\n", stderr);
@@ -61,10 +125,8 @@ int main(int argc, char *argv[])
     // button: the engine shuts down gracefully. Blocked before any thread exists (see UnixSignals).
     UnixSignals::blockSignals({SIGINT, SIGTERM});
     QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("switchyard"));
-    QApplication::setApplicationName(QStringLiteral("switchyard"));
+    describeApplication();
     QApplication::setApplicationDisplayName(QStringLiteral("Switchyard"));
-    QApplication::setApplicationVersion(QStringLiteral(SWITCHYARD_VERSION));
     Console::Theme::restore(); // View ▸ Theme, as the operator left it
 
     // The console's catalogue for the system language (translations/console_<locale>.ts); English
@@ -74,26 +136,7 @@ int main(int argc, char *argv[])
         QApplication::installTranslator(&translator);
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QApplication::translate("main", "Switchyard console: the embedded engine, or a remote instance with --connect."));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    const QCommandLineOption configOption(QStringLiteral("config"), QApplication::translate("main", "Read settings from <path> (app.ini)."),
-                                          QStringLiteral("path"));
-    const QCommandLineOption dataDirOption(
-        QStringLiteral("data-dir"),
-        QApplication::translate("main", "Keep data under <dir> (default: [server] APP_DATA_PATH, else the user's data directory)."),
-        QStringLiteral("dir"));
-    const QCommandLineOption connectOption(
-        QStringLiteral("connect"),
-        QApplication::translate("main", "Open the instance whose admin API is at <url> (instead of the embedded engine)."),
-        QStringLiteral("url"));
-    const QCommandLineOption tokenFileOption(
-        QStringLiteral("token-file"),
-        QApplication::translate("main", "With --connect: read the token from <file> (else $SWITCHYARD_TOKEN, else ask)."),
-        QStringLiteral("file"));
-    const QCommandLineOption embeddedOption(
-        QStringLiteral("embedded"), QApplication::translate("main", "With --connect: open the embedded engine as well."));
-    parser.addOptions({configOption, dataDirOption, connectOption, tokenFileOption, embeddedOption});
+    const CommandLine cli(parser);
     parser.process(app);
     if (!parser.positionalArguments().isEmpty()) {
         fail(QStringLiteral("unexpected argument \"%1\"; see --help").arg(parser.positionalArguments().first()), false);
@@ -102,15 +145,15 @@ int main(int argc, char *argv[])
 
     // --connect: a remote instance, with the token from a file or the environment (never argv).
     std::optional<Admin::RemoteBackendOptions> remote;
-    if (parser.isSet(connectOption)) {
+    if (parser.isSet(cli.connectOption)) {
         Admin::RemoteBackendOptions options;
-        options.url = QUrl::fromUserInput(parser.value(connectOption));
+        options.url = QUrl::fromUserInput(parser.value(cli.connectOption));
         if (!options.url.isValid() || options.url.host().isEmpty()) {
-            fail(QStringLiteral("--connect \"%1\" is not a URL (e.g. http://127.0.0.1:3300/api/v1)").arg(parser.value(connectOption)), false);
+            fail(QStringLiteral("--connect \"%1\" is not a URL (e.g. http://127.0.0.1:3300/api/v1)").arg(parser.value(cli.connectOption)), false);
             return ExitConfigError;
         }
-        if (parser.isSet(tokenFileOption)) {
-            QFile file(parser.value(tokenFileOption));
+        if (parser.isSet(cli.tokenFileOption)) {
+            QFile file(parser.value(cli.tokenFileOption));
             if (!file.open(QIODevice::ReadOnly)) {
                 fail(QStringLiteral("--token-file %1: %2").arg(file.fileName(), file.errorString()), false);
                 return ExitConfigError;
@@ -124,8 +167,8 @@ int main(int argc, char *argv[])
 
     std::unique_ptr<Admin::LocalBackend> backend;
     std::unique_ptr<QLockFile> dataLock; // held while the embedded engine owns the data directory
-    if (!remote || parser.isSet(embeddedOption)) {
-        Result<EngineConfig> config = Admin::loadEngineConfig(parser.value(configOption), parser.value(dataDirOption));
+    if (!remote || parser.isSet(cli.embeddedOption)) {
+        Result<EngineConfig> config = Admin::loadEngineConfig(parser.value(cli.configOption), parser.value(cli.dataDirOption));
         if (!config) {
             fail(config.status().message(), true);
             return ExitConfigError;
@@ -160,6 +203,8 @@ int main(int argc, char *argv[])
         window.connectDialog(*remote); // --connect without a token: ask for it (never on the command line)
     else if (remote)
         window.openRemote(*remote);
+    else if (parser.isSet(cli.askConnectOption))
+        window.connectDialog();
     UnixSignals signalHandler({SIGINT, SIGTERM});
     QObject::connect(&signalHandler, &UnixSignals::received, &window, [&window](int) { window.close(); });
     return app.exec();

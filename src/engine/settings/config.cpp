@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include "duration.h"
+#include "keys.h"
 #include "engine/redis/redisconnection.h"
 
 #include <QDir>
@@ -37,42 +38,16 @@ constexpr DeprecatedKey kDeprecatedKeys[] = {
     {"task", "QUEUE_TYPE", "[queue.task] TYPE"},
 };
 
-// The keys of the sections the engine owns; anything else there is reported as a warning (a typo
-// would otherwise be silently ignored).
+// The keys of the sections the engine owns (keys.cpp); anything else there is reported as a
+// warning (a typo would otherwise be silently ignored).
 const QHash<QString, QStringList> &knownKeys()
 {
-    static const QHash<QString, QStringList> keys{
-        {QStringLiteral("queue"),
-         {QStringLiteral("TYPE"), QStringLiteral("DATADIR"), QStringLiteral("CONN_STR"), QStringLiteral("LENGTH"),
-          QStringLiteral("BATCH_LENGTH"), QStringLiteral("QUEUE_NAME"), QStringLiteral("SET_NAME"),
-          QStringLiteral("MAX_WORKERS"), QStringLiteral("SYNC")}},
-        {QStringLiteral("redis"), {QStringLiteral("CONN_STR")}},
-        {QStringLiteral("cache"),
-         {QStringLiteral("ADAPTER"), QStringLiteral("HOST"), QStringLiteral("INTERVAL"), QStringLiteral("ITEM_TTL")}},
-        {QStringLiteral("global_lock"),
-         {QStringLiteral("SERVICE_TYPE"), QStringLiteral("SERVICE_CONN_STR"), QStringLiteral("KEY_PREFIX"),
-          QStringLiteral("MAX_HOLD_TIME")}},
-        {QStringLiteral("webhook"),
-         {QStringLiteral("DELIVER_TIMEOUT"), QStringLiteral("ALLOWED_HOST_LIST"), QStringLiteral("SKIP_TLS_VERIFY"),
-          QStringLiteral("PROXY_URL"), QStringLiteral("PROXY_HOSTS"), QStringLiteral("PAGING_NUM"), QStringLiteral("AUTO_DISABLE_AFTER"), QStringLiteral("RETRY_SCHEDULE")}},
-        {QStringLiteral("qos"),
-         {QStringLiteral("ENABLED"), QStringLiteral("MAX_INFLIGHT"), QStringLiteral("MAX_WAITING"),
-          QStringLiteral("TARGET_WAIT_TIME")}},
-        {QStringLiteral("websocket"), {QStringLiteral("PUBSUB_TYPE"), QStringLiteral("CONN_STR")}},
-        {QStringLiteral("event_source"), {QStringLiteral("SECRET")}},
-        {QStringLiteral("service"), {QStringLiteral("AUTO_WATCH_ON_CHANGES")}},
-        {QStringLiteral("security"), {QStringLiteral("SECRET_KEY"), QStringLiteral("DISABLE_WEBHOOKS")}},
-        {QStringLiteral("database"),
-         {QStringLiteral("DB_TYPE"), QStringLiteral("PATH"), QStringLiteral("HOST"), QStringLiteral("NAME"),
-          QStringLiteral("USER"), QStringLiteral("PASSWD")}},
-        {QStringLiteral("server"),
-         {QStringLiteral("HTTP_ADDR"), QStringLiteral("HTTP_PORT"), QStringLiteral("ADMIN_TOKEN"),
-          QStringLiteral("APP_DATA_PATH"), QStringLiteral("GRACEFUL_HAMMER_TIME"), QStringLiteral("CERT_FILE"),
-          QStringLiteral("KEY_FILE"), QStringLiteral("ALLOW_INSECURE_REMOTE"), QStringLiteral("ALLOWED_ORIGINS"),
-          QStringLiteral("MAX_BODY_SIZE"), QStringLiteral("AUTH_FAILURE_LIMIT"),
-          QStringLiteral("HEADER_TIMEOUT"), QStringLiteral("IDLE_TIMEOUT"), QStringLiteral("MAX_CONNECTIONS"),
-          QStringLiteral("MAX_CONNECTIONS_PER_ADDRESS"), QStringLiteral("AUDIT_MAX_SIZE"), QStringLiteral("AUDIT_KEEP")}},
-    };
+    static const QHash<QString, QStringList> keys = [] {
+        QHash<QString, QStringList> byOwner;
+        for (const SettingKey &k : settingKeys())
+            byOwner[QLatin1String(k.section)].append(QLatin1String(k.key));
+        return byOwner;
+    }();
     return keys;
 }
 

@@ -1,8 +1,10 @@
 #include "engine/settings/config.h"
+#include "engine/settings/keys.h"
 
 #include "support/testutil.h"
 
 #include <QDir>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QThread>
 #include <QTest>
@@ -325,6 +327,85 @@ private Q_SLOTS:
         QVERIFY(lines[1].startsWith(QLatin1String("app.ini:4: [cache] ADAPTER")));
         QVERIFY(lines[2].startsWith(QLatin1String("app.ini:6: [queue.a] TYPE")));
         QVERIFY(lines[3].startsWith(QLatin1String("app.ini:8: [queue.b] BATCH_LENGTH")));
+    }
+
+    // The packaged app.ini (switchyardd --sample-config): as shipped, every line is a comment; with
+    // every key that shows a value uncommented, the file loads without a warning and gives the very
+    // defaults the loader applies to an empty file, so the table in keys.cpp cannot drift from them.
+    void theSampleConfigListsEveryKeyAtItsDefault()
+    {
+        const QString sample = sampleConfig(QStringLiteral("9.9"));
+        const Result<EngineConfig> asShipped = configFrom(sample.toUtf8());
+        QVERIFY2(asShipped, qPrintable(asShipped.status().message()));
+        QVERIFY2(asShipped->warnings().isEmpty(), qPrintable(asShipped->warnings().join(QLatin1Char('\n'))));
+
+        QString uncommented;
+        int keysWithValues = 0;
+        for (const QString &line : sample.split(QLatin1Char('\n'))) {
+            static const QRegularExpression keyLine(QStringLiteral("^;([A-Z_]+) = (.+)$"));
+            const QRegularExpressionMatch m = keyLine.match(line);
+            if (m.hasMatch()) {
+                uncommented += m.captured(1) + QStringLiteral(" = ") + m.captured(2) + QLatin1Char('\n');
+                ++keysWithValues;
+            } else {
+                uncommented += line + QLatin1Char('\n');
+            }
+        }
+        int listed = 0;
+        for (const SettingKey &k : settingKeys()) {
+            if (k.obsolete)
+                continue;
+            ++listed;
+            QVERIFY2(sample.contains(QStringLiteral("\n;%1 =").arg(QLatin1String(k.key))), k.key);
+        }
+        QVERIFY(keysWithValues > 30);
+        QVERIFY(listed > keysWithValues); // the computed and unset ones stay commented
+        const Result<EngineConfig> spelledOut = configFrom(uncommented.toUtf8());
+        QVERIFY2(spelledOut, qPrintable(spelledOut.status().message()));
+        QVERIFY2(spelledOut->warnings().isEmpty(), qPrintable(spelledOut->warnings().join(QLatin1Char('\n'))));
+        const Result<EngineConfig> empty = configFrom("");
+        QVERIFY(empty);
+        const EngineConfig &a = *spelledOut;
+        const EngineConfig &b = *empty;
+        QCOMPARE(a.server.httpAddr, b.server.httpAddr);
+        QCOMPARE(a.server.httpPort, b.server.httpPort);
+        QCOMPARE(a.server.allowInsecureRemote, b.server.allowInsecureRemote);
+        QCOMPARE(a.server.maxBodySize, b.server.maxBodySize);
+        QCOMPARE(a.server.authFailureLimit, b.server.authFailureLimit);
+        QCOMPARE(a.server.headerTimeout, b.server.headerTimeout);
+        QCOMPARE(a.server.idleTimeout, b.server.idleTimeout);
+        QCOMPARE(a.server.maxConnections, b.server.maxConnections);
+        QCOMPARE(a.server.maxConnectionsPerAddress, b.server.maxConnectionsPerAddress);
+        QCOMPARE(a.server.gracefulHammerTime, b.server.gracefulHammerTime);
+        QCOMPARE(a.database.type, b.database.type);
+        QCOMPARE(a.database.path, b.database.path);
+        QCOMPARE(a.database.host, b.database.host);
+        QCOMPARE(a.database.name, b.database.name);
+        QCOMPARE(a.cache.adapter, b.cache.adapter);
+        QCOMPARE(a.cache.intervalSeconds, b.cache.intervalSeconds);
+        QCOMPARE(a.cache.itemTtl, b.cache.itemTtl);
+        QCOMPARE(a.globalLock.serviceType, b.globalLock.serviceType);
+        QCOMPARE(a.globalLock.keyPrefix, b.globalLock.keyPrefix);
+        QCOMPARE(a.globalLock.maxHoldTime, b.globalLock.maxHoldTime);
+        QCOMPARE(a.webhook.deliverTimeoutSeconds, b.webhook.deliverTimeoutSeconds);
+        QCOMPARE(a.webhook.allowedHostList, b.webhook.allowedHostList);
+        QCOMPARE(a.webhook.skipTlsVerify, b.webhook.skipTlsVerify);
+        QCOMPARE(a.webhook.pagingNum, b.webhook.pagingNum);
+        QCOMPARE(a.webhook.autoDisableAfter, b.webhook.autoDisableAfter);
+        QCOMPARE(a.webhook.disableWebhooks, b.webhook.disableWebhooks);
+        QCOMPARE(a.qos.enabled, b.qos.enabled);
+        QCOMPARE(a.qos.maxWaiting, b.qos.maxWaiting);
+        QCOMPARE(a.qos.targetWaitTime, b.qos.targetWaitTime);
+        QCOMPARE(a.websocket.pubsubType, b.websocket.pubsubType);
+        QCOMPARE(a.service.autoWatchOnChanges, b.service.autoWatchOnChanges);
+        const QueueSettings qa = a.queueSettings(QStringLiteral("common")).value();
+        const QueueSettings qb = b.queueSettings(QStringLiteral("common")).value();
+        QCOMPARE(qa.type, qb.type);
+        QCOMPARE(qa.dataDir, qb.dataDir);
+        QCOMPARE(qa.length, qb.length);
+        QCOMPARE(qa.batchLength, qb.batchLength);
+        QCOMPARE(qa.sync, qb.sync);
+        QCOMPARE(a.queueSettings(QStringLiteral("webhook_sender")).value().name, QStringLiteral("webhook_sender"));
     }
 
     void unknownKeysInOwnedSectionsAreWarnings()
