@@ -10,7 +10,7 @@ packages=(
     qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools linguist-qt6
     qtkeychain-qt6-dev libgl-dev libqt6opengl6-dev
     libhiredis-dev libhttp-parser-dev libleveldb-dev libsnappy-dev libssl-dev
-    redis-server tzdata wrk
+    redis-server tzdata wrk curl
     postgresql # tst_store_postgres and the other `postgres`-labelled tests run a private cluster
     prometheus # its promtool lints GET /metrics in tst_adminapi
     tinyproxy-bin # tst_webhook delivers through a real HTTP proxy ([webhook] PROXY_URL)

@@ -19,6 +19,7 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFile>
+#include <QIcon>
 #include <QLockFile>
 #include <QMessageBox>
 #include <QTextStream>
@@ -94,6 +95,20 @@ bool asksOnlyForHelpOrVersion(int argc, char *argv[])
     return false;
 }
 
+// The console's catalogue for the system language (translations/console_<locale>.ts); English is
+// the source language and needs none. An installed catalogue (<prefix>/share/switchyard/
+// translations, where the package puts them) wins over the one compiled in, so a corrected
+// translation can be dropped in without a rebuild.
+void installCatalogue(QTranslator &translator)
+{
+    const QString installed = QCoreApplication::applicationDirPath() + QStringLiteral("/../share/switchyard/translations");
+    for (const QString &dir : {installed, QStringLiteral(":/i18n")})
+        if (translator.load(QLocale(), QStringLiteral("console"), QStringLiteral("_"), dir)) {
+            QCoreApplication::installTranslator(&translator);
+            return;
+        }
+}
+
 void describeApplication()
 {
     QCoreApplication::setOrganizationName(QStringLiteral("switchyard"));
@@ -109,8 +124,7 @@ int main(int argc, char *argv[])
         QCoreApplication app(argc, argv);
         describeApplication();
         QTranslator translator;
-        if (translator.load(QLocale(), QStringLiteral("console"), QStringLiteral("_"), QStringLiteral(":/i18n")))
-            QCoreApplication::installTranslator(&translator);
+        installCatalogue(translator);
         QCommandLineParser parser;
         const CommandLine cli(parser);
         parser.process(app); // prints and exits
@@ -127,13 +141,12 @@ int main(int argc, char *argv[])
     QApplication app(argc, argv);
     describeApplication();
     QApplication::setApplicationDisplayName(QStringLiteral("Switchyard"));
+    QGuiApplication::setDesktopFileName(QStringLiteral("io.github.switchyard.Switchyard")); // the installed desktop entry
+    QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral("switchyard"))); // hicolor, from the package
     Console::Theme::restore(); // View ▸ Theme, as the operator left it
 
-    // The console's catalogue for the system language (translations/console_<locale>.ts); English
-    // is the source language and needs none.
     QTranslator translator;
-    if (translator.load(QLocale(), QStringLiteral("console"), QStringLiteral("_"), QStringLiteral(":/i18n")))
-        QApplication::installTranslator(&translator);
+    installCatalogue(translator);
 
     QCommandLineParser parser;
     const CommandLine cli(parser);
