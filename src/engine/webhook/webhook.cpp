@@ -1777,7 +1777,7 @@ Result<qint64> WebhookService::markStaleClaimsUnknown()
     const qint64 before = nowMs() - d->unknownAfter().count();
     return d->store.writeValue<qint64>([&](SqlTransaction &tx) -> Result<qint64> {
         Result<QSqlQuery> q = tx.exec(QStringLiteral("UPDATE hook_task SET outcome = 'unknown', is_succeed = 0, response = ? "
-                                                     "WHERE is_delivered = 1 AND outcome = '' AND claimed_ms < ?"),
+                                                     "WHERE outcome = '' AND is_delivered = 1 AND claimed_ms < ?"),
                                       {QStringLiteral("{\"error\":\"claimed but no result was recorded: the instance stopped during the delivery; "
                                                       "the receiver may or may not have it\"}"),
                                        before});
@@ -1793,7 +1793,7 @@ Result<qint64> WebhookService::requeueUndelivered(const CancelToken &cancel)
     qint64 after = 0;
     for (;;) {
         Result<std::vector<qint64>> ids = d->store.readValue<std::vector<qint64>>([&](SqlTransaction &tx) {
-            return tx.numbers(QStringLiteral("SELECT id FROM hook_task WHERE is_delivered = 0 AND id > ? ORDER BY id LIMIT ?"), {after, kRequeuePage});
+            return tx.numbers(QStringLiteral("SELECT id FROM hook_task WHERE outcome = '' AND is_delivered = 0 AND id > ? ORDER BY id LIMIT ?"), {after, kRequeuePage});
         });
         if (!ids)
             return ids.status();
