@@ -10,10 +10,12 @@ packages=(
     qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools linguist-qt6
     qtkeychain-qt6-dev libgl-dev libqt6opengl6-dev
     libhiredis-dev libhttp-parser-dev libleveldb-dev libsnappy-dev libssl-dev
+    libcurl4-openssl-dev libkainjow-mustache-dev libcmark-gfm-dev libcmark-gfm-extensions-dev # mail: SMTP, templates, Markdown
     redis-server tzdata wrk curl
     postgresql # tst_store_postgres and the other `postgres`-labelled tests run a private cluster
     prometheus # its promtool lints GET /metrics in tst_adminapi
     tinyproxy-bin # tst_webhook delivers through a real HTTP proxy ([webhook] PROXY_URL)
+    python3-aiosmtpd msmtp openssl # the `smtp` tests: a private SMTP sink (Debian's /usr/bin/python3), sendmail through msmtp
     # the package (installer/): man pages from --help, and the checks tst_package runs on it
     help2man dpkg-dev fakeroot lintian desktop-file-utils appstream systemd adduser
 )

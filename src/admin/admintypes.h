@@ -96,6 +96,33 @@ struct CacheTest
     QString error;
 };
 
+// GET /mail: the mailer's settings (never the password) and what it sent since start.
+struct MailInfo
+{
+    bool enabled = false;   // [mailer] ENABLED
+    bool notify = false;    // [service] ENABLE_NOTIFY_MAIL (and enabled): the notifier mails forge events
+    QString protocol;
+    QString host;           // the SMTP server, the socket's path, or the sendmail program
+    qint64 port = 0;        // SMTP: the port; 0 otherwise
+    QString from;           // [mailer] FROM as written
+    QString envelopeFrom;   // MAIL FROM / sendmail -f ("" for <>)
+    bool authenticated = false; // [mailer] USER is set
+    QString subjectPrefix;
+    bool sendAsPlainText = false;
+    qint64 queuedTotal = 0;
+    qint64 sentTotal = 0;
+    qint64 failedTotal = 0;
+    QString lastError;
+    QDateTime lastErrorAt;
+};
+
+// POST /mail/test.
+struct MailTestResult
+{
+    bool ok = false;
+    QString error; // the server's (or program's) own words
+};
+
 // A queue's settings for the detail pane (from the config; GET /queues/{qid} adds them later).
 struct QueueSettingsInfo
 {

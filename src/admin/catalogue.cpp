@@ -7,6 +7,7 @@
 #include "ops/instanceops.h"
 #include "ops/lockops.h"
 #include "ops/queueops.h"
+#include "ops/mailops.h"
 #include "ops/webhookops.h"
 
 #include <QFile>
@@ -413,7 +414,7 @@ const std::vector<const OpBase *> &all()
 {
     static const std::vector<const OpBase *> entries = [] {
         std::vector<const OpBase *> list;
-        for (const auto &group : {Ops::instanceOps(), Ops::queueOps(), Ops::cronOps(), Ops::lockOps(), Ops::cacheOps(), Ops::eventOps(), Ops::webhookOps()})
+        for (const auto &group : {Ops::instanceOps(), Ops::queueOps(), Ops::cronOps(), Ops::lockOps(), Ops::cacheOps(), Ops::eventOps(), Ops::webhookOps(), Ops::mailOps()})
             list.insert(list.end(), group.begin(), group.end());
         return list;
     }();

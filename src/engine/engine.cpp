@@ -187,6 +187,11 @@ Status Engine::startParts(const CancelToken &cancel, EngineOptions options)
     if (Status started = p.webhooks->start(cancel, *p.queues, *p.lifecycle); !started)
         return started;
 
+    // Mail: its queue (when the mailer is on) before the bus, whose notifier fills it.
+    p.mail = std::make_unique<Mail::MailService>(cfg, std::move(options.mailOptions));
+    if (Status started = p.mail->start(cancel, *p.queues, p.lifecycle->shutdownToken()); !started)
+        return started;
+
     // The notify bus, its notifiers in dispatch order, then the producer that feeds it.
     p.notifyLoader = std::make_unique<StoredNotifyLoader>(*p.store);
     p.bus = std::make_unique<NotifyBus>(p.notifyLoader.get());
@@ -200,6 +205,11 @@ Status Engine::startParts(const CancelToken &cancel, EngineOptions options)
         return registered;
     if (Status registered = p.bus->registerNotifier(QStringLiteral("audit"), *p.auditNotifier); !registered)
         return registered;
+    if (p.mail->notifying()) {
+        p.mailNotifier = std::make_unique<Mail::MailNotifier>(*p.mail, *p.store, cfg);
+        if (Status registered = p.bus->registerNotifier(QStringLiteral("mail"), *p.mailNotifier); !registered)
+            return registered;
+    }
     if (Status registered = p.bus->registerNotifier(QStringLiteral("feed"), *p.feed); !registered)
         return registered;
     if (Status registered = p.bus->registerNotifier(QStringLiteral("uinotification"), *p.uiNotifier); !registered)

@@ -20,6 +20,7 @@
 #include "engine/queue/queuehistory.h"
 #include "engine/settings/config.h"
 #include "engine/store/store.h"
+#include "engine/mail/mail.h"
 #include "engine/webhook/notifier.h"
 #include "engine/webhook/webhook.h"
 
@@ -39,6 +40,7 @@ struct EngineOptions
     StoreOptions storeOptions;
     PubSubOptions pubsubOptions;
     Webhook::WebhookOptions webhookOptions;
+    Mail::MailOptions mailOptions;
     QString instanceId;           // generated when empty: host-pid-random
     // How often the queue history records the queues' processed/failed totals (queuehistory.h).
     std::chrono::milliseconds queueHistoryInterval{std::chrono::seconds(10)};
@@ -47,9 +49,9 @@ struct EngineOptions
 // Start-up order: the store (opened and migrated; system notices persist there from then on),
 // cache (PINGed; an unreachable adapter refuses start-up), global locker (Redis
 // PINGed likewise), queue manager (and its history recorder), QoS, the pub/sub broker (Redis PINGed
-// likewise), webhooks (the sealing key, the webhook_sender queue), the notify bus with its
-// notifiers in dispatch order (webhook, audit, feed, uinotification, stream; mail after audit
-// when it arrives), event ingestion (its queue,
+// likewise), webhooks (the sealing key, the webhook_sender queue), mail (the mail queue, when
+// [mailer] ENABLED), the notify bus with its notifiers in dispatch order (webhook, audit, mail
+// when [service] ENABLE_NOTIFY_MAIL, feed, uinotification, stream), event ingestion (its queue,
 // unfinished events queued again), and cron last (built-in and user-defined tasks registered, RUN_AT_START tasks
 // started).
 //
@@ -100,6 +102,9 @@ public:
     EventService &events() { return *m_parts->events; }
     Webhook::WebhookService &webhooks() { return *m_parts->webhooks; }
     Webhook::WebhookNotifier &webhookNotifier() { return *m_parts->webhookNotifier; }
+    Mail::MailService &mail() { return *m_parts->mail; }
+    // The bus's mail notifier; null when [service] ENABLE_NOTIFY_MAIL or [mailer] ENABLED is off.
+    Mail::MailNotifier *mailNotifier() { return m_parts->mailNotifier.get(); }
     CronService &cron() { return *m_parts->cron; }
 
 private:
@@ -123,6 +128,8 @@ private:
         std::unique_ptr<Broker> broker;
         std::unique_ptr<SecretBox> secrets;
         std::unique_ptr<Webhook::WebhookService> webhooks;
+        std::unique_ptr<Mail::MailService> mail;
+        std::unique_ptr<Mail::MailNotifier> mailNotifier;
         std::unique_ptr<NotifyLoader> notifyLoader;
         std::unique_ptr<NotifyBus> bus;
         std::unique_ptr<Webhook::WebhookNotifier> webhookNotifier;

@@ -31,6 +31,7 @@ using Switchyard::Test::await;
 namespace {
 
 const QByteArray kConfig = "[queue]\nTYPE = channel\n[webhook]\nALLOWED_HOST_LIST = loopback\n"
+                           "[mailer]\nENABLED = true\nPROTOCOL = dummy\nFROM = Switchyard <sy@example.com>\n"
                            "[cron.slow_task]\nCOMMAND = sleep 30\nSCHEDULE = @every 1h\nTITLE = Sleeps\n";
 
 const Test::TestEngineSpec kSpec{{{QStringLiteral("slow"), 200}, {QStringLiteral("fast"), 0}},
@@ -163,7 +164,7 @@ private Q_SLOTS:
 
         const auto queues = Test::call(backend(), Admin::Ops::queueList, {});
         QVERIFY(queues.isOk());
-        QCOMPARE(queues->size(), std::size_t(5)); // webhook_sender, notification-service, event_ingest, slow, fast
+        QCOMPARE(queues->size(), std::size_t(6)); // webhook_sender, mail, notification-service, event_ingest, slow, fast
         QVERIFY(qid(QStringLiteral("slow")) > 0);
         const auto settings = Test::settingsOf(Test::call(backend(), Admin::Ops::queueGet, {qid(QStringLiteral("slow"))}));
         QVERIFY(settings.isOk());
@@ -299,7 +300,7 @@ private Q_SLOTS:
                 return false;
             });
         };
-        QVERIFY(seen(Admin::AdminEvent::Type::QueueStats, [](const Admin::AdminEvent &e) { return e.queues.size() == 5; }));
+        QVERIFY(seen(Admin::AdminEvent::Type::QueueStats, [](const Admin::AdminEvent &e) { return e.queues.size() == 6; }));
         QVERIFY(Test::call(backend(), Admin::Ops::cronRun, {QStringLiteral("delete_old_system_notices")}).status());
         QVERIFY(seen(Admin::AdminEvent::Type::CronStatus,
                      [](const Admin::AdminEvent &e) { return e.cron.name == QLatin1String("delete_old_system_notices") && e.cron.execTimes >= 1; }));
@@ -685,6 +686,31 @@ private Q_SLOTS:
         for (const Admin::HookTaskRow &copy : found->rows)
             QVERIFY(copy.redeliveryOf > 0);
         QVERIFY(Test::call(backend(), Admin::Ops::hookDelete, {hook->id}));
+    }
+
+    // The mailer (dummy: the wire is tst_mailsend's): its settings, a test mail, a bad address.
+    void mailInfoAndTestMail()
+    {
+        const Result<Admin::MailInfo> before = Test::call(backend(), Admin::Ops::mailInfo);
+        QVERIFY2(before, qPrintable(before.status().toString()));
+        QVERIFY(before->enabled);
+        QVERIFY(!before->notify);
+        QCOMPARE(before->protocol, QStringLiteral("dummy"));
+        QCOMPARE(before->from, QStringLiteral("Switchyard <sy@example.com>"));
+        QCOMPARE(before->envelopeFrom, QStringLiteral("sy@example.com"));
+        const Result<Admin::MailTestResult> sent = Test::call(backend(), Admin::Ops::mailTest, {QStringLiteral("ops@example.com")});
+        QVERIFY2(sent, qPrintable(sent.status().toString()));
+        QVERIFY2(sent->ok, qPrintable(sent->error));
+        const Status bad = Test::call(backend(), Admin::Ops::mailTest, {QStringLiteral("ops at example")}).status();
+        QCOMPARE(bad.code(), Status::Code::InvalidArgument);
+        QCOMPARE(bad.field(), QStringLiteral("to"));
+        const Result<Admin::MailInfo> after = Test::call(backend(), Admin::Ops::mailInfo);
+        QCOMPARE(after->sentTotal, before->sentTotal + 1);
+        const auto audit = Test::auditOf(Test::call(backend(), Admin::Ops::auditList, {1, 10, QStringLiteral("mail.test"), {}}));
+        QVERIFY2(audit, qPrintable(audit.status().message()));
+        QCOMPARE(audit->size(), std::size_t(2)); // the refused address too
+        const Result<Admin::Text> metrics = Test::call(backend(), Admin::Ops::metrics);
+        QVERIFY(metrics->body.contains("switchyard_mail_messages_total{result=\"sent\"}"));
     }
 
     // Last: the suite called every entry of the catalogue, on this backend.

@@ -1,6 +1,7 @@
 // switchyardctl as scripts call it: offline commands, token management, and every instance command
 // against a test daemon over the admin API, with its exit codes.
 #include "support/daemonprocess.h"
+#include "support/smtpserver.h"
 #include "support/httpreceiver.h"
 #include "support/testutil.h"
 
@@ -54,6 +55,7 @@ class TestCtl : public QObject
     Q_OBJECT
 
     QTemporaryDir m_dir;
+    Switchyard::Test::SmtpServer m_sink; // the daemon's mailer sends here
     Switchyard::Test::DaemonProcess m_daemon;
 
     // An instance command with the daemon's URL and its data directory's admin token.
@@ -66,9 +68,15 @@ class TestCtl : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
+        Switchyard::Test::SmtpServer::Options sink;
+        sink.refuseRcpt = {QStringLiteral("nobody")};
+        const Switchyard::Status sinkStarted = m_sink.start(sink);
+        QVERIFY2(sinkStarted, qPrintable(sinkStarted.message()));
         Switchyard::Test::DaemonProcess::Options options = Switchyard::Test::DaemonProcess::standardFixture(
             QStringLiteral(TEST_DAEMON_PATH), m_dir.path(),
-            "[cron.slow_task]\nCOMMAND = sleep 30\nSCHEDULE = @every 1h\n[webhook]\nALLOWED_HOST_LIST = loopback\n");
+            "[cron.slow_task]\nCOMMAND = sleep 30\nSCHEDULE = @every 1h\n[webhook]\nALLOWED_HOST_LIST = loopback\n"
+            "[mailer]\nENABLED = true\nFROM = ops@example.com\nSMTP_ADDR = 127.0.0.1\nSMTP_PORT = " +
+                QByteArray::number(m_sink.port()) + "\n");
         // Enough on "slow" that the first commands (slow under a sanitizer) cannot drain it before
         // the test pauses it; then its items stay for the peek and the timed-out flush.
         options.environment.insert(QStringLiteral("SY_TEST_PUSH"), QStringLiteral("slow:2000"));
@@ -85,7 +93,7 @@ private Q_SLOTS:
         // First: "slow" paused, so its items stay put for the peek and the timed-out flush below.
         const Run json = api({QStringLiteral("queues"), QStringLiteral("list"), QStringLiteral("--json")});
         const QJsonArray rows = QJsonDocument::fromJson(json.out).array();
-        QCOMPARE(rows.size(), 5); // the engine's webhook_sender, notification-service and event_ingest, the test's slow and fast
+        QCOMPARE(rows.size(), 6); // the engine's webhook_sender, mail, notification-service and event_ingest, the test's slow and fast
         QString slow, fast;
         for (const QJsonValue &row : rows) {
             const QString name = row[QStringLiteral("name")].toString();
@@ -162,7 +170,27 @@ private Q_SLOTS:
         const Run tail = api({QStringLiteral("stream"), QStringLiteral("tail"), QStringLiteral("--type"), QStringLiteral("queue-stats"),
                               QStringLiteral("--count"), QStringLiteral("1"), QStringLiteral("--json")});
         QCOMPARE(tail.exitCode, 0);
-        QCOMPARE(QJsonDocument::fromJson(tail.out).array().size(), 5);
+        QCOMPARE(QJsonDocument::fromJson(tail.out).array().size(), 6);
+    }
+
+    // mail [info] and mail test ADDRESS: a real SMTP sink; a refusal exits 1 with the server's words.
+    void mailInfoAndTestMail()
+    {
+        const Run info = api({QStringLiteral("mail")});
+        QCOMPARE(info.exitCode, 0);
+        QVERIFY2(info.out.contains("protocol") && info.out.contains("smtp") && info.out.contains("sent_total"), info.out.constData());
+        QVERIFY(!info.out.contains("passw"));
+        const Run sent = api({QStringLiteral("mail"), QStringLiteral("test"), QStringLiteral("ops@example.com")});
+        QVERIFY2(sent.exitCode == 0, sent.out.constData());
+        QVERIFY(m_sink.waitForMessages(1));
+        QCOMPARE(m_sink.messages().front()[QStringLiteral("rcpt_tos")].toArray().at(0).toString(), QStringLiteral("ops@example.com"));
+        const Run refused = api({QStringLiteral("mail"), QStringLiteral("test"), QStringLiteral("nobody@example.com")});
+        QCOMPARE(refused.exitCode, 1);
+        QVERIFY2(refused.out.contains("User unknown"), refused.out.constData());
+        const Run bad = api({QStringLiteral("mail"), QStringLiteral("test"), QStringLiteral("not-an-address")});
+        QCOMPARE(bad.exitCode, 1);
+        QVERIFY2(bad.err.contains("to:"), bad.err.constData());
+        QCOMPARE(api({QStringLiteral("mail"), QStringLiteral("test")}).exitCode, 2); // usage: the address is required
     }
 
     // A saved payload posted by hand, as the Overview's empty state suggests; then listed.

@@ -657,7 +657,8 @@ private Q_SLOTS:
                         {"POST", QStringLiteral("/cron/slow_task/resume"), {}},
                         {"POST", QStringLiteral("/locks/x/force-release"), {}},
                         {"POST", QStringLiteral("/processes/1/cancel"), {}},
-                        {"DELETE", QStringLiteral("/notices/1"), {}}};
+                        {"DELETE", QStringLiteral("/notices/1"), {}},
+                        {"POST", QStringLiteral("/mail/test"), R"({"to": "ops@example.com"})"}};
         for (const auto &[method, path, body] : mutating) {
             const HttpResult r = http(method, url(path), m_readOnly, body);
             QVERIFY2(r.status == 403, qPrintable(path + u' ' + describe(r)));

@@ -11,6 +11,7 @@
 #include "admin/ops/eventops.h"
 #include "admin/ops/instanceops.h"
 #include "admin/ops/lockops.h"
+#include "admin/ops/mailops.h"
 #include "admin/ops/queueops.h"
 #include "admin/ops/webhookops.h"
 

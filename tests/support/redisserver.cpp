@@ -118,22 +118,8 @@ Status RedisServer::restart()
 
 void RedisServer::pause()
 {
-    if (!isRunning())
-        return;
-    ::kill(m_process->pid(), SIGSTOP);
-    // kill() only queues the signal: a server busy on the other core could still answer one more
-    // request. Returns once the kernel shows the process stopped (state T in /proc/<pid>/stat).
-    const QString stat = QStringLiteral("/proc/%1/stat").arg(m_process->pid());
-    for (int i = 0; i < 5000; ++i) {
-        QFile file(stat);
-        if (!file.open(QIODevice::ReadOnly))
-            return;
-        const QByteArray line = file.readAll();
-        const qsizetype afterName = line.lastIndexOf(')'); // the name may hold spaces and parentheses
-        if (afterName >= 0 && line.size() > afterName + 2 && line.at(afterName + 2) == 'T')
-            return;
-        std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    }
+    if (isRunning())
+        stopProcess(m_process->pid());
 }
 
 void RedisServer::resume()

@@ -1,5 +1,8 @@
 #include "testutil.h"
 
+#include <csignal>
+#include <thread>
+
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
@@ -85,6 +88,26 @@ Status launchOnFreePort(quint16 &port, const std::function<Status()> &launch)
             return last;
     }
     return last;
+}
+
+} // namespace Switchyard::Test
+
+namespace Switchyard::Test {
+
+void stopProcess(qint64 pid)
+{
+    ::kill(pid_t(pid), SIGSTOP);
+    const QString stat = QStringLiteral("/proc/%1/stat").arg(pid);
+    for (int i = 0; i < 5000; ++i) {
+        QFile file(stat);
+        if (!file.open(QIODevice::ReadOnly))
+            return;
+        const QByteArray line = file.readAll();
+        const qsizetype afterName = line.lastIndexOf(')'); // the name may hold spaces and parentheses
+        if (afterName >= 0 && line.size() > afterName + 2 && line.at(afterName + 2) == 'T')
+            return;
+        std::this_thread::sleep_for(std::chrono::milliseconds(1)); // the kernel's state: nothing announces it
+    }
 }
 
 } // namespace Switchyard::Test

@@ -39,6 +39,10 @@ Ran runProgram(const QString &program, const QStringList &arguments, const QMap<
 // stops the test program on a parse or validation error (a broken fixture, not a test result).
 EngineConfig configFrom(const QByteArray &ini, const QString &dataDir);
 
+// SIGSTOP, returning once the kernel shows the process stopped: kill() only queues the signal,
+// and a server busy on the other core could still answer one more request.
+void stopProcess(qint64 pid);
+
 // Starts a server on a free loopback port: picks one into `port`, then `launch()`; tried 5 times,
 // since another process may take the port between the pick and the server's bind.
 Status launchOnFreePort(quint16 &port, const std::function<Status()> &launch);

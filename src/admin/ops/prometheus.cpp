@@ -2,6 +2,7 @@
 
 #include "cacheops.h"
 #include "instanceops.h"
+#include "mailops.h"
 
 #include "engine/engine.h"
 
@@ -140,6 +141,20 @@ QByteArray prometheusText(Engine &engine, const InstanceInfo &instance)
     Family(out, "switchyard_webhook_events_total", "counter", "Forge events the webhook notifier handled since start, by result.")
         .sample({{"result", QStringLiteral("prepared")}}, double(notifier.prepared))
         .sample({{"result", QStringLiteral("failed")}}, double(notifier.failed));
+
+    // Mail
+    const MailInfo mail = Ops::mailInfoOf(engine);
+    Family(out, "switchyard_mail_enabled", "gauge", "1 when [mailer] ENABLED is set.").sample(mail.enabled ? 1 : 0);
+    Family(out, "switchyard_mail_messages_total", "counter", "Mails this instance queued, sent and failed since start.")
+        .sample({{"result", QStringLiteral("queued")}}, double(mail.queuedTotal))
+        .sample({{"result", QStringLiteral("sent")}}, double(mail.sentTotal))
+        .sample({{"result", QStringLiteral("failed")}}, double(mail.failedTotal));
+    if (const Mail::MailNotifier *mailNotifier = engine.mailNotifier()) {
+        const Mail::MailNotifier::Stats s = mailNotifier->stats();
+        Family(out, "switchyard_mail_events_total", "counter", "Forge events the mail notifier handled since start, by result.")
+            .sample({{"result", QStringLiteral("mailed")}}, double(s.events))
+            .sample({{"result", QStringLiteral("failed")}}, double(s.failed));
+    }
 
     // QoS
     const QosStats qos = Ops::qosOf(engine);

@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <mutex>
 #include <vector>
 
 extern char **environ;
@@ -37,9 +38,21 @@ Status ChildProcess::start(const QString &program, const QStringList &arguments,
     if (piped && ::pipe2(pipe, O_CLOEXEC) != 0)
         return Status::unavailable(QStringLiteral("cannot start %1: pipe: %2").arg(program, QString::fromLocal8Bit(std::strerror(errno))));
 
+    int input[2] = {-1, -1};
+    if (options.inputPipe && ::pipe2(input, O_CLOEXEC) != 0) {
+        const QString error = QString::fromLocal8Bit(std::strerror(errno));
+        for (int fd : pipe)
+            if (fd >= 0)
+                ::close(fd);
+        return Status::unavailable(QStringLiteral("cannot start %1: pipe: %2").arg(program, error));
+    }
+
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+    if (options.inputPipe)
+        posix_spawn_file_actions_adddup2(&actions, input[0], STDIN_FILENO);
+    else
+        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
     const QByteArray outputFile = QFile::encodeName(options.outputFile);
     const QByteArray errorFile = QFile::encodeName(options.errorFile);
     if (piped) {
@@ -92,13 +105,20 @@ Status ChildProcess::start(const QString &program, const QStringList &arguments,
     posix_spawnattr_destroy(&attributes);
     if (pipe[1] >= 0)
         ::close(pipe[1]);
+    if (input[0] >= 0)
+        ::close(input[0]);
     if (spawned != 0) {
         if (pipe[0] >= 0)
             ::close(pipe[0]);
+        if (input[1] >= 0)
+            ::close(input[1]);
         return Status::unavailable(QStringLiteral("cannot start %1: %2").arg(program, QString::fromLocal8Bit(std::strerror(spawned))));
     }
     m_pid = pid;
     m_pipe = pipe[0];
+    m_input = input[1];
+    if (m_input >= 0)
+        ::fcntl(m_input, F_SETFL, ::fcntl(m_input, F_GETFL) | O_NONBLOCK);
     m_reaped = false;
     return Status::ok();
 }
@@ -131,6 +151,49 @@ QByteArray ChildProcess::read(int waitMs)
         break;
     }
     return out;
+}
+
+Status ChildProcess::writeInput(const QByteArray &data, int waitMs, QByteArray *output)
+{
+    if (m_input < 0)
+        return Status::conflict(QStringLiteral("the child's standard input is not a pipe"));
+    // A child that exits before reading all would otherwise kill us with SIGPIPE on write(2).
+    static std::once_flag ignoreSigpipe;
+    std::call_once(ignoreSigpipe, [] { std::signal(SIGPIPE, SIG_IGN); });
+    QDeadlineTimer deadline(waitMs < 0 ? QDeadlineTimer::Forever : QDeadlineTimer(waitMs));
+    qsizetype written = 0;
+    Status result = Status::ok();
+    while (written < data.size()) {
+        if (deadline.hasExpired()) {
+            result = Status::deadlineExceeded(QStringLiteral("the program took %1 of %2 bytes of input").arg(written).arg(data.size()));
+            break;
+        }
+        pollfd fds[2] = {{m_input, POLLOUT, 0}, {m_pipe, POLLIN, 0}};
+        const int slice = int(std::min<qint64>(50, std::max<qint64>(1, deadline.remainingTime())));
+        if (::poll(fds, m_pipe >= 0 ? 2 : 1, slice) < 0 && errno != EINTR)
+            break;
+        if (m_pipe >= 0 && (fds[1].revents & (POLLIN | POLLHUP))) {
+            const QByteArray bytes = read(0);
+            if (output)
+                output->append(bytes);
+        }
+        if (fds[0].revents & (POLLERR | POLLHUP)) {
+            result = Status::unavailable(QStringLiteral("the program closed its input after %1 of %2 bytes").arg(written).arg(data.size()));
+            break;
+        }
+        if (fds[0].revents & POLLOUT) {
+            const ssize_t n = ::write(m_input, data.constData() + written, size_t(data.size() - written));
+            if (n > 0)
+                written += n;
+            else if (n < 0 && errno == EPIPE) {
+                result = Status::unavailable(QStringLiteral("the program closed its input after %1 of %2 bytes").arg(written).arg(data.size()));
+                break;
+            }
+        }
+    }
+    ::close(m_input);
+    m_input = -1;
+    return result;
 }
 
 bool ChildProcess::finished()
@@ -194,6 +257,9 @@ void ChildProcess::closePipe()
     if (m_pipe >= 0)
         ::close(m_pipe);
     m_pipe = -1;
+    if (m_input >= 0)
+        ::close(m_input);
+    m_input = -1;
 }
 
 } // namespace Switchyard

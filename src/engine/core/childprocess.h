@@ -10,8 +10,9 @@
 //
 // The child starts with an empty signal mask (the daemon blocks SIGINT/SIGTERM in every thread and
 // reads them from a signalfd) and the default handlers for SIGINT, SIGTERM, SIGPIPE, SIGHUP, SIGQUIT
-// and SIGCHLD; standard input is /dev/null; its output goes to one pipe (stdout and stderr merged),
-// or stdout to the pipe and stderr to ours, or both to ours.
+// and SIGCHLD; standard input is /dev/null, or a pipe written with writeInput() (sendmail reads
+// the message there); its output goes to one pipe (stdout and stderr merged), or stdout to the
+// pipe and stderr to ours, or both to ours.
 //
 // Not thread-safe: one thread drives it. The destructor kills (SIGKILL) and reaps a child still
 // running: no zombie and no orphan outlives its owner.
@@ -42,6 +43,7 @@ public:
         QString outputFile; // Output::File
         QString errorFile;  // Output::StdoutOnly: stderr into this file (created or truncated)
         QMap<QString, QString> environment; // added to (or replacing in) this process's environment
+        bool inputPipe = false; // standard input is a pipe for writeInput() instead of /dev/null
     };
 
     ChildProcess() = default;
@@ -58,6 +60,11 @@ public:
     // Output the child has written, waiting up to `waitMs` for some (0: what is there now); with
     // no pipe left to read, it waits `waitMs` all the same.
     QByteArray read(int waitMs);
+    // Options::inputPipe: writes `data` to the child's standard input, then closes it, collecting
+    // output meanwhile into `output` (a child that writes much before it reads cannot block us).
+    // DeadlineExceeded when it was not all taken within `waitMs`; Unavailable when the child
+    // closed its input first. The child keeps running either way.
+    Status writeInput(const QByteArray &data, int waitMs, QByteArray *output = nullptr);
     // Reaps the child if it has exited (never blocks); true once it has.
     bool finished();
     // Waits up to `waitMs` (-1: for ever) for the exit, collecting output into `output` if given.
@@ -76,6 +83,7 @@ private:
 
     pid_t m_pid = -1;
     int m_pipe = -1;
+    int m_input = -1; // the write end of the child's standard input (Options::inputPipe)
     bool m_reaped = true;
     int m_exitCode = -1;
     int m_signal = 0;

@@ -293,6 +293,27 @@ Result<ForgeIssue> issue(SqlTransaction &tx, qint64 id, ForgePullRequest *pull)
     return i;
 }
 
+Result<IssueFacts> issueFacts(SqlTransaction &tx, qint64 issueId)
+{
+    Result<QSqlQuery> q = tx.exec(QStringLiteral("SELECT i.id, i.repo_id, i.number, i.poster_id, i.is_pull, i.is_wip, i.title, r.is_private, "
+                                                 "r.owner_id FROM issue i JOIN repo r ON r.id = i.repo_id WHERE i.id = ?"),
+                                  {issueId});
+    if (!q)
+        return q.status();
+    if (!q->next())
+        return Status::notFound(QStringLiteral("issue %1 is not in the store").arg(issueId));
+    IssueFacts f;
+    f.id = q->value(0).toLongLong();
+    f.repoId = q->value(1).toLongLong();
+    f.number = q->value(2).toLongLong();
+    f.posterId = q->value(3).toLongLong();
+    f.isPull = q->value(4).toBool();
+    f.isWip = q->value(5).toBool() || isWorkInProgressTitle(q->value(6).toString());
+    f.repoPrivate = q->value(7).toBool();
+    f.ownerId = q->value(8).toLongLong();
+    return f;
+}
+
 Status watchIfAuto(SqlTransaction &tx, qint64 userId, qint64 repoId)
 {
     const qint64 now = nowUnix();

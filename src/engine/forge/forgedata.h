@@ -49,6 +49,21 @@ Result<ForgeRepo> repo(SqlTransaction &tx, qint64 id);
 // there (and the issue into pull->issue). NotFound naming issue_id.
 Result<ForgeIssue> issue(SqlTransaction &tx, qint64 id, ForgePullRequest *pull = nullptr);
 
+// What the recipient rules (notifications, mail) need of an issue: its place, kind and whether
+// its repository is private. NotFound for an id the store does not have.
+struct IssueFacts
+{
+    qint64 id = 0;
+    qint64 repoId = 0;
+    qint64 number = 0;
+    qint64 posterId = 0;
+    bool isPull = false;
+    bool isWip = false; // the flag, or a work-in-progress title
+    bool repoPrivate = false;
+    qint64 ownerId = 0;
+};
+Result<IssueFacts> issueFacts(SqlTransaction &tx, qint64 issueId);
+
 // [service] AUTO_WATCH_ON_CHANGES: a user who changes something starts watching the repository
 // (mode auto) unless a watch row says otherwise already.
 Status watchIfAuto(SqlTransaction &tx, qint64 userId, qint64 repoId);

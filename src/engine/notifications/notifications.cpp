@@ -21,38 +21,7 @@ qint64 nowUnix()
     return QDateTime::currentSecsSinceEpoch();
 }
 
-struct IssueFacts
-{
-    qint64 id = 0;
-    qint64 repoId = 0;
-    qint64 posterId = 0;
-    bool isPull = false;
-    bool isWip = false;
-    QString title;
-    bool repoPrivate = false;
-    qint64 ownerId = 0;
-};
-
-Result<IssueFacts> issueFacts(SqlTransaction &tx, qint64 issueId)
-{
-    Result<QSqlQuery> q = tx.exec(QStringLiteral("SELECT i.id, i.repo_id, i.poster_id, i.is_pull, i.is_wip, i.title, r.is_private, r.owner_id "
-                                                 "FROM issue i JOIN repo r ON r.id = i.repo_id WHERE i.id = ?"),
-                                  {issueId});
-    if (!q)
-        return q.status();
-    if (!q->next())
-        return Status::notFound(QStringLiteral("issue %1 is not in the store").arg(issueId));
-    IssueFacts f;
-    f.id = q->value(0).toLongLong();
-    f.repoId = q->value(1).toLongLong();
-    f.posterId = q->value(2).toLongLong();
-    f.isPull = q->value(3).toBool();
-    f.isWip = q->value(4).toBool() || isWorkInProgressTitle(q->value(5).toString());
-    f.title = q->value(5).toString();
-    f.repoPrivate = q->value(6).toBool();
-    f.ownerId = q->value(7).toLongLong();
-    return f;
-}
+using ForgeDb::IssueFacts;
 
 // Whether `userId` may read the repository: anyone for a public one; the owner, collaborators and
 // the owning organisation's members for a private one.
@@ -171,7 +140,7 @@ Result<int> NotificationService::deliver(const NotificationItem &item)
         std::vector<qint64> changed; // users whose unread count changed
     };
     Result<Written> written = m_store.writeValue<Written>([&](SqlTransaction &tx) -> Result<Written> {
-        Result<IssueFacts> facts = issueFacts(tx, item.issueId);
+        Result<IssueFacts> facts = ForgeDb::issueFacts(tx, item.issueId);
         if (!facts)
             return facts.status();
         const IssueFacts &f = *facts;

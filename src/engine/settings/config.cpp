@@ -2,6 +2,7 @@
 
 #include "duration.h"
 #include "keys.h"
+#include "engine/core/mailaddress.h"
 #include "engine/redis/redisconnection.h"
 
 #include <QDir>
@@ -12,6 +13,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 
 namespace Switchyard {
 
@@ -36,6 +38,12 @@ constexpr DeprecatedKey kDeprecatedKeys[] = {
     {"repository", "PULL_REQUEST_QUEUE_LENGTH", "[queue.pr_patch_checker] LENGTH"},
     {"repository", "MIRROR_QUEUE_LENGTH", "[queue.mirror] LENGTH"},
     {"task", "QUEUE_TYPE", "[queue.task] TYPE"},
+    {"mailer", "MAILER_TYPE", "[mailer] PROTOCOL"},
+    {"mailer", "SMTP_FROM", "[mailer] FROM"},
+    {"mailer", "HOST", "[mailer] SMTP_ADDR and SMTP_PORT"},
+    {"mailer", "IS_TLS_ENABLED", "[mailer] PROTOCOL = smtps"},
+    {"mailer", "DISABLE_HELO", "[mailer] ENABLE_HELO"},
+    {"mailer", "SKIP_VERIFY", "[mailer] FORCE_TRUST_SERVER_CERT"},
 };
 
 // The keys of the sections the engine owns (keys.cpp); anything else there is reported as a
@@ -73,6 +81,51 @@ public:
 namespace {
 
 using Collector = ConfigCollector;
+
+// Words as a POSIX shell splits them (Gitea's shellquote.Split): blanks separate; '…' keeps
+// everything; "…" keeps all but \" \\ \$ \`; a backslash outside quotes escapes the next
+// character. nullopt for an unclosed quote.
+std::optional<QStringList> shellWords(const QString &text)
+{
+    QStringList words;
+    QString word;
+    bool inWord = false;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const QChar c = text[i];
+        if (c == u'\'' || c == u'"') {
+            inWord = true;
+            const qsizetype close = [&] {
+                for (qsizetype j = i + 1; j < text.size(); ++j) {
+                    if (c == u'"' && text[j] == u'\\' && j + 1 < text.size() && QStringView(u"\"\\$`").contains(text[j + 1])) {
+                        word += text[++j];
+                        continue;
+                    }
+                    if (text[j] == c)
+                        return j;
+                    word += text[j];
+                }
+                return qsizetype(-1);
+            }();
+            if (close < 0)
+                return std::nullopt;
+            i = close;
+        } else if (c == u'\\' && i + 1 < text.size()) {
+            word += text[++i];
+            inWord = true;
+        } else if (c.isSpace()) {
+            if (inWord)
+                words << word;
+            word.clear();
+            inWord = false;
+        } else {
+            word += c;
+            inWord = true;
+        }
+    }
+    if (inWord)
+        words << word;
+    return words;
+}
 
 int clampToInt(qint64 value)
 {
@@ -366,6 +419,8 @@ void EngineConfig::loadServices(Collector &c, const Settings &s, EngineConfig &c
     config.service.autoWatchOnChanges = c.take(
         s.boolean(service, QStringLiteral("AUTO_WATCH_ON_CHANGES"), config.service.autoWatchOnChanges),
         config.service.autoWatchOnChanges);
+    config.service.enableNotifyMail = c.take(
+        s.boolean(service, QStringLiteral("ENABLE_NOTIFY_MAIL"), config.service.enableNotifyMail), config.service.enableNotifyMail);
 
     config.eventSources.push_back({QStringLiteral("default"), QString()});
     for (const QString &name : s.subsectionNames(QStringLiteral("event_source."))) {
@@ -404,6 +459,142 @@ void EngineConfig::loadServices(Collector &c, const Settings &s, EngineConfig &c
         c.fail(QStringLiteral("%1 = postgres needs [security] SECRET_KEY: every instance sharing the database must open the "
                               "secrets it seals (a webhook's Authorization header); set the same long random value on each")
                    .arg(s.location(db, QStringLiteral("DB_TYPE"))));
+}
+
+QStringList MailerSettings::protocols()
+{
+    return {QStringLiteral("smtp"), QStringLiteral("smtps"), QStringLiteral("smtp+starttls"), QStringLiteral("smtp+unix"),
+            QStringLiteral("sendmail"), QStringLiteral("dummy")};
+}
+
+QString MailerSettings::serverLabel() const
+{
+    if (protocol == QLatin1String("sendmail"))
+        return sendmailPath;
+    if (protocol == QLatin1String("dummy"))
+        return QString();
+    if (protocol == QLatin1String("smtp+unix"))
+        return smtpAddr;
+    return QStringLiteral("%1:%2").arg(smtpAddr.contains(u':') ? u'[' + smtpAddr + u']' : smtpAddr).arg(smtpPort);
+}
+
+void EngineConfig::loadMailer(Collector &c, const Settings &s, EngineConfig &config)
+{
+    const QStringList root{QString()};
+    config.appName = c.take(s.string(root, QStringLiteral("APP_NAME"), config.appName), config.appName);
+    const QStringList server{QStringLiteral("server")};
+    config.server.domain = c.take(s.string(server, QStringLiteral("DOMAIN"), config.server.domain), config.server.domain).trimmed();
+    if (config.server.domain.isEmpty() || config.server.domain.contains(QRegularExpression(QStringLiteral("[\\s<>@/]"))))
+        c.fail(QStringLiteral("%1 = \"%2\" is not valid; expected the forge's host name, e.g. git.example.com")
+                   .arg(s.location(server, QStringLiteral("DOMAIN")), config.server.domain));
+
+    const QStringList mailer{QStringLiteral("mailer")};
+    MailerSettings &m = config.mailer;
+    const auto text = [&](const char *key, const QString &fallback) {
+        return c.take(s.string(mailer, QLatin1String(key), fallback), fallback);
+    };
+    const auto flag = [&](const char *key, bool fallback) { return c.take(s.boolean(mailer, QLatin1String(key), fallback), fallback); };
+    m.enabled = flag("ENABLED", m.enabled);
+    m.name = text("NAME", m.name);
+    m.from = text("FROM", m.from).trimmed();
+    m.envelopeFrom = text("ENVELOPE_FROM", m.envelopeFrom).trimmed();
+    m.smtpAddr = text("SMTP_ADDR", m.smtpAddr).trimmed();
+    m.user = text("USER", m.user);
+    m.passwd = text("PASSWD", m.passwd);
+    m.enableHelo = flag("ENABLE_HELO", m.enableHelo);
+    m.heloHostname = text("HELO_HOSTNAME", m.heloHostname).trimmed();
+    m.forceTrustServerCert = flag("FORCE_TRUST_SERVER_CERT", m.forceTrustServerCert);
+    m.sendmailPath = text("SENDMAIL_PATH", m.sendmailPath).trimmed();
+    const QString args = text("SENDMAIL_ARGS", QString());
+    if (const std::optional<QStringList> words = shellWords(args))
+        m.sendmailArgs = *words;
+    else
+        c.fail(QStringLiteral("%1 = %2 is not valid: a quote is not closed; quote as a shell would ('two words' or \"two words\")")
+                   .arg(s.location(mailer, QStringLiteral("SENDMAIL_ARGS")), args));
+    const auto timeout = c.take(s.duration(mailer, QStringLiteral("SENDMAIL_TIMEOUT"), m.sendmailTimeout), std::chrono::nanoseconds(m.sendmailTimeout));
+    m.sendmailTimeout = std::chrono::duration_cast<std::chrono::milliseconds>(timeout);
+    if (m.sendmailTimeout < std::chrono::seconds(1))
+        c.fail(QStringLiteral("%1 is not valid; expected a duration of at least 1s (5m by default)")
+                   .arg(s.location(mailer, QStringLiteral("SENDMAIL_TIMEOUT"))));
+    m.fromDisplayNameFormat = text("FROM_DISPLAY_NAME_FORMAT", m.fromDisplayNameFormat);
+    // Gitea's Go-template spelling, {{ .DisplayName }}, means the same here.
+    m.fromDisplayNameFormat.replace(QRegularExpression(QStringLiteral("\\{\\{\\s*\\.?(DisplayName|AppName|Domain)\\s*\\}\\}")),
+                                    QStringLiteral("{{\\1}}"));
+    static const QRegularExpression unknownField(QStringLiteral("\\{\\{(?!(DisplayName|AppName|Domain)\\}\\})[^}]*\\}\\}"));
+    if (const QRegularExpressionMatch bad = unknownField.match(m.fromDisplayNameFormat); bad.hasMatch())
+        c.fail(QStringLiteral("%1: %2 is not a known field; expected {{DisplayName}}, {{AppName}} or {{Domain}}")
+                   .arg(s.location(mailer, QStringLiteral("FROM_DISPLAY_NAME_FORMAT")), bad.captured(0)));
+    m.sendAsPlainText = flag("SEND_AS_PLAIN_TEXT", m.sendAsPlainText);
+    m.subjectPrefix = text("SUBJECT_PREFIX", m.subjectPrefix);
+
+    // The protocol and the port, each from the other when only one is given (Gitea's rules).
+    const bool portSet = s.has(mailer, QStringLiteral("SMTP_PORT"));
+    const qint64 port = c.take(s.integer(mailer, QStringLiteral("SMTP_PORT"), 0), qint64(0));
+    if (portSet && (port < 1 || port > 65535))
+        c.fail(QStringLiteral("%1 = %2 is not valid; expected a port from 1 to 65535").arg(s.location(mailer, QStringLiteral("SMTP_PORT"))).arg(port));
+    if (s.has(mailer, QStringLiteral("PROTOCOL"))) {
+        m.protocol = c.take(s.choice(mailer, QStringLiteral("PROTOCOL"), m.protocol, MailerSettings::protocols()), m.protocol);
+    } else if (m.smtpAddr.startsWith(u'/')) {
+        m.protocol = QStringLiteral("smtp+unix");
+    } else {
+        m.protocol = port == 465 ? QStringLiteral("smtps") : port == 587 ? QStringLiteral("smtp+starttls") : QStringLiteral("smtp");
+    }
+    if (portSet)
+        m.smtpPort = int(port);
+    else
+        m.smtpPort = m.protocol == QLatin1String("smtps") ? 465 : m.protocol == QLatin1String("smtp+starttls") ? 587 : 25;
+
+    for (const IniSection &section : s.ini().sections())
+        if (section.name == QLatin1String("mailer.override_header"))
+            for (const IniEntry &entry : section.entries) {
+                if (!QRegularExpression(QStringLiteral("^[A-Za-z0-9-]{1,76}$")).match(entry.key).hasMatch()) {
+                    c.fail(QStringLiteral("%1:%2: [mailer.override_header] %3 is not a header name; expected letters, digits and '-'")
+                               .arg(s.fileName())
+                               .arg(entry.line)
+                               .arg(entry.key));
+                    continue;
+                }
+                static const QStringList fixed{QStringLiteral("from"), QStringLiteral("to"), QStringLiteral("date"), QStringLiteral("mime-version"),
+                                               QStringLiteral("content-type"), QStringLiteral("content-transfer-encoding")};
+                if (fixed.contains(entry.key.toLower())) {
+                    c.fail(QStringLiteral("%1:%2: [mailer.override_header] %3 cannot be replaced (the sender, the recipient, the date and the "
+                                          "MIME structure are the mailer's); set [mailer] FROM for the sender")
+                               .arg(s.fileName())
+                               .arg(entry.line)
+                               .arg(entry.key));
+                    continue;
+                }
+                QStringList values;
+                for (const QString &v : entry.value.split(u',', Qt::SkipEmptyParts))
+                    values << v.trimmed();
+                m.overrideHeaders.emplace_back(entry.key, values);
+            }
+
+    if (!m.enabled)
+        return;
+    // What a mailer that is on cannot do without.
+    if (m.from.isEmpty()) {
+        c.fail(QStringLiteral("[mailer] ENABLED = true needs [mailer] FROM, the sender's address (e.g. \"Gitea <gitea@example.com>\")"));
+    } else if (const Result<MailAddress> from = parseMailAddress(m.from); !from) {
+        c.fail(QStringLiteral("%1 is not valid: %2").arg(s.location(mailer, QStringLiteral("FROM")), from.status().message()));
+    } else {
+        m.fromAddress = from->address;
+        if (m.name.isEmpty() && !from->name.isEmpty())
+            m.name = from->name;
+    }
+    if (!m.envelopeFrom.isEmpty() && m.envelopeFrom != QLatin1String("<>"))
+        if (const Result<MailAddress> envelope = parseMailAddress(m.envelopeFrom); !envelope || !envelope->name.isEmpty())
+            c.fail(QStringLiteral("%1 = %2 is not valid; expected an address alone, or <> for an empty envelope sender")
+                       .arg(s.location(mailer, QStringLiteral("ENVELOPE_FROM")), m.envelopeFrom));
+    const bool smtp = m.protocol.startsWith(QLatin1String("smtp"));
+    if (smtp && m.smtpAddr.isEmpty())
+        c.fail(QStringLiteral("[mailer] PROTOCOL = %1 needs [mailer] SMTP_ADDR (%2)")
+                   .arg(m.protocol, m.protocol == QLatin1String("smtp+unix") ? QStringLiteral("the socket's path") : QStringLiteral("the server's host name")));
+    if (m.protocol == QLatin1String("smtp+unix") && !m.smtpAddr.isEmpty() && !m.smtpAddr.startsWith(u'/'))
+        c.fail(QStringLiteral("%1 = %2 is not valid for smtp+unix; expected the absolute path of the server's socket")
+                   .arg(s.location(mailer, QStringLiteral("SMTP_ADDR")), m.smtpAddr));
+    if (m.protocol == QLatin1String("sendmail") && m.sendmailPath.isEmpty())
+        c.fail(QStringLiteral("[mailer] PROTOCOL = sendmail needs [mailer] SENDMAIL_PATH"));
 }
 
 void EngineConfig::loadQueues(Collector &c)
@@ -476,6 +667,7 @@ Result<EngineConfig> EngineConfig::load(Settings settings, const QString &dataPa
     loadCache(c, s, config);
     loadGlobalLock(c, s, config);
     loadServices(c, s, config);
+    loadMailer(c, s, config);
     config.loadQueues(c);
     if (!c.errors.isEmpty())
         return Status::invalidArgument(c.errors.join(QLatin1Char('\n')));

@@ -124,10 +124,49 @@ struct ServiceSettings
     // A user who comments on, or changes, an issue or pull request starts watching its repository
     // (watch mode "auto"), as Gitea's AUTO_WATCH_ON_CHANGES.
     bool autoWatchOnChanges = false;
+    // ENABLE_NOTIFY_MAIL: the mail notifier is on the bus (mail about issues, pulls, releases …);
+    // it sends only when [mailer] ENABLED is set too.
+    bool enableNotifyMail = false;
+};
+
+// [mailer] (seed 001 §12.5.5; docs/mail.md): how mail leaves. Validated at load when ENABLED.
+struct MailerSettings
+{
+    bool enabled = false;
+    QString name;         // NAME: the From display name's DisplayName; empty: APP_NAME
+    QString from;         // FROM as written ("Name <address>" or an address)
+    QString fromAddress;  // its address part
+    QString envelopeFrom; // ENVELOPE_FROM: MAIL FROM and sendmail -f; empty: fromAddress; "<>": empty
+    // smtp | smtps | smtp+starttls | smtp+unix | sendmail | dummy. Unset: smtp+unix for a socket
+    // path in SMTP_ADDR, else from the port (465 smtps, 587 smtp+starttls, else smtp).
+    QString protocol = QStringLiteral("smtp");
+    QString smtpAddr;  // host, or the socket's path for smtp+unix
+    int smtpPort = 25; // unset: from the protocol (25, 465, 587)
+    QString user;
+    QString passwd; // never logged nor returned
+    bool enableHelo = true;
+    QString heloHostname; // empty: this machine's name
+    bool forceTrustServerCert = false; // no certificate check (a server on the local network)
+    QString sendmailPath = QStringLiteral("sendmail");
+    QStringList sendmailArgs;
+    std::chrono::milliseconds sendmailTimeout = std::chrono::minutes(5);
+    // With {{DisplayName}}, {{AppName}}, {{Domain}} (Gitea's {{ .DisplayName }} form is accepted).
+    QString fromDisplayNameFormat = QStringLiteral("{{DisplayName}}");
+    bool sendAsPlainText = false;
+    QString subjectPrefix;
+    // [mailer.override_header]: each key a header, each value comma-separated; replaces what the
+    // composer set (Gitea's SetHeader after generateMetadataHeaders).
+    std::vector<std::pair<QString, QStringList>> overrideHeaders;
+
+    static QStringList protocols();
+    // "smtp.example.com:587", the socket's path, the sendmail program, or "" (dummy).
+    QString serverLabel() const;
 };
 
 struct ServerSettings
 {
+    // The forge's domain, as Gitea's [server] DOMAIN: mail Message-IDs and List-IDs end in it.
+    QString domain = QStringLiteral("localhost");
     QString httpAddr = QStringLiteral("127.0.0.1");
     int httpPort = 3300;
     QString adminToken; // empty: generated on first start
@@ -176,6 +215,9 @@ public:
     WebsocketSettings websocket;
     DatabaseSettings database;
     ServiceSettings service;
+    MailerSettings mailer;
+    // APP_NAME, before any section as in Gitea's app.ini: the From display name's AppName.
+    QString appName = QStringLiteral("Switchyard");
     SecuritySettings security;
     // Every [event_source.<name>] section, and "default" (always there).
     std::vector<EventSourceSettings> eventSources;
@@ -200,6 +242,7 @@ private:
     static void loadCache(ConfigCollector &c, const Settings &s, EngineConfig &config);
     static void loadGlobalLock(ConfigCollector &c, const Settings &s, EngineConfig &config);
     static void loadServices(ConfigCollector &c, const Settings &s, EngineConfig &config);
+    static void loadMailer(ConfigCollector &c, const Settings &s, EngineConfig &config);
     void loadQueues(ConfigCollector &c); // every configured queue, so a bad value anywhere stops start-up
     // queueSettings(), also collecting non-fatal findings (values ≤ 0 that fall back) for load().
     Result<QueueSettings> readQueueSettings(const QString &name, QStringList *warnings) const;

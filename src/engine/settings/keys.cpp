@@ -8,6 +8,7 @@ namespace Switchyard {
 namespace {
 
 constexpr SettingKey kKeys[] = {
+    {"server", "DOMAIN", "localhost", "The forge's host name: mail Message-IDs and List-IDs end in it."},
     {"server", "HTTP_ADDR", "127.0.0.1",
      "Address of the admin API: an IP address or localhost. A non-loopback address needs TLS (CERT_FILE, KEY_FILE) "
      "or ALLOW_INSECURE_REMOTE."},
@@ -100,6 +101,32 @@ constexpr SettingKey kKeys[] = {
      "secret its signatures are checked against. The source default always exists."},
 
     {"service", "AUTO_WATCH_ON_CHANGES", "false", "A user who pushes, opens or comments starts watching the repository."},
+    {"service", "ENABLE_NOTIFY_MAIL", "false",
+     "Mail the people concerned about issues, pulls, reviews, releases and transfers (needs [mailer] ENABLED)."},
+
+    // [mailer.override_header] is free-form (each key a header), so it has no entry here and its
+    // keys are never reported as unknown.
+    {"mailer", "ENABLED", "false", "Send mail: notifications (with [service] ENABLE_NOTIFY_MAIL) and test mail."},
+    {"mailer", "NAME", nullptr, "The sender's display name ({{DisplayName}}); empty: the name in FROM, else APP_NAME."},
+    {"mailer", "FROM", nullptr, "The sender, \"Name <address>\" or an address; required when ENABLED."},
+    {"mailer", "ENVELOPE_FROM", nullptr, "The SMTP MAIL FROM and sendmail -f address; empty: FROM's address; <> for none."},
+    {"mailer", "PROTOCOL", nullptr,
+     "smtp, smtps, smtp+starttls, smtp+unix, sendmail or dummy (logs only). Empty: smtp+unix for a socket path in "
+     "SMTP_ADDR, else from SMTP_PORT (465 smtps, 587 smtp+starttls, else smtp)."},
+    {"mailer", "SMTP_ADDR", nullptr, "The SMTP server's host name, or the socket's path for smtp+unix."},
+    {"mailer", "SMTP_PORT", nullptr, "The SMTP server's port; empty: from PROTOCOL (25, 465 smtps, 587 smtp+starttls)."},
+    {"mailer", "USER", nullptr, "SMTP authentication: the user (PLAIN or LOGIN, whichever the server offers)."},
+    {"mailer", "PASSWD", nullptr, "SMTP authentication: the password; never logged nor shown."},
+    {"mailer", "ENABLE_HELO", "true", "Introduce this machine by name (EHLO HELO_HOSTNAME)."},
+    {"mailer", "HELO_HOSTNAME", nullptr, "The name given in EHLO; empty: this machine's host name."},
+    {"mailer", "FORCE_TRUST_SERVER_CERT", "false", "Accept any server certificate (only for a server on your own network)."},
+    {"mailer", "SENDMAIL_PATH", "sendmail", "sendmail: the program, run as PATH -f ENVELOPE_FROM -i [ARGS] -- recipient."},
+    {"mailer", "SENDMAIL_ARGS", nullptr, "sendmail: more arguments, split as a shell would."},
+    {"mailer", "SENDMAIL_TIMEOUT", "5m", "sendmail: a run still going after this is killed and the mail counts as failed."},
+    {"mailer", "FROM_DISPLAY_NAME_FORMAT", "{{DisplayName}}",
+     "The From display name, with {{DisplayName}}, {{AppName}} and {{Domain}}; Q-encoded when not ASCII."},
+    {"mailer", "SEND_AS_PLAIN_TEXT", "false", "Send text/plain only, without the HTML part."},
+    {"mailer", "SUBJECT_PREFIX", nullptr, "Put before every subject, e.g. [Gitea]."},
 
     {"security", "SECRET_KEY", nullptr,
      "Seals secrets at rest (a webhook's Authorization header). Empty: a key file secret.key (0600) in the data path. "

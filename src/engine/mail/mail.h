@@ -1,0 +1,208 @@
+#pragma once
+
+// Mail (SPEC §10, seed 001 §12.5; docs/mail.md): the `mail` notifier computes who hears of a forge
+// event, renders one message per recipient from the compiled-in templates, and queues them on the
+// `mail` queue; its workers hand each batch to the configured sender — SMTP (smtp, smtps,
+// smtp+starttls, smtp+unix) over one connection per batch, sendmail, or dummy (logs).
+//
+// As in Gitea there is no retry: a mail the server refuses is logged and counted, and the others
+// of its batch are still sent. Unlike Gitea the queue is persistent (`level` by default), so
+// queued mail survives a restart; after a kill -9 the batches workers held go out again — at most
+// workers × BATCH_LENGTH mails twice (at-least-once).
+//
+// Never one message with several recipients in To: every recipient gets their own.
+
+#include "engine/core/status.h"
+#include "engine/notify/notify.h"
+
+#include <QDateTime>
+#include <QJsonObject>
+#include <QString>
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
+
+namespace Switchyard {
+
+class CancelToken;
+class EngineConfig;
+class QueueManager;
+class Store;
+struct MailerSettings;
+template<typename T>
+class WorkerPoolQueue;
+
+namespace Mail {
+
+class Templates;
+
+// One mail to one recipient: what the `mail` queue carries and a sender sends.
+struct Message
+{
+    QString info;        // what it is, for the log: "issue comment", "test mail"
+    QString fromName;    // the From display name (unencoded)
+    QString fromAddress;
+    QString envelopeFrom; // MAIL FROM / sendmail -f; "" for the null sender
+    QString toName;
+    QString toAddress;   // the one recipient
+    QString subject;     // unencoded; Q-encoded when sent
+    QString html;        // the HTML part; empty: text only
+    QString text;        // the text/plain part
+    // Every other header, in order (Message-ID, In-Reply-To, References, List-*, X-*), unencoded.
+    std::vector<std::pair<QString, QString>> headers;
+    QDateTime date;
+    QString traceId;
+
+    QString header(const QString &name) const; // the first of that name (any case), or ""
+
+    QJsonObject toJson() const;
+    static std::optional<Message> fromJson(const QJsonObject &json);
+
+    // The message as sent (RFC 5322 with MIME, CRLF line ends): headers encoded (RFC 2047) and
+    // folded, a multipart/alternative of text and HTML (text alone when html is empty), each part
+    // base64 in lines of 76.
+    QByteArray toMime() const;
+};
+
+// Hands messages to the mail system.
+class Sender
+{
+public:
+    virtual ~Sender() = default;
+    // Sends every message of `batch`, over one connection when the protocol has them; the outcome
+    // of each, in order: OK, or what the server (or program) said. A refused recipient or a
+    // dropped connection fails its message and the next ones are still tried. Cancelled: the
+    // rest fail at once with the cause.
+    virtual std::vector<Status> send(const CancelToken &cancel, const std::vector<Message> &batch) = 0;
+};
+
+struct SenderOptions
+{
+    // SMTP: connecting (TLS included) may take this long; a server that sends nothing for
+    // `stallTimeout` fails the mail (a stopped or hung server never holds the queue for long).
+    std::chrono::milliseconds connectTimeout{10000};
+    std::chrono::milliseconds stallTimeout{60000};
+    // The dummy sender's log line goes here instead of the log (tests, the benchmark).
+    std::function<void(const Message &)> dummySink;
+};
+
+// The sender [mailer] PROTOCOL names (config validated by EngineConfig).
+std::unique_ptr<Sender> makeSender(const MailerSettings &settings, const SenderOptions &options = {});
+
+// What this instance sent since start (/mail, /metrics).
+struct MailStats
+{
+    qint64 queued = 0;  // messages composed and queued
+    qint64 sent = 0;
+    qint64 failed = 0;  // refused, dropped, timed out, or not composed (a template that failed)
+    QString lastError;  // the last failure's text (the server's own words when it said any)
+    QDateTime lastErrorAt;
+};
+
+struct MailOptions
+{
+    SenderOptions sender;
+    // Replaces the sender made from the settings (tests and the benchmark).
+    std::function<std::unique_ptr<Sender>()> makeSender;
+    // Template name → source replacing a compiled-in template (tests: one that fails).
+    std::map<QString, QString> templateOverrides;
+};
+
+// What a test mail came to: sent, or the server's (or program's) own words.
+struct TestMailResult
+{
+    bool ok = false;
+    QString error;
+};
+
+// Thread-safe. start() before the notifier's first event.
+class MailService
+{
+public:
+    MailService(const EngineConfig &config, MailOptions options = {}); // config not owned
+    ~MailService();
+
+    // Creates the `mail` queue (whose workers send) when [mailer] ENABLED. `shutdown` (the
+    // lifecycle's) stops a batch: what was not sent goes back to the queue.
+    Status start(const CancelToken &cancel, QueueManager &queues, const CancelToken &shutdown);
+    const MailerSettings &settings() const;
+    bool enabled() const;
+    bool notifying() const; // [service] ENABLE_NOTIFY_MAIL and ENABLED: the notifier is on the bus
+
+    // Queues composed messages (nothing when the mailer is off). What could not be queued is
+    // counted as failed and logged.
+    void sendAsync(std::vector<Message> messages);
+    // A failure before anything was queued (a template that did not render), counted and logged.
+    void composeFailed(const QString &what, const QString &error);
+
+    // Composes a test mail to `to` and sends it at once, not through the queue. InvalidArgument
+    // (field "to") for a bad address, Conflict when the mailer is off; otherwise what
+    // the sender said — counted like any mail.
+    Result<TestMailResult> sendTest(const CancelToken &cancel, const QString &to, const QString &traceId);
+
+    MailStats stats() const;
+    // The From display name and address of a message (FROM_DISPLAY_NAME_FORMAT with `displayName`).
+    QString fromDisplayName(const QString &displayName) const;
+    Message newMessage(const QString &info, const QString &traceId) const; // From, envelope, Date set
+    // [mailer.override_header]: each replaces the composer's header of that name (or is added).
+    void applyOverrideHeaders(Message &msg) const;
+
+    std::shared_ptr<WorkerPoolQueue<Message>> queue() const;
+    const Templates &templates() const;
+
+private:
+    struct Private;
+    std::unique_ptr<Private> d;
+};
+
+// The bus's `mail` notifier: 16 events → recipients → messages → the queue (seed 001 §12.5.1).
+// Registered only when MailService::notifying().
+class MailNotifier final : public NullNotifier
+{
+public:
+    MailNotifier(MailService &service, Store &store, const EngineConfig &config); // Not owned
+    ~MailNotifier() override;
+
+    void createIssueComment(const NotifyContext &c, const ForgeRepo &repo, const ForgeIssue &issue, const ForgeComment &comment,
+                            const std::vector<ForgeUser> &mentions) override;
+    void newIssue(const NotifyContext &c, const ForgeIssue &issue, const std::vector<ForgeUser> &mentions) override;
+    void issueChangeStatus(const NotifyContext &c, const ForgeIssue &issue, const ForgeComment &comment, bool closed) override;
+    void issueChangeTitle(const NotifyContext &c, const ForgeIssue &issue, const QString &oldTitle) override;
+    void newPullRequest(const NotifyContext &c, const ForgePullRequest &pr, const std::vector<ForgeUser> &mentions) override;
+    void pullRequestReview(const NotifyContext &c, const ForgePullRequest &pr, const ForgeReview &review, const ForgeComment &comment,
+                           const std::vector<ForgeUser> &mentions) override;
+    void pullRequestCodeComment(const NotifyContext &c, const ForgePullRequest &pr, const ForgeComment &comment,
+                                const std::vector<ForgeUser> &mentions) override;
+    void issueChangeAssignee(const NotifyContext &c, const ForgeIssue &issue, const ForgeUser &assignee, bool removed,
+                             const ForgeComment &comment) override;
+    void pullRequestReviewRequest(const NotifyContext &c, const ForgeIssue &issue, const ForgeUser &reviewer, bool isRequest,
+                                  const ForgeComment &comment) override;
+    void mergePullRequest(const NotifyContext &c, const ForgePullRequest &pr) override;
+    void autoMergePullRequest(const NotifyContext &c, const ForgePullRequest &pr) override;
+    void pullRequestPushCommits(const NotifyContext &c, const ForgePullRequest &pr, const ForgeComment &comment) override;
+    void pullReviewDismiss(const NotifyContext &c, const ForgeReview &review, const ForgeComment &comment) override;
+    void newRelease(const NotifyContext &c, const ForgeRelease &release) override;
+    void repoPendingTransfer(const NotifyContext &c, const ForgeUser &newOwner, const ForgeRepo &repo) override;
+    void workflowRunStatusUpdate(const NotifyContext &c, const ForgeRepo &repo, const WorkflowRun &run) override;
+
+    struct Stats
+    {
+        qint64 events = 0;   // events that composed mail (for someone)
+        qint64 messages = 0; // messages queued
+        qint64 failed = 0;   // events lost to a store or template error (logged)
+    };
+    Stats stats() const;
+
+private:
+    struct Private;
+    std::unique_ptr<Private> d;
+};
+
+} // namespace Mail
+} // namespace Switchyard
