@@ -360,6 +360,42 @@
         <source>Recent notices</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Mail</source>
+        <translation>邮件</translation>
+    </message>
+    <message>
+        <source>Protocol</source>
+        <translation>协议</translation>
+    </message>
+    <message>
+        <source>Server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>发件人</translation>
+    </message>
+    <message>
+        <source>Notifications</source>
+        <translation>通知</translation>
+    </message>
+    <message>
+        <source>Since start</source>
+        <translation>自启动以来</translation>
+    </message>
+    <message>
+        <source>Last error</source>
+        <translation>最近错误</translation>
+    </message>
+    <message>
+        <source>Send test mail…</source>
+        <translation>发送测试邮件…</translation>
+    </message>
+    <message>
+        <source>Send a test mail</source>
+        <translation>发送一封测试邮件</translation>
+    </message>
 </context>
 <context>
     <name>Pages</name>
@@ -867,6 +903,21 @@
     </message>
 </context>
 <context>
+    <name>Switchyard::Console::DeliveryExportJob</name>
+    <message>
+        <source>Exporting deliveries to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>export cancelled after %1 deliveries; nothing was written</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Switchyard::Console::EventModel</name>
     <message>
         <source>ID</source>
@@ -1181,6 +1232,22 @@
     </message>
     <message>
         <source>%1 · %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hook</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>scheduled retry %1 of delivery %2, due %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>scheduled retry %1 of delivery %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (retry %2)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1822,6 +1889,110 @@ The holder will be told it lost the lock; work it does after that is not protect
         <source>Database: %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Mail protocol</source>
+        <translation>邮件协议</translation>
+    </message>
+    <message>
+        <source>Mail server</source>
+        <translation>邮件服务器</translation>
+    </message>
+    <message>
+        <source>Mail sender</source>
+        <translation>邮件发件人</translation>
+    </message>
+    <message>
+        <source>Mail notifications</source>
+        <translation>邮件通知</translation>
+    </message>
+    <message>
+        <source>Mail sent and failed since start</source>
+        <translation>自启动以来已发送和失败的邮件</translation>
+    </message>
+    <message>
+        <source>Last mail error</source>
+        <translation>最近的邮件错误</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read-only connection: a test mail needs an admin token</source>
+        <translation>只读连接：发送测试邮件需要管理员令牌</translation>
+    </message>
+    <message>
+        <source>The mailer is off: set [mailer] ENABLED = true in app.ini</source>
+        <translation>邮件功能已关闭：请在 app.ini 中设置 [mailer] ENABLED = true</translation>
+    </message>
+    <message>
+        <source>Send one mail with these settings to an address you choose</source>
+        <translation>用这些设置向您指定的地址发送一封邮件</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>—</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>off ([mailer] ENABLED = false)</source>
+        <translation>关闭（[mailer] ENABLED = false）</translation>
+    </message>
+    <message>
+        <source>, with a login</source>
+        <translation>，需要登录</translation>
+    </message>
+    <message>
+        <source>— (logs only)</source>
+        <translation>—（仅记录日志）</translation>
+    </message>
+    <message>
+        <source>on: forge events are mailed</source>
+        <translation>开启：代码平台事件会发送邮件</translation>
+    </message>
+    <message>
+        <source>off: test mail only ([service] ENABLE_NOTIFY_MAIL)</source>
+        <translation>关闭：仅测试邮件（[service] ENABLE_NOTIFY_MAIL）</translation>
+    </message>
+    <message>
+        <source>%1 sent · %2 failed · %3 queued</source>
+        <translation>已发送 %1 · 失败 %2 · 排队 %3</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send test mail</source>
+        <translation>发送测试邮件</translation>
+    </message>
+    <message>
+        <source>Send a test mail through %1 to:</source>
+        <translation>通过 %1 发送测试邮件至：</translation>
+    </message>
+    <message>
+        <source>Send</source>
+        <translation>发送</translation>
+    </message>
+    <message>
+        <source>Sending a test mail to %1…</source>
+        <translation>正在向 %1 发送测试邮件…</translation>
+    </message>
+    <message>
+        <source>Sending a test mail to %1</source>
+        <translation>向 %1 发送测试邮件</translation>
+    </message>
+    <message>
+        <source>Test mail sent to %1</source>
+        <translation>测试邮件已发送至 %1</translation>
+    </message>
 </context>
 <context>
     <name>Switchyard::Console::Page</name>
@@ -1833,6 +2004,17 @@ The holder will be told it lost the lock; work it does after that is not protect
         <source>%1 failed (%2).
 
 %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Switchyard::Console::ProcessJob</name>
+    <message>
+        <source>Following job %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cancelled (at least %1 of %2 were done)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2442,12 +2624,6 @@ MAX_WORKERS = 4&lt;/pre&gt;</source>
         <source>Reading the deliveries</source>
         <translation type="unfinished"></translation>
     </message>
-    <message numerus="yes">
-        <source>Hook %1: %n delivery(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-        </translation>
-    </message>
     <message>
         <source>Not sent yet (%1).</source>
         <translation type="unfinished"></translation>
@@ -2511,6 +2687,222 @@ MAX_WORKERS = 4&lt;/pre&gt;</source>
         <translation type="unfinished">
             <numerusform></numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Redeliver matching…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send every delivery the filter matches again, as one job on the instance (status failed or unknown)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write every delivery the filter matches to a CSV file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export deliveries</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delivery job progress</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel the delivery job</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deliveries of</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Of:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Selected webhook</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All webhooks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delivery status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>S&amp;tatus:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Any</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delivery event</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>E&amp;vent:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Queued within</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Within:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Any time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last hour</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last 24 hours</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last 7 days</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Text in payload or response</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Search deliveries</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading the delivery figures…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delivery latency (ms), last minute or two</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>p50</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>p99</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delivery figures unavailable: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Since start&lt;/b&gt; %1 succeeded · %2 failed · %3 skipped · &lt;b&gt;in flight&lt;/b&gt; %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;b&gt;Last minute or two&lt;/b&gt; %1 sent · p50 %2 ms · p99 %3 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;b&gt;Last minute or two&lt;/b&gt; nothing sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hook %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n matching delivery(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n delivery(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Send every delivery the filter matches again, as one job on the instance</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose status failed or unknown to redeliver what matches</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Counting the deliveries to redeliver</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No delivery matches: nothing to redeliver</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Redeliver %n delivery(s)?</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Each of the %n %1 delivery(s) the filter matches is sent again under a new delivery id, oldest first; the history keeps the originals. Receivers may see an event twice.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Redelivering the matching deliveries</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redelivering %1 deliveries</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>redelivering</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The redelivery job for %1 deliveries ended; a stop on an error would be listed under Notices</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redelivering (%1 of %2 queued again)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Redelivery job %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>exporting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exported %1 deliveries to %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exporting the deliveries</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>

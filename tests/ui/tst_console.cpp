@@ -870,6 +870,40 @@ private Q_SLOTS:
         QVERIFY(Test::eventually([&] { return !overview.onboarding()->isVisible(); }));
     }
 
+    // The Overview's Mail box: the settings and totals, a test mail through its dialog, a bad
+    // address reported with the field, the button off while the mailer is.
+    void overviewMailBoxSendsATestMail()
+    {
+        {
+            ConsoleFixture off;
+            MainWindow &w = off.open(QStringLiteral("overview"));
+            OverviewPage &overview = *w.page<OverviewPage>(QStringLiteral("overview"));
+            QVERIFY(Test::eventually([&] { return overview.mailTestButton()->toolTip().contains(QStringLiteral("ENABLED")); }));
+            QVERIFY(!overview.mailTestButton()->isEnabled());
+            QVERIFY(!overview.mailTestButton()->accessibleName().isEmpty());
+        }
+        ConsoleFixture c("[mailer]\nENABLED = true\nPROTOCOL = dummy\nFROM = Forge <forge@example.com>\n");
+        MainWindow &w = c.open(QStringLiteral("overview"));
+        OverviewPage &overview = *w.page<OverviewPage>(QStringLiteral("overview"));
+        QVERIFY(Test::eventually([&] { return overview.mailInfo().enabled && overview.mailTestButton()->isEnabled(); }));
+        QCOMPARE(overview.mailInfo().protocol, QStringLiteral("dummy"));
+        auto *box = w.findChild<QGroupBox *>(QStringLiteral("mailBox"));
+        QVERIFY(box && box->isVisible());
+        const auto send = [&](const QString &to) {
+            overview.mailTestButton()->click();
+            QInputDialog *dialog = nullptr;
+            QVERIFY(Test::eventually([&] { return (dialog = overview.findChild<QInputDialog *>(QStringLiteral("testMail"))) && dialog->isVisible(); }));
+            dialog->setTextValue(to);
+            dialog->accept();
+        };
+        send(QStringLiteral("ops@example.com"));
+        QVERIFY(Test::eventually([&] { return w.lastOperation().contains(QStringLiteral("Test mail sent to ops@example.com")); }));
+        QVERIFY(Test::eventually([&] { return overview.mailInfo().sentTotal == 1; }));
+        send(QStringLiteral("not an address"));
+        QVERIFY(Test::eventually([&] { return w.lastError().contains(QStringLiteral("not a mail address")); }));
+        QVERIFY(Test::eventually([&] { return overview.mailTestButton()->isEnabled(); })); // ready for the next try
+    }
+
     // The Overview's history chart: processed items, for all queues or the one chosen, per
     // minute or per hour; the summary line says the totals (what a screen reader reads).
     void overviewChartsProcessedAndFailed()

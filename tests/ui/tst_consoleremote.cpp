@@ -8,6 +8,7 @@
 #include "app/mainwindow.h"
 #include "models/queuemodel.h"
 #include "pages/pageregistry.h"
+#include "pages/overviewpage.h"
 #include "pages/queuespage.h"
 
 #include "admin/localbackend.h"
@@ -72,7 +73,9 @@ private Q_SLOTS:
         QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_settings.path());
         QApplication::setOrganizationName(QStringLiteral("switchyard-test"));
         QApplication::setApplicationName(QStringLiteral("console-remote-test"));
-        QVERIFY2(m_daemon.start(Test::DaemonProcess::standardFixture(QStringLiteral(TEST_DAEMON_PATH), m_daemonDir.path(), QByteArray())),
+        // A mailer (dummy) that a read-only connection may look at but not use.
+        QVERIFY2(m_daemon.start(Test::DaemonProcess::standardFixture(QStringLiteral(TEST_DAEMON_PATH), m_daemonDir.path(),
+                                                                     "[mailer]\nENABLED = true\nPROTOCOL = dummy\nFROM = ops@example.com\n")),
                  m_daemon.output().constData());
         Result<std::unique_ptr<Engine>> engine =
             Engine::start(CancelToken(), Test::configFrom("[queue]\nTYPE = channel\n", m_localDir.path()));
@@ -108,7 +111,7 @@ private Q_SLOTS:
 
         // The remote instance's own pages: its queues (the engine's three and the test's two), read over the API.
         m_window->showPage(QStringLiteral("queues"));
-        QVERIFY(Test::eventually([&] { return m_window->page<QueuesPage>(QStringLiteral("queues"))->model().rowCount() == 5; }));
+        QVERIFY(Test::eventually([&] { return m_window->page<QueuesPage>(QStringLiteral("queues"))->model().rowCount() == 6; })); // the daemon's, with its mail queue
         QVERIFY(m_window->page<QueuesPage>(QStringLiteral("queues")) != embedded->page<QueuesPage>(QStringLiteral("queues")));
 
         // Switching back without restarting anything.
@@ -131,11 +134,16 @@ private Q_SLOTS:
 
         m_window->showPage(QStringLiteral("queues"));
         QueuesPage *queues = m_window->page<QueuesPage>(QStringLiteral("queues"));
-        QVERIFY(Test::eventually([&] { return queues->model().rowCount() == 5; }));
+        QVERIFY(Test::eventually([&] { return queues->model().rowCount() == 6; })); // with the mail queue
         QVERIFY(queues->selectKey(queues->model().data(queues->model().index(0, 0), Console::KeyRole)));
         QVERIFY(!queues->pauseAction()->isEnabled());
         QVERIFY(!queues->flushAction()->isEnabled());
         QVERIFY(!queues->removeAllAction()->isEnabled());
+        m_window->showPage(QStringLiteral("overview"));
+        OverviewPage *overview = m_window->page<OverviewPage>(QStringLiteral("overview"));
+        QVERIFY(Test::eventually([&] { return overview->mailInfo().enabled; }));
+        QVERIFY(!overview->mailTestButton()->isEnabled());
+        QVERIFY(overview->mailTestButton()->toolTip().contains(QStringLiteral("Read-only")));
 
         // Closing the connection removes it (the others stay).
         m_window->closeInstance(view);

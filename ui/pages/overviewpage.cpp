@@ -7,6 +7,7 @@
 #include "admin/ops/eventops.h"
 #include "admin/ops/instanceops.h"
 #include "admin/ops/lockops.h"
+#include "admin/ops/mailops.h"
 #include "admin/ops/queueops.h"
 
 #include "models/cronmodel.h"
@@ -21,6 +22,7 @@
 #include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMouseEvent>
@@ -138,6 +140,22 @@ OverviewPage::OverviewPage(Admin::AdminBackend &backend, QWidget *parent) : Page
     checks->setSectionResizeMode(1, QHeaderView::Stretch);
     checks->setSectionResizeMode(2, QHeaderView::ResizeToContents);
     connect(m_ui->selfCheckButton, &QPushButton::clicked, this, &OverviewPage::runSelfCheck);
+    connect(m_ui->mailTestButton, &QPushButton::clicked, this, &OverviewPage::askForTestMail);
+    connect(&backend, &Admin::AdminBackend::stateChanged, this, [this] { showMail(); }); // read-only or not
+    for (QLabel *caption : {m_ui->mailProtocolCaption, m_ui->mailServerCaption, m_ui->mailFromCaption, m_ui->mailNotifyCaption,
+                            m_ui->mailTotalsCaption, m_ui->mailLastErrorCaption}) {
+        QFont bold = caption->font();
+        bold.setBold(true);
+        caption->setFont(bold);
+    }
+    // Each value is named by its caption for a screen reader.
+    m_ui->mailProtocol->setAccessibleName(tr("Mail protocol"));
+    m_ui->mailServer->setAccessibleName(tr("Mail server"));
+    m_ui->mailFrom->setAccessibleName(tr("Mail sender"));
+    m_ui->mailNotify->setAccessibleName(tr("Mail notifications"));
+    m_ui->mailTotals->setAccessibleName(tr("Mail sent and failed since start"));
+    m_ui->mailLastError->setAccessibleName(tr("Last mail error"));
+    showMail();
     // Long notices wrap to the list's width instead of scrolling it sideways (tooltip: all of it).
     m_ui->noticesList->setWordWrap(true);
     m_ui->noticesList->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
@@ -253,6 +271,99 @@ void OverviewPage::refresh()
     }
     pollCards(); // the cards' numbers come in once even before the page is shown
     loadHistory();
+    loadMail();
+}
+
+QPushButton *OverviewPage::mailTestButton() const
+{
+    return m_ui->mailTestButton;
+}
+
+void OverviewPage::loadMail()
+{
+    single(QStringLiteral("mail"), [=, this](const Done &done) {
+        backend().call(Admin::Ops::mailInfo, {}, this, [this, done](Result<Admin::MailInfo> info) {
+            done();
+            if (!info) {
+                m_haveMail = false;
+                m_ui->mailProtocol->setText(tr("unknown"));
+                m_ui->mailLastError->setText(info.status().message());
+                showMail();
+                return;
+            }
+            m_mail = *info;
+            m_haveMail = true;
+            showMail();
+        });
+    });
+}
+
+void OverviewPage::showMail()
+{
+    const bool may = backend().canMutate();
+    m_ui->mailTestButton->setEnabled(m_haveMail && m_mail.enabled && may && !m_sendingTestMail);
+    m_ui->mailTestButton->setToolTip(!may               ? tr("Read-only connection: a test mail needs an admin token")
+                                     : !m_haveMail      ? QString()
+                                     : !m_mail.enabled  ? tr("The mailer is off: set [mailer] ENABLED = true in app.ini")
+                                                        : tr("Send one mail with these settings to an address you choose"));
+    if (!m_haveMail)
+        return;
+    if (!m_mail.enabled) {
+        m_ui->mailProtocol->setText(tr("off"));
+        m_ui->mailServer->setText(tr("—"));
+        m_ui->mailFrom->setText(m_mail.from.isEmpty() ? tr("—") : m_mail.from);
+        m_ui->mailNotify->setText(tr("off ([mailer] ENABLED = false)"));
+    } else {
+        m_ui->mailProtocol->setText(m_mail.protocol + (m_mail.authenticated ? tr(", with a login") : QString()));
+        m_ui->mailServer->setText(m_mail.host.isEmpty() ? tr("— (logs only)")
+                                  : m_mail.port > 0     ? QStringLiteral("%1:%2").arg(m_mail.host).arg(m_mail.port)
+                                                        : m_mail.host);
+        m_ui->mailFrom->setText(m_mail.from);
+        m_ui->mailNotify->setText(m_mail.notify ? tr("on: forge events are mailed")
+                                                : tr("off: test mail only ([service] ENABLE_NOTIFY_MAIL)"));
+    }
+    m_ui->mailTotals->setText(tr("%1 sent · %2 failed · %3 queued")
+                                  .arg(formatCount(m_mail.sentTotal), formatCount(m_mail.failedTotal), formatCount(m_mail.queuedTotal)));
+    QPalette palette = m_ui->mailTotals->palette();
+    palette.setColor(QPalette::WindowText, m_mail.failedTotal > 0 ? statusColor(StatusColor::Error) : this->palette().color(QPalette::WindowText));
+    m_ui->mailTotals->setPalette(palette);
+    // One line (the box is short): the time and the error's start; all of it in the tooltip.
+    const QString error = m_mail.lastError.simplified();
+    m_ui->mailLastError->setText(error.isEmpty() ? tr("none")
+                                                 : tr("%1 — %2").arg(formatTime(m_mail.lastErrorAt).section(u' ', -1),
+                                                                     error.size() > 48 ? error.left(47) + u'…' : error));
+    m_ui->mailLastError->setToolTip(m_mail.lastError);
+}
+
+void OverviewPage::askForTestMail()
+{
+    auto *dialog = new QInputDialog(this);
+    dialog->setObjectName(QStringLiteral("testMail"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(tr("Send test mail"));
+    dialog->setLabelText(tr("Send a test mail through %1 to:").arg(m_mail.host.isEmpty() ? m_mail.protocol : m_mail.host));
+    dialog->setInputMode(QInputDialog::TextInput);
+    dialog->setOkButtonText(tr("Send"));
+    connect(dialog, &QInputDialog::textValueSelected, this, [this](const QString &to) { sendTestMail(to.trimmed()); });
+    dialog->open();
+}
+
+void OverviewPage::sendTestMail(const QString &to)
+{
+    m_sendingTestMail = true;
+    showMail();
+    Q_EMIT operationSucceeded(tr("Sending a test mail to %1…").arg(to));
+    backend().call(Admin::Ops::mailTest, {to}, this, [this, to](Result<Admin::MailTestResult> sent) {
+        m_sendingTestMail = false;
+        showMail();
+        if (!sent)
+            reportFailure(tr("Sending a test mail to %1").arg(to), sent.status());
+        else if (!sent->ok)
+            reportFailure(tr("Sending a test mail to %1").arg(to), Status::unavailable(sent->error));
+        else
+            Q_EMIT operationSucceeded(tr("Test mail sent to %1").arg(to));
+        loadMail();
+    });
 }
 
 void OverviewPage::loadHistory()
@@ -280,6 +391,8 @@ void OverviewPage::pollCards()
     // The engine records the history every 10 s: reading it more often shows nothing new.
     if (++m_historyTicks >= 10)
         loadHistory();
+    if (m_historyTicks % 5 == 0)
+        loadMail(); // what it sent moves with the queue; every 5 s is enough
     single(QStringLiteral("locks"), [=, this](const Done &done) {
         backend().call(Admin::Ops::lockList, {}, this, [this, done](Result<std::vector<Admin::LockRow>> locks) {
             done();

@@ -21,8 +21,8 @@ class Card;
 class HistoryChart;
 
 // Overview: the instance (id, version, uptime, config, data, backends), headline cards for
-// queues, cron, locks and cache — each a link to its page with a filter — the latest self-check
-// and the most recent notices.
+// queues, cron, locks and cache — each a link to its page with a filter — the latest self-check,
+// the mailer (its settings, what it sent, a test mail) and the most recent notices.
 class OverviewPage final : public Page
 {
     Q_OBJECT
@@ -39,6 +39,8 @@ public:
     QGroupBox *onboarding() const { return m_onboarding; }
     QString webhookUrl() const;
     HistoryChart *history() const { return m_history; }
+    const Admin::MailInfo &mailInfo() const { return m_mail; }
+    QPushButton *mailTestButton() const;
 
 private:
     void onEvent(const Admin::AdminEvent &event);
@@ -48,6 +50,10 @@ private:
     void addNotice(const Admin::NoticeRow &notice, bool atTop);
     void showOnboarding(bool noEvents);
     void loadHistory();
+    void loadMail();
+    void showMail();
+    void askForTestMail();
+    void sendTestMail(const QString &to);
 
     Ui::OverviewPage *m_ui;
     QGroupBox *m_onboarding;
@@ -67,6 +73,9 @@ private:
     qint64 m_lastHandled = -1;
     QDateTime m_lastHandledAt;
     bool m_selfCheckRun = false;
+    Admin::MailInfo m_mail;
+    bool m_haveMail = false;
+    bool m_sendingTestMail = false;
 };
 
 } // namespace Switchyard::Console
