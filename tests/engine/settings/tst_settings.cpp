@@ -259,6 +259,35 @@ private Q_SLOTS:
                                         << QStringLiteral("app.ini:2: [webhook] RETRY_SCHEDULE = 10s,soon is not valid: \"soon\" is not a delay from "
                                                           "1s to 168h; expected delays in Go syntax separated by commas (10s,1m,10m), at most 10, "
                                                           "or nothing (no retry)");
+        QTest::newRow("mail protocol") << QByteArray("[mailer]\nPROTOCOL = pigeon\n")
+                                       << QStringLiteral("app.ini:2: [mailer] PROTOCOL = \"pigeon\" is not valid; valid values: smtp, smtps, "
+                                                         "smtp+starttls, smtp+unix, sendmail, dummy");
+        QTest::newRow("mail port") << QByteArray("[mailer]\nSMTP_PORT = 0\n")
+                                   << QStringLiteral("app.ini:2: [mailer] SMTP_PORT = 0 is not valid; expected a port from 1 to 65535");
+        QTest::newRow("mail sender missing") << QByteArray("[mailer]\nENABLED = true\nPROTOCOL = dummy\n")
+                                             << QStringLiteral("[mailer] ENABLED = true needs [mailer] FROM, the sender's address "
+                                                               "(e.g. \"Gitea <gitea@example.com>\")");
+        QTest::newRow("mail sender invalid") << QByteArray("[mailer]\nENABLED = true\nPROTOCOL = dummy\nFROM = gitea at example\n")
+                                             << QStringLiteral("app.ini:4: [mailer] FROM is not valid: \"gitea at example\" is not a mail "
+                                                               "address: expected local-part@domain");
+        QTest::newRow("smtp without a server") << QByteArray("[mailer]\nENABLED = true\nFROM = g@example.com\n")
+                                               << QStringLiteral("[mailer] PROTOCOL = smtp needs [mailer] SMTP_ADDR (the server's host name)");
+        QTest::newRow("smtp+unix needs a path") << QByteArray("[mailer]\nENABLED = true\nFROM = g@example.com\nPROTOCOL = smtp+unix\nSMTP_ADDR = mail\n")
+                                                << QStringLiteral("app.ini:5: [mailer] SMTP_ADDR = mail is not valid for smtp+unix; expected the "
+                                                                  "absolute path of the server's socket");
+        QTest::newRow("sendmail arguments") << QByteArray("[mailer]\nSENDMAIL_ARGS = --x 'open\n")
+                                            << QStringLiteral("app.ini:2: [mailer] SENDMAIL_ARGS = --x 'open is not valid: a quote is not closed; "
+                                                              "quote as a shell would ('two words' or \"two words\")");
+        QTest::newRow("sendmail timeout") << QByteArray("[mailer]\nSENDMAIL_TIMEOUT = 10ms\n")
+                                          << QStringLiteral("app.ini:2: [mailer] SENDMAIL_TIMEOUT is not valid; expected a duration of at least 1s (5m by default)");
+        QTest::newRow("display name field") << QByteArray("[mailer]\nFROM_DISPLAY_NAME_FORMAT = {{ .Email }}\n")
+                                            << QStringLiteral("app.ini:2: [mailer] FROM_DISPLAY_NAME_FORMAT: {{ .Email }} is not a known field; "
+                                                              "expected {{DisplayName}}, {{AppName}} or {{Domain}}");
+        QTest::newRow("override the sender") << QByteArray("[mailer.override_header]\nFrom = x@example.com\n")
+                                             << QStringLiteral("app.ini:2: [mailer.override_header] From cannot be replaced (the sender, the recipient, "
+                                                               "the date and the MIME structure are the mailer's); set [mailer] FROM for the sender");
+        QTest::newRow("domain") << QByteArray("[server]\nDOMAIN = git example\n")
+                                << QStringLiteral("app.ini:2: [server] DOMAIN = \"git example\" is not valid; expected the forge's host name, e.g. git.example.com");
         QTest::newRow("retries") << QByteArray("[webhook]\nRETRY_SCHEDULE = 1s,1s,1s,1s,1s,1s,1s,1s,1s,1s,1s\n")
                                  << QStringLiteral("app.ini:2: [webhook] RETRY_SCHEDULE = 1s,1s,1s,1s,1s,1s,1s,1s,1s,1s,1s is not valid: 11 "
                                                    "retries; at most 10");
@@ -301,6 +330,12 @@ private Q_SLOTS:
         QTest::newRow("mirrors") << QByteArray("[repository]\nMIRROR_QUEUE_LENGTH = 1\n")
                                  << QStringLiteral("app.ini:2: [repository] MIRROR_QUEUE_LENGTH is no longer supported; "
                                                    "use [queue.mirror] LENGTH instead");
+        QTest::newRow("mailer type") << QByteArray("[mailer]\nMAILER_TYPE = smtp\n")
+                                     << QStringLiteral("app.ini:2: [mailer] MAILER_TYPE is no longer supported; use [mailer] PROTOCOL instead");
+        QTest::newRow("smtp from") << QByteArray("[mailer]\nSMTP_FROM = g@example.com\n")
+                                   << QStringLiteral("app.ini:2: [mailer] SMTP_FROM is no longer supported; use [mailer] FROM instead");
+        QTest::newRow("mail host") << QByteArray("[mailer]\nHOST = smtp.example.com:587\n")
+                                   << QStringLiteral("app.ini:2: [mailer] HOST is no longer supported; use [mailer] SMTP_ADDR and SMTP_PORT instead");
         QTest::newRow("task") << QByteArray("[task]\nQUEUE_TYPE = channel\n")
                               << QStringLiteral("app.ini:2: [task] QUEUE_TYPE is no longer supported; use [queue.task] TYPE instead");
     }
@@ -398,6 +433,17 @@ private Q_SLOTS:
         QCOMPARE(a.qos.targetWaitTime, b.qos.targetWaitTime);
         QCOMPARE(a.websocket.pubsubType, b.websocket.pubsubType);
         QCOMPARE(a.service.autoWatchOnChanges, b.service.autoWatchOnChanges);
+        QCOMPARE(a.service.enableNotifyMail, b.service.enableNotifyMail);
+        QCOMPARE(a.server.domain, b.server.domain);
+        QCOMPARE(a.mailer.enabled, b.mailer.enabled);
+        QCOMPARE(a.mailer.protocol, b.mailer.protocol);
+        QCOMPARE(a.mailer.smtpPort, b.mailer.smtpPort);
+        QCOMPARE(a.mailer.enableHelo, b.mailer.enableHelo);
+        QCOMPARE(a.mailer.forceTrustServerCert, b.mailer.forceTrustServerCert);
+        QCOMPARE(a.mailer.sendmailPath, b.mailer.sendmailPath);
+        QCOMPARE(a.mailer.sendmailTimeout, b.mailer.sendmailTimeout);
+        QCOMPARE(a.mailer.fromDisplayNameFormat, b.mailer.fromDisplayNameFormat);
+        QCOMPARE(a.mailer.sendAsPlainText, b.mailer.sendAsPlainText);
         const QueueSettings qa = a.queueSettings(QStringLiteral("common")).value();
         const QueueSettings qb = b.queueSettings(QStringLiteral("common")).value();
         QCOMPARE(qa.type, qb.type);
@@ -406,6 +452,55 @@ private Q_SLOTS:
         QCOMPARE(qa.batchLength, qb.batchLength);
         QCOMPARE(qa.sync, qb.sync);
         QCOMPARE(a.queueSettings(QStringLiteral("webhook_sender")).value().name, QStringLiteral("webhook_sender"));
+    }
+
+    // Gitea's rules: the protocol from the port, the port from the protocol, a socket path.
+    void mailProtocolAndPortInferEachOther_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<QString>("protocol");
+        QTest::addColumn<int>("port");
+        QTest::newRow("nothing") << QByteArray("") << QStringLiteral("smtp") << 25;
+        QTest::newRow("465") << QByteArray("SMTP_PORT = 465\n") << QStringLiteral("smtps") << 465;
+        QTest::newRow("587") << QByteArray("SMTP_PORT = 587\n") << QStringLiteral("smtp+starttls") << 587;
+        QTest::newRow("2525") << QByteArray("SMTP_PORT = 2525\n") << QStringLiteral("smtp") << 2525;
+        QTest::newRow("smtps") << QByteArray("PROTOCOL = smtps\n") << QStringLiteral("smtps") << 465;
+        QTest::newRow("starttls") << QByteArray("PROTOCOL = SMTP+STARTTLS\n") << QStringLiteral("smtp+starttls") << 587;
+        QTest::newRow("socket") << QByteArray("SMTP_ADDR = /run/mail.sock\n") << QStringLiteral("smtp+unix") << 25;
+    }
+    void mailProtocolAndPortInferEachOther()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(QString, protocol);
+        QFETCH(int, port);
+        const Result<EngineConfig> config = configFrom("[mailer]\n" + text);
+        QVERIFY2(config, qPrintable(config.status().message()));
+        QCOMPARE(config->mailer.protocol, protocol);
+        QCOMPARE(config->mailer.smtpPort, port);
+    }
+
+    void mailSettingsAsGiteaWritesThem()
+    {
+        const Result<EngineConfig> config = configFrom("APP_NAME = Our Forge\n[server]\nDOMAIN = git.example.com\n[service]\nENABLE_NOTIFY_MAIL = true\n"
+                                                       "[mailer]\nENABLED = true\nFROM = `\"Our Forge\" <forge@example.com>`\nSMTP_ADDR = smtp.example.com\n"
+                                                       "SMTP_PORT = 587\nUSER = forge\nPASSWD = `s3cr;et`\nSENDMAIL_ARGS = -oi \"-X /var/log/mail log\" 'a b'\n"
+                                                       "FROM_DISPLAY_NAME_FORMAT = {{ .DisplayName }} via {{ .AppName }}\n"
+                                                       "[mailer.override_header]\nReply-To = noreply@example.com\nX-Team = core, platform\n");
+        QVERIFY2(config, qPrintable(config.status().message()));
+        QVERIFY2(config->warnings().isEmpty(), qPrintable(config->warnings().join(u'\n'))); // override_header is free-form
+        const MailerSettings &m = config->mailer;
+        QCOMPARE(config->appName, QStringLiteral("Our Forge"));
+        QCOMPARE(config->server.domain, QStringLiteral("git.example.com"));
+        QVERIFY(config->service.enableNotifyMail);
+        QCOMPARE(m.fromAddress, QStringLiteral("forge@example.com"));
+        QCOMPARE(m.name, QStringLiteral("Our Forge")); // from FROM, NAME being empty
+        QCOMPARE(m.protocol, QStringLiteral("smtp+starttls"));
+        QCOMPARE(m.passwd, QStringLiteral("s3cr;et"));
+        QCOMPARE(m.sendmailArgs, (QStringList{QStringLiteral("-oi"), QStringLiteral("-X /var/log/mail log"), QStringLiteral("a b")}));
+        QCOMPARE(m.fromDisplayNameFormat, QStringLiteral("{{DisplayName}} via {{AppName}}"));
+        QCOMPARE(m.overrideHeaders.size(), std::size_t(2));
+        QCOMPARE(m.overrideHeaders[1].second, (QStringList{QStringLiteral("core"), QStringLiteral("platform")}));
+        QCOMPARE(m.serverLabel(), QStringLiteral("smtp.example.com:587"));
     }
 
     void unknownKeysInOwnedSectionsAreWarnings()
