@@ -566,9 +566,9 @@ int runOperation(const Admin::OpBase &op, const QStringList &words, const Option
         printTable(doc.array(), QList<Column>(columns.begin(), columns.end()));
         if (!answer.totalCount.isEmpty() && answer.totalCount.toLongLong() > doc.array().size())
             out() << "(" << doc.array().size() << " of " << answer.totalCount << "; use --page/--limit)\n";
-    } else if (*op.info().done) {
+    } else if (*op.info().done && (!op.info().succeeded || op.info().succeeded(json))) {
         out() << doneLine(op, *request, doc.object()) << '\n';
-    } else {
+    } else { // no done line, or it would claim a success the answer denies (a refused test mail)
         printObject(doc.object());
     }
     if (op.info().succeeded && !op.info().succeeded(json))

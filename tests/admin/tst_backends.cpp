@@ -457,6 +457,16 @@ private Q_SLOTS:
         QVERIFY(Test::call(backend(), Admin::Ops::repoWatch, {repo, bob, QStringLiteral("normal"), QStringLiteral("issues")}));
         QCOMPARE(Test::call(backend(), Admin::Ops::repoWatch, {repo, bob, QStringLiteral("often"), {}}).status().field(), QStringLiteral("mode"));
         QCOMPARE(Test::call(backend(), Admin::Ops::repoWatch, {repo, 999999, QStringLiteral("normal"), {}}).status().code(), Status::Code::NotFound);
+        // Which mail bob gets: set, shown in the users list, refused when it is not a preference.
+        QVERIFY(Test::call(backend(), Admin::Ops::userMail, {bob, QStringLiteral("onmention")}));
+        const auto mailers = Test::call(backend(), Admin::Ops::userList, {});
+        bool shown = false;
+        for (const ForgeUserRow &u : mailers->rows)
+            shown = shown || (u.id == bob && u.emailNotifications == QLatin1String("onmention"));
+        QVERIFY(shown);
+        const Status badPreference = Test::call(backend(), Admin::Ops::userMail, {bob, QStringLiteral("sometimes")}).status();
+        QCOMPARE(badPreference.field(), QStringLiteral("email_notifications"));
+        QCOMPARE(Test::call(backend(), Admin::Ops::userMail, {999999, QStringLiteral("disabled")}).status().code(), Status::Code::NotFound);
         QVERIFY(Test::call(backend(), Admin::Ops::repoMute, {repo, bob}));
         QVERIFY(Test::call(backend(), Admin::Ops::repoCollaborator, {repo, bob, 2}));
         Result<std::vector<RepoPersonRow>> people = Test::call(backend(), Admin::Ops::repoPeople, {repo});

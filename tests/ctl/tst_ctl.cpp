@@ -182,11 +182,12 @@ private Q_SLOTS:
         QVERIFY(!info.out.contains("passw"));
         const Run sent = api({QStringLiteral("mail"), QStringLiteral("test"), QStringLiteral("ops@example.com")});
         QVERIFY2(sent.exitCode == 0, sent.out.constData());
+        QCOMPARE(sent.out, QByteArray("test mail sent to ops@example.com\n"));
         QVERIFY(m_sink.waitForMessages(1));
         QCOMPARE(m_sink.messages().front()[QStringLiteral("rcpt_tos")].toArray().at(0).toString(), QStringLiteral("ops@example.com"));
         const Run refused = api({QStringLiteral("mail"), QStringLiteral("test"), QStringLiteral("nobody@example.com")});
         QCOMPARE(refused.exitCode, 1);
-        QVERIFY2(refused.out.contains("User unknown"), refused.out.constData());
+        QVERIFY2(refused.out.contains("User unknown") && !refused.out.contains("sent to"), refused.out.constData());
         const Run bad = api({QStringLiteral("mail"), QStringLiteral("test"), QStringLiteral("not-an-address")});
         QCOMPARE(bad.exitCode, 1);
         QVERIFY2(bad.err.contains("to:"), bad.err.constData());

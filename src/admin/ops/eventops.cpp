@@ -302,6 +302,22 @@ const Op<WatchChange, Done> repoWatch{
         return changeRepoPerson(c, a.id, a.user, [&](SqlTransaction &tx) { return ForgeDb::setWatch(tx, a.user, a.id, mode, kinds); });
     }};
 
+// Gitea's EmailNotificationsPreference, which webhook payloads do not carry: set by operators.
+const Op<MailPreferenceChange, Done> userMail{
+    {.action = "user.mail", .method = HttpMethod::Put, .path = "/users/{id}/mail", .flags = Mutating,
+     .summary = "set which mail a user gets: enabled, onmention, disabled or andyourown", .cli = "users mail",
+     .done = "user {id} gets mail: {email_notifications}"},
+    [](OpContext &c, const MailPreferenceChange &a) -> Result<Done> {
+        const Status done = c.engine.store().write([&](SqlTransaction &tx) -> Status {
+            if (Status s = ForgeDb::checkUser(tx, a.id); !s)
+                return s;
+            return ForgeDb::setMailPreference(tx, a.id, a.preference);
+        });
+        if (!done)
+            return done;
+        return Done{};
+    }};
+
 const Op<RepoUser, Done> repoMute{
     {.action = "repo.mute", .method = HttpMethod::Put, .path = "/repos/{id}/mutes/{user}", .flags = Mutating,
      .summary = "mute a repository for a user: no notification from it, mentions included", .cli = "repos mute",
@@ -328,7 +344,7 @@ const Op<AccessChange, Done> repoCollaborator{
 std::vector<const OpBase *> eventOps()
 {
     return {&eventIngest, &eventList,  &eventGet,  &notificationList, &notificationNew, &notificationUpdate, &notificationReadAll,
-            &feedList,    &traceGet,   &userList,  &repoList,         &repoPeople,      &repoWatch,          &repoMute,
+            &feedList,    &traceGet,   &userList,  &repoList,         &repoPeople,      &repoWatch,          &userMail,          &repoMute,
             &repoUnmute,  &repoCollaborator};
 }
 

@@ -413,6 +413,18 @@ void describe(V &v, WatchChange &a)
     v(ArgSpec{ArgSpec::Body, "kinds", "what the watcher hears, comma-separated: issues, pulls, releases", 0, 0, "--kinds"}, a.kinds);
 }
 
+struct MailPreferenceChange
+{
+    qint64 id = 0;
+    QString preference;
+};
+template<typename V>
+void describe(V &v, MailPreferenceChange &a)
+{
+    v(ArgSpec{ArgSpec::Path, "id", "the user id (users list)", 1}, a.id);
+    v(ArgSpec{ArgSpec::Body, "email_notifications", "enabled, onmention, disabled or andyourown", 0, 0, "--mail", true}, a.preference);
+}
+
 struct AccessChange
 {
     qint64 id = 0;
@@ -442,6 +454,7 @@ extern const Op<PageArgs, Page<ForgeUserRow>> userList;
 extern const Op<PageArgs, Page<RepoRow>> repoList;
 extern const Op<RepoRef, std::vector<RepoPersonRow>> repoPeople;
 extern const Op<WatchChange, Done> repoWatch;
+extern const Op<MailPreferenceChange, Done> userMail;
 extern const Op<RepoUser, Done> repoMute;
 extern const Op<RepoUser, Done> repoUnmute;
 extern const Op<AccessChange, Done> repoCollaborator;

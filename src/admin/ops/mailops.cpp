@@ -39,7 +39,7 @@ const Op<NoArgs, MailInfo> mailInfo{
 const Op<MailTestArgs, MailTestResult> mailTest{
     {.action = "mail.test", .method = HttpMethod::Post, .path = "/mail/test", .flags = Mutating | MayWait,
      .summary = "send one test mail to an address with the configured mailer; the server's own words when it fails (exit 1)",
-     .cli = "mail test",
+     .cli = "mail test", .done = "test mail sent to {to}",
      .succeeded = [](const QJsonValue &answer) { return answer[QStringLiteral("ok")].toBool(); }},
     [](OpContext &c, const MailTestArgs &a) -> Result<MailTestResult> {
         Result<Mail::TestMailResult> sent = c.engine.mail().sendTest(c.cancel, a.to, QString());

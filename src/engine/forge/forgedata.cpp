@@ -314,6 +314,16 @@ Result<IssueFacts> issueFacts(SqlTransaction &tx, qint64 issueId)
     return f;
 }
 
+Status setMailPreference(SqlTransaction &tx, qint64 userId, const QString &preference)
+{
+    static const QStringList valid{QStringLiteral("enabled"), QStringLiteral("onmention"), QStringLiteral("disabled"), QStringLiteral("andyourown")};
+    if (!valid.contains(preference))
+        return Status::invalidArgument(QStringLiteral("email_notifications: \"%1\" is not one of %2").arg(preference.left(64), valid.join(QStringLiteral(", "))))
+            .withField(QStringLiteral("email_notifications"));
+    return tx.exec(QStringLiteral("UPDATE forge_user SET email_notifications = ?, updated_unix = ? WHERE id = ?"), {preference, nowUnix(), userId})
+        .status();
+}
+
 Status watchIfAuto(SqlTransaction &tx, qint64 userId, qint64 repoId)
 {
     const qint64 now = nowUnix();

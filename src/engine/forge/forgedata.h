@@ -72,6 +72,9 @@ Status watchIfAuto(SqlTransaction &tx, qint64 userId, qint64 repoId);
 Status setWatch(SqlTransaction &tx, qint64 userId, qint64 repoId, WatchMode mode, WatchKinds kinds = {});
 Status setIssueWatch(SqlTransaction &tx, qint64 userId, qint64 issueId, bool watching);
 Status setMute(SqlTransaction &tx, qint64 userId, qint64 repoId, bool muted);
+// Which mail the user gets (Gitea's EmailNotificationsPreference): enabled, onmention, disabled
+// or andyourown; InvalidArgument naming email_notifications for anything else.
+Status setMailPreference(SqlTransaction &tx, qint64 userId, const QString &preference);
 // mode 1 read, 2 write, 3 admin; 0 removes.
 Status setCollaborator(SqlTransaction &tx, qint64 repoId, qint64 userId, int mode);
 Status setOrgMember(SqlTransaction &tx, qint64 orgId, qint64 userId, bool member);
