@@ -132,6 +132,14 @@ int checkConfig(const EngineConfig &config, const QString &configLabel)
         << config.server.httpPort << "/api/v1"
         << (config.server.adminToken.isEmpty() ? " (admin token in the data directory)" : " (admin token configured)") << '\n'
         << "graceful_hammer_time: " << formatDuration(config.server.gracefulHammerTime) << '\n';
+    // Never the password: only whether there is a login.
+    const MailerSettings &m = config.mailer;
+    out << "mail: "
+        << (m.enabled ? QStringLiteral("%1 %2 from %3%4%5")
+                            .arg(m.protocol, m.serverLabel(), m.fromAddress, m.user.isEmpty() ? QString() : QStringLiteral(" (with a login)"),
+                                 config.service.enableNotifyMail ? QStringLiteral(", forge events mailed") : QStringLiteral(", test mail only"))
+                      : QStringLiteral("off"))
+        << '\n';
     QStringList queues = config.configuredQueueNames();
     queues.prepend(QStringLiteral("common"));
     for (const QString &name : std::as_const(queues)) {

@@ -170,13 +170,17 @@ private Q_SLOTS:
         const QString config = Test::writeFile(dir.path(), QStringLiteral("app.ini"),
                                                "[server]\nAPP_DATA_PATH = " + dir.filePath(QStringLiteral("data")).toUtf8()
                                                    + "\nGRACEFUL_HAMMER_TIME = 5s\n"
-                                                     "[queue.mail]\nTYPE = channel\nBATCH_LENGTH = 3\n");
+                                                     "[queue.mail]\nTYPE = channel\nBATCH_LENGTH = 3\n"
+                                                     "[mailer]\nENABLED = true\nFROM = ops@example.com\nSMTP_ADDR = mail.example.com\n"
+                                                     "USER = ops\nPASSWD = hunter2-secret\n");
         const Run check = runToEnd({QStringLiteral("--config"), config, QStringLiteral("--check-config")});
         QCOMPARE(check.exitCode, 0);
         QVERIFY(check.output.contains("config: " + config.toUtf8()));
         QVERIFY(check.output.contains("data: " + dir.filePath(QStringLiteral("data")).toUtf8()));
         QVERIFY(check.output.contains("graceful_hammer_time: 5s"));
         QVERIFY(check.output.contains("queue mail: channel, length 100000, batch 3"));
+        QVERIFY2(check.output.contains("mail: smtp mail.example.com:25 from ops@example.com (with a login), test mail only"), check.output.constData());
+        QVERIFY(!check.output.contains("hunter2"));
         QVERIFY(check.output.contains("settings ok"));
     }
 
