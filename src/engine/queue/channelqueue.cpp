@@ -22,7 +22,36 @@ Status ChannelQueue::pushItem(const CancelToken &cancel, const QByteArray &data)
     m_items.push_back(data);
     if (m_unique)
         m_set.insert(data);
-    m_waits.itemAdded(qsizetype(m_items.size()));
+    const QueueWaits::Wake wake = m_waits.wakeFor(qsizetype(m_items.size()));
+    lock.unlock();
+    m_waits.wake(wake);
+    return Status::ok();
+}
+
+Status ChannelQueue::pushItems(const CancelToken &cancel, const std::vector<QByteArray> &items)
+{
+    // One lock for as many as there is room for, then wait for room for the rest.
+    std::unique_lock lock(m_mutex);
+    size_t next = 0;
+    qsizetype accepted = 0;
+    while (next < items.size()) {
+        if (Status room = m_waits.waitForRoom(lock, cancel, m_name, m_capacity, m_timing.pushBlockTime,
+                                              [&] { return qsizetype(m_items.size()) < m_capacity; });
+            !room)
+            return Status(room.code(), QStringLiteral("%1 (%2 of %3 item(s) accepted)").arg(room.message()).arg(accepted).arg(items.size()));
+        for (; next < items.size() && qsizetype(m_items.size()) < m_capacity; ++next) {
+            if (m_unique && m_set.contains(items[next]))
+                continue; // queued already: skipped, as callers swallow AlreadyInQueue
+            m_items.push_back(items[next]);
+            if (m_unique)
+                m_set.insert(items[next]);
+            ++accepted;
+        }
+        const QueueWaits::Wake wake = m_waits.wakeFor(qsizetype(m_items.size()));
+        lock.unlock();
+        m_waits.wake(wake);
+        lock.lock();
+    }
     return Status::ok();
 }
 

@@ -20,6 +20,7 @@ public:
     QString type() const override { return QStringLiteral("channel"); }
     bool isUnique() const override { return m_unique; }
     Status pushItem(const CancelToken &cancel, const QByteArray &data) override;
+    Status pushItems(const CancelToken &cancel, const std::vector<QByteArray> &items) override;
     Result<std::vector<PoppedItem>> popItems(const CancelToken &cancel, int max,
                                              std::optional<SteadyClock::time_point> until, int atLeast = 1) override;
     Status ack(const CancelToken &cancel, const std::vector<PoppedItem> &items) override;

@@ -51,12 +51,25 @@ void QueueWaits::waitForItems(std::unique_lock<std::mutex> &lock, const CancelTo
 
 void QueueWaits::itemAdded(qsizetype waiting)
 {
+    wake(wakeFor(waiting));
+}
+
+QueueWaits::Wake QueueWaits::wakeFor(qsizetype waiting) const
+{
     if (m_needs.empty() || waiting < *m_needs.begin())
-        return;
-    if (*m_needs.rbegin() == 1)
-        m_notEmpty.notify_one(); // everyone waits for one item: one is enough
-    else
-        m_notEmpty.notify_all(); // needs differ: let each check its own
+        return Wake::None;
+    // Everyone waits for one item: one is enough. Needs differ: let each check its own.
+    return *m_needs.rbegin() == 1 ? Wake::One : Wake::All;
+}
+
+void QueueWaits::wake(Wake which)
+{
+    // condition_variable_any may be notified without the caller's mutex: the waiter checks its
+    // predicate under that mutex, after the state change the caller made while holding it.
+    if (which == Wake::One)
+        m_notEmpty.notify_one();
+    else if (which == Wake::All)
+        m_notEmpty.notify_all();
 }
 
 void QueueWaits::itemsReturned()

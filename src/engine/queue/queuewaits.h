@@ -29,8 +29,13 @@ public:
                       std::optional<SteadyClock::time_point> until, const std::function<qsizetype()> &count,
                       qsizetype atLeast = 1);
     // `waiting` items are queued now: wakes a popper only when that meets what it waits for, so a
-    // dispatcher filling a batch is woken once per batch, not once per item.
+    // gatherer filling a batch is woken once per batch, not once per item.
     void itemAdded(qsizetype waiting);
+    // itemAdded() in two halves, for a pusher: decide with the mutex held, wake after releasing
+    // it, so the woken popper does not at once block on the mutex its waker still holds.
+    enum class Wake { None, One, All };
+    Wake wakeFor(qsizetype waiting) const;
+    void wake(Wake which);
     void itemsReturned();  // wakes every waiting popper (released items, several at once)
     void roomMade();       // wakes waiting pushers
     void close();

@@ -9,10 +9,12 @@
 #include "support/redisserver.h"
 #include "support/wait.h"
 
+#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <atomic>
+#include <mutex>
 #include <thread>
 
 using namespace Switchyard;
@@ -338,8 +340,10 @@ private Q_SLOTS:
         std::vector<QByteArray> batch;
         for (int i = 0; i < 5; ++i)
             batch.push_back(item(i));
+        batch.push_back(item(4)); // twice in one batch: queued once on a unique queue
         QVERIFY(queue->pushItems(CancelToken(), batch)); // item(2) is skipped: already queued
         QCOMPARE(dataOf(popNow(*queue, 10)), (QList<QByteArray>{item(2), item(0), item(1), item(3), item(4)}));
+        batch.pop_back();
 
         init();
         auto small = open(false, 3);
@@ -347,6 +351,62 @@ private Q_SLOTS:
         QVERIFY(isQueueFull(full));
         QVERIFY2(full.message().contains(QLatin1String("3 of 5")), qPrintable(full.message()));
         QCOMPARE(*small->len(CancelToken()), qint64(3));
+    }
+
+    // Batched pushes (which wait for room between batches) beside pops that put half of what
+    // they took back: every item is acknowledged exactly once.
+    void pushItemsBesidePopsAndReleasesLoseNothing()
+    {
+        if (!stores())
+            QSKIP("dummy stores nothing");
+        auto queue = open(false, 64); // small: the producer waits for room between batches
+        constexpr int kBatches = 60;
+        constexpr int kPerBatch = 25;
+        std::mutex mutex;
+        QSet<QByteArray> acked;
+        int duplicates = 0;
+        CancelSource stop;
+        std::vector<std::thread> consumers;
+        for (int c = 0; c < 2; ++c) {
+            consumers.emplace_back([&, c] {
+                int round = 0;
+                while (true) {
+                    auto popped = queue->popItems(stop.token(), 9, std::nullopt);
+                    if (!popped)
+                        return;
+                    if (popped->empty())
+                        continue;
+                    if (++round % 2 == c % 2) { // every other pop goes back whole
+                        queue->release(CancelToken(), *popped);
+                        continue;
+                    }
+                    queue->ack(CancelToken(), *popped);
+                    std::lock_guard lock(mutex);
+                    for (const PoppedItem &p : *popped) {
+                        if (acked.contains(p.data))
+                            ++duplicates;
+                        acked.insert(p.data);
+                    }
+                }
+            });
+        }
+        bool failed = false;
+        for (int b = 0; b < kBatches && !failed; ++b) {
+            std::vector<QByteArray> batch;
+            for (int i = 0; i < kPerBatch; ++i)
+                batch.push_back(item(b * kPerBatch + i));
+            failed = !queue->pushItems(CancelToken(), batch);
+        }
+        QVERIFY(!failed);
+        QVERIFY(Test::eventually([&] {
+            std::lock_guard lock(mutex);
+            return acked.size() == kBatches * kPerBatch;
+        }));
+        stop.cancel();
+        for (std::thread &t : consumers)
+            t.join();
+        QCOMPARE(duplicates, 0);
+        QCOMPARE(*queue->len(CancelToken()), qint64(0));
     }
 
     void binarySafeItems()
