@@ -123,7 +123,7 @@ struct InFlightRow
     ItemBody body;
     QDateTime since;  // when a worker took it (unknown for another instance's)
     QString instance; // the instance holding it
-    QString holder;   // "worker 2", "waiting for a worker"; empty for another instance's
+    QString holder;   // "worker 2", "worker 2, gathering a batch"; empty for another instance's
 };
 template<typename V>
 void describe(V &v, InFlightRow &r)

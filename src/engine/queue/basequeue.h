@@ -69,8 +69,8 @@ struct PeekedItem
 struct InFlightItem
 {
     QByteArray data;
-    QDateTime since;       // invalid when not known (another instance's, or waiting for a worker)
-    QString holder;        // this process: "worker 2" or "waiting for a worker"
+    QDateTime since;       // invalid when not known (another instance's, or a batch being gathered)
+    QString holder;        // this process: "worker 2", or "worker 2, gathering a batch"
     QString instance;      // another instance's id; empty: this process
 };
 
@@ -99,7 +99,7 @@ public:
     // failing one may be queued; the message says how many were accepted.
     virtual Status pushItems(const CancelToken &cancel, const std::vector<QByteArray> &items);
     // Takes 1..max items, moving them to the in-flight area. Blocks while fewer than `atLeast`
-    // items wait (a dispatcher filling a batch sleeps until it is full instead of waking per
+    // items wait (a gatherer filling a batch sleeps until it is full instead of waking per
     // item), until `until` (then returns what there is, maybe nothing), cancellation (the token's
     // cause) or close() (Cancelled, "queue closed"). Redis treats every atLeast as 1.
     virtual Result<std::vector<PoppedItem>> popItems(const CancelToken &cancel, int max,

@@ -53,17 +53,19 @@ struct WorkerPool::Impl
         Status result;
     };
 
-    // Places `batch` in the slot for a worker (true), or leaves it in `batch` (false) when a
-    // flush, a pause or the shutdown comes first.
-    bool dispatch(std::unique_lock<std::mutex> &lock, std::vector<PoppedItem> &batch);
-    // The dispatcher's parts: a flush request first, items back on pause, the shutdown.
+    // The gatherer's work (Gitea's single buffer, passed from worker to worker): fills the next
+    // batch and returns it full, or partial once the debounce is due; serves flush requests and
+    // pauses meanwhile. Empty when the pool stops (what it held went back). Requires m_mutex and
+    // the gatherer's role.
+    std::vector<PoppedItem> gather(std::unique_lock<std::mutex> &lock);
+    // The parts of gathering: a flush request, items back on pause, leaving at shutdown.
     void serveNextFlush(std::unique_lock<std::mutex> &lock, std::vector<PoppedItem> &buffer,
                         std::optional<SteadyClock::time_point> &debounceAt);
     void putBack(const CancelToken &cancel, const std::vector<PoppedItem> &items);  // bounded by pushBlockTime
-    void stopDispatching(std::unique_lock<std::mutex> &lock, std::vector<PoppedItem> held);
-    // The placed batch (if any) followed by `newer`, in queue order; empties the slot. Requires m_mutex.
-    std::vector<PoppedItem> takePendingBefore(std::vector<PoppedItem> newer);
-    void startWorker();  // requires m_mutex
+    void leaveAtShutdown(std::unique_lock<std::mutex> &lock, std::vector<PoppedItem> held);
+    // A worker for the gatherer's role when none is waiting for it and the maximum allows.
+    void ensureGatherer(); // requires m_mutex
+    void startWorker();  // requires m_mutex and the gatherer's role free: the new worker takes it
     void workerLoop(Worker *self);
     void handleBatch(std::vector<PoppedItem> batch);
     // nullopt when the handler threw (logged, counted as failed; `error` says what it threw).
@@ -95,21 +97,24 @@ struct WorkerPool::Impl
     std::atomic<qint64> m_sampledAtMs = 0;  // ms since the epoch; 0: never sampled
 
     mutable std::mutex m_mutex;
-    std::condition_variable_any m_changed;  // state below changed (dispatcher, flush, shutdown wait here)
-    std::condition_variable m_work;         // a batch is pending, or stopping (idle workers wait here)
+    std::condition_variable_any m_changed;  // state below changed (the gatherer, flush, pause, shutdown wait here)
+    std::condition_variable m_work;         // the gatherer's role is free, or stopping (idle workers wait here)
     CancelToken m_runToken;                 // guarded by m_mutex; valid while running
-    CancelSource m_wake;                    // guarded by m_mutex; interrupts the dispatcher's pop
+    CancelSource m_wake;                    // guarded by m_mutex; interrupts the gatherer's pop
     bool m_running = false;                 // guarded by m_mutex
     bool m_stopping = false;                // guarded by m_mutex; workers exit when idle
     bool m_paused = false;                  // guarded by m_mutex
     bool m_pauseApplied = false;            // guarded by m_mutex; paused and holding nothing
     int m_maxWorkers;                       // guarded by m_mutex
     int m_workerCount = 0;                  // guarded by m_mutex
-    int m_idleWorkers = 0;                  // guarded by m_mutex
+    int m_idleWorkers = 0;                  // guarded by m_mutex; waiting for the gatherer's role
     int m_activeWorkers = 0;                // guarded by m_mutex
-    std::vector<PoppedItem> m_pending;      // guarded by m_mutex; a batch waiting for a worker
-    const std::vector<PoppedItem> *m_gathering = nullptr; // guarded by m_mutex; the dispatcher's next batch
-    bool m_hasPending = false;              // guarded by m_mutex
+    // One worker at a time gathers the next batch (the gatherer's role); it then handles that
+    // batch itself and the role passes to an idle worker, or to a new one. So a batch never
+    // changes threads: the only hand-off left is the producer's wake-up of the gatherer.
+    bool m_gathererBusy = false;            // guarded by m_mutex; some worker holds the role
+    const Worker *m_gatherer = nullptr;     // guarded by m_mutex; which (for the in-flight view)
+    const std::vector<PoppedItem> *m_gathering = nullptr; // guarded by m_mutex; the batch being gathered
     std::list<Worker> m_workers;            // guarded by m_mutex
     int m_workersStarted = 0;               // guarded by m_mutex
     std::vector<std::shared_ptr<FlushRequest>> m_flushRequests;  // guarded by m_mutex
@@ -151,11 +156,13 @@ bool WorkerPool::Impl::canStartWorker() const
 
 void WorkerPool::Impl::startWorker()
 {
+    // It starts as the gatherer (the role was free and no idle worker could take it).
     ++m_workerCount;
-    ++m_idleWorkers;  // idle from the start, so the dispatcher does not start another for nothing
     m_workers.push_back(Worker{});
     Worker *worker = &m_workers.back();
     worker->number = ++m_workersStarted;
+    m_gathererBusy = true;
+    m_gatherer = worker;
     worker->thread = std::thread([this, worker] {
         nameThisThread(m_name.left(12) + u'/' + QString::number(worker->number)); // "webhook_send/1"
         workerLoop(worker);
@@ -198,27 +205,71 @@ void WorkerPool::Impl::run(const CancelToken &cancel)
     m_stopping = false;
     m_runToken = cancel;
     m_wake = CancelSource(cancel);
+    ensureGatherer(); // the first worker; the others come as batches find no idle one
     m_changed.notify_all();
 
+    // The workers gather, handle and serve flushes; this thread joins those that exit idle and
+    // leads the shutdown.
+    while (!cancel.isCancelled()) {
+        cancel.wait(m_changed, lock, [this] {
+            return std::any_of(m_workers.begin(), m_workers.end(), [](const Worker &w) { return w.finished; });
+        });
+        reapWorkers(lock);
+    }
+
+    for (const std::shared_ptr<FlushRequest> &request : m_flushRequests) {
+        request->done = true;
+        request->result = Status::cancelled(QStringLiteral("queue %1 is shutting down").arg(m_name));
+    }
+    m_flushRequests.clear();
+    m_stopping = true;
+    wakeDispatcher();
+    m_work.notify_all();
+    // The gatherer puts back what it held (or, with no shutdown timeout, hands it to the handler
+    // once) — bounded on its own; nothing in hand may vanish.
+    CancelToken().wait(m_changed, lock, [this] { return !m_gathererBusy; });
+    if (m_timing.shutdownTimeout.count() != 0) {
+        const bool finished = CancelToken().waitUntil(m_changed, lock, SteadyClock::now() + m_timing.shutdownTimeout,
+                                                      [this] { return m_workerCount == 0; });
+        if (!finished)
+            qCCritical(lcQueue).noquote()
+                << "queue" << m_name << ":" << m_activeWorkers << "worker(s) still running"
+                << m_timing.shutdownTimeout.count() << "ms after shutdown; their items stay in flight";
+    }
+    reapWorkers(lock);
+    m_running = false;
+    m_changed.notify_all();
+}
+
+void WorkerPool::Impl::ensureGatherer()
+{
+    if (m_running && !m_stopping && !m_gathererBusy && m_idleWorkers == 0 && canStartWorker())
+        startWorker();
+}
+
+std::vector<PoppedItem> WorkerPool::Impl::gather(std::unique_lock<std::mutex> &lock)
+{
     std::vector<PoppedItem> buffer; // changed only with m_mutex held (popItems fills `popped`)
     m_gathering = &buffer;
     std::optional<SteadyClock::time_point> debounceAt;
     bool loggedError = false;
-    while (!cancel.isCancelled()) {
+    while (true) {
+        if (m_stopping || m_runToken.isCancelled()) {
+            leaveAtShutdown(lock, std::move(buffer));
+            return {};
+        }
         if (!m_flushRequests.empty()) {
             serveNextFlush(lock, buffer, debounceAt);
             continue;
         }
         if (m_paused) {
-            if (m_hasPending) // placed, not taken by a worker yet: it goes back too, in front (older)
-                buffer = takePendingBefore(std::move(buffer));
             if (!buffer.empty()) {
                 // Paused: what was already taken goes back, so the queue length stays truthful.
                 std::vector<PoppedItem> back = std::move(buffer);
                 buffer.clear();
                 debounceAt.reset();
                 lock.unlock();
-                putBack(cancel, back);
+                putBack(m_runToken, back);
                 lock.lock();
                 continue;
             }
@@ -226,11 +277,13 @@ void WorkerPool::Impl::run(const CancelToken &cancel)
                 m_pauseApplied = true;  // pause() returns now: nothing is held
                 m_changed.notify_all();
             }
-            cancel.wait(m_changed, lock, [this] { return !m_paused || !m_flushRequests.empty(); });
+            // Also when a resume and a new pause came between two looks: that pause waits for
+            // m_pauseApplied again, and nothing is held, so it is applied at once.
+            m_runToken.wait(m_changed, lock, [this] { return !m_paused || !m_pauseApplied || !m_flushRequests.empty() || m_stopping; });
             continue;
         }
         if (m_wake.isCancelled())
-            m_wake = CancelSource(cancel);
+            m_wake = CancelSource(m_runToken);
         const CancelToken wake = m_wake.token();
         const int room = m_batchLength - int(buffer.size());
         lock.unlock();
@@ -238,20 +291,20 @@ void WorkerPool::Impl::run(const CancelToken &cancel)
         Result<std::vector<PoppedItem>> popped = m_base->popItems(wake, room, debounceAt, buffer.empty() ? 1 : room);
         lock.lock();
         if (!popped) {
-            if (cancel.isCancelled())
-                break;
-            if (wake.isCancelled())
-                continue;  // flush, pause or resume
+            if (m_runToken.isCancelled() || wake.isCancelled())
+                continue;  // shutdown, flush, pause or resume
             if (popped.status().code() == Status::Code::Cancelled) {
                 qCWarning(lcQueue).noquote() << "queue" << m_name << ":" << popped.status().message();
-                break;  // closed underneath us
+                m_stopping = true; // closed underneath us
+                m_work.notify_all();
+                continue;
             }
             if (!loggedError)
                 qCWarning(lcQueue).noquote()
                     << "queue" << m_name << ": pop failed, retrying:" << popped.status().message();
             loggedError = true;
             lock.unlock();
-            cancel.sleepFor(m_timing.backoffUpper);
+            m_runToken.sleepFor(m_timing.backoffUpper);
             lock.lock();
             continue;
         }
@@ -265,15 +318,10 @@ void WorkerPool::Impl::run(const CancelToken &cancel)
         const bool full = int(buffer.size()) >= m_batchLength;
         const bool due = debounceAt && SteadyClock::now() >= *debounceAt;
         if (!buffer.empty() && (full || due) && !m_paused) {
-            debounceAt.reset();
-            if (!dispatch(lock, buffer)) // not placed: the batch stays in `buffer`
-                continue;
+            m_gathering = nullptr;
+            return buffer;
         }
-        reapWorkers(lock);
     }
-
-    m_gathering = nullptr;
-    stopDispatching(lock, std::move(buffer));
 }
 
 void WorkerPool::Impl::serveNextFlush(std::unique_lock<std::mutex> &lock, std::vector<PoppedItem> &buffer,
@@ -305,139 +353,88 @@ void WorkerPool::Impl::putBack(const CancelToken &cancel, const std::vector<Popp
                                      << "item(s) (they stay in flight and come back later):" << released.message();
 }
 
-std::vector<PoppedItem> WorkerPool::Impl::takePendingBefore(std::vector<PoppedItem> newer)
+void WorkerPool::Impl::leaveAtShutdown(std::unique_lock<std::mutex> &lock, std::vector<PoppedItem> held)
 {
-    std::vector<PoppedItem> items = std::move(m_pending);
-    m_pending.clear();
-    m_hasPending = false;
-    for (PoppedItem &item : newer)
-        items.push_back(std::move(item));
-    return items;
-}
-
-void WorkerPool::Impl::stopDispatching(std::unique_lock<std::mutex> &lock, std::vector<PoppedItem> held)
-{
-    // Nothing in hand may vanish; the placed batch is older than the one being filled.
-    std::vector<PoppedItem> leftovers = takePendingBefore(std::move(held));
-    for (const std::shared_ptr<FlushRequest> &request : m_flushRequests) {
-        request->done = true;
-        request->result = Status::cancelled(QStringLiteral("queue %1 is shutting down").arg(m_name));
-    }
-    m_flushRequests.clear();
-    m_stopping = true;
-    m_changed.notify_all();
-    m_work.notify_all();
+    m_gathering = nullptr;
+    if (held.empty())
+        return;
     lock.unlock();
-
     if (m_timing.shutdownTimeout.count() != 0) {
-        if (!leftovers.empty()) {
-            const CancelSource bounded = CancelSource::withTimeout(CancelToken(), m_timing.shutdownTimeout);
-            if (Status released = m_base->release(bounded.token(), leftovers); !released)
-                qCCritical(lcQueue).noquote() << "queue" << m_name << ": could not put back" << leftovers.size()
-                                              << "item(s) at shutdown:" << released.message();
-        }
-        lock.lock();
-        const bool finished = CancelToken().waitUntil(m_changed, lock, SteadyClock::now() + m_timing.shutdownTimeout,
-                                                      [this] { return m_workerCount == 0; });
-        if (!finished)
-            qCCritical(lcQueue).noquote()
-                << "queue" << m_name << ":" << m_activeWorkers << "worker(s) still running"
-                << m_timing.shutdownTimeout.count() << "ms after shutdown; their items stay in flight";
+        const CancelSource bounded = CancelSource::withTimeout(CancelToken(), m_timing.shutdownTimeout);
+        if (Status released = m_base->release(bounded.token(), held); !released)
+            qCCritical(lcQueue).noquote() << "queue" << m_name << ": could not put back" << held.size()
+                                          << "item(s) at shutdown:" << released.message();
     } else {
-        if (!leftovers.empty()) {
-            std::vector<QByteArray> data;
-            for (const PoppedItem &item : leftovers)
-                data.push_back(item.data);
-            const RawBatchResult result = callHandler(data).value_or(RawBatchResult());
-            if (!result.unhandled.empty())
-                qCCritical(lcQueue).noquote() << "queue" << m_name << ": shutdown without timeout dropped"
-                                              << result.unhandled.size() << "unhandled item(s)";
-            ackBounded(leftovers, "shutdown");
-        }
-        lock.lock();
+        std::vector<QByteArray> data;
+        for (const PoppedItem &item : held)
+            data.push_back(item.data);
+        const RawBatchResult result = callHandler(data).value_or(RawBatchResult());
+        if (!result.unhandled.empty())
+            qCCritical(lcQueue).noquote() << "queue" << m_name << ": shutdown without timeout dropped"
+                                          << result.unhandled.size() << "unhandled item(s)";
+        ackBounded(held, "shutdown");
     }
-    reapWorkers(lock);
-    m_running = false;
-    m_changed.notify_all();
-}
-
-bool WorkerPool::Impl::dispatch(std::unique_lock<std::mutex> &lock, std::vector<PoppedItem> &batch)
-{
-    // The slot holds one batch. Wait for the previous one to be taken only now, so the dispatcher
-    // gathered this batch while a worker took the previous one.
-    while (m_hasPending) {
-        m_runToken.wait(m_changed, lock, [this] {
-            return !m_hasPending || !m_flushRequests.empty() || m_paused || (m_idleWorkers == 0 && canStartWorker());
-        });
-        if (m_runToken.isCancelled())
-            return false; // shutdown collects the pending batch, the caller keeps `batch`
-        if (!m_hasPending)
-            break;
-        if (m_paused || !m_flushRequests.empty()) {
-            // Not taken by a worker yet: paused, it goes back; flushing, it is handled here.
-            // `batch` goes back to the caller, which serves the pause or the flush next.
-            std::vector<PoppedItem> mine = std::move(m_pending);
-            m_pending.clear();
-            m_hasPending = false;
-            const bool flushing = !m_flushRequests.empty();
-            lock.unlock();
-            if (flushing)
-                handleBatch(std::move(mine));
-            else
-                putBack(m_runToken, mine);
-            lock.lock();
-            return false;
-        }
-        if (m_idleWorkers == 0 && canStartWorker()) { // max workers raised while we waited
-            startWorker();
-            m_work.notify_one();
-        }
-    }
-    m_pending = std::move(batch);
-    batch.clear();
-    m_hasPending = true;
-    if (m_idleWorkers == 0 && canStartWorker())
-        startWorker();
-    m_work.notify_one();
-    return true;
+    lock.lock();
 }
 
 void WorkerPool::Impl::workerLoop(Worker *self)
 {
     std::unique_lock lock(m_mutex);
+    bool idle = false; // counted in m_idleWorkers; a new worker starts as the gatherer
     while (true) {
-        const auto idleUntil = SteadyClock::now() + m_timing.workerIdle;
-        m_work.wait_until(lock, idleUntil, [this] { return m_hasPending || m_stopping; });
-        if (m_hasPending) {
-            std::vector<PoppedItem> batch = std::move(m_pending);
-            m_pending.clear();
-            m_hasPending = false;
+        if (m_gatherer != self) {
+            // Wait for the gatherer's role; idle for workerIdle, exit — but the last worker stays.
+            const auto idleUntil = SteadyClock::now() + m_timing.workerIdle;
+            m_work.wait_until(lock, idleUntil, [this] { return !m_gathererBusy || m_stopping; });
+            if (m_stopping)
+                break;
+            if (m_gathererBusy) {
+                if (SteadyClock::now() >= idleUntil && m_workerCount > 1)
+                    break;
+                continue;
+            }
+            m_gathererBusy = true;
+            m_gatherer = self;
             --m_idleWorkers;
-            ++m_activeWorkers;
-            // What it holds, for the in-flight view (shared bytes: no copy of the items).
-            self->inHand.clear();
-            for (const PoppedItem &item : batch)
-                self->inHand.push_back(item.data);
-            self->since = QDateTime::currentDateTimeUtc();
-            m_changed.notify_all();
-            lock.unlock();
-            handleBatch(std::move(batch));
-            lock.lock();
-            self->inHand.clear();
-            --m_activeWorkers;
-            ++m_idleWorkers;
-            m_changed.notify_all();
-            continue;  // the idle time starts again
+            idle = false;
         }
-        if (m_stopping)
-            break;
-        if (SteadyClock::now() >= idleUntil && m_workerCount > 1)
-            break;  // idle: exit, but the last worker stays
+        std::vector<PoppedItem> batch = gather(lock);
+        m_gathererBusy = false;
+        m_gatherer = nullptr;
+        m_changed.notify_all();
+        if (batch.empty())
+            break; // stopping: what it held went back
+        // The role passes on: to an idle worker, or to a new one when the maximum allows — so the
+        // next batch is gathered while this one is handled.
+        if (m_idleWorkers > 0)
+            m_work.notify_one();
+        else
+            ensureGatherer();
+        ++m_activeWorkers;
+        // What it holds, for the in-flight view (shared bytes: no copy of the items).
+        self->inHand.clear();
+        for (const PoppedItem &item : batch)
+            self->inHand.push_back(item.data);
+        self->since = QDateTime::currentDateTimeUtc();
+        lock.unlock();
+        handleBatch(std::move(batch));
+        lock.lock();
+        self->inHand.clear();
+        --m_activeWorkers;
+        ++m_idleWorkers;
+        idle = true;
+        m_changed.notify_all();
     }
-    --m_idleWorkers;
+    if (idle)
+        --m_idleWorkers;
+    if (m_gatherer == self) { // stopped before it gathered
+        m_gathererBusy = false;
+        m_gatherer = nullptr;
+    }
     --m_workerCount;
     self->finished = true;
     m_changed.notify_all();
+    m_work.notify_all();
 }
 
 std::optional<RawBatchResult> WorkerPool::Impl::callHandler(std::vector<QByteArray> &data, QString *error)
@@ -527,14 +524,7 @@ void WorkerPool::Impl::handleBatch(std::vector<PoppedItem> batch)
 void WorkerPool::Impl::serveFlush(std::unique_lock<std::mutex> &lock, const std::shared_ptr<FlushRequest> &request)
 {
     if (request->discard) {
-        std::vector<PoppedItem> pending;
-        if (m_hasPending) {
-            pending = std::move(m_pending);
-            m_pending.clear();
-            m_hasPending = false;
-        }
-        lock.unlock();  // the ack may wait on the network
-        ackBounded(pending, "discard");
+        lock.unlock();
         const Result<qint64> removed = m_base->removeAll(m_runToken);
         lock.lock();
         request->result = removed.status();
@@ -544,14 +534,6 @@ void WorkerPool::Impl::serveFlush(std::unique_lock<std::mutex> &lock, const std:
     }
 
     m_flushing = true;
-    if (m_hasPending) {
-        std::vector<PoppedItem> pending = std::move(m_pending);
-        m_pending.clear();
-        m_hasPending = false;
-        lock.unlock();
-        handleBatch(std::move(pending));
-        lock.lock();
-    }
     int emptyPolls = 0;
     Status result;
     while (!request->abandoned && !m_runToken.isCancelled()) {
@@ -573,7 +555,7 @@ void WorkerPool::Impl::serveFlush(std::unique_lock<std::mutex> &lock, const std:
         const Result<qint64> length = m_base->len(run);
         lock.lock();
         // Drained = two consecutive empty polls with nothing queued and no worker busy.
-        if (length && *length == 0 && m_activeWorkers == 0 && !m_hasPending)
+        if (length && *length == 0 && m_activeWorkers == 0)
             ++emptyPolls;
         else
             emptyPolls = 0;
@@ -643,6 +625,7 @@ Status WorkerPool::Impl::flush(const CancelToken &cancel, std::chrono::milliseco
         return Status::unavailable(QStringLiteral("queue %1 is not running").arg(m_name));
     m_flushRequests.push_back(request);
     wakeDispatcher();
+    ensureGatherer(); // every worker busy with a batch: one more serves the flush, when allowed
     CancelSource limit = request->discard ? CancelSource(cancel) : CancelSource(cancel, SteadyClock::now() + timeout);
     limit.token().wait(m_changed, lock, [&] { return request->done; });
     if (request->done)
@@ -665,18 +648,14 @@ Result<std::vector<InFlightItem>> WorkerPool::Impl::inFlight(const CancelToken &
                     items.push_back(InFlightItem{data, worker.since, QStringLiteral("worker %1").arg(worker.number)});
             }
         }
-        // Taken from the backend, not yet in a worker's hands: the placed batch, then the one the
-        // dispatcher is gathering (both in the backend's in-flight area).
-        const auto waiting = [&](const std::vector<PoppedItem> &batch) {
-            for (const PoppedItem &item : batch) {
+        // Taken from the backend, not yet handled: the batch being gathered (in the backend's
+        // in-flight area), held by the worker that will handle it.
+        if (m_gathering && m_gatherer)
+            for (const PoppedItem &item : *m_gathering) {
                 if (qint64(items.size()) < limit)
-                    items.push_back(InFlightItem{item.data, QDateTime(), QStringLiteral("waiting for a worker")});
+                    items.push_back(InFlightItem{item.data, QDateTime(),
+                                                 QStringLiteral("worker %1, gathering a batch").arg(m_gatherer->number)});
             }
-        };
-        if (m_hasPending)
-            waiting(m_pending);
-        if (m_gathering)
-            waiting(*m_gathering);
     }
     if (qint64(items.size()) >= limit)
         return items;
@@ -699,6 +678,7 @@ void WorkerPool::Impl::setMaxWorkers(int maxWorkers)
 {
     std::lock_guard lock(m_mutex);
     m_maxWorkers = maxWorkers;
+    ensureGatherer(); // every worker busy: one more gathers the next batch now
     m_changed.notify_all();
 }
 
@@ -706,6 +686,8 @@ Status WorkerPool::Impl::pause(const CancelToken &cancel)
 {
     std::unique_lock lock(m_mutex);
     m_paused = true;
+    if (!m_gathererBusy)
+        m_pauseApplied = true; // nobody holds items to put back: the next gatherer will see the pause
     wakeDispatcher();
     if (!cancel.wait(m_changed, lock, [this] { return m_pauseApplied || !m_running || !m_paused; }))
         return Status(cancel.cause().code(),
@@ -751,6 +733,10 @@ QueueStats WorkerPool::Impl::stats() const
     {
         std::lock_guard lock(m_mutex);
         stats.workers = m_workerCount;
+        // A gatherer with nothing in hand yet is what Gitea's dispatcher is, not a worker — unless
+        // it is the last one.
+        if (m_gathererBusy && (!m_gathering || m_gathering->empty()) && m_workerCount > 1)
+            --stats.workers;
         stats.activeWorkers = m_activeWorkers;
         stats.maxWorkers = m_maxWorkers;
         stats.paused = m_paused;

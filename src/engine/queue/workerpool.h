@@ -33,13 +33,19 @@ using RawBatchHandler = std::function<RawBatchResult(std::vector<QByteArray> &ba
 //   unhandled the worker first waits unhandledBackoff (not while flushing); handler exceptions are
 //   caught and logged and the batch counts as handled (no retry loop on a poison item);
 // - items are acknowledged to the base queue only after the handler returned, so a crash
-//   redelivers them (at-least-once; duplicates ≤ workers × batchLength + batchLength prefetched);
-// - shutdown (run()'s token cancelled): undispatched items go back to the front of the base queue,
-//   workers get shutdownTimeout to finish; with shutdownTimeout 0 the handler runs once on the
-//   leftovers instead. Nothing is dropped silently.
-// Thread-safety: all public methods may be called from any thread. Threads: run() is the
-// dispatcher (on a thread its caller owns); workers are owned by the pool and joined by run() or
-// the destructor.
+//   redelivers them (at-least-once; duplicates ≤ workers × batchLength);
+// - shutdown (run()'s token cancelled): the batch being gathered goes back to the front of the
+//   base queue, workers get shutdownTimeout to finish; with shutdownTimeout 0 the handler runs
+//   once on the leftovers instead. Nothing is dropped silently.
+// How (docs/queues.md "Workers"): there is no dispatcher thread. One worker at a time holds the
+// gatherer's role — it pops the next batch (one buffer, one debounce, as Gitea's dispatcher) —
+// then handles that batch itself while the role passes to an idle worker, or to a new one when
+// none is idle and the maximum allows. A batch never changes threads; with every worker busy and
+// the maximum reached, nobody gathers until one is free. stats().workers does not count a
+// gatherer that holds nothing yet (that is the dispatcher's part), unless it is the only worker.
+// Thread-safety: all public methods may be called from any thread. Threads: run() supervises (on
+// a thread its caller owns: it joins workers that exit idle and leads the shutdown); workers are
+// owned by the pool and joined by run() or the destructor.
 class WorkerPool
 {
 public:
@@ -53,7 +59,7 @@ public:
     const QString &name() const;
     BaseQueue &base();
 
-    // The dispatcher loop; returns after `cancel` is cancelled and shutdown is complete.
+    // Starts the first worker and supervises; returns after `cancel` is cancelled and shutdown is complete.
     void run(const CancelToken &cancel);
 
     // Pushes to the base queue (errors of BaseQueue::pushItem). A dummy ("immediate") queue runs
@@ -74,20 +80,20 @@ public:
     using Settle = std::function<Status(const CancelToken &cancel, SteadyClock::time_point until)>;
     void setSettle(Settle settle);
     // Deletes every waiting item; returns how many. On a paused queue the count is exact (pause()
-    // has put back whatever the dispatcher held); on a running one, batches already taken for
+    // has put back whatever the gatherer held); on a running one, batches already taken for
     // handling are not counted and are handled.
     Result<qint64> removeAll(const CancelToken &cancel);
     // Up to `limit` waiting items from `offset`, consuming nothing (BaseQueue::peek).
     Result<std::vector<PeekedItem>> peek(const CancelToken &cancel, qint64 offset, int limit);
     // Up to `limit` items taken and not yet acknowledged: in this pool's workers' hands (since
-    // when, which worker), the batch waiting for a worker, then other instances' (Redis).
+    // when, which worker), the batch a worker is gathering, then other instances' (Redis).
     Result<std::vector<InFlightItem>> inFlight(const CancelToken &cancel, int limit);
 
     // Live: fewer workers take effect as workers go idle; more at the next dispatch.
     void setMaxWorkers(int maxWorkers);
     // A paused queue keeps accepting pushes and hands nothing to workers. Returns once the
-    // dispatcher has put back the items it held (at once when idle; a flush in progress finishes
-    // first) or when `cancel` fires; batches already with workers finish.
+    // gatherer has put back the items it held (at once when nobody gathers; a flush in progress
+    // finishes first) or when `cancel` fires; batches already with workers finish.
     Status pause(const CancelToken &cancel);
     void resume();
     bool isPaused() const;
@@ -101,7 +107,7 @@ public:
     void sampleLength(const CancelToken &cancel);
 
 private:
-    struct Impl; // the dispatcher, the workers and their state (workerpool.cpp)
+    struct Impl; // the workers, the gatherer's role and their state (workerpool.cpp)
     const std::unique_ptr<Impl> d;
 };
 

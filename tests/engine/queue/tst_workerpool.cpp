@@ -9,6 +9,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
@@ -514,6 +515,79 @@ private Q_SLOTS:
         QVERIFY(queue.push(CancelToken(), 42));
         QCOMPARE(seen, std::vector<qint64>{42}); // synchronously, after a JSON round trip
         QCOMPARE(pool->stats().handledTotal, qint64(1));
+    }
+
+    // #22: the worker that gathers a batch holds it (no dispatcher between): the in-flight view
+    // names it, and it is counted as a worker once it holds something.
+    void aBatchBeingGatheredIsHeldByAWorker()
+    {
+        QueueTiming timing = fastTiming();
+        timing.batchDebounce = 1h;
+        RunningPool p([&](std::vector<qint64>) { return std::vector<qint64>(); }, 100, 2, timing);
+        p.pushAll(0, 3);
+        QVERIFY(Test::eventually([&] { return p.pool->stats().length == 0; }));
+        const Result<std::vector<InFlightItem>> held = p.pool->inFlight(CancelToken(), 10);
+        QVERIFY(held);
+        QCOMPARE(held->size(), std::size_t(3));
+        for (const InFlightItem &item : *held)
+            QCOMPARE(item.holder, QStringLiteral("worker 1, gathering a batch"));
+        const QueueStats stats = p.pool->stats();
+        QCOMPARE(stats.workers, 1);
+        QCOMPARE(stats.activeWorkers, 0);
+    }
+
+    // #22: with every worker busy and the maximum reached, nobody gathers: the next items wait in
+    // the queue, not in anyone's hands; a worker that is done gathers them.
+    void withEveryWorkerBusyTheNextBatchWaitsInTheQueue()
+    {
+        Gate gate;
+        Recorder seen;
+        RunningPool p([&](std::vector<qint64> items) {
+            gate.pass();
+            seen.record(items);
+            return std::vector<qint64>();
+        }, 1, 2);
+        p.pushAll(0, 5);
+        QVERIFY(gate.waitForWaiting(2));
+        QVERIFY(Test::eventually([&] { return p.pool->stats().length == 3; }));
+        const Result<std::vector<InFlightItem>> held = p.pool->inFlight(CancelToken(), 10);
+        QCOMPARE(held->size(), std::size_t(2));
+        for (const InFlightItem &item : *held)
+            QVERIFY2(!item.holder.contains(QLatin1String("gathering")), qPrintable(item.holder));
+        QCOMPARE(p.pool->stats().workers, 2);
+        gate.open();
+        QVERIFY(seen.waitForItems(5));
+        QCOMPARE(p.pool->stats().workers <= 2, true);
+    }
+
+    // #22: the gatherer's role passes between four workers while two producers push and the queue
+    // is paused and resumed: every item is handled exactly once.
+    void theGathererRolePassesAndEveryItemIsHandledOnce()
+    {
+        std::mutex mutex;
+        std::vector<int> count(40000, 0);
+        std::atomic<qint64> handled = 0;
+        RunningPool p([&](std::vector<qint64> items) {
+            std::lock_guard lock(mutex);
+            for (qint64 i : items)
+                ++count[std::size_t(i)];
+            handled += qint64(items.size());
+            return std::vector<qint64>();
+        }, 7, 4, fastTiming(), nullptr, 50000);
+        std::thread a([&] { p.pushAll(0, 20000); });
+        std::thread b([&] { p.pushAll(20000, 40000); });
+        for (int i = 0; i < 5; ++i) { // pauses while items flow
+            QVERIFY(p.pool->pause(CancelToken()));
+            QVERIFY(p.pool->stats().paused);
+            p.pool->resume();
+        }
+        a.join();
+        b.join();
+        QVERIFY(p.queue->flush(CancelToken(), 30s));
+        QCOMPARE(handled.load(), qint64(40000));
+        std::lock_guard lock(mutex);
+        QCOMPARE(std::count(count.begin(), count.end(), 1), std::ptrdiff_t(40000));
+        QCOMPARE(p.pool->stats().handledTotal, qint64(40000));
     }
 
     void countersAddUp()
