@@ -6,7 +6,8 @@
 // For each backend and worker count (1, 4), batch 20: one producer pushes N items as fast as it
 // can while the pool handles them; items/s is N over the time from the first push until the last
 // item was handled; push latency p50/p99 is measured on every push call. Redis runs on a private
-// redis-server (no persistence) started here.
+// redis-server (no persistence) started here. Before each channel and LevelDB row its ceiling runs
+// in the same process (rawHandoff, rawLevelLoop): the row prints the queue's share of it.
 #include "engine/queue/channelqueue.h"
 #include "engine/queue/levelqueue.h"
 #include "engine/queue/queue.h"
@@ -17,8 +18,13 @@
 #include <QCoreApplication>
 #include <QTemporaryDir>
 
+#include <leveldb/db.h>
+#include <leveldb/write_batch.h>
+
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
+#include <deque>
 #include <cstdio>
 #include <mutex>
 #include <thread>
@@ -34,6 +40,12 @@ struct Figures
     double p50us = 0;
     double p99us = 0;
 };
+
+// The item every producer here pushes (about 40 bytes of JSON).
+QByteArray item(int i)
+{
+    return "{\"id\":" + QByteArray::number(i) + ",\"payload\":\"0123456789abcdef\"}";
+}
 
 Figures run(std::unique_ptr<BaseQueue> base, int workers, int items, int pushBatch)
 {
@@ -62,7 +74,7 @@ Figures run(std::unique_ptr<BaseQueue> base, int workers, int items, int pushBat
     for (int i = 0; i < items; i += pushBatch) {
         chunk.clear();
         for (int j = i; j < std::min(items, i + pushBatch); ++j)
-            chunk.push_back("{\"id\":" + QByteArray::number(j) + ",\"payload\":\"0123456789abcdef\"}");
+            chunk.push_back(item(j));
         const auto before = Clock::now();
         if (pushBatch == 1) {
             if (Status pushed = pool->push(CancelToken(), chunk.front()); !pushed)
@@ -88,6 +100,92 @@ Figures run(std::unique_ptr<BaseQueue> base, int workers, int items, int pushBat
     return figures;
 }
 
+// The LevelDB queue's ceiling: the same storage work with no queue around it, on one thread and
+// without locks or hand-offs. Per item a Put of 'q' + sequence (the push); per 20 items one
+// WriteBatch moving them to 'f' keys read through an iterator (the pop), and one deleting the
+// 'f' keys (the ack). The same item bytes are built per item, as the producer above does.
+double rawLevelLoop(int items, int pushBatch)
+{
+    QTemporaryDir dir;
+    leveldb::Options options;
+    options.create_if_missing = true;
+    leveldb::DB *raw = nullptr;
+    if (!leveldb::DB::Open(options, dir.filePath(QStringLiteral("raw")).toStdString(), &raw).ok())
+        qFatal("raw LevelDB open failed");
+    const std::unique_ptr<leveldb::DB> db(raw);
+    const auto key = [](char prefix, quint64 seq) {
+        std::string k(9, '\0');
+        k[0] = prefix;
+        for (int i = 0; i < 8; ++i)
+            k[size_t(8 - i)] = char((seq >> (8 * i)) & 0xff);
+        return k;
+    };
+    const leveldb::WriteOptions write;
+    quint64 tail = 0, head = 0, inFlight = 0;
+    const auto started = Clock::now();
+    for (int i = 0; i < items; i += pushBatch) {
+        leveldb::WriteBatch push;
+        for (int j = i; j < std::min(items, i + pushBatch); ++j) {
+            const QByteArray data = item(j);
+            push.Put(key('q', tail++), leveldb::Slice(data.constData(), size_t(data.size())));
+        }
+        db->Write(write, &push);
+        while (tail - head >= 20 || (i + pushBatch >= items && head < tail)) {
+            leveldb::WriteBatch pop, ack;
+            std::unique_ptr<leveldb::Iterator> it(db->NewIterator(leveldb::ReadOptions()));
+            it->Seek(key('q', head));
+            for (int n = 0; n < 20 && head < tail && it->Valid(); ++n, ++head, it->Next()) {
+                const QByteArray data(it->value().data(), qsizetype(it->value().size()));
+                pop.Delete(it->key());
+                pop.Put(key('f', inFlight), leveldb::Slice(data.constData(), size_t(data.size())));
+                ack.Delete(key('f', inFlight++));
+            }
+            it.reset();
+            db->Write(write, &pop);
+            db->Write(write, &ack);
+        }
+    }
+    return items / std::chrono::duration<double>(Clock::now() - started).count();
+}
+
+// The channel queue's ceiling: the simplest correct hand-off of the same items from the producer to
+// one consumer thread — a deque under a mutex, the consumer woken by a condition variable when a
+// batch of 20 is there (or the last items are), taking what there is.
+double rawHandoff(int items, int pushBatch)
+{
+    std::mutex mutex;
+    std::condition_variable ready;
+    std::deque<QByteArray> queue;
+    bool last = false;
+    qint64 handled = 0;
+    const auto started = Clock::now();
+    std::thread consumer([&] {
+        std::vector<QByteArray> batch;
+        std::unique_lock lock(mutex);
+        while (handled < items) {
+            ready.wait(lock, [&] { return queue.size() >= 20 || (last && !queue.empty()); });
+            batch.clear();
+            while (!queue.empty() && batch.size() < 20) {
+                batch.push_back(std::move(queue.front()));
+                queue.pop_front();
+            }
+            lock.unlock();
+            handled += qint64(batch.size()); // the handler's work: count them
+            lock.lock();
+        }
+    });
+    for (int i = 0; i < items; i += pushBatch) {
+        std::lock_guard lock(mutex);
+        for (int j = i; j < std::min(items, i + pushBatch); ++j)
+            queue.push_back(item(j));
+        last = i + pushBatch >= items;
+        if (queue.size() >= 20 || last)
+            ready.notify_one();
+    }
+    consumer.join();
+    return items / std::chrono::duration<double>(Clock::now() - started).count();
+}
+
 // --peek: an operator's look at the head of a big LevelDB queue (GET /queues/{qid}/items): 100
 // items, 200 times, first on the idle queue (the peer), then while 4 workers consume it. Target:
 // every peek under 50 ms.
@@ -110,7 +208,7 @@ int peekBench(int items)
     for (int i = 0; i < items; i += 1000) {
         chunk.clear();
         for (int j = i; j < std::min(items, i + 1000); ++j)
-            chunk.push_back("{\"id\":" + QByteArray::number(j) + ",\"payload\":\"0123456789abcdef\"}");
+            chunk.push_back(item(j));
         if (Status pushed = pool->pushMany(CancelToken(), chunk); !pushed)
             qFatal("push: %s", qPrintable(pushed.message()));
     }
@@ -168,7 +266,8 @@ int main(int argc, char *argv[])
             qFatal("%s", qPrintable(started.message()));
     }
 
-    std::printf("%-8s %-7s %-10s %14s %12s %12s\n", "backend", "workers", "push", "items/s", "push p50 us", "push p99 us");
+    std::printf("%-8s %-7s %-10s %14s %12s %12s %16s %6s\n", "backend", "workers", "push", "items/s", "push p50 us", "push p99 us",
+                "ceiling items/s", "ratio");
     int round = 0;
     for (const QString &backend : backends) {
         for (int workers : {1, 4}) {
@@ -186,9 +285,17 @@ int main(int argc, char *argv[])
                                                       QueueTiming())
                                          .value());
                 }
+                // The ceiling just before the queue, in the same run (the machine's mood is shared).
+                const double ceiling = backend == QLatin1String("channel") ? rawHandoff(items, pushBatch)
+                                       : backend == QLatin1String("level") ? rawLevelLoop(items, pushBatch)
+                                                                           : 0;
                 const Figures f = run(std::move(base), workers, items, pushBatch);
-                std::printf("%-8s %-7d %-10s %14.0f %12.1f %12.1f\n", qPrintable(backend), workers,
+                std::printf("%-8s %-7d %-10s %14.0f %12.1f %12.1f", qPrintable(backend), workers,
                             pushBatch == 1 ? "single" : "batch 100", f.itemsPerSecond, f.p50us, f.p99us);
+                if (ceiling > 0)
+                    std::printf(" %16.0f %5.0f%%\n", ceiling, 100 * f.itemsPerSecond / ceiling);
+                else
+                    std::printf(" %16s %6s\n", "-", "-");
                 std::fflush(stdout);
             }
         }
