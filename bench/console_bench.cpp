@@ -171,6 +171,7 @@ int main(int argc, char *argv[])
     std::vector<double> lateness;
     double worst = 0;
     double worstAfterStart = 0; // after the first 2 s, when the initial lists have been applied
+    double worstAtStart = 0;    // in the first 2 s: start-up, 10 000 notices read and shown
     std::vector<double> feedLateness; // while the Notifications page (the live feed) was shown
     std::vector<double> historyLateness; // while the Webhooks page was shown
     QString worstAt; // the page shown when the worst stall ended
@@ -185,6 +186,8 @@ int main(int argc, char *argv[])
         lateness.push_back(std::max(0.0, double(now - last) / 1e6 - 5.0));
         if (probeClock.elapsed() > 2000)
             worstAfterStart = std::max(worstAfterStart, lateness.back());
+        else
+            worstAtStart = std::max(worstAtStart, lateness.back());
         if (window.currentPage() && window.currentPage()->id() == QLatin1String("notifications"))
             feedLateness.push_back(lateness.back());
         if (window.currentPage() && window.currentPage()->id() == QLatin1String("webhooks"))
@@ -259,6 +262,7 @@ int main(int argc, char *argv[])
                 lateness.size(), percentile(lateness, 0.5), percentile(lateness, 0.99),
                 lateness.empty() ? 0.0 : *std::max_element(lateness.begin(), lateness.end()));
     std::printf("worst stall while showing: %s; worst after the first 2 s: %.2f ms\n", qPrintable(worstAt), worstAfterStart);
+    std::printf("start-up (the first 2 s: every page read, %d notices shown): worst stall %.2f ms (target < 50 ms)\n", noticeRows, worstAtStart);
     std::printf("feed (Notifications page shown, %zu samples): p50 %.2f ms, p99 %.2f ms, max %.2f ms; %lld events ingested (%.0f/s), %d rows in the feed\n",
                 feedLateness.size(), percentile(feedLateness, 0.5), percentile(feedLateness, 0.99),
                 feedLateness.empty() ? 0.0 : *std::max_element(feedLateness.begin(), feedLateness.end()), static_cast<long long>(ingested.load()),

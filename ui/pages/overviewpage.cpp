@@ -255,12 +255,8 @@ void OverviewPage::refresh()
                 return;
             m_cronRows.clear();
             for (const Admin::CronRow &row : *rows)
-                onEvent([&] {
-                    Admin::AdminEvent event;
-                    event.type = Admin::AdminEvent::Type::CronStatus;
-                    event.cron = row;
-                    return event;
-                }());
+                m_cronRows.insert(row.name, row);
+            showCron(); // once for the list, not once per task (100 tasks: 100 × 100 rows, tens of ms)
         });
     });
     // The self-check is a diagnostic (it writes and deletes a cache key): run on the first read and
@@ -492,28 +488,10 @@ void OverviewPage::onEvent(const Admin::AdminEvent &event)
             m_history->setQueues(names);
             break;
         }
-        case Admin::AdminEvent::Type::CronStatus: {
+        case Admin::AdminEvent::Type::CronStatus:
             m_cronRows.insert(event.cron.name, event.cron);
-            int failed = 0, running = 0;
-            QDateTime next;
-            QString nextTitle;
-            for (const Admin::CronRow &row : std::as_const(m_cronRows)) {
-                failed += CronModel::stateOf(row) == CronModel::State::Error ? 1 : 0;
-                running += row.running ? 1 : 0;
-                if (row.next.isValid() && row.enabled && !row.paused && (!next.isValid() || row.next < next)) {
-                    next = row.next;
-                    nextTitle = row.title;
-                }
-            }
-            m_cron->set(failed ? tr("%n failing", nullptr, failed) : formatCount(m_cronRows.size()),
-                        tr("%1 tasks · %2 running<br>next: %3 %4")
-                            .arg(m_cronRows.size())
-                            .arg(running)
-                            .arg(nextTitle.toHtmlEscaped(), formatRelative(next, QDateTime::currentDateTimeUtc())),
-                        failed ? statusColor(StatusColor::Error) : QColor());
-            m_cron->setFilter(failed ? CronModel::stateText(CronModel::State::Error) : QString());
+            showCron();
             break;
-        }
         case Admin::AdminEvent::Type::Notice:
             addNotice(event.notice, true);
             break;
@@ -523,6 +501,28 @@ void OverviewPage::onEvent(const Admin::AdminEvent &event)
         default:
             break;
     }
+}
+
+void OverviewPage::showCron()
+{
+    int failed = 0, running = 0;
+    QDateTime next;
+    QString nextTitle;
+    for (const Admin::CronRow &row : std::as_const(m_cronRows)) {
+        failed += CronModel::stateOf(row) == CronModel::State::Error ? 1 : 0;
+        running += row.running ? 1 : 0;
+        if (row.next.isValid() && row.enabled && !row.paused && (!next.isValid() || row.next < next)) {
+            next = row.next;
+            nextTitle = row.title;
+        }
+    }
+    m_cron->set(failed ? tr("%n failing", nullptr, failed) : formatCount(m_cronRows.size()),
+                tr("%1 tasks · %2 running<br>next: %3 %4")
+                    .arg(m_cronRows.size())
+                    .arg(running)
+                    .arg(nextTitle.toHtmlEscaped(), formatRelative(next, QDateTime::currentDateTimeUtc())),
+                failed ? statusColor(StatusColor::Error) : QColor());
+    m_cron->setFilter(failed ? CronModel::stateText(CronModel::State::Error) : QString());
 }
 
 void OverviewPage::runSelfCheck()

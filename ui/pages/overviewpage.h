@@ -45,6 +45,7 @@ public:
 private:
     void onEvent(const Admin::AdminEvent &event);
     void runSelfCheck();
+    void showCron(); // the Cron card from m_cronRows
     void pollCards(); // locks and cache, which the stream does not carry
     void showInstance();
     void addNotice(const Admin::NoticeRow &notice, bool atTop);
