@@ -4,6 +4,7 @@
 #include "queuelogging.h"
 
 #include <QDir>
+#include <QSet>
 
 #include <cstdarg>
 #include <cstdio>
@@ -51,14 +52,6 @@ leveldb::Slice slice(const QByteArray &data)
     return leveldb::Slice(data.constData(), size_t(data.size()));
 }
 
-Status fromLevel(const leveldb::Status &status, const QString &what)
-{
-    if (status.ok())
-        return Status::ok();
-    const QString message = QStringLiteral("%1: %2").arg(what, QString::fromStdString(status.ToString()));
-    return status.IsCorruption() ? Status::corruption(message) : Status::unavailable(message);
-}
-
 } // namespace
 
 // LevelDB's informational log, kept in memory instead of a LOG file: recovery reports what it
@@ -90,13 +83,15 @@ private:
 
 LevelQueue::LevelQueue(QString name, std::unique_ptr<RecoveryLog> log, std::unique_ptr<leveldb::DB> db, int capacity,
                        bool unique, bool sync, QueueTiming timing)
-    : m_name(std::move(name)), m_log(std::move(log)), m_db(std::move(db)), m_capacity(std::max(1, capacity)),
-      m_unique(unique), m_sync(sync), m_timing(timing)
+    : m_name(std::move(name)), m_log(std::move(log)), m_db(std::move(db)),
+      m_writer(std::make_unique<LevelWriter>(m_db.get(), m_name)), m_capacity(std::max(1, capacity)), m_unique(unique),
+      m_sync(sync), m_timing(timing)
 {
 }
 
 LevelQueue::~LevelQueue()
 {
+    m_writer.reset();
     m_db.reset(); // before the log it writes to
 }
 
@@ -157,12 +152,9 @@ Result<std::unique_ptr<LevelQueue>> LevelQueue::open(const CancelToken &cancel, 
     return queue;
 }
 
-Status LevelQueue::write(const void *batch, bool sync)
+Status LevelQueue::write(void *batch, bool sync, LevelWriter::Wait wait)
 {
-    leveldb::WriteOptions options;
-    options.sync = sync;
-    return fromLevel(m_db->Write(options, const_cast<leveldb::WriteBatch *>(static_cast<const leveldb::WriteBatch *>(batch))),
-                     QStringLiteral("queue %1 write").arg(m_name));
+    return m_writer->write(std::move(*static_cast<leveldb::WriteBatch *>(batch)), sync, wait);
 }
 
 Result<qint64> LevelQueue::recover()
@@ -238,6 +230,44 @@ Result<qint64> LevelQueue::recover()
     return lost;
 }
 
+Status LevelQueue::claimPush(std::unique_lock<std::mutex> &lock, const CancelToken &cancel)
+{
+    while (true) {
+        if (Status room = m_waits.waitForRoom(lock, cancel, m_name, m_capacity, m_timing.pushBlockTime,
+                                              [&] { return qsizetype(m_tail - m_head) < m_capacity; });
+            !room)
+            return room;
+        if (!m_pushBusy) {
+            m_pushBusy = true;
+            return Status::ok();
+        }
+        m_idle.wait(lock, [this] { return !m_pushBusy; }); // another push is writing: a write's time
+    }
+}
+
+void LevelQueue::endPush(std::unique_lock<std::mutex> &)
+{
+    m_pushBusy = false;
+    m_idle.notify_all();
+}
+
+Status LevelQueue::commitPush(std::unique_lock<std::mutex> &lock, void *batch, quint64 tail)
+{
+    // Entries at m_tail and above are invisible to pops until m_tail moves: written without
+    // the lock, so pops (and their writes) go on meanwhile.
+    lock.unlock();
+    const Status written = write(batch, m_sync);
+    lock.lock();
+    endPush(lock);
+    if (!written)
+        return written;
+    m_tail = tail;
+    const QueueWaits::Wake wake = m_waits.wakeFor(qsizetype(m_tail - m_head));
+    lock.unlock();
+    m_waits.wake(wake); // after unlocking: the woken popper does not block at once on our lock
+    return Status::ok();
+}
+
 Status LevelQueue::pushItem(const CancelToken &cancel, const QByteArray &data)
 {
     std::unique_lock lock(m_mutex);
@@ -245,20 +275,51 @@ Status LevelQueue::pushItem(const CancelToken &cancel, const QByteArray &data)
     auto queued = [&] { return m_unique && m_db->Get(leveldb::ReadOptions(), memberKey(data), &ignored).ok(); };
     if (!m_waits.closed() && queued())
         return Status::alreadyExists(QStringLiteral("item already in queue %1").arg(m_name));
-    if (Status room = m_waits.waitForRoom(lock, cancel, m_name, m_capacity, m_timing.pushBlockTime,
-                                          [&] { return qsizetype(m_tail - m_head) < m_capacity; });
-        !room)
-        return room;
-    if (queued()) // pushed by someone else while we waited
+    if (Status claimed = claimPush(lock, cancel); !claimed)
+        return claimed;
+    if (queued()) { // pushed by someone else while we waited
+        endPush(lock);
         return Status::alreadyExists(QStringLiteral("item already in queue %1").arg(m_name));
+    }
     leveldb::WriteBatch batch;
     batch.Put(seqKey(kQueued, m_tail), slice(data));
     if (m_unique)
         batch.Put(memberKey(data), leveldb::Slice());
-    if (Status written = write(&batch, m_sync); !written)
-        return written;
-    ++m_tail;
-    m_waits.itemAdded(qsizetype(m_tail - m_head));
+    return commitPush(lock, &batch, m_tail + 1);
+}
+
+Status LevelQueue::pushItems(const CancelToken &cancel, const std::vector<QByteArray> &items)
+{
+    // One write per run of room, as one push would write each.
+    size_t next = 0;
+    qsizetype accepted = 0;
+    std::string ignored;
+    while (next < items.size()) {
+        std::unique_lock lock(m_mutex);
+        if (Status claimed = claimPush(lock, cancel); !claimed)
+            return Status(claimed.code(), QStringLiteral("%1 (%2 of %3 item(s) accepted)").arg(claimed.message()).arg(accepted).arg(items.size()));
+        leveldb::WriteBatch batch;
+        QSet<QByteArray> inBatch; // unique: an item twice in one call is queued once
+        quint64 tail = m_tail;
+        for (; next < items.size() && qsizetype(tail - m_head) < m_capacity; ++next) {
+            const QByteArray &data = items[next];
+            if (m_unique) {
+                if (inBatch.contains(data) || m_db->Get(leveldb::ReadOptions(), memberKey(data), &ignored).ok())
+                    continue; // queued already: skipped, as callers swallow AlreadyInQueue
+                inBatch.insert(data);
+                batch.Put(memberKey(data), leveldb::Slice());
+            }
+            batch.Put(seqKey(kQueued, tail++), slice(data));
+        }
+        const qsizetype count = qsizetype(tail - m_tail);
+        if (count == 0) {
+            endPush(lock);
+            continue;
+        }
+        if (Status written = commitPush(lock, &batch, tail); !written)
+            return Status(written.code(), QStringLiteral("%1 (%2 of %3 item(s) accepted)").arg(written.message()).arg(accepted).arg(items.size()));
+        accepted += count;
+    }
     return Status::ok();
 }
 
@@ -293,54 +354,82 @@ Result<std::vector<PeekedItem>> LevelQueue::peek(const CancelToken &, qint64 off
     return items;
 }
 
+
 Result<std::vector<PoppedItem>> LevelQueue::popItems(const CancelToken &cancel, int max,
                                                      std::optional<SteadyClock::time_point> until, int atLeast)
 {
     std::unique_lock lock(m_mutex);
-    m_waits.waitForItems(lock, cancel, until, [&] { return qsizetype(m_tail - m_head); }, atLeast);
-    if (m_waits.closed())
-        return queueClosedStatus(m_name);
+    while (true) {
+        m_waits.waitForItems(lock, cancel, until, [&] { return qsizetype(m_tail - m_head); }, atLeast);
+        if (m_waits.closed())
+            return queueClosedStatus(m_name);
+        if (!m_popBusy)
+            break;
+        m_idle.wait(lock, [this] { return !m_popBusy; }); // another pop is moving its items: a write's time
+    }
     if (m_head == m_tail)
         return cancel.isCancelled() ? Result<std::vector<PoppedItem>>(cancel.cause()) : std::vector<PoppedItem>();
 
-    std::vector<PoppedItem> popped;
-    leveldb::WriteBatch batch;
-    quint64 head = m_head;
+    // Reserve the entries, then read and move them. A unique queue keeps the lock throughout: a
+    // push of an equal item must not see its membership between the reservation and the write.
+    const quint64 first = m_head;
+    const quint64 end = first + std::min<quint64>(m_tail - m_head, quint64(std::max(1, max)));
     quint64 nextInFlight = m_nextInFlight;
-    const quint64 wanted = std::min<quint64>(m_tail - m_head, quint64(std::max(1, max)));
-    std::unique_ptr<leveldb::Iterator> it(m_db->NewIterator(leveldb::ReadOptions()));
-    it->Seek(seqKey(kQueued, head));
+    m_head = end;
+    m_nextInFlight += end - first;
+    m_popBusy = true;
+    const bool unlocked = !m_unique;
+    if (unlocked)
+        lock.unlock();
+
+    std::vector<PoppedItem> popped;
+    popped.reserve(size_t(end - first));
+    leveldb::WriteBatch batch;
     qint64 missing = 0;
-    while (popped.size() < wanted && head < m_tail) {
-        const std::string key = seqKey(kQueued, head);
-        ++head;
-        if (!it->Valid() || it->key().ToString() != key) {
-            // A gap in the stored sequence: the entry is unreadable; drop the slot, count it.
-            ++missing;
+    {
+        std::unique_ptr<leveldb::Iterator> it(m_db->NewIterator(leveldb::ReadOptions()));
+        it->Seek(seqKey(kQueued, first));
+        for (quint64 seq = first; seq < end; ++seq) {
+            const std::string key = seqKey(kQueued, seq);
+            if (!it->Valid() || it->key() != leveldb::Slice(key)) {
+                // A gap in the stored sequence: the entry is unreadable; drop the slot, count it.
+                ++missing;
+                batch.Delete(key);
+                it->Seek(seqKey(kQueued, seq + 1));
+                continue;
+            }
+            const QByteArray data(it->value().data(), qsizetype(it->value().size()));
+            it->Next();
             batch.Delete(key);
-            it->Seek(seqKey(kQueued, head));
-            continue;
+            batch.Put(seqKey(kInFlight, nextInFlight), slice(data));
+            if (m_unique)
+                batch.Delete(memberKey(data));
+            popped.push_back(PoppedItem{data, nextInFlight});
+            ++nextInFlight;
         }
-        const QByteArray data(it->value().data(), qsizetype(it->value().size()));
-        it->Next();
-        batch.Delete(key);
-        batch.Put(seqKey(kInFlight, nextInFlight), slice(data));
-        if (m_unique)
-            batch.Delete(memberKey(data));
-        popped.push_back(PoppedItem{data, nextInFlight});
-        ++nextInFlight;
     }
-    if (Status written = write(&batch, false); !written)
+    // A non-unique pop does not wait for its write when another thread is writing (that thread
+    // writes it next, before any later release or ack): until it lands the entries are still
+    // queued on disk, which after a crash means what in flight means — they come back.
+    const Status written = write(&batch, false, m_unique ? LevelWriter::Wait::UntilWritten : LevelWriter::Wait::No);
+
+    if (unlocked)
+        lock.lock();
+    m_popBusy = false;
+    m_idle.notify_all();
+    if (!written) {
+        m_head = first; // nothing moved; no other pop, release or removeAll ran meanwhile
         return written;
+    }
     if (missing > 0) {
         m_corrupt += missing;
         qCCritical(lcQueue).noquote() << "queue" << m_name << ":" << missing << "stored item(s) could not be read; skipped";
     }
-    m_head = head;
-    m_nextInFlight = nextInFlight;
     m_waits.roomMade();
-    if (m_head != m_tail)
-        m_waits.itemAdded(qsizetype(m_tail - m_head)); // another popper may take the rest
+    const QueueWaits::Wake more = m_head != m_tail ? m_waits.wakeFor(qsizetype(m_tail - m_head)) // another popper may take the rest
+                                                   : QueueWaits::Wake::None;
+    lock.unlock();
+    m_waits.wake(more);
     return popped;
 }
 
@@ -356,7 +445,10 @@ Status LevelQueue::ack(const CancelToken &, const std::vector<PoppedItem> &items
 
 Status LevelQueue::release(const CancelToken &, const std::vector<PoppedItem> &items)
 {
-    std::lock_guard lock(m_mutex);
+    std::unique_lock lock(m_mutex);
+    // The keys just below the head may still be a pop's to delete, and an equal item may be
+    // being pushed (unique).
+    m_idle.wait(lock, [this] { return !m_popBusy && !m_pushBusy; });
     leveldb::WriteBatch batch;
     quint64 head = m_head;
     for (auto it = items.rbegin(); it != items.rend(); ++it) {
@@ -397,7 +489,9 @@ Result<qint64> LevelQueue::len(const CancelToken &)
 
 Result<qint64> LevelQueue::removeAll(const CancelToken &)
 {
-    std::lock_guard lock(m_mutex);
+    std::unique_lock lock(m_mutex);
+    // The entries a pop reserved are taken, not queued; a push's are not queued yet.
+    m_idle.wait(lock, [this] { return !m_popBusy && !m_pushBusy; });
     leveldb::WriteBatch batch;
     std::unique_ptr<leveldb::Iterator> it(m_db->NewIterator(leveldb::ReadOptions()));
     for (it->Seek(seqKey(kQueued, 0)); it->Valid() && it->key()[0] == kQueued; it->Next())

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "basequeue.h"
+#include "levelwriter.h"
 #include "queuewaits.h"
 
 #include <condition_variable>
@@ -36,6 +37,7 @@ public:
     QString type() const override { return QStringLiteral("level"); }
     bool isUnique() const override { return m_unique; }
     Status pushItem(const CancelToken &cancel, const QByteArray &data) override;
+    Status pushItems(const CancelToken &cancel, const std::vector<QByteArray> &items) override;
     Result<std::vector<PoppedItem>> popItems(const CancelToken &cancel, int max,
                                              std::optional<SteadyClock::time_point> until, int atLeast = 1) override;
     Status ack(const CancelToken &cancel, const std::vector<PoppedItem> &items) override;
@@ -59,11 +61,18 @@ private:
     // Puts in-flight items back, and closes gaps left by items a damaged log lost (counted).
     // Returns the number of lost items found.
     Result<qint64> recover();
-    Status write(const void *batch, bool sync);
+    // Through m_writer (group commit); `batch` is a leveldb::WriteBatch, taken.
+    Status write(void *batch, bool sync, LevelWriter::Wait wait = LevelWriter::Wait::UntilWritten);
+    // A push: waits for room and for its turn (one push writes at a time); writes the entries
+    // m_tail..tail-1 without the lock and publishes them (returns unlocked); or gives the turn up.
+    Status claimPush(std::unique_lock<std::mutex> &lock, const CancelToken &cancel);
+    Status commitPush(std::unique_lock<std::mutex> &lock, void *batch, quint64 tail);
+    void endPush(std::unique_lock<std::mutex> &lock);
 
     const QString m_name;
     std::unique_ptr<RecoveryLog> m_log; // outlives m_db, which writes to it
     std::unique_ptr<leveldb::DB> m_db;
+    std::unique_ptr<LevelWriter> m_writer; // every write goes through it
     const qsizetype m_capacity;
     const bool m_unique;
     const bool m_sync;
@@ -76,6 +85,13 @@ private:
     quint64 m_tail = 0;         // guarded by m_mutex
     quint64 m_nextInFlight = 1; // guarded by m_mutex
     qint64 m_corrupt = 0;       // guarded by m_mutex
+    // The writes happen without the lock, so a push and a pop do not wait for each other's disk
+    // write: a push writes at m_tail and publishes by moving m_tail; a pop of a non-unique queue
+    // reserves head..head+n, then reads and moves those entries. One push and one pop at a time;
+    // release and removeAll, which write at and from the head, wait for both.
+    bool m_pushBusy = false;    // guarded by m_mutex
+    bool m_popBusy = false;     // guarded by m_mutex
+    std::condition_variable m_idle; // a push or pop finished writing
 };
 
 } // namespace Switchyard

@@ -401,7 +401,10 @@ void WorkerPool::Impl::workerLoop(Worker *self)
         std::vector<PoppedItem> batch = gather(lock);
         m_gathererBusy = false;
         m_gatherer = nullptr;
-        m_changed.notify_all();
+        // Only the shutdown waits for the role to be free (pause and flush are served by the
+        // gatherer itself): no wake-up of the supervisor and every waiter per batch.
+        if (m_stopping)
+            m_changed.notify_all();
         if (batch.empty())
             break; // stopping: what it held went back
         // The role passes on: to an idle worker, or to a new one when the maximum allows — so the
@@ -423,7 +426,6 @@ void WorkerPool::Impl::workerLoop(Worker *self)
         --m_activeWorkers;
         ++m_idleWorkers;
         idle = true;
-        m_changed.notify_all();
     }
     if (idle)
         --m_idleWorkers;
