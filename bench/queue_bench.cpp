@@ -1,13 +1,15 @@
 // Queue throughput and push latency, end to end (push → handler → ack), per backend.
 //
-//   queue_bench [--items N] [--backends channel,level,redis]
+//   queue_bench [--items N] [--backends channel,level,redis] [--workers 1,4] [--push single,batch]
 //   queue_bench --peek [--items N]   (default 1 000 000)
 //
 // For each backend and worker count (1, 4), batch 20: one producer pushes N items as fast as it
 // can while the pool handles them; items/s is N over the time from the first push until the last
 // item was handled; push latency p50/p99 is measured on every push call. Redis runs on a private
-// redis-server (no persistence) started here. Before each channel and LevelDB row its ceiling runs
-// in the same process (rawHandoff, rawLevelLoop): the row prints the queue's share of it.
+// redis-server (no persistence) started here. Each channel and LevelDB row also runs its ceiling in
+// the same process (rawHandoff, rawLevelLoop), alternating with the queue for R rounds (3; each
+// run leaves the disk and caches busy for the next one, so neither always goes first), and prints
+// the medians and the queue's share of the ceiling.
 #include "engine/queue/channelqueue.h"
 #include "engine/queue/levelqueue.h"
 #include "engine/queue/queue.h"
@@ -259,6 +261,25 @@ int main(int argc, char *argv[])
         items = args.at(at + 1).toInt();
     if (const qsizetype at = args.indexOf(QStringLiteral("--backends")); at >= 0 && at + 1 < args.size())
         backends = args.at(at + 1).split(QLatin1Char(','));
+    int rounds = 3;
+    if (const qsizetype at = args.indexOf(QStringLiteral("--rounds")); at >= 0 && at + 1 < args.size())
+        rounds = std::max(1, args.at(at + 1).toInt());
+    // For a profiler: one row at a time.
+    QList<int> workerCounts{1, 4};
+    if (const qsizetype at = args.indexOf(QStringLiteral("--workers")); at >= 0 && at + 1 < args.size()) {
+        workerCounts.clear();
+        for (const QString &count : args.at(at + 1).split(QLatin1Char(',')))
+            workerCounts.append(count.toInt());
+    }
+    QList<int> pushBatches{1, 100};
+    if (const qsizetype at = args.indexOf(QStringLiteral("--push")); at >= 0 && at + 1 < args.size()) {
+        const QStringList kinds = args.at(at + 1).split(QLatin1Char(','));
+        pushBatches.clear();
+        if (kinds.contains(QStringLiteral("single")))
+            pushBatches.append(1);
+        if (kinds.contains(QStringLiteral("batch")))
+            pushBatches.append(100);
+    }
 
     Test::RedisServer redis;
     if (backends.contains(QStringLiteral("redis"))) {
@@ -270,26 +291,41 @@ int main(int argc, char *argv[])
                 "ceiling items/s", "ratio");
     int round = 0;
     for (const QString &backend : backends) {
-        for (int workers : {1, 4}) {
-            for (int pushBatch : {1, 100}) {
-                QTemporaryDir dir;
-                std::unique_ptr<BaseQueue> base;
-                const QString name = QStringLiteral("bench%1").arg(++round);
-                if (backend == QLatin1String("channel")) {
-                    base = std::make_unique<ChannelQueue>(name, items + 1, false, QueueTiming());
-                } else if (backend == QLatin1String("level")) {
-                    base = std::move(LevelQueue::open(CancelToken(), name, dir.filePath(name), items + 1, false, false, QueueTiming()).value());
-                } else {
-                    base = std::move(RedisQueue::open(CancelToken(), name, *RedisAddress::parse(redis.url()), name + QStringLiteral("_queue"),
-                                                      name + QStringLiteral("_queue_unique"), items + 1, false, QStringLiteral("bench"),
-                                                      QueueTiming())
-                                         .value());
+        const bool hasCeiling = backend == QLatin1String("channel") || backend == QLatin1String("level");
+        for (int workers : workerCounts) {
+            for (int pushBatch : pushBatches) {
+                std::vector<Figures> runs;
+                std::vector<double> ceilings;
+                for (int r = 0; r < (hasCeiling ? rounds : 1); ++r) {
+                    QTemporaryDir dir;
+                    std::unique_ptr<BaseQueue> base;
+                    const QString name = QStringLiteral("bench%1").arg(++round);
+                    if (backend == QLatin1String("channel")) {
+                        base = std::make_unique<ChannelQueue>(name, items + 1, false, QueueTiming());
+                    } else if (backend == QLatin1String("level")) {
+                        base = std::move(LevelQueue::open(CancelToken(), name, dir.filePath(name), items + 1, false, false, QueueTiming()).value());
+                    } else {
+                        base = std::move(RedisQueue::open(CancelToken(), name, *RedisAddress::parse(redis.url()), name + QStringLiteral("_queue"),
+                                                          name + QStringLiteral("_queue_unique"), items + 1, false, QStringLiteral("bench"),
+                                                          QueueTiming())
+                                             .value());
+                    }
+                    const auto ceiling = [&] {
+                        ceilings.push_back(backend == QLatin1String("channel") ? rawHandoff(items, pushBatch) : rawLevelLoop(items, pushBatch));
+                    };
+                    if (hasCeiling && r % 2 == 0)
+                        ceiling();
+                    runs.push_back(run(std::move(base), workers, items, pushBatch));
+                    if (hasCeiling && r % 2 == 1)
+                        ceiling();
                 }
-                // The ceiling just before the queue, in the same run (the machine's mood is shared).
-                const double ceiling = backend == QLatin1String("channel") ? rawHandoff(items, pushBatch)
-                                       : backend == QLatin1String("level") ? rawLevelLoop(items, pushBatch)
-                                                                           : 0;
-                const Figures f = run(std::move(base), workers, items, pushBatch);
+                const auto median = [](std::vector<double> values) {
+                    std::sort(values.begin(), values.end());
+                    return values.empty() ? 0.0 : values[values.size() / 2];
+                };
+                std::sort(runs.begin(), runs.end(), [](const Figures &a, const Figures &b) { return a.itemsPerSecond < b.itemsPerSecond; });
+                const Figures &f = runs[runs.size() / 2];
+                const double ceiling = median(ceilings);
                 std::printf("%-8s %-7d %-10s %14.0f %12.1f %12.1f", qPrintable(backend), workers,
                             pushBatch == 1 ? "single" : "batch 100", f.itemsPerSecond, f.p50us, f.p99us);
                 if (ceiling > 0)
