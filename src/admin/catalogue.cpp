@@ -38,6 +38,14 @@ Answer Answer::json(const QJsonValue &value, int status)
     return answer;
 }
 
+Answer Answer::jsonText(QByteArray body, int status)
+{
+    Answer answer;
+    answer.status = status;
+    answer.body = std::move(body);
+    return answer;
+}
+
 Answer Answer::failure(const Status &status)
 {
     Answer answer = json(Json::error(status), httpStatus(status.code()));
@@ -386,7 +394,7 @@ void finishChange(OpContext &context, qint64 entry, const QString &target, const
                                  : QStringLiteral("%1 %2").arg(Answer::httpStatus(result.code())).arg(result.message()));
 }
 
-Answer pageOf(const QJsonArray &all, const Request &request)
+Result<PageRange> pageRange(qint64 total, const Request &request)
 {
     constexpr int kDefaultLimit = 50;
     constexpr int kMaxLimit = 500;
@@ -396,14 +404,9 @@ Answer pageOf(const QJsonArray &all, const Request &request)
     reader(ArgSpec{ArgSpec::Query, "page", "", 1, 1'000'000'000}, page);
     reader(ArgSpec{ArgSpec::Query, "limit", "", 1, kMaxLimit}, limit);
     if (Status valid = reader.finish(); !valid)
-        return Answer::failure(valid);
-    QJsonArray slice;
-    const qint64 first = (page - 1) * limit;
-    for (qint64 i = first; i < all.size() && i < first + limit; ++i)
-        slice.append(all.at(i));
-    Answer answer = Answer::json(slice);
-    answer.headers.emplace_back("X-Total-Count", QByteArray::number(all.size()));
-    return answer;
+        return valid;
+    const qint64 first = std::min(total, (page - 1) * limit);
+    return PageRange{first, std::min(limit, total - first)};
 }
 
 } // namespace detail

@@ -110,6 +110,8 @@ struct Answer
     std::shared_ptr<StreamBody> stream; // set: the body is written by it (chunked), `body` unused
 
     static Answer json(const QJsonValue &value, int status = 200);
+    // A body already encoded (Json::encodeText).
+    static Answer jsonText(QByteArray body, int status = 200);
     static Answer failure(const Status &status);
     static int httpStatus(Status::Code code);
     // What a status line means when the body has no code (a proxy, the HTTP edge, an old server).
@@ -441,9 +443,39 @@ template<typename T>
 struct IsPage : std::false_type {};
 template<typename T>
 struct IsPage<Page<T>> : std::true_type {};
+template<typename T>
+struct IsVectorResult : std::false_type {};
+template<typename T>
+struct IsVectorResult<std::vector<T>> : std::true_type {};
 
-// Paging of a list answer by ?page&limit, with X-Total-Count.
-Answer pageOf(const QJsonArray &all, const Request &request);
+// Paging of a list answer by ?page&limit: the rows [first, first + count) of `total`, or the
+// failure that names the bad parameter.
+struct PageRange
+{
+    qint64 first = 0;
+    qint64 count = 0;
+};
+Result<PageRange> pageRange(qint64 total, const Request &request);
+// The page of `rows` as the answer, with X-Total-Count; only the page is encoded.
+template<typename T>
+Answer pageOf(const std::vector<T> &rows, const Request &request)
+{
+    const Result<PageRange> range = pageRange(qint64(rows.size()), request);
+    if (!range)
+        return Answer::failure(range.status());
+    QByteArray body;
+    body.reserve(256 + range->count * 256);
+    body.append('[');
+    for (qint64 i = range->first; i < range->first + range->count; ++i) {
+        if (i > range->first)
+            body.append(',');
+        Json::encodeText(body, rows[std::size_t(i)]);
+    }
+    body.append(']');
+    Answer answer = Answer::jsonText(std::move(body));
+    answer.headers.emplace_back("X-Total-Count", QByteArray::number(qint64(rows.size())));
+    return answer;
+}
 
 } // namespace detail
 
@@ -515,7 +547,7 @@ public:
                 answer.headers.emplace_back("X-Total-Count", QByteArray::number(result->total));
                 return answer;
             }
-            Answer answer = Answer::json(Json::encode(result->rows));
+            Answer answer = Answer::jsonText(Json::encodeText(result->rows));
             answer.headers.emplace_back("X-Total-Count", QByteArray::number(result->total));
             return answer;
         } else if constexpr (std::is_same_v<R, NoContent>) {
@@ -525,12 +557,15 @@ public:
             return answer;
         } else if constexpr (requires { bool(result->accepted); }) {
             // Done and every result that may say the work goes on after the answer.
-            return Answer::json(Json::encode(*result), result->accepted ? 202 : m_info.okStatus);
+            return Answer::jsonText(Json::encodeText(*result), result->accepted ? 202 : m_info.okStatus);
+        } else if constexpr (detail::IsVectorResult<R>::value) {
+            if (hasFlag(Paged))
+                return detail::pageOf(*result, request);
+            return Answer::jsonText(Json::encodeText(*result), m_info.okStatus);
+        } else if constexpr (std::is_same_v<R, QJsonValue>) {
+            return Answer::json(*result, m_info.okStatus);
         } else {
-            const QJsonValue json = Json::encode(*result);
-            if (hasFlag(Paged) && json.isArray())
-                return detail::pageOf(json.toArray(), request);
-            return Answer::json(json, m_info.okStatus);
+            return Answer::jsonText(Json::encodeText(*result), m_info.okStatus);
         }
     }
 

@@ -1,5 +1,13 @@
 #include "jsoncodec.h"
 
+#include <QJsonDocument>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <memory>
+
 namespace Switchyard::Admin::Json {
 
 QJsonValue time(const QDateTime &value)
@@ -85,6 +93,260 @@ Status Reader::finish() const
         }
     }
     return m_status;
+}
+
+namespace detail {
+
+namespace {
+
+char hexDigit(unsigned value)
+{
+    return char(value < 10 ? '0' + value : 'a' + value - 10);
+}
+
+// Two digits, zero-padded.
+void appendTwo(char *at, int value)
+{
+    at[0] = char('0' + value / 10);
+    at[1] = char('0' + value % 10);
+}
+
+} // namespace
+
+void appendString(QByteArray &out, QStringView text)
+{
+    // JSON's escapes for '"', '\\' and the control characters (\b \f \n \r \t, else \u00XX);
+    // everything else as UTF-8, but a lone surrogate as \uXXXX, as Qt's writer does. Written
+    // through a pointer into room for the worst case (6 bytes a unit), then cut to size.
+    const qsizetype start = out.size();
+    out.resize(start + 2 + text.size() * 6);
+    char *at = out.data() + start;
+    *at++ = '"';
+    const char16_t *src = text.utf16();
+    const char16_t *const end = src + text.size();
+    const auto escape = [&at](char16_t unit) {
+        *at++ = '\\';
+        *at++ = 'u';
+        *at++ = hexDigit(unit >> 12 & 0xf);
+        *at++ = hexDigit(unit >> 8 & 0xf);
+        *at++ = hexDigit(unit >> 4 & 0xf);
+        *at++ = hexDigit(unit & 0xf);
+    };
+    while (src != end) {
+        const char16_t u = *src++;
+        if (u < 0x80) {
+            if (u >= 0x20 && u != '"' && u != '\\') {
+                *at++ = char(u);
+                continue;
+            }
+            char short_ = 0;
+            switch (u) {
+            case '"': short_ = '"'; break;
+            case '\\': short_ = '\\'; break;
+            case '\b': short_ = 'b'; break;
+            case '\f': short_ = 'f'; break;
+            case '\n': short_ = 'n'; break;
+            case '\r': short_ = 'r'; break;
+            case '\t': short_ = 't'; break;
+            default: break;
+            }
+            if (short_) {
+                *at++ = '\\';
+                *at++ = short_;
+            } else {
+                escape(u);
+            }
+        } else if (u < 0x800) {
+            *at++ = char(0xc0 | (u >> 6));
+            *at++ = char(0x80 | (u & 0x3f));
+        } else if (!QChar::isSurrogate(u)) {
+            *at++ = char(0xe0 | (u >> 12));
+            *at++ = char(0x80 | ((u >> 6) & 0x3f));
+            *at++ = char(0x80 | (u & 0x3f));
+        } else if (QChar::isHighSurrogate(u) && src != end && QChar::isLowSurrogate(*src)) {
+            const char32_t code = QChar::surrogateToUcs4(u, *src++);
+            *at++ = char(0xf0 | (code >> 18));
+            *at++ = char(0x80 | ((code >> 12) & 0x3f));
+            *at++ = char(0x80 | ((code >> 6) & 0x3f));
+            *at++ = char(0x80 | (code & 0x3f));
+        } else {
+            escape(u); // a lone surrogate
+        }
+    }
+    *at++ = '"';
+    out.truncate(at - out.constData());
+}
+
+void appendKey(QByteArray &out, const char *key)
+{
+    // Field names are plain ASCII words: copied as they are, unless one needs escaping after all.
+    const char *end = key;
+    for (; *end; ++end) {
+        if (*end < 0x20 || *end >= 0x7f || *end == '"' || *end == '\\') {
+            appendString(out, QString::fromLatin1(key));
+            out.append(':');
+            return;
+        }
+    }
+    const qsizetype start = out.size();
+    out.resize(start + (end - key) + 3);
+    char *at = out.data() + start;
+    *at++ = '"';
+    std::memcpy(at, key, std::size_t(end - key));
+    at += end - key;
+    *at++ = '"';
+    *at = ':';
+}
+
+void appendInteger(QByteArray &out, qint64 value)
+{
+    char digits[24];
+    const auto written = std::to_chars(digits, digits + sizeof digits, value);
+    out.append(digits, written.ptr - digits);
+}
+
+void appendDouble(QByteArray &out, double value)
+{
+    if (std::isfinite(value))
+        out.append(QByteArray::number(value, 'g', QLocale::FloatingPointShortest));
+    else
+        out.append("null"); // as Qt writes infinities and NaN (RFC 4627 §2.4)
+}
+
+void appendTime(QByteArray &out, const QDateTime &value)
+{
+    // What time() gives — the time at its own offset, ISO 8601 with milliseconds, "Z" for UTC —
+    // computed here for the usual case (years 0–9999, offsets of whole minutes); else through Qt.
+    if (!value.isValid()) {
+        out.append("null");
+        return;
+    }
+    const int offset = value.offsetFromUtc();
+    const qint64 local = value.toMSecsSinceEpoch() + qint64(offset) * 1000;
+    const qint64 days = local >= 0 ? local / 86400000 : (local - 86399999) / 86400000;
+    const qint64 inDay = local - days * 86400000;
+    // Civil date from days since 1970-01-01 (proleptic Gregorian, 400-year eras).
+    const qint64 z = days + 719468;
+    const qint64 era = (z >= 0 ? z : z - 146096) / 146097;
+    const qint64 doe = z - era * 146097;
+    const qint64 yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    const qint64 doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    const qint64 mp = (5 * doy + 2) / 153;
+    const int day = int(doy - (153 * mp + 2) / 5 + 1);
+    const int month = int(mp < 10 ? mp + 3 : mp - 9);
+    const qint64 year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+    if (year < 0 || year > 9999 || offset % 60 != 0) {
+        appendString(out, time(value).toString());
+        return;
+    }
+    char text[32];
+    appendTwo(text, int(year / 100));
+    appendTwo(text + 2, int(year % 100));
+    text[4] = '-';
+    appendTwo(text + 5, month);
+    text[7] = '-';
+    appendTwo(text + 8, day);
+    text[10] = 'T';
+    appendTwo(text + 11, int(inDay / 3600000));
+    text[13] = ':';
+    appendTwo(text + 14, int(inDay / 60000 % 60));
+    text[16] = ':';
+    appendTwo(text + 17, int(inDay / 1000 % 60));
+    text[19] = '.';
+    const int ms = int(inDay % 1000);
+    text[20] = char('0' + ms / 100);
+    appendTwo(text + 21, ms % 100);
+    int length = 23;
+    if (offset == 0) {
+        text[length++] = 'Z';
+    } else {
+        const int minutes = std::abs(offset) / 60;
+        text[length++] = offset > 0 ? '+' : '-';
+        appendTwo(text + length, minutes / 60);
+        text[length + 2] = ':';
+        appendTwo(text + length + 3, minutes % 60);
+        length += 5;
+    }
+    out.append('"');
+    out.append(text, length);
+    out.append('"');
+}
+
+void appendJson(QByteArray &out, const QJsonValue &value)
+{
+    if (value.isObject()) {
+        out.append(QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact));
+    } else if (value.isArray()) {
+        out.append(QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact));
+    } else {
+        // A scalar as Qt writes it inside an array (an integer stays an integer).
+        const QByteArray wrapped = QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact);
+        out.append(wrapped.constData() + 1, wrapped.size() - 2);
+    }
+}
+
+} // namespace detail
+
+namespace {
+
+// One values buffer per nesting depth and thread, reused from object to object (a list of 500
+// rows would otherwise allocate and grow 500 of them).
+struct ValueBuffers
+{
+    std::vector<std::unique_ptr<QByteArray>> byDepth;
+    std::size_t depth = 0;
+};
+thread_local ValueBuffers t_buffers;
+
+QByteArray &takeBuffer()
+{
+    if (t_buffers.depth == t_buffers.byDepth.size())
+        t_buffers.byDepth.push_back(std::make_unique<QByteArray>());
+    QByteArray &buffer = *t_buffers.byDepth[t_buffers.depth++];
+    buffer.resize(0); // keeps the capacity
+    return buffer;
+}
+
+} // namespace
+
+TextWriter::TextWriter() : m_values(takeBuffer()) {}
+
+TextWriter::~TextWriter()
+{
+    --t_buffers.depth;
+}
+
+void TextWriter::finish(QByteArray &out)
+{
+    // Insertion sort: stable, a dozen fields, no allocation; keys are ASCII, so byte order is
+    // QJsonObject's order.
+    const auto less = [](const Field &a, const Field &b) {
+        return a.prefix != b.prefix ? a.prefix < b.prefix : std::strcmp(a.key, b.key) < 0;
+    };
+    for (qsizetype i = 1; i < m_fields.size(); ++i) {
+        const Field field = m_fields[i];
+        qsizetype j = i;
+        for (; j > 0 && less(field, m_fields[j - 1]); --j)
+            m_fields[j] = m_fields[j - 1];
+        m_fields[j] = field;
+    }
+    out.append('{');
+    bool first = true;
+    for (qsizetype i = 0; i < m_fields.size(); ++i) {
+        const Field &field = m_fields[i];
+        if (i + 1 < m_fields.size() && field.prefix == m_fields[i + 1].prefix && std::strcmp(field.key, m_fields[i + 1].key) == 0)
+            continue; // a later value for the same key replaces it
+        if (field.begin < 0)
+            continue; // removed
+        if (!first)
+            out.append(',');
+        first = false;
+        detail::appendKey(out, field.key);
+        const qsizetype at = out.size();
+        out.resize(at + field.end - field.begin);
+        std::memcpy(out.data() + at, m_values.constData() + field.begin, std::size_t(field.end - field.begin));
+    }
+    out.append('}');
 }
 
 } // namespace Switchyard::Admin::Json

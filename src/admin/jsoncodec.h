@@ -27,6 +27,7 @@
 #include <QMap>
 #include <QSet>
 #include <QString>
+#include <QVarLengthArray>
 
 #include <map>
 #include <optional>
@@ -60,6 +61,20 @@ template<typename T>
 QJsonValue encode(const T &value);
 template<typename T>
 Status decode(const QJsonValue &json, T &value, const QString &path);
+// The compact JSON text of a described value (an object or a list of them): byte for byte what
+// QJsonDocument(encode(value)).toJson(Compact) gives — keys in QJsonObject's order, numbers, times
+// and strings written alike — but appended straight to `out`, without a QJsonObject and its
+// QCborValue allocations per field (#22: the lists that cannot be cached are encoded per request).
+template<typename T>
+void encodeText(QByteArray &out, const T &value);
+template<typename T>
+QByteArray encodeText(const T &value)
+{
+    QByteArray out;
+    out.reserve(256);
+    encodeText(out, value);
+    return out;
+}
 
 namespace detail {
 template<typename T>
@@ -92,6 +107,14 @@ bool isUnset(const T &value)
 
 QString join(const QString &path, const char *key);
 Status typeError(const QString &path, const QJsonValue &json, const char *expected);
+
+// The leaves of encodeText, written as Qt's JSON writer writes them.
+void appendString(QByteArray &out, QStringView text); // quoted and escaped
+void appendKey(QByteArray &out, const char *key);      // "key": (an ASCII name)
+void appendInteger(QByteArray &out, qint64 value);
+void appendDouble(QByteArray &out, double value);
+void appendTime(QByteArray &out, const QDateTime &value);
+void appendJson(QByteArray &out, const QJsonValue &value); // through QJsonDocument: payloads, maps
 } // namespace detail
 
 // Encodes a described type's fields into one object.
@@ -116,6 +139,62 @@ public:
 
 private:
     QJsonObject m_object;
+};
+
+// Writes a described type's fields as text: each value into one buffer, then the object in
+// QJsonObject's key order (the last of equal keys wins, as insert() would have it).
+class TextWriter
+{
+public:
+    TextWriter();
+    ~TextWriter();
+    TextWriter(const TextWriter &) = delete;
+    TextWriter &operator=(const TextWriter &) = delete;
+
+    template<typename T>
+    void operator()(const char *key, const T &value, unsigned flags = Required)
+    {
+        if ((flags & Omit) && detail::isUnset(value))
+            return;
+        if constexpr (std::is_same_v<T, QJsonValue>) {
+            if (value.isUndefined()) { // QJsonObject::insert removes the key
+                m_fields.push_back(Field{key, prefixOf(key), -1, -1});
+                return;
+            }
+        }
+        const qsizetype begin = m_values.size();
+        encodeText(m_values, value);
+        m_fields.push_back(Field{key, prefixOf(key), begin, m_values.size()});
+    }
+    template<typename F>
+    void group(const char *key, F &&fields)
+    {
+        TextWriter nested;
+        fields(nested);
+        const qsizetype begin = m_values.size();
+        nested.finish(m_values);
+        m_fields.push_back(Field{key, prefixOf(key), begin, m_values.size()});
+    }
+    void finish(QByteArray &out);
+
+private:
+    struct Field
+    {
+        const char *key;
+        quint64 prefix; // the key's first 8 bytes, big-endian: most comparisons stop here
+        qsizetype begin;
+        qsizetype end;
+    };
+    static quint64 prefixOf(const char *key)
+    {
+        quint64 prefix = 0;
+        int i = 0;
+        for (; i < 8 && key[i]; ++i)
+            prefix = prefix << 8 | quint8(key[i]);
+        return prefix << (8 * (8 - i));
+    }
+    QByteArray &m_values; // this thread's buffer for this depth, kept between objects
+    QVarLengthArray<Field, 32> m_fields;
 };
 
 // Decodes one object into a described type, keeping the first problem with the field's path.
@@ -203,6 +282,70 @@ QJsonValue encode(const T &value)
         Writer writer;
         describe(writer, const_cast<T &>(value)); // a Writer only reads
         return writer.take();
+    }
+}
+
+template<typename T>
+void encodeText(QByteArray &out, const T &value)
+{
+    if constexpr (std::is_same_v<T, bool>)
+        out.append(value ? "true" : "false");
+    else if constexpr (std::is_same_v<T, double>)
+        detail::appendDouble(out, value);
+    else if constexpr (std::is_same_v<T, QString>)
+        detail::appendString(out, value);
+    else if constexpr (std::is_same_v<T, QJsonValue>)
+        detail::appendJson(out, value);
+    else if constexpr (std::is_integral_v<T>)
+        detail::appendInteger(out, qint64(value));
+    else if constexpr (std::is_enum_v<T>) {
+        for (const auto &[v, name] : EnumNames<T>::names) {
+            if (v == value) {
+                detail::appendString(out, QString::fromLatin1(name));
+                return;
+            }
+        }
+        out.append("null");
+    } else if constexpr (std::is_same_v<T, QDateTime>)
+        detail::appendTime(out, value);
+    else if constexpr (detail::IsVector<T>::value) {
+        out.append('[');
+        bool first = true;
+        for (const auto &item : value) {
+            if (!first)
+                out.append(',');
+            first = false;
+            encodeText(out, item);
+        }
+        out.append(']');
+    } else if constexpr (detail::IsOptional<T>::value) {
+        if (value)
+            encodeText(out, *value);
+        else
+            out.append("null");
+    } else if constexpr (std::is_same_v<T, QMap<QString, QString>> || std::is_same_v<T, std::map<QString, qint64>>) {
+        // Both maps order keys by UTF-16 code units, as QJsonObject does.
+        out.append('{');
+        bool first = true;
+        for (auto it = value.begin(); it != value.end(); ++it) {
+            if (!first)
+                out.append(',');
+            first = false;
+            if constexpr (std::is_same_v<T, QMap<QString, QString>>) {
+                detail::appendString(out, it.key());
+                out.append(':');
+                detail::appendString(out, it.value());
+            } else {
+                detail::appendString(out, it->first);
+                out.append(':');
+                detail::appendInteger(out, it->second);
+            }
+        }
+        out.append('}');
+    } else {
+        TextWriter writer;
+        describe(writer, const_cast<T &>(value)); // a TextWriter only reads
+        writer.finish(out);
     }
 }
 

@@ -26,6 +26,8 @@
 #include <QWebSocket>
 
 #include <array>
+
+#include <sys/stat.h>
 #include <condition_variable>
 #include <mutex>
 
@@ -603,12 +605,14 @@ void AdminServer::recheckStreams()
 
 void AdminServer::reloadTokens()
 {
-    const QFileInfo info(m_tokens.path());
-    const QDateTime modified = info.exists() ? info.lastModified() : QDateTime();
-    const qint64 size = info.exists() ? info.size() : -1;
-    if (modified == m_tokensModified && size == m_tokensSize)
+    // Every request looks (a revoked token stops at once): one stat(), not QFileInfo's several.
+    struct stat info {};
+    const bool exists = ::stat(QFile::encodeName(m_tokens.path()).constData(), &info) == 0;
+    const qint64 modified = exists ? qint64(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec : -1;
+    const qint64 size = exists ? qint64(info.st_size) : -1;
+    if (modified == m_tokensModifiedNs && size == m_tokensSize)
         return;
-    m_tokensModified = modified;
+    m_tokensModifiedNs = modified;
     m_tokensSize = size;
     Result<std::vector<TokenInfo>> tokens = m_tokens.list();
     if (!tokens) {

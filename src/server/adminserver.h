@@ -169,7 +169,7 @@ private:
 
     // Named tokens, re-read when tokens.json changes (the CLI edits it while the daemon runs).
     std::vector<Admin::TokenInfo> m_namedTokens;
-    QDateTime m_tokensModified;
+    qint64 m_tokensModifiedNs = -1; // the token file's mtime (ns) and size when last read; -1: absent
     qint64 m_tokensSize = -1;
     AuthLimiter m_limiter; // server thread only
 };
