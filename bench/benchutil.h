@@ -1,13 +1,20 @@
 #pragma once
 
-// What the benchmarks share: their command-line numbers, percentiles and the process's memory.
+// What the benchmarks share: their command-line numbers, percentiles, the process's memory, and
+// driving wrk.
 
+#include <QEventLoop>
 #include <QFile>
+#include <QProcess>
+#include <QRegularExpression>
 #include <QStringList>
+#include <QTimer>
 
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <vector>
 
 namespace Switchyard::Bench {
@@ -49,6 +56,37 @@ inline qint64 cpuMicros()
         return -1;
     const auto us = [](const timeval &t) { return qint64(t.tv_sec) * 1'000'000 + t.tv_usec; };
     return us(usage.ru_utime) + us(usage.ru_stime);
+}
+
+struct WrkFigures
+{
+    double requestsPerSecond = 0;
+    QString p99;
+    QString report;
+};
+
+// Runs Debian's wrk with `arguments` (exits when it is not installed). This thread's event loop
+// runs meanwhile, so a server living in this process answers it.
+inline WrkFigures runWrk(const QStringList &arguments, int seconds)
+{
+    QProcess wrk;
+    wrk.setProcessChannelMode(QProcess::MergedChannels);
+    wrk.start(QStringLiteral("wrk"), arguments);
+    if (!wrk.waitForStarted(5000)) {
+        std::fprintf(stderr, "wrk is not installed (apt-get install wrk)\n");
+        std::exit(1);
+    }
+    QEventLoop loop;
+    QObject::connect(&wrk, &QProcess::finished, &loop, &QEventLoop::quit);
+    QTimer::singleShot((seconds + 30) * 1000, &loop, &QEventLoop::quit);
+    if (wrk.state() != QProcess::NotRunning)
+        loop.exec();
+    WrkFigures f;
+    f.report = QString::fromUtf8(wrk.readAll());
+    const QRegularExpressionMatch rate = QRegularExpression(QStringLiteral("Requests/sec:\\s+([0-9.]+)")).match(f.report);
+    f.requestsPerSecond = rate.captured(1).toDouble();
+    f.p99 = QRegularExpression(QStringLiteral("^\\s+99%\\s+(\\S+)"), QRegularExpression::MultilineOption).match(f.report).captured(1);
+    return f;
 }
 
 } // namespace Switchyard::Bench

@@ -49,6 +49,8 @@ using namespace Switchyard;
 using Bench::option;
 using Bench::percentile;
 using Bench::residentKiB;
+using Bench::runWrk;
+using Bench::WrkFigures;
 using namespace std::chrono_literals;
 
 namespace {
@@ -84,31 +86,6 @@ QByteArray pushPayload()
                               {QStringLiteral("repository"), repository()},
                               {QStringLiteral("sender"), user(2, QStringLiteral("bob"))}};
     return QJsonDocument(payload).toJson(QJsonDocument::Compact);
-}
-
-struct WrkFigures
-{
-    double requestsPerSecond = 0;
-    QString p99;
-    QString report;
-};
-
-WrkFigures runWrk(const QStringList &arguments, int seconds)
-{
-    QProcess wrk;
-    wrk.setProcessChannelMode(QProcess::MergedChannels);
-    wrk.start(QStringLiteral("wrk"), arguments);
-    if (!wrk.waitForStarted(5000)) {
-        std::fprintf(stderr, "wrk is not installed (apt-get install wrk)\n");
-        std::exit(1);
-    }
-    wrk.waitForFinished(seconds * 1000 + 30000);
-    WrkFigures f;
-    f.report = QString::fromUtf8(wrk.readAll());
-    const QRegularExpressionMatch rate = QRegularExpression(QStringLiteral("Requests/sec:\\s+([0-9.]+)")).match(f.report);
-    f.requestsPerSecond = rate.captured(1).toDouble();
-    f.p99 = QRegularExpression(QStringLiteral("^\\s+99%\\s+(\\S+)"), QRegularExpression::MultilineOption).match(f.report).captured(1);
-    return f;
 }
 
 // Runs the event loop until `done` holds or `bound` passes.
