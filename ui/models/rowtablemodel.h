@@ -114,11 +114,15 @@ public:
     }
 
     // Paging: `fetch(page)` reads page `page` (1-based, `pageRows` rows) and answers with
-    // pageArrived() or pageFailed(). At most `maxRows` are fetched.
-    void setPaging(qint64 pageRows, std::function<void(qint64 page)> fetch, int maxRows = INT_MAX)
+    // pageArrived() or pageFailed(). At most `maxRows` are fetched, and a further page only while
+    // `wanted()` holds (the table shown and scrolled to its end, scrolledToEnd()): QTreeView asks
+    // for more on every layout of its rows, not only at the end of the scroll, so without it a
+    // hidden history would be read to its last page, one page per layout.
+    void setPaging(qint64 pageRows, std::function<void(qint64 page)> fetch, std::function<bool()> wanted, int maxRows = INT_MAX)
     {
         m_pageRows = pageRows;
         m_fetch = std::move(fetch);
+        m_wanted = std::move(wanted);
         m_maxRows = maxRows;
     }
     qint64 pageRows() const { return m_pageRows; }
@@ -149,7 +153,8 @@ public:
     }
     bool canFetchMore(const QModelIndex &parent) const override
     {
-        return !parent.isValid() && m_fetch && !m_fetching && m_pagesLoaded > 0 && rowCount() < m_total && rowCount() < m_maxRows;
+        return !parent.isValid() && m_fetch && !m_fetching && m_pagesLoaded > 0 && rowCount() < m_total && rowCount() < m_maxRows
+               && (!m_wanted || m_wanted());
     }
     void fetchMore(const QModelIndex &parent) override
     {
@@ -255,6 +260,7 @@ private:
     QHash<Key, int> m_index;
     // Paging (setPaging).
     std::function<void(qint64)> m_fetch;
+    std::function<bool()> m_wanted;
     qint64 m_pageRows = 0;
     int m_maxRows = INT_MAX;
     qint64 m_pagesLoaded = 0; // the highest page read

@@ -16,7 +16,7 @@ constexpr qint64 kPageRows = 200; // rows per page read; more as the table is sc
 AuditPage::AuditPage(Admin::AdminBackend &backend, QWidget *parent) : TablePage(backend, parent), m_model(this)
 {
     setSourceModel(&m_model);
-    m_model.setPaging(kPageRows, [this](qint64 page) { readPage(page, {}); });
+    m_model.setPaging(kPageRows, [this](qint64 page) { readPage(page, {}); }, scrolledToEnd(view()));
     view()->header()->resizeSection(AuditModel::Time, 160);
     view()->header()->resizeSection(AuditModel::Doer, 150);
     view()->header()->resizeSection(AuditModel::From, 110);

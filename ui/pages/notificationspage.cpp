@@ -29,9 +29,7 @@ NotificationsPage::NotificationsPage(Admin::AdminBackend &backend, QWidget *pare
     : TablePage(backend, parent), m_events(this), m_users(this), m_notifications(this)
 {
     setSourceModel(&m_events);
-    m_events.setPaging(kPageRows, [this](qint64 page) { readEvents(page, {}); }, EventModel::kMaxRows);
-    m_users.setPaging(kPageRows, [this](qint64 page) { readUsers(page, {}); });
-    m_notifications.setPaging(kPageRows, [this](qint64 page) { readNotifications(page, {}); });
+    m_events.setPaging(kPageRows, [this](qint64 page) { readEvents(page, {}); }, scrolledToEnd(view()), EventModel::kMaxRows);
     view()->setAccessibleName(tr("Ingested events, newest first"));
     view()->header()->resizeSection(EventModel::Id, 70);
     view()->header()->resizeSection(EventModel::Received, 150);
@@ -104,6 +102,8 @@ NotificationsPage::NotificationsPage(Admin::AdminBackend &backend, QWidget *pare
         m_notificationView->addAction(action);
     m_notificationView->setContextMenuPolicy(Qt::ActionsContextMenu);
     rightLayout->addWidget(m_notificationView);
+    m_users.setPaging(kPageRows, [this](qint64 page) { readUsers(page, {}); }, scrolledToEnd(m_userView));
+    m_notifications.setPaging(kPageRows, [this](qint64 page) { readNotifications(page, {}); }, scrolledToEnd(m_notificationView));
     split->addWidget(m_userView);
     split->addWidget(right);
     split->setStretchFactor(0, 1);

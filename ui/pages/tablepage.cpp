@@ -5,6 +5,8 @@
 
 #include <QAction>
 #include <QHeaderView>
+#include <QPointer>
+#include <QScrollBar>
 #include <QSettings>
 #include <QToolBar>
 
@@ -166,6 +168,16 @@ bool selectKeyIn(QTreeView *view, const QVariant &key)
     view->selectionModel()->setCurrentIndex(found.first(), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     view->scrollTo(found.first());
     return true;
+}
+
+std::function<bool()> scrolledToEnd(QAbstractItemView *view)
+{
+    return [view = QPointer<QAbstractItemView>(view)] {
+        if (!view || !view->isVisible())
+            return false;
+        const QScrollBar *bar = view->verticalScrollBar();
+        return bar->value() >= bar->maximum();
+    };
 }
 
 QTreeView *makeTable(QWidget *parent, QAbstractItemModel *model, const QString &name)

@@ -8,7 +8,10 @@
 
 #include <QSortFilterProxyModel>
 
+#include <functional>
+
 class QAbstractItemModel;
+class QAbstractItemView;
 class QAction;
 class QToolBar;
 class QTreeView;
@@ -30,6 +33,9 @@ public:
 
 // Selects the row whose KeyRole is `key` in a second table of a page (and scrolls to it).
 bool selectKeyIn(QTreeView *view, const QVariant &key);
+// True while `view` is shown and scrolled to its end (or holds fewer rows than it can show): when
+// a paged table reads its next page (RowTableModel::setPaging).
+std::function<bool()> scrolledToEnd(QAbstractItemView *view);
 // A second table of a page (the lower lists): sortable, alternating rows, extended selection,
 // the accessible name given.
 QTreeView *makeTable(QWidget *parent, QAbstractItemModel *model, const QString &name);

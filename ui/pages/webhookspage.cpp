@@ -255,7 +255,7 @@ WebhooksPage::WebhooksPage(Admin::AdminBackend &backend, QWidget *parent)
             refreshTasks();
         single(QStringLiteral("hooks"), [this](const Done &done) { readHooks(done); });
     });
-    m_tasks.setPaging(kPageRows, [this](qint64 page) { readTasks(page, {}); });
+    m_tasks.setPaging(kPageRows, [this](qint64 page) { readTasks(page, {}); }, scrolledToEnd(m_taskView));
     connect(m_taskView->selectionModel(), &QItemSelectionModel::selectionChanged, this, &WebhooksPage::taskSelectionChanged);
     connect(&m_tasks, &QAbstractItemModel::dataChanged, this, &WebhooksPage::taskSelectionChanged);
     updateActions();
