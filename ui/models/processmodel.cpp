@@ -56,7 +56,7 @@ void ProcessModel::fillRow(QStandardItem *first, const Admin::ProcessRow &row)
     set(Cancellable, row.cancellable ? tr("yes") : tr("no"), row.cancellable);
 }
 
-void ProcessModel::applyProcesses(const std::vector<Admin::ProcessRow> &rows)
+bool ProcessModel::applyProcesses(const std::vector<Admin::ProcessRow> &rows)
 {
     QHash<qint64, const Admin::ProcessRow *> incoming;
     for (const Admin::ProcessRow &row : rows)
@@ -81,6 +81,7 @@ void ProcessModel::applyProcesses(const std::vector<Admin::ProcessRow> &rows)
     for (const Admin::ProcessRow &row : rows)
         ordered.push_back(&row);
     std::sort(ordered.begin(), ordered.end(), [](auto *a, auto *b) { return a->pid < b->pid; });
+    bool added = false;
     for (const Admin::ProcessRow *row : ordered) {
         QStandardItem *item = m_items.value(row->pid);
         if (!item) {
@@ -89,12 +90,14 @@ void ProcessModel::applyProcesses(const std::vector<Admin::ProcessRow> &rows)
             parent->appendRow(items);
             item = items.first();
             m_items.insert(row->pid, item);
+            added = true;
         }
         if (!(m_rows.value(row->pid) == *row)) {
             fillRow(item, *row);
             m_rows.insert(row->pid, *row);
         }
     }
+    return added;
 }
 
 } // namespace Switchyard::Console

@@ -16,7 +16,8 @@ public:
     enum Column { Description, Pid, Type, Started, Cancellable, ColumnCount };
     explicit ProcessModel(QObject *parent = nullptr);
 
-    void applyProcesses(const std::vector<Admin::ProcessRow> &rows);
+    // Returns whether rows were added (the view expands them once, not once per row).
+    bool applyProcesses(const std::vector<Admin::ProcessRow> &rows);
     qint64 pidAt(const QModelIndex &index) const;
     bool isCancellable(qint64 pid) const;
     int processCount() const { return int(m_items.size()); }
