@@ -3,7 +3,9 @@
 #include "ops/instanceops.h"
 #include "ops/queueops.h"
 
+#include <QElapsedTimer>
 #include <QTimer>
+#include <QTimerEvent>
 
 namespace Switchyard::Admin {
 
@@ -129,8 +131,42 @@ void AdminJob::finish(Status result)
     deleteLater();
 }
 
+namespace {
+// How long one pass of the event loop hands over replies and events before it lets the loop paint
+// and run its timers (a step started within the budget runs to its end).
+constexpr qint64 kHandOverBudgetNs = 8'000'000;
+} // namespace
+
+void AdminBackend::handOver(std::function<void()> step)
+{
+    m_steps.push_back(std::move(step));
+    if (!m_handOver.isActive())
+        m_handOver.start(0, this);
+}
+
+void AdminBackend::timerEvent(QTimerEvent *event)
+{
+    if (event->timerId() != m_handOver.timerId()) {
+        QObject::timerEvent(event);
+        return;
+    }
+    QElapsedTimer pass;
+    pass.start();
+    const QPointer<AdminBackend> alive(this); // a reply may delete the backend (the console closes an instance)
+    while (!m_steps.empty() && pass.nsecsElapsed() < kHandOverBudgetNs) {
+        std::function<void()> step = std::move(m_steps.front());
+        m_steps.pop_front();
+        step(); // may hand over more
+        if (!alive)
+            return;
+    }
+    if (m_steps.empty())
+        m_handOver.stop();
+}
+
 AdminBackend::~AdminBackend()
 {
+    m_steps.clear();
     // Deliveries never sent, or sent but not yet handed over: no reply reaches its context any more
     // (it could call into a backend being destroyed).
     for (QObject *carrier : std::exchange(m_carriers, {})) {

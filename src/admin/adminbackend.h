@@ -15,11 +15,13 @@
 
 #include "engine/core/status.h"
 
+#include <QBasicTimer>
 #include <QObject>
 #include <QUrl>
 #include <QPointer>
 
 #include <chrono>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -37,7 +39,8 @@ using StatusReply = std::function<void(Status)>;
 // the context is gone first. How: a carrier QObject of the backend's thread is connected (its
 // destroyed()) to the context — a connection, which Qt keeps safe across threads and drops with
 // its receiver; send() posts the carrier's deletion to the backend, which therefore owns every
-// carrier not yet sent.
+// carrier not yet sent, and deletes it in order with the other replies and the stream's events
+// (handOver).
 // A reply for a call whose caller only needs to know whether it worked.
 template<typename R>
 std::function<void(Result<R>)> statusOnly(std::function<void(Status)> reply)
@@ -190,6 +193,13 @@ public:
 protected:
     // Runs one call (see Invocation). On this backend's thread; returns at once.
     virtual CallHandle dispatch(Invocation invocation) = 0;
+    // Runs `step` (a reply, a batch of stream events) on this backend's thread after every step
+    // handed over before it, in order, a few milliseconds' worth per pass of the event loop
+    // (kHandOverBudget): a burst of answers — every page reading at connect, 10 000 notices among
+    // them — no longer runs back to back in one pass, so the loop paints and runs its timers in
+    // between. Call on this backend's thread.
+    void handOver(std::function<void()> step);
+    void timerEvent(QTimerEvent *event) override;
     // How often a job reads its progress.
     std::chrono::milliseconds m_progressInterval{200};
 
@@ -251,13 +261,19 @@ private:
     // Deletes a sent carrier (its destroyed() is the delivery). Backend thread.
     void release(QObject *carrier)
     {
-        if (m_carriers.erase(carrier))
-            delete carrier;
+        if (!m_carriers.contains(carrier))
+            return;
+        handOver([this, carrier] {
+            if (m_carriers.erase(carrier))
+                delete carrier;
+        });
     }
 
     State m_state = State::Connecting;
     QString m_stateMessage;
-    std::set<QObject *> m_carriers; // deliveries not sent yet (backend thread)
+    std::set<QObject *> m_carriers; // deliveries not handed over yet (backend thread)
+    std::deque<std::function<void()>> m_steps; // handOver()'s queue
+    QBasicTimer m_handOver;                     // a zero timer while m_steps is not empty
 };
 
 template<typename R>

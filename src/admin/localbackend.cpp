@@ -141,14 +141,17 @@ void LocalBackend::deliverEvents()
         events.swap(m_pendingEvents);
         lost = std::exchange(m_eventsLost, false);
     }
-    if (state() != State::Connected)
-        return; // closing: nobody is to be told any more
-    if (lost) {
-        Q_EMIT resyncNeeded();
-        return; // the views re-read; these events are older than what they will read
-    }
-    for (const AdminEvent &event : events)
-        Q_EMIT this->event(event);
+    // In order with the replies (handOver): a snapshot read before an event is applied before it.
+    handOver([this, events = std::move(events), lost] {
+        if (state() != State::Connected)
+            return; // closing: nobody is to be told any more
+        if (lost) {
+            Q_EMIT resyncNeeded();
+            return; // the views re-read; these events are older than what they will read
+        }
+        for (const AdminEvent &event : events)
+            Q_EMIT this->event(event);
+    });
 }
 
 void LocalBackend::deliverQueueStats()
@@ -158,8 +161,12 @@ void LocalBackend::deliverQueueStats()
         std::lock_guard lock(m_pendingMutex);
         event.swap(m_pendingQueueStats);
     }
-    if (event && state() == State::Connected)
-        Q_EMIT this->event(*event);
+    if (!event)
+        return;
+    handOver([this, event = std::move(*event)] {
+        if (state() == State::Connected)
+            Q_EMIT this->event(event);
+    });
 }
 
 void LocalBackend::stopCalls(const QString &reason)

@@ -351,7 +351,11 @@ void RemoteBackend::onFrame(const QString &frame)
     Result<AdminEvent> event = Stream::eventFromFrame(frame.toUtf8());
     if (!event)
         return; // an event kind this console does not know (a newer server) or a malformed frame
-    Q_EMIT this->event(*event);
+    // In order with the replies (handOver), which are handed over a few milliseconds per pass.
+    handOver([this, event = std::move(event).value(), connection = m_connection] {
+        if (connection == m_connection)
+            Q_EMIT this->event(event);
+    });
 }
 
 void RemoteBackend::close(const QString &reason)

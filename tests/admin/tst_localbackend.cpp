@@ -82,6 +82,34 @@ private Q_SLOTS:
         QCOMPARE(process.code(), Status::Code::Conflict);
     }
 
+    // Answers that arrive together are handed over a few milliseconds' worth per pass of the
+    // event loop: what was posted meanwhile (a paint, a timer) runs between two long replies.
+    void aBurstOfRepliesLeavesTheLoopRunningBetween()
+    {
+        QTemporaryDir dir;
+        auto backend = openBackend(dir.path());
+        QObject context;
+        int replies = 0;
+        int backToBack = 0;
+        bool loopRan = true;
+        for (int i = 0; i < 4; ++i) {
+            backend->call(Admin::Ops::noticeList, {}, &context, [&](Result<std::vector<Admin::NoticeRow>> rows) {
+                QVERIFY(rows);
+                ++replies;
+                if (!loopRan)
+                    ++backToBack;
+                loopRan = false;
+                QMetaObject::invokeMethod(&context, [&] { loopRan = true; }, Qt::QueuedConnection);
+                QElapsedTimer busy; // longer than a pass's budget of hand-over
+                busy.start();
+                while (busy.nsecsElapsed() < 12'000'000) {
+                }
+            });
+        }
+        QVERIFY(Test::eventually([&] { return replies == 4; }));
+        QCOMPARE(backToBack, 0);
+    }
+
     void cronRunTwiceIsAConflict()
     {
         QTemporaryDir dir;
