@@ -88,11 +88,17 @@ private Q_SLOTS:
     {
         AuditModel model; // (no QAbstractItemModelTester: it calls fetchMore itself)
         std::vector<qint64> asked;
-        model.setPaging(3, [&](qint64 page) { asked.push_back(page); });
+        bool atEnd = true; // the table shown and scrolled to its end
+        model.setPaging(3, [&](qint64 page) { asked.push_back(page); }, [&] { return atEnd; });
         QVERIFY(!model.canFetchMore({})); // nothing read yet: the refresh reads page 1
 
         model.pageArrived(1, auditRows(10, 8), 10);
         QCOMPARE(model.rowCount(), 3);
+        atEnd = false; // hidden, or scrolled elsewhere: a layout's fetchMore reads nothing
+        QVERIFY(!model.canFetchMore({}));
+        model.fetchMore({});
+        QVERIFY(asked.empty());
+        atEnd = true;
         QVERIFY(model.canFetchMore({}));
         model.fetchMore({});
         model.fetchMore({}); // the view asks again before the answer: no second request
@@ -161,6 +167,39 @@ private Q_SLOTS:
         QVERIFY(model.removeKey(250));
         QCOMPARE(model.rowCount(), 499);
         QCOMPARE(model.indexOfKey(251), 249);
+    }
+
+    // A long list read at once goes in chunks, newest first, one insert per pass of the event
+    // loop; what the list no longer holds leaves at once, and a notice deleted while it waited for
+    // its chunk is never shown.
+    void aLongNoticeListIsInsertedInChunks()
+    {
+        NoticeModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const auto notice = [](qint64 id) { return Admin::NoticeRow{id, QStringLiteral("cron"), QStringLiteral("n%1").arg(id), QDateTime::currentDateTimeUtc()}; };
+        model.enqueue(notice(1)); // from the stream, then superseded by the list
+        model.enqueue(notice(99'999)); // deleted before the list was read: not in it
+        std::vector<Admin::NoticeRow> list;
+        for (qint64 id = 1; id <= 2500; ++id)
+            list.push_back(notice(id));
+        QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+        model.applyNotices(list);
+        QCOMPARE(model.rowCount(), NoticeModel::kChunkRows);
+        QVERIFY(model.indexOfKey(2500) >= 0 && model.indexOfKey(1501) >= 0 && model.indexOfKey(1500) < 0);
+        model.removeNotice(1000); // deleted while it waits
+        QCOMPARE(model.pendingCount(), 1499);
+        QVERIFY(QTest::qWaitFor([&] { return model.pendingCount() == 0; }));
+        QCOMPARE(model.rowCount(), 2499);
+        QCOMPARE(inserted.count(), 3);
+        QVERIFY(model.indexOfKey(1000) < 0 && model.indexOfKey(99'999) < 0 && model.indexOfKey(1) >= 0);
+
+        // Read again with 2000 … 2500 deleted and 2501 new: removed at once, the new one inserted.
+        list.erase(list.begin() + 1999, list.end());
+        list.erase(list.begin() + 999); // 1000, deleted above
+        list.push_back(notice(2501));
+        model.applyNotices(list);
+        QCOMPARE(model.rowCount(), 1999);
+        QVERIFY(model.indexOfKey(2000) < 0 && model.indexOfKey(2501) >= 0 && model.indexOfKey(1999) >= 0);
     }
 
     // The live feed: status changes of shown events are one dataChanged outside the sort column,

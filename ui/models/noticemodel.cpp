@@ -2,13 +2,16 @@
 
 #include "widgets/format.h"
 
+#include <QSet>
+
+#include <algorithm>
+
 namespace Switchyard::Console {
 
 NoticeModel::NoticeModel(QObject *parent) : RowTableModel(parent)
 {
     m_batch.setSingleShot(true);
-    m_batch.setInterval(100);
-    connect(&m_batch, &QTimer::timeout, this, &NoticeModel::flushPending);
+    connect(&m_batch, &QTimer::timeout, this, [this] { insertPending(kChunkRows); });
 }
 
 int NoticeModel::columnCount(const QModelIndex &parent) const
@@ -59,24 +62,63 @@ QVariant NoticeModel::data(const QModelIndex &index, int role) const
     return {};
 }
 
+void NoticeModel::applyNotices(std::vector<Admin::NoticeRow> notices)
+{
+    // What is shown is updated (and what vanished removed) now; the rest waits for its chunk.
+    std::vector<Admin::NoticeRow> shown;
+    m_pending.clear(); // the stream's notices not inserted yet are in this list, or were deleted
+    for (Admin::NoticeRow &notice : notices) {
+        if (indexOfKey(notice.id) >= 0)
+            shown.push_back(std::move(notice));
+        else
+            m_pending.push_back(std::move(notice));
+    }
+    applySnapshot(std::move(shown));
+    // The newest first: they are the ones the view shows at its top.
+    std::sort(m_pending.begin(), m_pending.end(), [](const Admin::NoticeRow &a, const Admin::NoticeRow &b) { return a.id > b.id; });
+    if (m_pending.empty()) {
+        m_batch.stop();
+        return;
+    }
+    insertPending(kChunkRows);
+}
+
 void NoticeModel::enqueue(Admin::NoticeRow notice)
 {
     m_pending.push_back(std::move(notice));
     if (!m_batch.isActive())
-        m_batch.start();
+        m_batch.start(100);
+}
+
+void NoticeModel::removeNotice(qint64 id)
+{
+    std::erase_if(m_pending, [id](const Admin::NoticeRow &notice) { return notice.id == id; });
+    removeKey(id);
 }
 
 void NoticeModel::flushPending()
 {
+    insertPending(m_pending.size());
+}
+
+void NoticeModel::insertPending(std::size_t limit)
+{
     m_batch.stop();
+    const std::size_t count = std::min(limit, m_pending.size());
     std::vector<Admin::NoticeRow> fresh;
-    fresh.reserve(m_pending.size());
-    for (Admin::NoticeRow &notice : m_pending) {
-        if (indexOfKey(notice.id) < 0)
+    fresh.reserve(count);
+    QSet<qint64> taken; // the stream may repeat a notice a list also holds
+    for (std::size_t i = 0; i < count; ++i) {
+        Admin::NoticeRow &notice = m_pending[i];
+        if (indexOfKey(notice.id) < 0 && !taken.contains(notice.id)) {
+            taken.insert(notice.id);
             fresh.push_back(std::move(notice));
+        }
     }
-    m_pending.clear();
+    m_pending.erase(m_pending.begin(), m_pending.begin() + std::ptrdiff_t(count));
     appendRows(std::move(fresh));
+    if (!m_pending.empty())
+        m_batch.start(0); // the next chunk after the loop has painted and run its timers
 }
 
 } // namespace Switchyard::Console

@@ -47,8 +47,7 @@ void NoticesPage::refresh()
                 reportFailure(tr("Reading the notices"), rows.status());
                 return;
             }
-            m_model.flushPending();
-            m_model.applySnapshot(std::move(rows).value());
+            m_model.applyNotices(std::move(rows).value());
         });
     });
 }
@@ -69,7 +68,7 @@ void NoticesPage::onEvent(const Admin::AdminEvent &event)
         if (!isActive() || !isVisible())
             setBadge(++m_unseen);
     } else if (event.type == Admin::AdminEvent::Type::NoticeRemoved) {
-        m_model.removeKey(event.notice.id);
+        m_model.removeNotice(event.notice.id);
     }
 }
 
