@@ -3,7 +3,7 @@
 // events are ingested at 200/s (the Notifications page's live feed), and one webhook has a history
 // of 100 000 deliveries (the Webhooks page, shown from 16 s on: run 24 s or more to see it).
 //
-//   QT_QPA_PLATFORM=offscreen console_bench [--seconds N] [--events-per-second E]
+//   QT_QPA_PLATFORM=offscreen console_bench [--seconds N] [--events-per-second E] [--slow-events MS]
 //
 // Reports the first paint (window created → the Queues table painted with all 200 rows), the GUI
 // thread's event-loop stall (lateness of a 5 ms timer: p50/p99/max, target p99 < 16 ms) while the
@@ -64,6 +64,40 @@ public:
     }
 };
 
+// With --slow-events MS: prints each event the GUI thread took longer than MS to deliver (the
+// outermost delivery only), with its receiver and type, to find what a stall was made of.
+class TimedApplication : public QApplication
+{
+public:
+    using QApplication::QApplication;
+    double slowMs = -1;
+    bool notify(QObject *receiver, QEvent *event) override
+    {
+        if (slowMs < 0 || m_depth > 0)
+            return QApplication::notify(receiver, event);
+        ++m_depth;
+        QElapsedTimer timer;
+        timer.start();
+        const int type = event->type();
+        const bool result = QApplication::notify(receiver, event);
+        const double ms = double(timer.nsecsElapsed()) / 1e6;
+        --m_depth;
+        if (ms >= slowMs)
+            std::fprintf(stderr, "slow event at %.1f ms: %.1f ms, type %d, to %s \"%s\"\n", double(m_clock.nsecsElapsed()) / 1e6 - ms, ms, type,
+                         receiver->metaObject()->className(),
+                         qPrintable(receiver->objectName()));
+        return result;
+    }
+
+private:
+    int m_depth = 0;
+    QElapsedTimer m_clock = [] {
+        QElapsedTimer clock;
+        clock.start();
+        return clock;
+    }();
+};
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -71,13 +105,14 @@ int main(int argc, char *argv[])
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     qputenv("QT_LOGGING_RULES", "switchyard.*.info=false");
-    QApplication app(argc, argv);
+    TimedApplication app(argc, argv);
     QStandardPaths::setTestModeEnabled(true);
     int seconds = 20;
     const QStringList args = app.arguments();
     if (const qsizetype i = args.indexOf(QStringLiteral("--seconds")); i >= 0 && i + 1 < args.size())
         seconds = args[i + 1].toInt();
     const int eventsPerSecond = Bench::option(args, "--events-per-second", 200);
+    app.slowMs = Bench::option(args, "--slow-events", -1);
 
     QTemporaryDir dir;
     const QByteArray ini = "[server]\nGRACEFUL_HAMMER_TIME = 5s\n[queue]\nTYPE = channel\nBATCH_LENGTH = 100\nLENGTH = 1000000\n[queue.hot]\nMAX_WORKERS = 2\n";
@@ -267,10 +302,15 @@ int main(int argc, char *argv[])
                 feedLateness.size(), percentile(feedLateness, 0.5), percentile(feedLateness, 0.99),
                 feedLateness.empty() ? 0.0 : *std::max_element(feedLateness.begin(), feedLateness.end()), static_cast<long long>(ingested.load()),
                 double(ingested.load()) / elapsed, eventRows);
-    std::printf("history pane (100 000 deliveries): first page shown %lld ms after the page (target < 300 ms); %d rows read by scrolling; "
-                "stall while shown (%zu samples): p50 %.2f ms, p99 %.2f ms, max %.2f ms (target p99 < 16 ms)\n",
-                static_cast<long long>(firstRowsMs), webhooks->tasks().rowCount(), historyLateness.size(), Bench::percentile(historyLateness, 0.5),
-                Bench::percentile(historyLateness, 0.99), historyLateness.empty() ? 0.0 : *std::max_element(historyLateness.begin(), historyLateness.end()));
+    if (!webhooksShown.isValid()) {
+        std::printf("history pane (100 000 deliveries): the Webhooks page was not shown (run 18 s or more); %d rows read while hidden\n",
+                    webhooks->tasks().rowCount());
+    } else {
+        std::printf("history pane (100 000 deliveries): first page shown %lld ms after the page (target < 300 ms); %d rows read by scrolling; "
+                    "stall while shown (%zu samples): p50 %.2f ms, p99 %.2f ms, max %.2f ms (target p99 < 16 ms)\n",
+                    static_cast<long long>(firstRowsMs), webhooks->tasks().rowCount(), historyLateness.size(), Bench::percentile(historyLateness, 0.5),
+                    Bench::percentile(historyLateness, 0.99), historyLateness.empty() ? 0.0 : *std::max_element(historyLateness.begin(), historyLateness.end()));
+    }
     std::printf("hot queue: %.0f items/s handled while the console ran\n", double(handled) / elapsed);
     std::printf("resident memory: %lld MiB\n", static_cast<long long>(rss / 1024));
     std::printf("close (window closed → engine shut down): %lld ms\n", static_cast<long long>(closeMs));
