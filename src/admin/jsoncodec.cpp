@@ -3,6 +3,7 @@
 #include <QJsonDocument>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -316,37 +317,109 @@ TextWriter::~TextWriter()
     --t_buffers.depth;
 }
 
+namespace {
+// The order finish() writes a described type's fields in, remembered per sequence of key literals
+// (the same describe() with the same fields left out gives the same pointers): a page of rows is
+// sorted once, not once per row.
+struct Layout
+{
+    QVarLengthArray<const char *, 32> keys;
+    QVarLengthArray<qint16, 32> order;
+};
+struct Layouts
+{
+    std::array<Layout, 8> recent;
+    std::size_t next = 0;
+};
+thread_local Layouts t_layouts;
+} // namespace
+
 void TextWriter::finish(QByteArray &out)
 {
-    // Insertion sort: stable, a dozen fields, no allocation; keys are ASCII, so byte order is
-    // QJsonObject's order.
-    const auto less = [](const Field &a, const Field &b) {
-        return a.prefix != b.prefix ? a.prefix < b.prefix : std::strcmp(a.key, b.key) < 0;
-    };
-    for (qsizetype i = 1; i < m_fields.size(); ++i) {
-        const Field field = m_fields[i];
-        qsizetype j = i;
-        for (; j > 0 && less(field, m_fields[j - 1]); --j)
-            m_fields[j] = m_fields[j - 1];
-        m_fields[j] = field;
+    const qsizetype n = m_fields.size();
+    const Layout *known = nullptr;
+    for (const Layout &layout : t_layouts.recent) {
+        if (layout.keys.size() != n)
+            continue;
+        qsizetype i = 0;
+        while (i < n && layout.keys[i] == m_fields[i].key)
+            ++i;
+        if (i == n) {
+            known = &layout;
+            break;
+        }
     }
-    out.append('{');
-    bool first = true;
+    if (!known) {
+        // Insertion sort of the indexes: stable, a dozen fields, no allocation; keys are ASCII,
+        // so byte order is QJsonObject's order.
+        const auto less = [this](qint16 a, qint16 b) {
+            const Field &x = m_fields[a], &y = m_fields[b];
+            return x.prefix != y.prefix ? x.prefix < y.prefix : std::strcmp(x.key, y.key) < 0;
+        };
+        Layout &layout = t_layouts.recent[t_layouts.next++ % t_layouts.recent.size()];
+        layout.keys.clear();
+        layout.order.clear();
+        for (qsizetype i = 0; i < n; ++i) {
+            layout.keys.push_back(m_fields[i].key);
+            layout.order.push_back(qint16(i));
+            for (qsizetype j = i; j > 0 && less(layout.order[j], layout.order[j - 1]); --j)
+                std::swap(layout.order[j], layout.order[j - 1]);
+        }
+        known = &layout;
+    }
+    QVarLengthArray<Field, 32> sorted;
+    for (qint16 index : known->order)
+        sorted.push_back(m_fields[index]);
+    m_fields = std::move(sorted);
+
+    // The fields written: their size is known, so the object is written with one resize.
+    qsizetype need = 2; // {}
+    bool plain = true;
     for (qsizetype i = 0; i < m_fields.size(); ++i) {
-        const Field &field = m_fields[i];
+        Field &field = m_fields[i];
         if (i + 1 < m_fields.size() && field.prefix == m_fields[i + 1].prefix && std::strcmp(field.key, m_fields[i + 1].key) == 0)
-            continue; // a later value for the same key replaces it
+            field.begin = -1; // a later value for the same key replaces it
         if (field.begin < 0)
             continue; // removed
-        if (!first)
-            out.append(',');
-        first = false;
-        detail::appendKey(out, field.key);
-        const qsizetype at = out.size();
-        out.resize(at + field.end - field.begin);
-        std::memcpy(out.data() + at, m_values.constData() + field.begin, std::size_t(field.end - field.begin));
+        plain = plain && field.keyLength >= 0;
+        need += field.keyLength + 4 + (field.end - field.begin); // "key": value,
     }
-    out.append('}');
+    if (!plain) { // a key to escape: the general way
+        out.append('{');
+        bool first = true;
+        for (const Field &field : m_fields) {
+            if (field.begin < 0)
+                continue;
+            if (!first)
+                out.append(',');
+            first = false;
+            detail::appendKey(out, field.key);
+            out.append(m_values.constData() + field.begin, field.end - field.begin);
+        }
+        out.append('}');
+        return;
+    }
+    const qsizetype start = out.size();
+    out.resize(start + need);
+    char *at = out.data() + start;
+    *at++ = '{';
+    bool first = true;
+    for (const Field &field : m_fields) {
+        if (field.begin < 0)
+            continue;
+        if (!first)
+            *at++ = ',';
+        first = false;
+        *at++ = '"';
+        std::memcpy(at, field.key, std::size_t(field.keyLength));
+        at += field.keyLength;
+        *at++ = '"';
+        *at++ = ':';
+        std::memcpy(at, m_values.constData() + field.begin, std::size_t(field.end - field.begin));
+        at += field.end - field.begin;
+    }
+    *at++ = '}';
+    out.truncate(at - out.constData());
 }
 
 } // namespace Switchyard::Admin::Json

@@ -158,13 +158,13 @@ public:
             return;
         if constexpr (std::is_same_v<T, QJsonValue>) {
             if (value.isUndefined()) { // QJsonObject::insert removes the key
-                m_fields.push_back(Field{key, prefixOf(key), -1, -1});
+                m_fields.push_back(Field{key, prefixOf(key), -1, -1, keyLength(key)});
                 return;
             }
         }
         const qsizetype begin = m_values.size();
         encodeText(m_values, value);
-        m_fields.push_back(Field{key, prefixOf(key), begin, m_values.size()});
+        m_fields.push_back(Field{key, prefixOf(key), begin, m_values.size(), keyLength(key)});
     }
     template<typename F>
     void group(const char *key, F &&fields)
@@ -173,7 +173,7 @@ public:
         fields(nested);
         const qsizetype begin = m_values.size();
         nested.finish(m_values);
-        m_fields.push_back(Field{key, prefixOf(key), begin, m_values.size()});
+        m_fields.push_back(Field{key, prefixOf(key), begin, m_values.size(), keyLength(key)});
     }
     void finish(QByteArray &out);
 
@@ -184,7 +184,16 @@ private:
         quint64 prefix; // the key's first 8 bytes, big-endian: most comparisons stop here
         qsizetype begin;
         qsizetype end;
+        qsizetype keyLength; // -1: the key needs escaping (never for our field names)
     };
+    static qsizetype keyLength(const char *key)
+    {
+        const char *end = key;
+        for (; *end; ++end)
+            if (*end < 0x20 || *end >= 0x7f || *end == '"' || *end == '\\')
+                return -1;
+        return end - key;
+    }
     static quint64 prefixOf(const char *key)
     {
         quint64 prefix = 0;
