@@ -203,7 +203,7 @@ void appendInteger(QByteArray &out, qint64 value)
 {
     char digits[24];
     const auto written = std::to_chars(digits, digits + sizeof digits, value);
-    out.append(digits, written.ptr - digits);
+    appendRaw(out, digits, written.ptr - digits);
 }
 
 void appendDouble(QByteArray &out, double value)
@@ -240,7 +240,9 @@ void appendTime(QByteArray &out, const QDateTime &value)
         appendString(out, time(value).toString());
         return;
     }
-    char text[32];
+    char quoted[34];
+    quoted[0] = '"';
+    char *const text = quoted + 1;
     appendTwo(text, int(year / 100));
     appendTwo(text + 2, int(year % 100));
     text[4] = '-';
@@ -268,9 +270,8 @@ void appendTime(QByteArray &out, const QDateTime &value)
         appendTwo(text + length + 3, minutes % 60);
         length += 5;
     }
-    out.append('"');
-    out.append(text, length);
-    out.append('"');
+    text[length++] = '"';
+    appendRaw(out, quoted, length + 1);
 }
 
 void appendJson(QByteArray &out, const QJsonValue &value)
@@ -318,13 +319,17 @@ TextWriter::~TextWriter()
 }
 
 namespace {
-// The order finish() writes a described type's fields in, remembered per sequence of key literals
-// (the same describe() with the same fields left out gives the same pointers): a page of rows is
-// sorted once, not once per row.
+// How finish() writes a described type's fields, worked out once per sequence of key literals (the
+// same describe() with the same fields left out gives the same pointers), so a page of rows sorts
+// and measures its keys once, not once per row: the fields in QJsonObject's order (keys are ASCII,
+// so byte order), each key's length, and which are superseded by a later value of the same key.
 struct Layout
 {
-    QVarLengthArray<const char *, 32> keys;
-    QVarLengthArray<qint16, 32> order;
+    QVarLengthArray<const char *, 32> keys;  // as described
+    QVarLengthArray<qint16, 32> order;       // indexes into keys, sorted
+    QVarLengthArray<qsizetype, 32> lengths;  // of keys[order[k]]
+    QVarLengthArray<bool, 32> superseded;    // order[k]'s value is replaced by order[k + 1]'s
+    bool plain = true;                       // no key needs escaping (ours never do)
 };
 struct Layouts
 {
@@ -332,64 +337,67 @@ struct Layouts
     std::size_t next = 0;
 };
 thread_local Layouts t_layouts;
+
+quint64 prefixOf(const char *key) // the first 8 bytes, big-endian: most comparisons stop here
+{
+    quint64 prefix = 0;
+    int i = 0;
+    for (; i < 8 && key[i]; ++i)
+        prefix = prefix << 8 | quint8(key[i]);
+    return prefix << (8 * (8 - i));
+}
+
+const Layout &layoutOf(const char *const *keys, qsizetype n)
+{
+    for (const Layout &layout : t_layouts.recent) {
+        if (layout.keys.size() == n && std::equal(keys, keys + n, layout.keys.begin()))
+            return layout;
+    }
+    Layout &layout = t_layouts.recent[t_layouts.next++ % t_layouts.recent.size()];
+    layout = Layout();
+    QVarLengthArray<quint64, 32> prefixes;
+    for (qsizetype i = 0; i < n; ++i) {
+        layout.keys.push_back(keys[i]);
+        prefixes.push_back(prefixOf(keys[i]));
+    }
+    // Insertion sort of the indexes: stable (the last of equal keys stays last), a dozen fields.
+    const auto less = [&](qint16 a, qint16 b) {
+        return prefixes[a] != prefixes[b] ? prefixes[a] < prefixes[b] : std::strcmp(keys[a], keys[b]) < 0;
+    };
+    for (qsizetype i = 0; i < n; ++i) {
+        layout.order.push_back(qint16(i));
+        for (qsizetype j = i; j > 0 && less(layout.order[j], layout.order[j - 1]); --j)
+            std::swap(layout.order[j], layout.order[j - 1]);
+    }
+    for (qsizetype k = 0; k < n; ++k) {
+        const char *key = keys[layout.order[k]];
+        const char *end = key;
+        for (; *end; ++end)
+            if (*end < 0x20 || *end >= 0x7f || *end == '"' || *end == '\\')
+                layout.plain = false;
+        layout.lengths.push_back(end - key);
+        layout.superseded.push_back(k + 1 < n && std::strcmp(key, keys[layout.order[k + 1]]) == 0);
+    }
+    return layout;
+}
 } // namespace
 
 void TextWriter::finish(QByteArray &out)
 {
     const qsizetype n = m_fields.size();
-    const Layout *known = nullptr;
-    for (const Layout &layout : t_layouts.recent) {
-        if (layout.keys.size() != n)
-            continue;
-        qsizetype i = 0;
-        while (i < n && layout.keys[i] == m_fields[i].key)
-            ++i;
-        if (i == n) {
-            known = &layout;
-            break;
-        }
-    }
-    if (!known) {
-        // Insertion sort of the indexes: stable, a dozen fields, no allocation; keys are ASCII,
-        // so byte order is QJsonObject's order.
-        const auto less = [this](qint16 a, qint16 b) {
-            const Field &x = m_fields[a], &y = m_fields[b];
-            return x.prefix != y.prefix ? x.prefix < y.prefix : std::strcmp(x.key, y.key) < 0;
-        };
-        Layout &layout = t_layouts.recent[t_layouts.next++ % t_layouts.recent.size()];
-        layout.keys.clear();
-        layout.order.clear();
-        for (qsizetype i = 0; i < n; ++i) {
-            layout.keys.push_back(m_fields[i].key);
-            layout.order.push_back(qint16(i));
-            for (qsizetype j = i; j > 0 && less(layout.order[j], layout.order[j - 1]); --j)
-                std::swap(layout.order[j], layout.order[j - 1]);
-        }
-        known = &layout;
-    }
-    QVarLengthArray<Field, 32> sorted;
-    for (qint16 index : known->order)
-        sorted.push_back(m_fields[index]);
-    m_fields = std::move(sorted);
+    QVarLengthArray<const char *, 32> keys;
+    for (const Field &field : m_fields)
+        keys.push_back(field.key);
+    const Layout &layout = layoutOf(keys.constData(), n);
+    const auto written = [&](qsizetype k) { return !layout.superseded[k] && m_fields[layout.order[k]].begin >= 0; };
 
-    // The fields written: their size is known, so the object is written with one resize.
-    qsizetype need = 2; // {}
-    bool plain = true;
-    for (qsizetype i = 0; i < m_fields.size(); ++i) {
-        Field &field = m_fields[i];
-        if (i + 1 < m_fields.size() && field.prefix == m_fields[i + 1].prefix && std::strcmp(field.key, m_fields[i + 1].key) == 0)
-            field.begin = -1; // a later value for the same key replaces it
-        if (field.begin < 0)
-            continue; // removed
-        plain = plain && field.keyLength >= 0;
-        need += field.keyLength + 4 + (field.end - field.begin); // "key": value,
-    }
-    if (!plain) { // a key to escape: the general way
+    if (!layout.plain) { // a key to escape: the general way
         out.append('{');
         bool first = true;
-        for (const Field &field : m_fields) {
-            if (field.begin < 0)
+        for (qsizetype k = 0; k < n; ++k) {
+            if (!written(k))
                 continue;
+            const Field &field = m_fields[layout.order[k]];
             if (!first)
                 out.append(',');
             first = false;
@@ -399,20 +407,27 @@ void TextWriter::finish(QByteArray &out)
         out.append('}');
         return;
     }
+    // The size is known: the object is written with one resize.
+    qsizetype need = 2; // {}
+    for (qsizetype k = 0; k < n; ++k) {
+        if (written(k))
+            need += layout.lengths[k] + 4 + (m_fields[layout.order[k]].end - m_fields[layout.order[k]].begin); // "key":value,
+    }
     const qsizetype start = out.size();
     out.resize(start + need);
     char *at = out.data() + start;
     *at++ = '{';
     bool first = true;
-    for (const Field &field : m_fields) {
-        if (field.begin < 0)
+    for (qsizetype k = 0; k < n; ++k) {
+        if (!written(k))
             continue;
+        const Field &field = m_fields[layout.order[k]];
         if (!first)
             *at++ = ',';
         first = false;
         *at++ = '"';
-        std::memcpy(at, field.key, std::size_t(field.keyLength));
-        at += field.keyLength;
+        std::memcpy(at, field.key, std::size_t(layout.lengths[k]));
+        at += layout.lengths[k];
         *at++ = '"';
         *at++ = ':';
         std::memcpy(at, m_values.constData() + field.begin, std::size_t(field.end - field.begin));

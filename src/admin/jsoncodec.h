@@ -29,6 +29,7 @@
 #include <QString>
 #include <QVarLengthArray>
 
+#include <cstring>
 #include <map>
 #include <optional>
 #include <type_traits>
@@ -108,6 +109,13 @@ bool isUnset(const T &value)
 QString join(const QString &path, const char *key);
 Status typeError(const QString &path, const QJsonValue &json, const char *expected);
 
+// Appends n bytes (QByteArray::append goes through insert(), which is slower for a few bytes).
+inline void appendRaw(QByteArray &out, const char *data, qsizetype n)
+{
+    const qsizetype at = out.size();
+    out.resize(at + n);
+    std::memcpy(out.data() + at, data, std::size_t(n));
+}
 // The leaves of encodeText, written as Qt's JSON writer writes them.
 void appendString(QByteArray &out, QStringView text); // quoted and escaped
 void appendKey(QByteArray &out, const char *key);      // "key": (an ASCII name)
@@ -158,13 +166,13 @@ public:
             return;
         if constexpr (std::is_same_v<T, QJsonValue>) {
             if (value.isUndefined()) { // QJsonObject::insert removes the key
-                m_fields.push_back(Field{key, prefixOf(key), -1, -1, keyLength(key)});
+                m_fields.push_back(Field{key, -1, -1});
                 return;
             }
         }
         const qsizetype begin = m_values.size();
         encodeText(m_values, value);
-        m_fields.push_back(Field{key, prefixOf(key), begin, m_values.size(), keyLength(key)});
+        m_fields.push_back(Field{key, begin, m_values.size()});
     }
     template<typename F>
     void group(const char *key, F &&fields)
@@ -173,35 +181,17 @@ public:
         fields(nested);
         const qsizetype begin = m_values.size();
         nested.finish(m_values);
-        m_fields.push_back(Field{key, prefixOf(key), begin, m_values.size(), keyLength(key)});
+        m_fields.push_back(Field{key, begin, m_values.size()});
     }
     void finish(QByteArray &out);
 
 private:
     struct Field
     {
-        const char *key;
-        quint64 prefix; // the key's first 8 bytes, big-endian: most comparisons stop here
-        qsizetype begin;
+        const char *key; // a literal: the same describe() gives the same pointers
+        qsizetype begin; // the value in m_values; -1: removed (an undefined QJsonValue)
         qsizetype end;
-        qsizetype keyLength; // -1: the key needs escaping (never for our field names)
     };
-    static qsizetype keyLength(const char *key)
-    {
-        const char *end = key;
-        for (; *end; ++end)
-            if (*end < 0x20 || *end >= 0x7f || *end == '"' || *end == '\\')
-                return -1;
-        return end - key;
-    }
-    static quint64 prefixOf(const char *key)
-    {
-        quint64 prefix = 0;
-        int i = 0;
-        for (; i < 8 && key[i]; ++i)
-            prefix = prefix << 8 | quint8(key[i]);
-        return prefix << (8 * (8 - i));
-    }
     QByteArray &m_values; // this thread's buffer for this depth, kept between objects
     QVarLengthArray<Field, 32> m_fields;
 };
@@ -298,7 +288,7 @@ template<typename T>
 void encodeText(QByteArray &out, const T &value)
 {
     if constexpr (std::is_same_v<T, bool>)
-        out.append(value ? "true" : "false");
+        value ? detail::appendRaw(out, "true", 4) : detail::appendRaw(out, "false", 5);
     else if constexpr (std::is_same_v<T, double>)
         detail::appendDouble(out, value);
     else if constexpr (std::is_same_v<T, QString>)
