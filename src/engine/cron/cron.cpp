@@ -181,7 +181,7 @@ Status CronService::registerTask(CronTaskDefinition definition)
     task->paused = paused.valueOr(false);
     Task &ref = *task;
     m_tasks.emplace(name, std::move(task));
-    m_order.push_back(name);
+    m_order.push_back(&ref);
     m_changed.notify_all();
     if (m_started)
         planLocked(ref, m_options.clock());
@@ -198,8 +198,8 @@ Status CronService::start(Lifecycle &lifecycle)
             return Status::ok();
         m_started = true;
         const QDateTime now = m_options.clock();
-        for (const QString &name : m_order) {
-            Task &task = *m_tasks.at(name);
+        for (Task *each : m_order) {
+            Task &task = *each;
             planLocked(task, now);  // planned now, not whenever the scheduler thread first runs
             if (task.config.enabled && task.config.runAtStart && beginRunLocked(task))
                 launch(task, QStringLiteral("start"), QStringLiteral("system"), QString(), std::nullopt);
@@ -503,8 +503,8 @@ void CronService::schedulerLoop(const CancelToken &cancel)
     while (!cancel.isCancelled()) {
         const QDateTime now = m_options.clock();
         std::optional<QDateTime> earliest;
-        for (const QString &name : m_order) {
-            Task &task = *m_tasks.at(name);
+        for (Task *each : m_order) {
+            Task &task = *each;
             if (!task.config.enabled || !task.schedule)
                 continue;
             if (!task.next.isValid()) {
@@ -602,8 +602,9 @@ std::vector<CronTaskInfo> CronService::list()
 {
     std::lock_guard lock(m_mutex);
     std::vector<CronTaskInfo> infos;
-    for (const QString &name : m_order)
-        infos.push_back(infoLocked(*m_tasks.at(name)));
+    infos.reserve(m_order.size());
+    for (const Task *task : m_order)
+        infos.push_back(infoLocked(*task));
     return infos;
 }
 

@@ -198,7 +198,7 @@ private:
     mutable std::mutex m_mutex;
     std::condition_variable_any m_changed;
     std::map<QString, std::unique_ptr<Task>> m_tasks; // guarded by m_mutex
-    std::vector<QString> m_order;                     // guarded by m_mutex; registration order
+    std::vector<Task *> m_order;                      // guarded by m_mutex; registration order (tasks stay)
     struct Run
     {
         std::thread thread;
