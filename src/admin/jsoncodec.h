@@ -150,7 +150,8 @@ private:
 };
 
 // Writes a described type's fields as text: each value into one buffer, then the object in
-// QJsonObject's key order (the last of equal keys wins, as insert() would have it).
+// QJsonObject's key order (the last of equal keys wins, as insert() would have it). Keys must be
+// string literals, as every describe() gives them: the order is remembered by their addresses.
 class TextWriter
 {
 public:
