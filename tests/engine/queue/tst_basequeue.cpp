@@ -10,6 +10,7 @@
 #include "support/wait.h"
 
 #include <QSet>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -62,9 +63,9 @@ class TestBaseQueue : public QObject
     int m_counter = 0;
     QString m_name; // per test: fresh storage
 
-    std::unique_ptr<BaseQueue> open(bool unique, int capacity = 1000, const QString &instance = QStringLiteral("instance-a"))
+    std::unique_ptr<BaseQueue> open(bool unique, int capacity = 1000, const QString &instance = QStringLiteral("instance-a"),
+                                    const QueueTiming &timing = testTiming())
     {
-        const QueueTiming timing = testTiming();
         if (m_backend == QLatin1String("channel"))
             return std::make_unique<ChannelQueue>(m_name, capacity, unique, timing);
         if (m_backend == QLatin1String("dummy"))
@@ -359,7 +360,11 @@ private Q_SLOTS:
     {
         if (!stores())
             QSKIP("dummy stores nothing");
-        auto queue = open(false, 64); // small: the producer waits for room between batches
+        // Small: the producer waits for room between batches — as long as it takes (the case is
+        // not about the push block time, and consumers under a sanitizer are slow).
+        QueueTiming patient = testTiming();
+        patient.pushBlockTime = 60s;
+        auto queue = open(false, 64, QStringLiteral("instance-a"), patient);
         constexpr int kBatches = 60;
         constexpr int kPerBatch = 25;
         std::mutex mutex;
@@ -390,14 +395,20 @@ private Q_SLOTS:
                 }
             });
         }
-        bool failed = false;
-        for (int b = 0; b < kBatches && !failed; ++b) {
+        // The consumers stop and are joined however this ends (a failed check returns early).
+        const auto joinConsumers = qScopeGuard([&] {
+            stop.cancel();
+            for (std::thread &t : consumers)
+                t.join();
+        });
+        Status pushed = Status::ok();
+        for (int b = 0; b < kBatches && pushed; ++b) {
             std::vector<QByteArray> batch;
             for (int i = 0; i < kPerBatch; ++i)
                 batch.push_back(item(b * kPerBatch + i));
-            failed = !queue->pushItems(CancelToken(), batch);
+            pushed = queue->pushItems(CancelToken(), batch);
         }
-        QVERIFY(!failed);
+        QVERIFY2(pushed, qPrintable(pushed.message()));
         QVERIFY(Test::eventually([&] {
             std::lock_guard lock(mutex);
             return acked.size() == kBatches * kPerBatch;
@@ -405,6 +416,7 @@ private Q_SLOTS:
         stop.cancel();
         for (std::thread &t : consumers)
             t.join();
+        consumers.clear();
         QCOMPARE(duplicates, 0);
         QCOMPARE(*queue->len(CancelToken()), qint64(0));
     }
