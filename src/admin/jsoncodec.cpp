@@ -327,9 +327,8 @@ struct Layout
 {
     QVarLengthArray<const char *, 32> keys;  // as described
     QVarLengthArray<qint16, 32> order;       // indexes into keys, sorted
-    QVarLengthArray<qsizetype, 32> lengths;  // of keys[order[k]]
+    std::vector<QByteArray> names;           // keys[order[k]] as written: "key": (escaped if need be)
     QVarLengthArray<bool, 32> superseded;    // order[k]'s value is replaced by order[k + 1]'s
-    bool plain = true;                       // no key needs escaping (ours never do)
 };
 struct Layouts
 {
@@ -371,11 +370,9 @@ const Layout &layoutOf(const char *const *keys, qsizetype n)
     }
     for (qsizetype k = 0; k < n; ++k) {
         const char *key = keys[layout.order[k]];
-        const char *end = key;
-        for (; *end; ++end)
-            if (*end < 0x20 || *end >= 0x7f || *end == '"' || *end == '\\')
-                layout.plain = false;
-        layout.lengths.push_back(end - key);
+        QByteArray name;
+        detail::appendKey(name, key);
+        layout.names.push_back(std::move(name));
         layout.superseded.push_back(k + 1 < n && std::strcmp(key, keys[layout.order[k + 1]]) == 0);
     }
     return layout;
@@ -391,27 +388,11 @@ void TextWriter::finish(QByteArray &out)
     const Layout &layout = layoutOf(keys.constData(), n);
     const auto written = [&](qsizetype k) { return !layout.superseded[k] && m_fields[layout.order[k]].begin >= 0; };
 
-    if (!layout.plain) { // a key to escape: the general way
-        out.append('{');
-        bool first = true;
-        for (qsizetype k = 0; k < n; ++k) {
-            if (!written(k))
-                continue;
-            const Field &field = m_fields[layout.order[k]];
-            if (!first)
-                out.append(',');
-            first = false;
-            detail::appendKey(out, field.key);
-            out.append(m_values.constData() + field.begin, field.end - field.begin);
-        }
-        out.append('}');
-        return;
-    }
     // The size is known: the object is written with one resize.
     qsizetype need = 2; // {}
     for (qsizetype k = 0; k < n; ++k) {
         if (written(k))
-            need += layout.lengths[k] + 4 + (m_fields[layout.order[k]].end - m_fields[layout.order[k]].begin); // "key":value,
+            need += layout.names[std::size_t(k)].size() + 1 + (m_fields[layout.order[k]].end - m_fields[layout.order[k]].begin); // "key":value,
     }
     const qsizetype start = out.size();
     out.resize(start + need);
@@ -425,11 +406,9 @@ void TextWriter::finish(QByteArray &out)
         if (!first)
             *at++ = ',';
         first = false;
-        *at++ = '"';
-        std::memcpy(at, field.key, std::size_t(layout.lengths[k]));
-        at += layout.lengths[k];
-        *at++ = '"';
-        *at++ = ':';
+        const QByteArray &name = layout.names[std::size_t(k)];
+        std::memcpy(at, name.constData(), std::size_t(name.size()));
+        at += name.size();
         std::memcpy(at, m_values.constData() + field.begin, std::size_t(field.end - field.begin));
         at += field.end - field.begin;
     }
