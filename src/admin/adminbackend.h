@@ -195,7 +195,7 @@ protected:
     virtual CallHandle dispatch(Invocation invocation) = 0;
     // Runs `step` (a reply, a batch of stream events) on this backend's thread after every step
     // handed over before it, in order, a few milliseconds' worth per pass of the event loop
-    // (kHandOverBudget): a burst of answers — every page reading at connect, 10 000 notices among
+    // (8 ms, see adminbackend.cpp): a burst of answers — every page reading at connect, 10 000 notices among
     // them — no longer runs back to back in one pass, so the loop paints and runs its timers in
     // between. Call on this backend's thread.
     void handOver(std::function<void()> step);

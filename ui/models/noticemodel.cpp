@@ -66,7 +66,12 @@ void NoticeModel::applyNotices(std::vector<Admin::NoticeRow> notices)
 {
     // What is shown is updated (and what vanished removed) now; the rest waits for its chunk.
     std::vector<Admin::NoticeRow> shown;
-    m_pending.clear(); // the stream's notices not inserted yet are in this list, or were deleted
+    // The stream's notices not inserted yet: those newer than the list were added after it was
+    // read and stay; the others are in it, or were deleted.
+    qint64 newestListed = 0;
+    for (const Admin::NoticeRow &notice : notices)
+        newestListed = std::max(newestListed, notice.id);
+    std::erase_if(m_pending, [newestListed](const Admin::NoticeRow &notice) { return notice.id <= newestListed; });
     for (Admin::NoticeRow &notice : notices) {
         if (indexOfKey(notice.id) >= 0)
             shown.push_back(std::move(notice));
