@@ -26,10 +26,10 @@
 #include <QWebSocket>
 
 #include <array>
-
-#include <sys/stat.h>
 #include <condition_variable>
 #include <mutex>
+
+#include <sys/stat.h>
 
 namespace Switchyard::Server {
 
