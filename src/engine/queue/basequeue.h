@@ -33,6 +33,10 @@ struct QueueTiming
     // LevelDB open: retried while another process still holds the lock.
     int levelOpenAttempts = 10;
     std::chrono::milliseconds levelOpenInterval{1000};
+    // LevelDB pop: a popper short of items polls (yielding) this long for a pusher to publish them
+    // before it sleeps. Waking a sleeping thread costs the pusher more than a LevelDB write on a
+    // small virtual machine (#22, docs/queues.md); 0 sleeps at once.
+    std::chrono::microseconds levelPopSpin{200};
     // Redis in-flight lists: an instance whose heartbeat key is older than heartbeatTtl is dead
     // and its in-flight items go back to the queue. Refreshed every heartbeatInterval.
     std::chrono::milliseconds heartbeatTtl{30000};
@@ -54,7 +58,7 @@ struct QueueTiming
 struct PoppedItem
 {
     QByteArray data;
-    quint64 ref = 0; // backend bookkeeping (LevelDB: the in-flight key)
+    quint64 ref = 0; // backend bookkeeping (LevelDB: the item's sequence key)
 };
 
 // A waiting item as an operator sees it (peek: nothing is consumed).

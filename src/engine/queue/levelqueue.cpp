@@ -6,7 +6,9 @@
 #include <QDir>
 #include <QSet>
 
+#include <algorithm>
 #include <cstdarg>
+#include <thread>
 #include <cstdio>
 
 #include <leveldb/db.h>
@@ -20,23 +22,29 @@ namespace {
 // Sequence numbers start in the middle so items can be put back in front of the head.
 constexpr quint64 kMiddle = quint64(1) << 62;
 constexpr char kQueued = 'q';
-constexpr char kInFlight = 'f';
+constexpr char kHeadMark = 'h';       // key 'h' → the head: every 'q' key below it was popped
+constexpr char kLegacyInFlight = 'f'; // popped items before #22's rework (converted at open)
 constexpr char kMember = 'u';
+
+std::string encodeSeq(quint64 seq)
+{
+    std::string bytes(8, '\0');
+    for (int i = 0; i < 8; ++i)
+        bytes[size_t(7 - i)] = char((seq >> (8 * i)) & 0xff);
+    return bytes;
+}
 
 std::string seqKey(char prefix, quint64 seq)
 {
-    std::string key(9, '\0');
-    key[0] = prefix;
-    for (int i = 0; i < 8; ++i)
-        key[size_t(8 - i)] = char((seq >> (8 * i)) & 0xff);
-    return key;
+    return prefix + encodeSeq(seq);
 }
 
-quint64 seqOf(const leveldb::Slice &key)
+// The big-endian sequence at `from` (a key's, after its prefix; a mark's value, at 0).
+quint64 seqOf(const leveldb::Slice &bytes, size_t from = 1)
 {
     quint64 seq = 0;
-    for (size_t i = 1; i < 9 && i < key.size(); ++i)
-        seq = (seq << 8) | quint8(key[i]);
+    for (size_t i = from; i < from + 8 && i < bytes.size(); ++i)
+        seq = (seq << 8) | quint8(bytes[i]);
     return seq;
 }
 
@@ -160,81 +168,106 @@ Status LevelQueue::write(void *batch, bool sync, LevelWriter::Wait wait)
 Result<qint64> LevelQueue::recover()
 {
     std::lock_guard lock(m_mutex);
-    std::unique_ptr<leveldb::Iterator> it(m_db->NewIterator(leveldb::ReadOptions()));
+    const leveldb::ReadOptions read;
+    std::string markValue;
+    const leveldb::Status markStatus = m_db->Get(read, std::string(1, kHeadMark), &markValue);
+    if (!markStatus.ok() && !markStatus.IsNotFound())
+        return fromLevel(markStatus, QStringLiteral("queue %1 head mark").arg(m_name));
+    const bool marked = markStatus.ok() && markValue.size() == 8;
+    quint64 mark = marked ? seqOf(markValue, 0) : 0;
 
-    // Waiting items: head = first key, tail = last key + 1, from the keys themselves. Keys are
-    // contiguous unless a damaged log lost some: count the gaps and close them up.
+    // Keys below the mark were popped and not acknowledged: in flight when the previous run
+    // stopped. From the mark on, keys wait; they are contiguous unless a damaged log lost some:
+    // count the gaps and close them up.
+    std::unique_ptr<leveldb::Iterator> it(m_db->NewIterator(read));
+    std::vector<std::pair<quint64, std::string>> front; // key, and the item for a unique queue
     quint64 stored = 0;
     quint64 first = 0;
     quint64 last = 0;
     for (it->Seek(seqKey(kQueued, 0)); it->Valid() && it->key()[0] == kQueued; it->Next()) {
+        const quint64 seq = seqOf(it->key());
+        if (marked && seq < mark) {
+            front.emplace_back(seq, m_unique ? it->value().ToString() : std::string());
+            continue;
+        }
         if (stored++ == 0)
-            first = seqOf(it->key());
-        last = seqOf(it->key());
+            first = seq;
+        last = seq;
     }
     if (!it->status().ok())
         return fromLevel(it->status(), QStringLiteral("queue %1 scan").arg(m_name));
-    qint64 lost = 0;
-    if (stored == 0) {
-        m_head = m_tail = kMiddle;
-    } else {
-        m_head = first;
-        m_tail = last + 1;
-        lost = qint64(m_tail - m_head - stored);
-    }
+    if (!marked)
+        mark = stored > 0 ? first : kMiddle;
+    m_head = mark;
+    m_tail = stored > 0 ? last + 1 : mark;
+    const qint64 lost = qint64(m_tail - m_head - stored);
+    leveldb::WriteBatch batch;
     if (lost > 0) {
-        leveldb::WriteBatch batch;
         quint64 seq = m_head;
-        for (it->Seek(seqKey(kQueued, 0)); it->Valid() && it->key()[0] == kQueued; it->Next()) {
-            const quint64 at = seqOf(it->key());
-            if (at != seq) {
+        for (it->Seek(seqKey(kQueued, m_head)); it->Valid() && it->key()[0] == kQueued; it->Next()) {
+            if (seqOf(it->key()) != seq) {
                 batch.Delete(it->key());
                 batch.Put(seqKey(kQueued, seq), it->value());
             }
             ++seq;
         }
-        if (Status written = write(&batch, true); !written)
-            return written;
         m_tail = seq;
         m_corrupt += lost;
-        it.reset(m_db->NewIterator(leveldb::ReadOptions()));
     }
 
-    // In-flight items of the previous run go back to the front, oldest first.
-    std::vector<std::pair<std::string, std::string>> inFlight;
-    for (it->Seek(seqKey(kInFlight, 0)); it->Valid() && it->key()[0] == kInFlight; it->Next())
-        inFlight.emplace_back(it->key().ToString(), it->value().ToString());
+    // The layout before #22 moved popped items to 'f' keys (and had no mark): they go in front of
+    // everything else, oldest first.
+    std::vector<std::pair<std::string, std::string>> moved;
+    for (it->Seek(std::string(1, kLegacyInFlight)); it->Valid() && it->key()[0] == kLegacyInFlight; it->Next())
+        moved.emplace_back(it->key().ToString(), it->value().ToString());
     if (!it->status().ok())
         return fromLevel(it->status(), QStringLiteral("queue %1 scan").arg(m_name));
-    if (inFlight.empty())
-        return lost;
+    if (!moved.empty()) {
+        quint64 seq = (front.empty() ? m_head : front.front().first) - moved.size();
+        std::vector<std::pair<quint64, std::string>> older;
+        for (auto &[key, value] : moved) {
+            batch.Delete(key);
+            batch.Put(seqKey(kQueued, seq), value);
+            older.emplace_back(seq++, std::move(value));
+        }
+        front.insert(front.begin(), std::make_move_iterator(older.begin()), std::make_move_iterator(older.end()));
+    }
 
-    leveldb::WriteBatch batch;
-    quint64 head = m_head;
-    for (auto entry = inFlight.rbegin(); entry != inFlight.rend(); ++entry) {
-        batch.Delete(entry->first);
-        const QByteArray data = QByteArray::fromStdString(entry->second);
+    // In-flight items go back to the front, oldest first. A unique queue dropped their membership
+    // when they were popped: an item queued again meanwhile (or twice in flight) is kept once.
+    QSet<QByteArray> members;
+    for (const auto &[seq, value] : front) {
         if (m_unique) {
+            const QByteArray data = QByteArray::fromStdString(value);
             std::string ignored;
-            if (m_db->Get(leveldb::ReadOptions(), memberKey(data), &ignored).ok())
-                continue; // an equal item is queued already
+            if (members.contains(data) || m_db->Get(read, memberKey(data), &ignored).ok()) {
+                batch.Delete(seqKey(kQueued, seq));
+                continue;
+            }
+            members.insert(data);
             batch.Put(memberKey(data), leveldb::Slice());
         }
-        batch.Put(seqKey(kQueued, --head), entry->second);
-        ++m_recovered;
+        m_front.push_back(seq);
     }
+    m_recovered = qint64(m_front.size());
+    batch.Put(std::string(1, kHeadMark), encodeSeq(m_head));
     if (Status written = write(&batch, true); !written)
         return written;
-    m_head = head;
-    qCInfo(lcQueue).noquote() << "queue" << m_name << ":" << m_recovered << "in-flight item(s) of the previous run put back";
+    if (m_recovered > 0)
+        qCInfo(lcQueue).noquote() << "queue" << m_name << ":" << m_recovered << "in-flight item(s) of the previous run put back";
     return lost;
+}
+
+qsizetype LevelQueue::waiting() const
+{
+    return qsizetype(m_front.size()) + qsizetype(m_tail - m_head);
 }
 
 Status LevelQueue::claimPush(std::unique_lock<std::mutex> &lock, const CancelToken &cancel)
 {
     while (true) {
         if (Status room = m_waits.waitForRoom(lock, cancel, m_name, m_capacity, m_timing.pushBlockTime,
-                                              [&] { return qsizetype(m_tail - m_head) < m_capacity; });
+                                              [&] { return waiting() < m_capacity; });
             !room)
             return room;
         if (!m_pushBusy) {
@@ -262,7 +295,9 @@ Status LevelQueue::commitPush(std::unique_lock<std::mutex> &lock, void *batch, q
     if (!written)
         return written;
     m_tail = tail;
-    const QueueWaits::Wake wake = m_waits.wakeFor(qsizetype(m_tail - m_head));
+    if (waiting() >= m_spinNeed.load(std::memory_order_relaxed))
+        m_spinReady.store(true, std::memory_order_relaxed);
+    const QueueWaits::Wake wake = m_waits.wakeFor(waiting());
     lock.unlock();
     m_waits.wake(wake); // after unlocking: the woken popper does not block at once on our lock
     return Status::ok();
@@ -301,7 +336,7 @@ Status LevelQueue::pushItems(const CancelToken &cancel, const std::vector<QByteA
         leveldb::WriteBatch batch;
         QSet<QByteArray> inBatch; // unique: an item twice in one call is queued once
         quint64 tail = m_tail;
-        for (; next < items.size() && qsizetype(tail - m_head) < m_capacity; ++next) {
+        for (; next < items.size() && qsizetype(m_front.size()) + qsizetype(tail - m_head) < m_capacity; ++next) {
             const QByteArray &data = items[next];
             if (m_unique) {
                 if (inBatch.contains(data) || m_db->Get(leveldb::ReadOptions(), memberKey(data), &ignored).ok())
@@ -323,102 +358,146 @@ Status LevelQueue::pushItems(const CancelToken &cancel, const std::vector<QByteA
     return Status::ok();
 }
 
-// The head under the lock, then a LevelDB snapshot read without it: consumers go on meanwhile.
-// Sequence keys are contiguous, so the offset is one Seek, not a walk from the head.
+// The waiting keys under the lock, then a LevelDB snapshot read without it: consumers go on
+// meanwhile. Keys from the head on are contiguous, so the offset is one Seek, not a walk.
 Result<std::vector<PeekedItem>> LevelQueue::peek(const CancelToken &, qint64 offset, int limit)
 {
+    offset = std::max<qint64>(offset, 0);
     quint64 head = 0;
     quint64 tail = 0;
+    qint64 frontSize = 0;
+    std::vector<quint64> front; // the front's keys from the offset on
     const leveldb::Snapshot *snapshot = nullptr;
     {
         std::lock_guard lock(m_mutex);
         head = m_head;
         tail = m_tail;
+        frontSize = qint64(m_front.size());
+        for (qint64 at = offset; at < frontSize && qint64(front.size()) < limit; ++at)
+            front.push_back(m_front[size_t(at)]);
         snapshot = m_db->GetSnapshot();
     }
     leveldb::ReadOptions options;
     options.snapshot = snapshot;
     options.fill_cache = false; // an operator's look must not evict the consumers' blocks
     std::vector<PeekedItem> items;
-    {
+    std::string value;
+    for (size_t i = 0; i < front.size(); ++i) {
+        if (m_db->Get(options, seqKey(kQueued, front[i]), &value).ok())
+            items.push_back(PeekedItem{offset + qint64(i), QByteArray::fromStdString(value), QDateTime()});
+    }
+    if (qint64(items.size()) < limit) {
         std::unique_ptr<leveldb::Iterator> it(m_db->NewIterator(options));
-        for (it->Seek(seqKey(kQueued, head + quint64(std::max<qint64>(offset, 0))));
+        for (it->Seek(seqKey(kQueued, head + quint64(std::max<qint64>(offset - frontSize, 0))));
              it->Valid() && it->key()[0] == kQueued && qint64(items.size()) < limit; it->Next()) {
             const quint64 seq = seqOf(it->key());
             if (seq >= tail)
                 break;
-            items.push_back(PeekedItem{qint64(seq - head), QByteArray(it->value().data(), qsizetype(it->value().size())), QDateTime()});
+            items.push_back(PeekedItem{frontSize + qint64(seq - head), QByteArray(it->value().data(), qsizetype(it->value().size())),
+                                       QDateTime()});
         }
     }
     m_db->ReleaseSnapshot(snapshot);
     return items;
 }
 
-
 Result<std::vector<PoppedItem>> LevelQueue::popItems(const CancelToken &cancel, int max,
                                                      std::optional<SteadyClock::time_point> until, int atLeast)
 {
     std::unique_lock lock(m_mutex);
+    if (waiting() < atLeast && !m_waits.closed()) {
+        // Short of items: poll for the pushes that bring them before sleeping, so a pusher in full
+        // flow never pays for waking us; then write what waits for the next write (an ack), as
+        // no write may come while we sleep.
+        // The pusher tests the need once per push and raises the flag once: it never waits for a
+        // cache line this poll keeps reading.
+        m_spinNeed.store(atLeast, std::memory_order_relaxed);
+        m_spinReady.store(false, std::memory_order_relaxed);
+        lock.unlock();
+        const SteadyClock::time_point spinUntil = std::min(SteadyClock::now() + m_timing.levelPopSpin, until.value_or(SteadyClock::time_point::max()));
+        for (int i = 0; !m_spinReady.load(std::memory_order_relaxed); ++i) {
+            if (i % 8 == 0 && (SteadyClock::now() >= spinUntil || cancel.isCancelled()))
+                break;
+            std::this_thread::yield();
+        }
+        if (!m_spinReady.load(std::memory_order_relaxed))
+            m_writer->flush();
+        lock.lock();
+        m_spinNeed.store(std::numeric_limits<qsizetype>::max(), std::memory_order_relaxed);
+    }
     while (true) {
-        m_waits.waitForItems(lock, cancel, until, [&] { return qsizetype(m_tail - m_head); }, atLeast);
+        m_waits.waitForItems(lock, cancel, until, [&] { return waiting(); }, atLeast);
         if (m_waits.closed())
             return queueClosedStatus(m_name);
         if (!m_popBusy)
             break;
-        m_idle.wait(lock, [this] { return !m_popBusy; }); // another pop is moving its items: a write's time
+        m_idle.wait(lock, [this] { return !m_popBusy; }); // another pop is reading its items: a read's time
     }
-    if (m_head == m_tail)
+    if (waiting() == 0)
         return cancel.isCancelled() ? Result<std::vector<PoppedItem>>(cancel.cause()) : std::vector<PoppedItem>();
 
-    // Reserve the entries, then read and move them. A unique queue keeps the lock throughout: a
-    // push of an equal item must not see its membership between the reservation and the write.
+    // Reserve the entries — released ones first, then from the head — and read them. A popped
+    // item stays where it is until its ack deletes it; the pop only moves the head mark, so a
+    // restart knows what was in flight. A unique queue keeps the lock throughout: a push of an
+    // equal item must not see its membership between the reservation and the write.
+    const size_t wanted = size_t(std::max(1, max));
+    std::vector<quint64> front;
+    while (!m_front.empty() && front.size() < wanted) {
+        front.push_back(m_front.front());
+        m_front.pop_front();
+    }
     const quint64 first = m_head;
-    const quint64 end = first + std::min<quint64>(m_tail - m_head, quint64(std::max(1, max)));
-    quint64 nextInFlight = m_nextInFlight;
+    const quint64 end = first + std::min<quint64>(m_tail - m_head, wanted - front.size());
     m_head = end;
-    m_nextInFlight += end - first;
     m_popBusy = true;
     const bool unlocked = !m_unique;
     if (unlocked)
         lock.unlock();
 
     std::vector<PoppedItem> popped;
-    popped.reserve(size_t(end - first));
+    popped.reserve(front.size() + size_t(end - first));
     leveldb::WriteBatch batch;
-    qint64 missing = 0;
-    {
+    qint64 missing = 0; // unreadable entries (a damaged log): the slot is dropped and counted
+    const auto take = [&](quint64 seq, QByteArray data) {
+        if (m_unique)
+            batch.Delete(memberKey(data));
+        popped.push_back(PoppedItem{std::move(data), seq});
+    };
+    std::string value;
+    for (const quint64 seq : front) {
+        if (m_db->Get(leveldb::ReadOptions(), seqKey(kQueued, seq), &value).ok())
+            take(seq, QByteArray::fromStdString(value));
+        else
+            ++missing;
+    }
+    if (end != first) {
         std::unique_ptr<leveldb::Iterator> it(m_db->NewIterator(leveldb::ReadOptions()));
         it->Seek(seqKey(kQueued, first));
         for (quint64 seq = first; seq < end; ++seq) {
-            const std::string key = seqKey(kQueued, seq);
-            if (!it->Valid() || it->key() != leveldb::Slice(key)) {
-                // A gap in the stored sequence: the entry is unreadable; drop the slot, count it.
+            if (!it->Valid() || it->key() != leveldb::Slice(seqKey(kQueued, seq))) {
                 ++missing;
-                batch.Delete(key);
                 it->Seek(seqKey(kQueued, seq + 1));
                 continue;
             }
-            const QByteArray data(it->value().data(), qsizetype(it->value().size()));
+            take(seq, QByteArray(it->value().data(), qsizetype(it->value().size())));
             it->Next();
-            batch.Delete(key);
-            batch.Put(seqKey(kInFlight, nextInFlight), slice(data));
-            if (m_unique)
-                batch.Delete(memberKey(data));
-            popped.push_back(PoppedItem{data, nextInFlight});
-            ++nextInFlight;
         }
+        batch.Put(std::string(1, kHeadMark), encodeSeq(end));
     }
-    // A non-unique pop does not wait for its write when another thread is writing (that thread
-    // writes it next, before any later release or ack): until it lands the entries are still
-    // queued on disk, which after a crash means what in flight means — they come back.
-    const Status written = write(&batch, false, m_unique ? LevelWriter::Wait::UntilWritten : LevelWriter::Wait::No);
+    // A non-unique pop does not wait for its mark: the next write carries it, before any later
+    // ack. Until it lands the entries are still queued on disk, which after a crash means what in
+    // flight means — they come back.
+    Status written = Status::ok();
+    if (end != first || (m_unique && !popped.empty()))
+        written = write(&batch, false, m_unique ? LevelWriter::Wait::UntilWritten : LevelWriter::Wait::Later);
 
     if (unlocked)
         lock.lock();
     m_popBusy = false;
     m_idle.notify_all();
-    if (!written) {
-        m_head = first; // nothing moved; no other pop, release or removeAll ran meanwhile
+    if (!written) { // nothing moved; no other pop or removeAll ran meanwhile
+        m_head = first;
+        m_front.insert(m_front.begin(), front.begin(), front.end());
         return written;
     }
     if (missing > 0) {
@@ -426,8 +505,8 @@ Result<std::vector<PoppedItem>> LevelQueue::popItems(const CancelToken &cancel, 
         qCCritical(lcQueue).noquote() << "queue" << m_name << ":" << missing << "stored item(s) could not be read; skipped";
     }
     m_waits.roomMade();
-    const QueueWaits::Wake more = m_head != m_tail ? m_waits.wakeFor(qsizetype(m_tail - m_head)) // another popper may take the rest
-                                                   : QueueWaits::Wake::None;
+    const QueueWaits::Wake more = waiting() > 0 ? m_waits.wakeFor(waiting()) // another popper may take the rest
+                                                : QueueWaits::Wake::None;
     lock.unlock();
     m_waits.wake(more);
     return popped;
@@ -437,33 +516,44 @@ Status LevelQueue::ack(const CancelToken &, const std::vector<PoppedItem> &items
 {
     if (items.empty())
         return Status::ok();
+    // Without SYNC the ack rides on the next write (a push's, the next pop's mark): if the process
+    // dies first, the batch is handled again after the restart, as if it had died during the
+    // handler (at least once). With SYNC it is written and synced now.
     leveldb::WriteBatch batch;
     for (const PoppedItem &item : items)
-        batch.Delete(seqKey(kInFlight, item.ref));
-    return write(&batch, m_sync);
+        batch.Delete(seqKey(kQueued, item.ref));
+    return write(&batch, m_sync, m_sync ? LevelWriter::Wait::UntilWritten : LevelWriter::Wait::Later);
 }
 
+// A released item keeps its key (below the head mark, so a restart puts it in front too) and
+// goes back to the front of the waiting list: nothing to write unless the queue is unique.
 Status LevelQueue::release(const CancelToken &, const std::vector<PoppedItem> &items)
 {
     std::unique_lock lock(m_mutex);
-    // The keys just below the head may still be a pop's to delete, and an equal item may be
-    // being pushed (unique).
-    m_idle.wait(lock, [this] { return !m_popBusy && !m_pushBusy; });
-    leveldb::WriteBatch batch;
-    quint64 head = m_head;
-    for (auto it = items.rbegin(); it != items.rend(); ++it) {
-        batch.Delete(seqKey(kInFlight, it->ref));
-        if (m_unique) {
+    std::vector<quint64> back;
+    back.reserve(items.size());
+    if (m_unique) {
+        // An equal item may be being pushed, or popped (its membership removed).
+        m_idle.wait(lock, [this] { return !m_popBusy && !m_pushBusy; });
+        leveldb::WriteBatch batch;
+        QSet<QByteArray> members;
+        for (const PoppedItem &item : items) {
             std::string ignored;
-            if (m_db->Get(leveldb::ReadOptions(), memberKey(it->data), &ignored).ok())
-                continue; // an equal item was queued meanwhile
-            batch.Put(memberKey(it->data), leveldb::Slice());
+            if (members.contains(item.data) || m_db->Get(leveldb::ReadOptions(), memberKey(item.data), &ignored).ok()) {
+                batch.Delete(seqKey(kQueued, item.ref)); // an equal item was queued meanwhile
+                continue;
+            }
+            members.insert(item.data);
+            batch.Put(memberKey(item.data), leveldb::Slice());
+            back.push_back(item.ref);
         }
-        batch.Put(seqKey(kQueued, --head), slice(it->data));
+        if (Status written = write(&batch, true); !written)
+            return written;
+    } else {
+        for (const PoppedItem &item : items)
+            back.push_back(item.ref);
     }
-    if (Status written = write(&batch, true); !written)
-        return written;
-    m_head = head;
+    m_front.insert(m_front.begin(), back.begin(), back.end());
     m_waits.itemsReturned();
     return Status::ok();
 }
@@ -484,23 +574,30 @@ Result<bool> LevelQueue::hasItem(const CancelToken &, const QByteArray &data)
 Result<qint64> LevelQueue::len(const CancelToken &)
 {
     std::lock_guard lock(m_mutex);
-    return qint64(m_tail - m_head);
+    return qint64(waiting());
 }
 
 Result<qint64> LevelQueue::removeAll(const CancelToken &)
 {
     std::unique_lock lock(m_mutex);
-    // The entries a pop reserved are taken, not queued; a push's are not queued yet.
+    // The entries a pop reserved are taken, not queued; a push's are not queued yet. Items in
+    // flight stay for their acks.
     m_idle.wait(lock, [this] { return !m_popBusy && !m_pushBusy; });
     leveldb::WriteBatch batch;
-    std::unique_ptr<leveldb::Iterator> it(m_db->NewIterator(leveldb::ReadOptions()));
-    for (it->Seek(seqKey(kQueued, 0)); it->Valid() && it->key()[0] == kQueued; it->Next())
-        batch.Delete(it->key());
-    for (it->Seek(std::string(1, kMember)); it->Valid() && it->key()[0] == kMember; it->Next())
-        batch.Delete(it->key());
+    for (const quint64 seq : m_front)
+        batch.Delete(seqKey(kQueued, seq));
+    for (quint64 seq = m_head; seq < m_tail; ++seq)
+        batch.Delete(seqKey(kQueued, seq));
+    batch.Put(std::string(1, kHeadMark), encodeSeq(m_tail)); // else a restart would count them lost
+    if (m_unique) {
+        std::unique_ptr<leveldb::Iterator> it(m_db->NewIterator(leveldb::ReadOptions()));
+        for (it->Seek(std::string(1, kMember)); it->Valid() && it->key()[0] == kMember; it->Next())
+            batch.Delete(it->key());
+    }
     if (Status written = write(&batch, true); !written)
         return written;
-    const qint64 removed = qint64(m_tail - m_head);
+    const qint64 removed = qint64(waiting());
+    m_front.clear();
     m_head = m_tail;
     m_waits.roomMade();
     return removed;
@@ -508,8 +605,11 @@ Result<qint64> LevelQueue::removeAll(const CancelToken &)
 
 void LevelQueue::close()
 {
-    std::lock_guard lock(m_mutex);
-    m_waits.close();
+    {
+        std::lock_guard lock(m_mutex);
+        m_waits.close();
+    }
+    m_writer->flush();
 }
 
 qint64 LevelQueue::corruptDropped() const

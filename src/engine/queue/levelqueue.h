@@ -4,7 +4,10 @@
 #include "levelwriter.h"
 #include "queuewaits.h"
 
+#include <atomic>
 #include <condition_variable>
+#include <deque>
+#include <limits>
 #include <memory>
 #include <mutex>
 
@@ -18,10 +21,13 @@ namespace Switchyard {
 // (gitea#24912): every change is one atomic WriteBatch, and head/tail are recomputed from the
 // stored keys at open instead of trusted from counters.
 //
-// Key layout: 'q' + big-endian seq → item (waiting, contiguous head..tail-1); 'f' + big-endian
-// id → item (in flight, popped but not acknowledged); 'u' + item → "" (unique membership). At
-// open every in-flight item goes back to the front of the queue (the previous run crashed or was
-// stopped while handling it). Thread-safe.
+// Key layout: 'q' + big-endian seq → item; 'h' → the head mark (big-endian seq: every 'q' key
+// below it was popped); 'u' + item → "" (unique membership). A push writes its item once; a pop
+// only moves the mark (#22: it used to move the item to an in-flight key); an ack deletes the
+// item. So the keys from the mark on are the waiting items, contiguous (gaps are items a damaged
+// log lost), and the keys below it are in flight or released. At open every key below the mark
+// goes back to the front of the queue, oldest first: the previous run crashed or was stopped
+// while handling it. Thread-safe.
 class LevelQueue final : public BaseQueue
 {
 public:
@@ -68,6 +74,7 @@ private:
     Status claimPush(std::unique_lock<std::mutex> &lock, const CancelToken &cancel);
     Status commitPush(std::unique_lock<std::mutex> &lock, void *batch, quint64 tail);
     void endPush(std::unique_lock<std::mutex> &lock);
+    qsizetype waiting() const; // requires m_mutex
 
     const QString m_name;
     std::unique_ptr<RecoveryLog> m_log; // outlives m_db, which writes to it
@@ -83,12 +90,18 @@ private:
     QueueWaits m_waits;         // guarded by m_mutex
     quint64 m_head = 0;         // guarded by m_mutex
     quint64 m_tail = 0;         // guarded by m_mutex
-    quint64 m_nextInFlight = 1; // guarded by m_mutex
+    // Keys below the head that wait again, in pop order: released items, and at open the items
+    // that were in flight. Popped before the head's.
+    std::deque<quint64> m_front; // guarded by m_mutex
+    // A popper short of items polls m_spinReady without the lock before it sleeps; a push that
+    // brings the waiting items to m_spinNeed raises it. Both written under m_mutex.
+    std::atomic<qsizetype> m_spinNeed = std::numeric_limits<qsizetype>::max();
+    std::atomic<bool> m_spinReady = false;
     qint64 m_corrupt = 0;       // guarded by m_mutex
     // The writes happen without the lock, so a push and a pop do not wait for each other's disk
     // write: a push writes at m_tail and publishes by moving m_tail; a pop of a non-unique queue
-    // reserves head..head+n, then reads and moves those entries. One push and one pop at a time;
-    // release and removeAll, which write at and from the head, wait for both.
+    // reserves its keys (front, then head..head+n), then reads them and writes the new mark. One
+    // push and one pop at a time; removeAll, and release in a unique queue, wait for both.
     bool m_pushBusy = false;    // guarded by m_mutex
     bool m_popBusy = false;     // guarded by m_mutex
     std::condition_variable m_idle; // a push or pop finished writing

@@ -15,14 +15,17 @@ struct LevelWriter::Request
 {
     leveldb::WriteBatch batch;
     bool sync = false;
-    bool detached = false;       // nobody waits: the leader logs a failure
+    bool detached = false;       // Later: nobody waits, the leader logs a failure
     Status status;               // set before `done`
     std::atomic<bool> done = false;
 };
 
 LevelWriter::LevelWriter(leveldb::DB *db, const QString &name) : m_db(db), m_what(QStringLiteral("queue %1 write").arg(name)) {}
 
-LevelWriter::~LevelWriter() = default;
+LevelWriter::~LevelWriter()
+{
+    flush();
+}
 
 Status fromLevel(const leveldb::Status &status, const QString &what)
 {
@@ -35,22 +38,18 @@ Status fromLevel(const leveldb::Status &status, const QString &what)
 Status LevelWriter::write(leveldb::WriteBatch &&batch, bool sync, Wait wait)
 {
     std::unique_lock lock(m_mutex);
-    if (!m_leading) {
-        // Nobody writes: write at once, then whatever arrived meanwhile.
+    const bool later = wait == Wait::Later && m_pending.empty();
+    if (!later && !m_leading) {
+        // Nobody writes: write at once (with what waits for the next write), then whatever
+        // arrived meanwhile.
         m_leading = true;
-        lock.unlock();
-        leveldb::WriteOptions options;
-        options.sync = sync;
-        const Status status = fromLevel(m_db->Write(options, &batch), m_what);
-        lock.lock();
-        lead(lock);
-        return status;
+        return lead(lock, &batch, sync);
     }
-    // Another thread writes: it takes this batch in its next round.
+    // Another thread writes (it takes this batch in its next round), or the next writer will.
     auto request = std::make_shared<Request>();
     request->batch = std::move(batch);
     request->sync = sync;
-    request->detached = wait == Wait::No;
+    request->detached = wait == Wait::Later;
     m_pending.push_back(request);
     if (request->detached)
         return Status::ok();
@@ -59,29 +58,46 @@ Status LevelWriter::write(leveldb::WriteBatch &&batch, bool sync, Wait wait)
     return request->status;
 }
 
-void LevelWriter::lead(std::unique_lock<std::mutex> &lock)
+void LevelWriter::flush()
 {
+    std::unique_lock lock(m_mutex);
+    if (m_leading || m_pending.empty())
+        return; // the thread writing takes them in its next round
+    m_leading = true;
+    lead(lock, nullptr, false);
+}
+
+Status LevelWriter::lead(std::unique_lock<std::mutex> &lock, leveldb::WriteBatch *first, bool firstSync)
+{
+    Status firstStatus = Status::ok();
     std::vector<std::shared_ptr<Request>> round;
-    while (!m_pending.empty()) {
+    while (first || !m_pending.empty()) {
         round.swap(m_pending);
         lock.unlock();
         leveldb::WriteOptions options;
+        options.sync = first && firstSync;
+        for (const std::shared_ptr<Request> &request : round)
+            options.sync = options.sync || request->sync;
         leveldb::WriteBatch combined;
-        leveldb::WriteBatch *batch = &round.front()->batch;
-        if (round.size() > 1) {
-            for (const std::shared_ptr<Request> &request : round) {
+        leveldb::WriteBatch *batch = first;
+        if (round.size() + (first ? 1 : 0) > 1) {
+            for (const std::shared_ptr<Request> &request : round)
                 combined.Append(request->batch);
-                options.sync = options.sync || request->sync;
-            }
+            if (first)
+                combined.Append(*first);
             batch = &combined;
-        } else {
-            options.sync = round.front()->sync;
+        } else if (!first) {
+            batch = &round.front()->batch;
         }
         const Status status = fromLevel(m_db->Write(options, batch), m_what);
+        if (first) {
+            firstStatus = status;
+            first = nullptr;
+        }
         for (const std::shared_ptr<Request> &request : round) {
             if (request->detached && !status)
                 qCCritical(lcQueue).noquote() << status.message()
-                                              << "(a pop's move to the in-flight area; its items stay queued on disk and come back after a restart)";
+                                              << "(an ack or a pop's head mark; those items come back after a restart)";
             request->status = status;
             request->done.store(true, std::memory_order_release);
             request->done.notify_one();
@@ -90,6 +106,7 @@ void LevelWriter::lead(std::unique_lock<std::mutex> &lock)
         lock.lock();
     }
     m_leading = false;
+    return firstStatus;
 }
 
 void LevelWriter::awaitWritten(Request &request)

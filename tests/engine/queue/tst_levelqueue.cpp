@@ -1,7 +1,9 @@
 // LevelDB-specific queue behaviour on real files: a damaged write-ahead log (counted, reported,
-// sequence closed up), opening (only a lock held by another opener is retried), and the writes
-// made outside the queue's lock (#22): group commit keeps each thread's order, and pushes, pops,
-// releases and removeAll side by side lose and duplicate nothing.
+// sequence closed up), opening (only a lock held by another opener is retried), the head-mark
+// layout (in-flight and released items come back first, acked holes are not losses, the layout
+// before it is converted), and the writes made outside the queue's lock (#22): group commit keeps
+// each thread's order, a Later batch rides on the next write, and pushes, pops, releases and
+// removeAll side by side lose and duplicate nothing.
 #include "engine/queue/levelqueue.h"
 #include "engine/queue/levelwriter.h"
 
@@ -37,6 +39,17 @@ QueueTiming timing(int openAttempts = 3, std::chrono::milliseconds interval = 10
 QByteArray itemNumber(int i)
 {
     return QByteArray::number(i).rightJustified(100, '0'); // 100 bytes: 1000 items span several log blocks
+}
+
+// A bare LevelDB database (created), for the writer's tests and for writing an old layout by hand.
+std::unique_ptr<leveldb::DB> openDb(const QString &path)
+{
+    leveldb::Options options;
+    options.create_if_missing = true;
+    leveldb::DB *raw = nullptr;
+    if (!leveldb::DB::Open(options, path.toStdString(), &raw).ok())
+        return nullptr;
+    return std::unique_ptr<leveldb::DB>(raw);
 }
 
 } // namespace
@@ -126,16 +139,13 @@ private Q_SLOTS:
     }
 
     // Four threads write through one LevelWriter at once, so batches are combined into rounds
-    // and some are left for another thread to write (Wait::No). Each thread's writes still land
+    // and some are left for another write to carry (Wait::Later). Each thread's writes still land
     // in its order: a key put, deleted without waiting, then put again ends with the last value.
     void groupCommitKeepsEachThreadsOrder()
     {
         QTemporaryDir dir;
-        leveldb::Options options;
-        options.create_if_missing = true;
-        leveldb::DB *raw = nullptr;
-        QVERIFY(leveldb::DB::Open(options, dir.filePath(QStringLiteral("db")).toStdString(), &raw).ok());
-        const std::unique_ptr<leveldb::DB> db(raw);
+        const std::unique_ptr<leveldb::DB> db = openDb(dir.filePath(QStringLiteral("db")));
+        QVERIFY(db);
         LevelWriter writer(db.get(), QStringLiteral("test"));
         constexpr int kThreads = 4;
         constexpr int kKeys = 1500;
@@ -150,11 +160,11 @@ private Q_SLOTS:
                     failures += writer.write(std::move(put), false) ? 0 : 1;
                     leveldb::WriteBatch remove;
                     remove.Delete(key);
-                    failures += writer.write(std::move(remove), false, LevelWriter::Wait::No) ? 0 : 1;
+                    failures += writer.write(std::move(remove), false, LevelWriter::Wait::Later) ? 0 : 1;
                     if (i % 2 == 1) {
                         leveldb::WriteBatch again;
                         again.Put(key, "again");
-                        failures += writer.write(std::move(again), false, i % 4 == 1 ? LevelWriter::Wait::No : LevelWriter::Wait::UntilWritten) ? 0 : 1;
+                        failures += writer.write(std::move(again), false, i % 4 == 1 ? LevelWriter::Wait::Later : LevelWriter::Wait::UntilWritten) ? 0 : 1;
                     }
                 }
             });
@@ -162,7 +172,7 @@ private Q_SLOTS:
         for (std::thread &thread : threads)
             thread.join();
         QCOMPARE(failures.load(), 0);
-        // Every thread has returned: whatever was left to another thread has been written.
+        writer.flush(); // the last batch left for a next write, if any
         for (int t = 0; t < kThreads; ++t) {
             for (int i = 0; i < kKeys; ++i) {
                 std::string value;
@@ -173,6 +183,203 @@ private Q_SLOTS:
                     QVERIFY2(found.IsNotFound(), qPrintable(QStringLiteral("%1/%2").arg(t).arg(i)));
             }
         }
+    }
+
+    // The layout (#22): a pop only moves the head mark, an ack deletes the item. Popped items
+    // not acknowledged when the queue closed come back first, in their order, with released ones;
+    // the holes acknowledged items leave below the mark are not taken for items a damaged log
+    // lost; and removeAll moves the mark, so what it removed is not counted lost either.
+    void inFlightAndReleasedItemsComeBackFirstAndAckedHolesAreNotLosses()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("marked"));
+        {
+            auto opened = LevelQueue::open(CancelToken(), QStringLiteral("marked"), path, 1000, false, false, timing());
+            QVERIFY(opened);
+            LevelQueue &queue = **opened;
+            for (int i = 0; i < 10; ++i)
+                QVERIFY(queue.pushItem(CancelToken(), itemNumber(i)));
+            auto first = queue.popItems(CancelToken(), 4, std::nullopt); // 0..3
+            QVERIFY(first && first->size() == 4);
+            QVERIFY(queue.ack(CancelToken(), {(*first)[0], (*first)[2]})); // 0 and 2 handled
+            auto second = queue.popItems(CancelToken(), 2, std::nullopt); // 4, 5
+            QVERIFY(second && second->size() == 2);
+            QVERIFY(queue.release(CancelToken(), *second)); // back in front, without a write
+            QCOMPARE(*queue.len(CancelToken()), qint64(6));
+            auto again = queue.popItems(CancelToken(), 1, std::nullopt);
+            QVERIFY(again && again->size() == 1);
+            QCOMPARE(again->front().data, itemNumber(4)); // released items come first
+        } // closed with 1, 3 and 4 in flight, 5 released
+        {
+            auto reopened = LevelQueue::open(CancelToken(), QStringLiteral("marked"), path, 1000, false, false, timing());
+            QVERIFY(reopened);
+            LevelQueue &queue = **reopened;
+            QCOMPARE(queue.recoveredAtOpen(), qint64(4));
+            QCOMPARE(queue.corruptDropped(), qint64(0));
+            QCOMPARE(*queue.len(CancelToken()), qint64(8));
+            auto popped = queue.popItems(CancelToken(), 100, std::nullopt);
+            QVERIFY(popped);
+            QList<QByteArray> order;
+            for (const PoppedItem &item : *popped)
+                order.append(item.data);
+            QCOMPARE(order, (QList<QByteArray>{itemNumber(1), itemNumber(3), itemNumber(4), itemNumber(5), itemNumber(6),
+                                               itemNumber(7), itemNumber(8), itemNumber(9)}));
+            QVERIFY(queue.ack(CancelToken(), *popped));
+            for (int i = 10; i < 15; ++i)
+                QVERIFY(queue.pushItem(CancelToken(), itemNumber(i)));
+            QCOMPARE(*queue.removeAll(CancelToken()), qint64(5));
+            QVERIFY(queue.pushItem(CancelToken(), itemNumber(15)));
+        }
+        auto last = LevelQueue::open(CancelToken(), QStringLiteral("marked"), path, 1000, false, false, timing());
+        QVERIFY(last);
+        QCOMPARE((*last)->recoveredAtOpen(), qint64(0));
+        QCOMPARE((*last)->corruptDropped(), qint64(0));
+        auto rest = (*last)->popItems(CancelToken(), 100, std::nullopt);
+        QVERIFY(rest && rest->size() == 1);
+        QCOMPARE(rest->front().data, itemNumber(15));
+    }
+
+    // A unique queue forgets an item's membership when it is popped, so an equal item can be
+    // queued while the first is in flight. At open the in-flight one is then dropped (the equal
+    // one is queued); one with no equal item comes back and is a member again.
+    void aUniqueQueueKeepsOneOfEqualItemsAtOpen()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("unique"));
+        {
+            auto opened = LevelQueue::open(CancelToken(), QStringLiteral("unique"), path, 1000, true, false, timing());
+            QVERIFY(opened);
+            QVERIFY((*opened)->pushItem(CancelToken(), "a"));
+            QVERIFY((*opened)->pushItem(CancelToken(), "b"));
+            auto popped = (*opened)->popItems(CancelToken(), 2, std::nullopt);
+            QVERIFY(popped && popped->size() == 2);
+            QVERIFY((*opened)->pushItem(CancelToken(), "a")); // "a" in flight and queued
+        }
+        auto reopened = LevelQueue::open(CancelToken(), QStringLiteral("unique"), path, 1000, true, false, timing());
+        QVERIFY(reopened);
+        LevelQueue &queue = **reopened;
+        QCOMPARE(queue.recoveredAtOpen(), qint64(1));
+        QVERIFY(*queue.hasItem(CancelToken(), "a"));
+        QVERIFY(*queue.hasItem(CancelToken(), "b"));
+        QCOMPARE(queue.pushItem(CancelToken(), "b").code(), Status::Code::AlreadyExists);
+        auto popped = queue.popItems(CancelToken(), 10, std::nullopt);
+        QVERIFY(popped);
+        QCOMPARE(popped->size(), size_t(2));
+        QCOMPARE((*popped)[0].data, QByteArray("b"));
+        QCOMPARE((*popped)[1].data, QByteArray("a"));
+    }
+
+    // Queues written before #22 moved popped items to 'f' keys: at open those come back first,
+    // oldest first, and the queue goes on in the new layout.
+    void theLayoutBeforeTheHeadMarkIsConverted()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("legacy"));
+        {
+            const std::unique_ptr<leveldb::DB> db = openDb(path);
+            QVERIFY(db);
+            const auto key = [](char prefix, quint64 seq) {
+                std::string k(9, '\0');
+                k[0] = prefix;
+                for (int i = 0; i < 8; ++i)
+                    k[size_t(8 - i)] = char((seq >> (8 * i)) & 0xff);
+                return k;
+            };
+            leveldb::WriteBatch batch;
+            const quint64 middle = quint64(1) << 62;
+            batch.Put(key('q', middle + 2), "waiting-1");
+            batch.Put(key('q', middle + 3), "waiting-2");
+            batch.Put(key('f', 7), "in-flight-1");
+            batch.Put(key('f', 8), "in-flight-2");
+            QVERIFY(db->Write(leveldb::WriteOptions(), &batch).ok());
+        }
+        QList<QByteArray> order;
+        {
+            auto opened = LevelQueue::open(CancelToken(), QStringLiteral("legacy"), path, 1000, false, false, timing());
+            QVERIFY2(opened, qPrintable(opened.status().message()));
+            QCOMPARE((*opened)->recoveredAtOpen(), qint64(2));
+            QCOMPARE((*opened)->corruptDropped(), qint64(0));
+            auto popped = (*opened)->popItems(CancelToken(), 2, std::nullopt);
+            QVERIFY(popped);
+            for (const PoppedItem &item : *popped)
+                order.append(item.data);
+            QVERIFY((*opened)->ack(CancelToken(), *popped));
+        }
+        QCOMPARE(order, (QList<QByteArray>{"in-flight-1", "in-flight-2"}));
+        auto reopened = LevelQueue::open(CancelToken(), QStringLiteral("legacy"), path, 1000, false, false, timing());
+        QVERIFY(reopened);
+        QCOMPARE((*reopened)->recoveredAtOpen(), qint64(0));
+        auto rest = (*reopened)->popItems(CancelToken(), 10, std::nullopt);
+        QVERIFY(rest && rest->size() == 2);
+        QCOMPARE((*rest)[0].data, QByteArray("waiting-1"));
+        QCOMPARE((*rest)[1].data, QByteArray("waiting-2"));
+    }
+
+    // A popper short of items polls for levelPopSpin, then writes what waits for a next write (an
+    // ack) and sleeps; a push wakes it. Pops for a partial batch return what came in time.
+    void aPopperShortOfItemsWaitsForAPushAfterItsPoll()
+    {
+        QTemporaryDir dir;
+        QueueTiming t = timing();
+        t.levelPopSpin = std::chrono::microseconds(50);
+        auto opened = LevelQueue::open(CancelToken(), QStringLiteral("spin"), dir.filePath(QStringLiteral("spin")), 1000, false, false, t);
+        QVERIFY(opened);
+        LevelQueue &queue = **opened;
+        QVERIFY(queue.pushItem(CancelToken(), "one"));
+        // Two wanted, one there, 20 ms to wait: the one comes back when the time is up.
+        auto partial = queue.popItems(CancelToken(), 10, SteadyClock::now() + 20ms, 2);
+        QVERIFY(partial && partial->size() == 1);
+        QVERIFY(queue.ack(CancelToken(), *partial));
+        std::atomic<bool> popping = false;
+        Result<std::vector<PoppedItem>> woken = std::vector<PoppedItem>();
+        std::thread popper([&] {
+            popping = true;
+            woken = queue.popItems(CancelToken(), 10, std::nullopt); // no time limit: a push must wake it
+        });
+        QVERIFY(Test::eventually([&] { return popping.load(); }));
+        QVERIFY(queue.pushItem(CancelToken(), "two"));
+        popper.join();
+        QVERIFY(woken && woken->size() == 1);
+        QCOMPARE(woken->front().data, QByteArray("two"));
+    }
+
+    // A Later batch waits for the next write and lands in it, before that write's own batch; a
+    // second Later batch does not wait behind the first (at most one waits); flush() and the
+    // writer's end write what waits.
+    void aLaterBatchRidesOnTheNextWrite()
+    {
+        QTemporaryDir dir;
+        const std::unique_ptr<leveldb::DB> db = openDb(dir.filePath(QStringLiteral("db")));
+        QVERIFY(db);
+        const auto value = [&](const std::string &key) {
+            std::string found;
+            return db->Get(leveldb::ReadOptions(), key, &found).ok() ? found : std::string("(none)");
+        };
+        const auto batch = [](const std::string &key, const std::string &value) {
+            leveldb::WriteBatch put;
+            put.Put(key, value);
+            return put;
+        };
+        {
+            LevelWriter writer(db.get(), QStringLiteral("test"));
+            QVERIFY(writer.write(batch("k", "later"), false, LevelWriter::Wait::Later));
+            QCOMPARE(value("k"), std::string("(none)"));
+            QVERIFY(writer.write(batch("k", "now"), false)); // after the waiting one: its value wins
+            QCOMPARE(value("k"), std::string("now"));
+
+            QVERIFY(writer.write(batch("a", "1"), false, LevelWriter::Wait::Later));
+            QVERIFY(writer.write(batch("b", "2"), false, LevelWriter::Wait::Later)); // one waits already: both go
+            QCOMPARE(value("a"), std::string("1"));
+            QCOMPARE(value("b"), std::string("2"));
+
+            QVERIFY(writer.write(batch("c", "3"), false, LevelWriter::Wait::Later));
+            QCOMPARE(value("c"), std::string("(none)"));
+            writer.flush();
+            QCOMPARE(value("c"), std::string("3"));
+
+            QVERIFY(writer.write(batch("d", "4"), false, LevelWriter::Wait::Later));
+        }
+        QCOMPARE(value("d"), std::string("4")); // written when the writer ended
     }
 
     // Three pushers, two consumers that put every third batch back, and a removeAll in the middle:
