@@ -26,17 +26,25 @@ constexpr char kHeadMark = 'h';       // key 'h' → the head: every 'q' key bel
 constexpr char kLegacyInFlight = 'f'; // popped items before #22's rework (converted at open)
 constexpr char kMember = 'u';
 
+// `seq` big-endian into bytes at..at+7 of `into`.
+void putSeq(std::string &into, size_t at, quint64 seq)
+{
+    for (int i = 0; i < 8; ++i)
+        into[at + size_t(7 - i)] = char((seq >> (8 * i)) & 0xff);
+}
+
 std::string encodeSeq(quint64 seq)
 {
     std::string bytes(8, '\0');
-    for (int i = 0; i < 8; ++i)
-        bytes[size_t(7 - i)] = char((seq >> (8 * i)) & 0xff);
+    putSeq(bytes, 0, seq);
     return bytes;
 }
 
 std::string seqKey(char prefix, quint64 seq)
 {
-    return prefix + encodeSeq(seq);
+    std::string key(9, prefix);
+    putSeq(key, 1, seq);
+    return key;
 }
 
 // The big-endian sequence at `from` (a key's, after its prefix; a mark's value, at 0).
