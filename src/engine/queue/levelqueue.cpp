@@ -273,6 +273,10 @@ qsizetype LevelQueue::waiting() const
 
 Status LevelQueue::claimPush(std::unique_lock<std::mutex> &lock, const CancelToken &cancel)
 {
+    if (!m_pushBusy && !m_waits.closed() && waiting() < m_capacity) { // the usual case, without the waits' machinery
+        m_pushBusy = true;
+        return Status::ok();
+    }
     while (true) {
         if (Status room = m_waits.waitForRoom(lock, cancel, m_name, m_capacity, m_timing.pushBlockTime,
                                               [&] { return waiting() < m_capacity; });

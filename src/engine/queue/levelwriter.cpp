@@ -43,7 +43,19 @@ Status LevelWriter::write(leveldb::WriteBatch &&batch, bool sync, Wait wait)
         // Nobody writes: write at once (with what waits for the next write), then whatever
         // arrived meanwhile.
         m_leading = true;
-        return lead(lock, &batch, sync);
+        if (!m_pending.empty())
+            return lead(lock, &batch, sync);
+        // Alone (a producer in flow, every push): one write, no rounds.
+        lock.unlock();
+        leveldb::WriteOptions options;
+        options.sync = sync;
+        const leveldb::Status written = m_db->Write(options, &batch);
+        lock.lock();
+        if (m_pending.empty())
+            m_leading = false;
+        else
+            lead(lock, nullptr, false);
+        return written.ok() ? Status::ok() : fromLevel(written, m_what);
     }
     // Another thread writes (it takes this batch in its next round), or the next writer will.
     auto request = std::make_shared<Request>();

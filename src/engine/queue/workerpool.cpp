@@ -86,8 +86,8 @@ struct WorkerPool::Impl
     const QueueTiming m_timing;
     const bool m_immediate;  // dummy base queue: push runs the handler
 
-    std::atomic<qint64> m_pushed = 0;
-    std::atomic<qint64> m_handled = 0;
+    alignas(64) std::atomic<qint64> m_pushed = 0; // the producer's, apart from the workers' counters below
+    alignas(64) std::atomic<qint64> m_handled = 0;
     std::atomic<qint64> m_failed = 0;
     std::atomic<qint64> m_corrupt = 0;
     std::atomic<qint64> m_ackFailed = 0;
