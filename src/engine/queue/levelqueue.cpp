@@ -8,8 +8,8 @@
 
 #include <algorithm>
 #include <cstdarg>
-#include <thread>
 #include <cstdio>
+#include <thread>
 
 #include <leveldb/db.h>
 #include <leveldb/env.h>
@@ -348,7 +348,7 @@ Status LevelQueue::pushItems(const CancelToken &cancel, const std::vector<QByteA
         leveldb::WriteBatch batch;
         QSet<QByteArray> inBatch; // unique: an item twice in one call is queued once
         quint64 tail = m_tail;
-        for (; next < items.size() && qsizetype(m_front.size()) + qsizetype(tail - m_head) < m_capacity; ++next) {
+        for (; next < items.size() && waiting() + qsizetype(tail - m_tail) < m_capacity; ++next) {
             const QByteArray &data = items[next];
             if (m_unique) {
                 if (inBatch.contains(data) || m_db->Get(leveldb::ReadOptions(), memberKey(data), &ignored).ok())
@@ -419,10 +419,9 @@ Result<std::vector<PoppedItem>> LevelQueue::popItems(const CancelToken &cancel, 
     std::unique_lock lock(m_mutex);
     if (waiting() < atLeast && !m_waits.closed()) {
         // Short of items: poll for the pushes that bring them before sleeping, so a pusher in full
-        // flow never pays for waking us; then write what waits for the next write (an ack), as
-        // no write may come while we sleep.
-        // The pusher tests the need once per push and raises the flag once: it never waits for a
-        // cache line this poll keeps reading.
+        // flow never pays for waking us (it tests the need once per push and raises the flag
+        // once, so it never waits for a cache line this poll keeps reading); then write what
+        // waits for the next write (an ack), as no write may come while we sleep.
         m_spinNeed.store(atLeast, std::memory_order_relaxed);
         m_spinReady.store(false, std::memory_order_relaxed);
         lock.unlock();
@@ -469,7 +468,7 @@ Result<std::vector<PoppedItem>> LevelQueue::popItems(const CancelToken &cancel, 
     std::vector<PoppedItem> popped;
     popped.reserve(front.size() + size_t(end - first));
     leveldb::WriteBatch batch;
-    qint64 missing = 0; // unreadable entries (a damaged log): the slot is dropped and counted
+    qint64 missing = 0; // unreadable entries (a damaged log): the slot is skipped and counted
     const auto take = [&](quint64 seq, QByteArray data) {
         if (m_unique)
             batch.Delete(memberKey(data));
