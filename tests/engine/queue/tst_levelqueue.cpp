@@ -315,32 +315,42 @@ private Q_SLOTS:
         QCOMPARE((*rest)[1].data, QByteArray("waiting-2"));
     }
 
-    // A popper short of items polls for levelPopSpin, then writes what waits for a next write (an
-    // ack) and sleeps; a push wakes it. Pops for a partial batch return what came in time.
+    // A popper short of items polls for levelPopSpin, then sleeps until its deadline or a push.
+    // Its deadline holds past the poll (a partial batch comes back when the time is up, not
+    // sooner), and a push wakes it whether it finds it polling or asleep: 50 rounds each with no
+    // poll and with a short one (a lost wake-up hangs until the test's timeout).
     void aPopperShortOfItemsWaitsForAPushAfterItsPoll()
     {
-        QTemporaryDir dir;
-        QueueTiming t = timing();
-        t.levelPopSpin = std::chrono::microseconds(50);
-        auto opened = LevelQueue::open(CancelToken(), QStringLiteral("spin"), dir.filePath(QStringLiteral("spin")), 1000, false, false, t);
-        QVERIFY(opened);
-        LevelQueue &queue = **opened;
-        QVERIFY(queue.pushItem(CancelToken(), "one"));
-        // Two wanted, one there, 20 ms to wait: the one comes back when the time is up.
-        auto partial = queue.popItems(CancelToken(), 10, SteadyClock::now() + 20ms, 2);
-        QVERIFY(partial && partial->size() == 1);
-        QVERIFY(queue.ack(CancelToken(), *partial));
-        std::atomic<bool> popping = false;
-        Result<std::vector<PoppedItem>> woken = std::vector<PoppedItem>();
-        std::thread popper([&] {
-            popping = true;
-            woken = queue.popItems(CancelToken(), 10, std::nullopt); // no time limit: a push must wake it
-        });
-        QVERIFY(Test::eventually([&] { return popping.load(); }));
-        QVERIFY(queue.pushItem(CancelToken(), "two"));
-        popper.join();
-        QVERIFY(woken && woken->size() == 1);
-        QCOMPARE(woken->front().data, QByteArray("two"));
+        for (const auto spin : {std::chrono::microseconds(0), std::chrono::microseconds(50)}) {
+            QTemporaryDir dir;
+            QueueTiming t = timing();
+            t.levelPopSpin = spin;
+            auto opened = LevelQueue::open(CancelToken(), QStringLiteral("spin"), dir.filePath(QStringLiteral("spin")), 1000, false, false, t);
+            QVERIFY(opened);
+            LevelQueue &queue = **opened;
+            QVERIFY(queue.pushItem(CancelToken(), "one"));
+            // Two wanted, one there, 20 ms to wait: the one comes back when the time is up.
+            const auto before = SteadyClock::now();
+            auto partial = queue.popItems(CancelToken(), 10, before + 20ms, 2);
+            QVERIFY(SteadyClock::now() - before >= 20ms);
+            QVERIFY(partial && partial->size() == 1);
+            QVERIFY(queue.ack(CancelToken(), *partial));
+            for (int round = 0; round < 50; ++round) {
+                std::atomic<bool> popping = false;
+                Result<std::vector<PoppedItem>> woken = std::vector<PoppedItem>();
+                std::thread popper([&] {
+                    popping = true;
+                    woken = queue.popItems(CancelToken(), 10, std::nullopt); // no time limit: a push must wake it
+                });
+                QVERIFY(Test::eventually([&] { return popping.load(); }));
+                const QByteArray item = QByteArray::number(round);
+                QVERIFY(queue.pushItem(CancelToken(), item));
+                popper.join();
+                QVERIFY(woken && woken->size() == 1);
+                QCOMPARE(woken->front().data, item);
+                QVERIFY(queue.ack(CancelToken(), *woken));
+            }
+        }
     }
 
     // A Later batch waits for the next write and lands in it, before that write's own batch; a
