@@ -37,7 +37,7 @@ private:
     const bool m_unique;
     const QueueTiming m_timing;
 
-    std::mutex m_mutex;
+    QueueMutex m_mutex;
     QueueWaits m_waits;             // guarded by m_mutex
     std::deque<QByteArray> m_items; // guarded by m_mutex
     QSet<QByteArray> m_set;         // guarded by m_mutex; unique queues only

@@ -271,7 +271,7 @@ qsizetype LevelQueue::waiting() const
     return qsizetype(m_front.size()) + qsizetype(m_tail - m_head);
 }
 
-Status LevelQueue::claimPush(std::unique_lock<std::mutex> &lock, const CancelToken &cancel)
+Status LevelQueue::claimPush(QueueLock &lock, const CancelToken &cancel)
 {
     if (!m_pushBusy && !m_waits.closed() && waiting() < m_capacity) { // the usual case, without the waits' machinery
         m_pushBusy = true;
@@ -286,17 +286,18 @@ Status LevelQueue::claimPush(std::unique_lock<std::mutex> &lock, const CancelTok
             m_pushBusy = true;
             return Status::ok();
         }
-        m_idle.wait(lock, [this] { return !m_pushBusy; }); // another push is writing: a write's time
+        awaitIdle(lock, [this] { return !m_pushBusy; }); // another push is writing: a write's time
     }
 }
 
-void LevelQueue::endPush(std::unique_lock<std::mutex> &)
+void LevelQueue::endPush(QueueLock &)
 {
     m_pushBusy = false;
-    m_idle.notify_all();
+    if (m_idleWaiters > 0)
+        m_idle.notify_all();
 }
 
-Status LevelQueue::commitPush(std::unique_lock<std::mutex> &lock, void *batch, quint64 tail)
+Status LevelQueue::commitPush(QueueLock &lock, void *batch, quint64 tail)
 {
     // Entries at m_tail and above are invisible to pops until m_tail moves: written without
     // the lock, so pops (and their writes) go on meanwhile.
@@ -442,7 +443,7 @@ Result<std::vector<PoppedItem>> LevelQueue::popItems(const CancelToken &cancel, 
             return queueClosedStatus(m_name);
         if (!m_popBusy)
             break;
-        m_idle.wait(lock, [this] { return !m_popBusy; }); // another pop is reading its items: a read's time
+        awaitIdle(lock, [this] { return !m_popBusy; }); // another pop is reading its items: a read's time
     }
     if (waiting() == 0)
         return cancel.isCancelled() ? Result<std::vector<PoppedItem>>(cancel.cause()) : std::vector<PoppedItem>();
@@ -505,7 +506,8 @@ Result<std::vector<PoppedItem>> LevelQueue::popItems(const CancelToken &cancel, 
     if (unlocked)
         lock.lock();
     m_popBusy = false;
-    m_idle.notify_all();
+    if (m_idleWaiters > 0)
+        m_idle.notify_all();
     if (!written) { // nothing moved; no other pop or removeAll ran meanwhile
         m_head = first;
         m_front.insert(m_front.begin(), front.begin(), front.end());
@@ -545,7 +547,7 @@ Status LevelQueue::release(const CancelToken &, const std::vector<PoppedItem> &i
     back.reserve(items.size());
     if (m_unique) {
         // An equal item may be being pushed, or popped (its membership removed).
-        m_idle.wait(lock, [this] { return !m_popBusy && !m_pushBusy; });
+        awaitIdle(lock, [this] { return !m_popBusy && !m_pushBusy; });
         leveldb::WriteBatch batch;
         QSet<QByteArray> members;
         for (const PoppedItem &item : items) {
@@ -593,7 +595,7 @@ Result<qint64> LevelQueue::removeAll(const CancelToken &)
     std::unique_lock lock(m_mutex);
     // The entries a pop reserved are taken, not queued; a push's are not queued yet. Items in
     // flight stay for their acks.
-    m_idle.wait(lock, [this] { return !m_popBusy && !m_pushBusy; });
+    awaitIdle(lock, [this] { return !m_popBusy && !m_pushBusy; });
     leveldb::WriteBatch batch;
     for (const quint64 seq : m_front)
         batch.Delete(seqKey(kQueued, seq));

@@ -14,7 +14,7 @@ Status queueFullStatus(const QString &name, qint64 capacity, std::chrono::millis
                                         .arg(name).arg(capacity).arg(waited.count()));
 }
 
-Status QueueWaits::waitForRoom(std::unique_lock<std::mutex> &lock, const CancelToken &cancel, const QString &name,
+Status QueueWaits::waitForRoom(QueueLock &lock, const CancelToken &cancel, const QString &name,
                                qint64 capacity, std::chrono::milliseconds pushBlockTime, const std::function<bool()> &hasRoom)
 {
     if (m_closed)
@@ -31,7 +31,7 @@ Status QueueWaits::waitForRoom(std::unique_lock<std::mutex> &lock, const CancelT
     return Status::ok();
 }
 
-void QueueWaits::waitForItems(std::unique_lock<std::mutex> &lock, const CancelToken &cancel,
+void QueueWaits::waitForItems(QueueLock &lock, const CancelToken &cancel,
                               std::optional<SteadyClock::time_point> until, const std::function<qsizetype()> &count,
                               qsizetype atLeast)
 {

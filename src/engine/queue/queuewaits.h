@@ -4,6 +4,8 @@
 
 #include "basequeue.h"
 
+#include "engine/core/spinmutex.h"
+
 #include <condition_variable>
 #include <functional>
 #include <mutex>
@@ -15,6 +17,11 @@ namespace Switchyard {
 Status queueClosedStatus(const QString &name);
 Status queueFullStatus(const QString &name, qint64 capacity, std::chrono::milliseconds waited);
 
+// The in-process backends' mutex: held briefly by a producer and the workers on other cores
+// (#22: std::mutex put the producer to sleep on about one collision per batch).
+using QueueMutex = SpinMutex;
+using QueueLock = std::unique_lock<QueueMutex>;
+
 // The blocking discipline of the in-process backends (channel, level): pushers wait for room up to
 // pushBlockTime, poppers wait for items; both wake on close() and on their token. Every method
 // requires the caller to hold the queue's mutex (passed as `lock` to the waits).
@@ -22,10 +29,10 @@ class QueueWaits
 {
 public:
     // ok when `hasRoom()` holds (at once or after waiting); else closed, the token's cause, or full.
-    Status waitForRoom(std::unique_lock<std::mutex> &lock, const CancelToken &cancel, const QString &name,
+    Status waitForRoom(QueueLock &lock, const CancelToken &cancel, const QString &name,
                        qint64 capacity, std::chrono::milliseconds pushBlockTime, const std::function<bool()> &hasRoom);
     // Returns when `count()` ≥ atLeast, the queue is closed, `until` passed or the token fired.
-    void waitForItems(std::unique_lock<std::mutex> &lock, const CancelToken &cancel,
+    void waitForItems(QueueLock &lock, const CancelToken &cancel,
                       std::optional<SteadyClock::time_point> until, const std::function<qsizetype()> &count,
                       qsizetype atLeast = 1);
     // `waiting` items are queued now: wakes a popper only when that meets what it waits for, so a
