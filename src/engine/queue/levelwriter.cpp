@@ -15,12 +15,15 @@ struct LevelWriter::Request
 {
     leveldb::WriteBatch batch;
     bool sync = false;
-    bool detached = false;       // Later: nobody waits, the leader logs a failure
     Status status;               // set before `done`
     std::atomic<bool> done = false;
 };
 
-LevelWriter::LevelWriter(leveldb::DB *db, const QString &name) : m_db(db), m_what(QStringLiteral("queue %1 write").arg(name)) {}
+LevelWriter::LevelWriter(leveldb::DB *db, const QString &name)
+    : m_db(db), m_what(QStringLiteral("queue %1 write").arg(name)),
+      m_carry{std::make_unique<leveldb::WriteBatch>(), std::make_unique<leveldb::WriteBatch>()}
+{
+}
 
 LevelWriter::~LevelWriter()
 {
@@ -38,33 +41,24 @@ Status fromLevel(const leveldb::Status &status, const QString &what)
 Status LevelWriter::write(leveldb::WriteBatch &&batch, bool sync, Wait wait)
 {
     std::unique_lock lock(m_mutex);
-    const bool later = wait == Wait::Later && m_pending.empty();
-    if (!later && !m_leading) {
-        // Nobody writes: write at once (with what waits for the next write), then whatever
-        // arrived meanwhile.
-        m_leading = true;
-        if (!m_pending.empty())
-            return lead(lock, &batch, sync);
-        // Alone (a producer in flow, every push): one write, no rounds.
-        lock.unlock();
-        leveldb::WriteOptions options;
-        options.sync = sync;
-        const leveldb::Status written = m_db->Write(options, &batch);
-        lock.lock();
-        if (m_pending.empty())
-            m_leading = false;
-        else
-            lead(lock, nullptr, false);
-        return written.ok() ? Status::ok() : fromLevel(written, m_what);
+    if (wait == Wait::Later) {
+        m_carry[m_carryAt]->Append(batch);
+        if (++m_carried == 1 || m_leading)
+            return Status::ok(); // the next write carries it, or the leader's next round
+        m_leading = true;        // a second one waits: both go now
+        m_flushing = true;
+        return lead(lock, nullptr, false);
     }
-    // Another thread writes (it takes this batch in its next round), or the next writer will.
+    if (!m_leading) {
+        // Nobody writes: write at once, with the carry, then whatever arrives meanwhile.
+        m_leading = true;
+        return lead(lock, &batch, sync);
+    }
+    // Another thread writes: it takes this batch in its next round.
     auto request = std::make_shared<Request>();
     request->batch = std::move(batch);
     request->sync = sync;
-    request->detached = wait == Wait::Later;
     m_pending.push_back(request);
-    if (request->detached)
-        return Status::ok();
     lock.unlock();
     awaitWritten(*request);
     return request->status;
@@ -73,43 +67,51 @@ Status LevelWriter::write(leveldb::WriteBatch &&batch, bool sync, Wait wait)
 void LevelWriter::flush()
 {
     std::unique_lock lock(m_mutex);
-    if (m_leading || m_pending.empty())
-        return; // the thread writing takes them in its next round
+    if (m_carried == 0)
+        return;
+    m_flushing = true;
+    if (m_leading)
+        return; // the thread writing takes it in its next round
     m_leading = true;
     lead(lock, nullptr, false);
 }
 
-Status LevelWriter::lead(std::unique_lock<std::mutex> &lock, leveldb::WriteBatch *first, bool firstSync)
+Status LevelWriter::lead(std::unique_lock<SpinMutex> &lock, leveldb::WriteBatch *first, bool firstSync)
 {
     Status firstStatus = Status::ok();
     std::vector<std::shared_ptr<Request>> round;
-    while (first || !m_pending.empty()) {
+    while (first || !m_pending.empty() || (m_carried > 0 && (m_flushing || m_carried > 1))) {
+        // The carry goes first: its batches were submitted before `first` (which found nobody
+        // writing) and before any request that waited for this round.
+        leveldb::WriteBatch &carry = *m_carry[m_carryAt];
+        const int carried = m_carried;
+        m_carryAt ^= 1;
+        m_carried = 0;
+        m_flushing = false;
         round.swap(m_pending);
         lock.unlock();
         leveldb::WriteOptions options;
         options.sync = first && firstSync;
         for (const std::shared_ptr<Request> &request : round)
             options.sync = options.sync || request->sync;
-        leveldb::WriteBatch combined;
-        leveldb::WriteBatch *batch = first;
-        if (round.size() + (first ? 1 : 0) > 1) {
-            for (const std::shared_ptr<Request> &request : round)
-                combined.Append(request->batch);
+        leveldb::WriteBatch *batch = first; // alone (a producer in flow): written as it is
+        if (carried > 0 || !first || !round.empty()) {
+            // Small batches: appending copies a few dozen bytes each.
             if (first)
-                combined.Append(*first);
-            batch = &combined;
-        } else if (!first) {
-            batch = &round.front()->batch;
+                carry.Append(*first);
+            for (const std::shared_ptr<Request> &request : round)
+                carry.Append(request->batch);
+            batch = &carry;
         }
         const Status status = fromLevel(m_db->Write(options, batch), m_what);
+        carry.Clear();
         if (first) {
             firstStatus = status;
             first = nullptr;
         }
+        if (carried > 0 && !status)
+            qCCritical(lcQueue).noquote() << status.message() << "(acks or pops' head marks; those items come back after a restart)";
         for (const std::shared_ptr<Request> &request : round) {
-            if (request->detached && !status)
-                qCCritical(lcQueue).noquote() << status.message()
-                                              << "(an ack or a pop's head mark; those items come back after a restart)";
             request->status = status;
             request->done.store(true, std::memory_order_release);
             request->done.notify_one();

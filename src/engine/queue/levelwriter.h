@@ -2,6 +2,7 @@
 
 #include <QString>
 
+#include "engine/core/spinmutex.h"
 #include "engine/core/status.h"
 
 #include <condition_variable>
@@ -24,10 +25,10 @@ Status fromLevel(const leveldb::Status &status, const QString &what);
 // producers and workers). LevelDB serialises writers itself, but a writer that arrives while
 // another writes sleeps on a condition variable, and on a small machine that sleep and wake-up
 // cost several times the write. Here the first arrival writes its batch and every batch that
-// arrived meanwhile, in one LevelDB write, in arrival order; the others wait for it briefly
-// without sleeping (a write takes microseconds). A caller whose batch may wait for the next
-// write (Later: an ack, a pop's head mark) leaves it for the next writer to carry in its own
-// write, so a consumer's bookkeeping costs no write of its own while a producer writes anyway.
+// arrived meanwhile, in one LevelDB write; the others wait for it briefly without sleeping (a
+// write takes microseconds). A caller whose batch may wait for the next write (Later: an ack, a
+// pop's head mark) leaves it in the carry, which the next write takes ahead of its own batch, so
+// a consumer's bookkeeping costs no write, and no allocation, while a producer writes anyway.
 class LevelWriter
 {
 public:
@@ -38,24 +39,31 @@ public:
     // Writes `batch` (taken) after every batch submitted before it. UntilWritten: returns that
     // write's outcome. Later: returns at once, and the next write (or flush()) carries it; a
     // failure is logged (LevelDB fails every later write too, so callers see it). At most one
-    // batch waits for a next write: a Later batch that finds one waiting is written with it now
-    // (by this thread, or by the thread writing at the moment, in its next round).
+    // Later batch waits for a next write: a second one is written with it now (by this thread,
+    // or by the thread writing at the moment, in its next round). Later batches are never synced.
     Status write(leveldb::WriteBatch &&batch, bool sync, Wait wait = Wait::UntilWritten);
-    // Writes whatever waits (returns at once if another thread is writing: it writes them).
+    // Writes the carry (returns at once if another thread is writing: it writes it).
     // Called before a consumer sleeps and at close; the destructor flushes too.
     void flush();
 
 private:
     struct Request;
-    // Writes `first` (may be null) after what is pending, then what arrives meanwhile, in rounds;
-    // requires m_leading, clears it. Returns the outcome of the write that carried `first`.
-    Status lead(std::unique_lock<std::mutex> &lock, leveldb::WriteBatch *first, bool sync);
+    // Writes the carry and `first` (may be null), then what arrives meanwhile, in rounds; a
+    // lone Later batch left in the carry waits unless flushing. Requires m_leading, clears it.
+    // Returns the outcome of the write that carried `first`.
+    Status lead(std::unique_lock<SpinMutex> &lock, leveldb::WriteBatch *first, bool sync);
     static void awaitWritten(Request &request);
 
     leveldb::DB *const m_db;
     const QString m_what; // "queue <name> write", for errors
-    std::mutex m_mutex;
-    std::vector<std::shared_ptr<Request>> m_pending; // guarded by m_mutex
+    SpinMutex m_mutex;    // the producer takes it twice per push: held for a few instructions
+    // Later batches in submission order; two buffers, so the leader writes one without the lock
+    // while the other collects (each keeps its allocation).
+    std::unique_ptr<leveldb::WriteBatch> m_carry[2]; // guarded by m_mutex
+    int m_carryAt = 0;                               // guarded by m_mutex; the one collecting
+    int m_carried = 0;                               // guarded by m_mutex; batches in it
+    bool m_flushing = false;                         // guarded by m_mutex; write a lone carry too
+    std::vector<std::shared_ptr<Request>> m_pending; // guarded by m_mutex; UntilWritten, while leading
     bool m_leading = false;                          // guarded by m_mutex
 };
 
