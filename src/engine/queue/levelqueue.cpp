@@ -477,13 +477,13 @@ Result<std::vector<PoppedItem>> LevelQueue::popItems(const CancelToken &cancel, 
     };
     std::string value;
     for (const quint64 seq : front) {
-        if (m_db->Get(leveldb::ReadOptions(), seqKey(kQueued, seq), &value).ok())
+        if (m_writer->betweenWrites([&] { return m_db->Get(leveldb::ReadOptions(), seqKey(kQueued, seq), &value); }).ok())
             take(seq, QByteArray::fromStdString(value));
         else
             ++missing;
     }
     if (end != first) {
-        std::unique_ptr<leveldb::Iterator> it(m_db->NewIterator(leveldb::ReadOptions()));
+        std::unique_ptr<leveldb::Iterator> it(m_writer->betweenWrites([&] { return m_db->NewIterator(leveldb::ReadOptions()); }));
         it->Seek(seqKey(kQueued, first));
         for (quint64 seq = first; seq < end; ++seq) {
             if (!it->Valid() || it->key() != leveldb::Slice(seqKey(kQueued, seq))) {
@@ -494,6 +494,7 @@ Result<std::vector<PoppedItem>> LevelQueue::popItems(const CancelToken &cancel, 
             take(seq, QByteArray(it->value().data(), qsizetype(it->value().size())));
             it->Next();
         }
+        m_writer->betweenWrites([&] { it.reset(); });
         batch.Put(std::string(1, kHeadMark), encodeSeq(end));
     }
     // A non-unique pop does not wait for its mark: the next write carries it, before any later

@@ -103,7 +103,10 @@ Status LevelWriter::lead(std::unique_lock<SpinMutex> &lock, leveldb::WriteBatch 
                 carry.Append(request->batch);
             batch = &carry;
         }
-        const Status status = fromLevel(m_db->Write(options, batch), m_what);
+        m_gate.lock();
+        const leveldb::Status written = m_db->Write(options, batch);
+        m_gate.unlock();
+        const Status status = fromLevel(written, m_what);
         carry.Clear();
         if (first) {
             firstStatus = status;
