@@ -48,6 +48,12 @@ struct QueueTiming
     std::chrono::milliseconds unhandledBackoff{1000}; // pause after a batch that was wholly unhandled
     std::chrono::milliseconds shutdownTimeout{2000};  // shutdown must finish in predictable time
     std::chrono::milliseconds flushPoll{20};          // flush: two empty polls this far apart = drained
+    // While handlers are quick (the last one ran under quickHandler), the gatherer of a local
+    // queue handles its batch and gathers on instead of waking another worker: the wake-up costs
+    // more than such a handler (#22). A handler that runs longer than handOffAfter passes the
+    // role on as before (docs/queues.md "Workers").
+    std::chrono::microseconds quickHandler{20};
+    std::chrono::microseconds handOffAfter{2000};
     // Statistics: a remote backend's length is read this often in the background (one sampler
     // thread for all queues), so listing queues never waits on Redis.
     std::chrono::milliseconds statsInterval{1000};

@@ -67,7 +67,8 @@ struct WorkerPool::Impl
     void ensureGatherer(); // requires m_mutex
     void startWorker();  // requires m_mutex and the gatherer's role free: the new worker takes it
     void workerLoop(Worker *self);
-    void handleBatch(std::vector<PoppedItem> batch);
+    // Returns how long the handler itself ran (not the acknowledgement).
+    SteadyClock::duration handleBatch(std::vector<PoppedItem> batch);
     // nullopt when the handler threw (logged, counted as failed; `error` says what it threw).
     std::optional<RawBatchResult> callHandler(std::vector<QByteArray> &data, QString *error = nullptr);
     // Acknowledges within pushBlockTime; a failure is counted and logged.
@@ -76,6 +77,10 @@ struct WorkerPool::Impl
     void reapWorkers(std::unique_lock<std::mutex> &lock);
     void shutdown(std::unique_lock<std::mutex> &lock);
     void wakeDispatcher();        // requires m_mutex
+    // The role is free: an idle worker takes it, or a new one when the maximum allows.
+    void passRole();              // requires m_mutex
+    // run()'s watch over a worker that kept the role for a quick handler (m_keptBy).
+    void watchKeptRole(std::unique_lock<std::mutex> &lock, const CancelToken &cancel);
     bool canStartWorker() const;  // requires m_mutex
 
     const QString m_name;
@@ -115,6 +120,14 @@ struct WorkerPool::Impl
     bool m_gathererBusy = false;            // guarded by m_mutex; some worker holds the role
     const Worker *m_gatherer = nullptr;     // guarded by m_mutex; which (for the in-flight view)
     const std::vector<PoppedItem> *m_gathering = nullptr; // guarded by m_mutex; the batch being gathered
+    // While handlers are quick, the role is kept instead of passed on: the gatherer leaves it free
+    // but kept for itself, handles its batch and takes it back — no other worker is woken. run()
+    // watches (ticking every handOffAfter while roles are kept) and passes a role kept longer than
+    // that on, as the gatherer would have done, so a slow handler never holds up the others.
+    bool m_quickHandlers = false;           // guarded by m_mutex; the last handler took < quickHandler
+    const Worker *m_keptBy = nullptr;       // guarded by m_mutex; the worker that will take the role back
+    quint64 m_keeps = 0;                    // guarded by m_mutex; roles kept so far (run() compares)
+    bool m_watching = false;                // guarded by m_mutex; run() ticks
     std::list<Worker> m_workers;            // guarded by m_mutex
     int m_workersStarted = 0;               // guarded by m_mutex
     std::vector<std::shared_ptr<FlushRequest>> m_flushRequests;  // guarded by m_mutex
@@ -169,6 +182,38 @@ void WorkerPool::Impl::startWorker()
     });
 }
 
+void WorkerPool::Impl::passRole()
+{
+    if (m_idleWorkers > 0)
+        m_work.notify_one();
+    else
+        ensureGatherer();
+}
+
+void WorkerPool::Impl::watchKeptRole(std::unique_lock<std::mutex> &lock, const CancelToken &cancel)
+{
+    // A tick: a role kept at its start and still kept at its end, with no other kept meanwhile,
+    // has been kept by the same handler for at least handOffAfter (at most twice that).
+    const quint64 keeps = m_keeps;
+    const bool kept = m_keptBy != nullptr;
+    const bool woken = cancel.waitUntil(m_changed, lock, SteadyClock::now() + m_timing.handOffAfter, [this] {
+        return std::any_of(m_workers.begin(), m_workers.end(), [](const Worker &w) { return w.finished; });
+    });
+    if (woken || cancel.isCancelled())
+        return; // a worker to join, or stopping: the next tick starts afresh
+    if (m_keeps != keeps)
+        return; // roles kept and taken back meanwhile: handlers are quick
+    if (!kept || !m_keptBy) {
+        m_watching = false; // a whole tick without a kept role: stop ticking
+        return;
+    }
+    // The same handler has run for a whole tick: the role passes on as it would have at once.
+    m_keptBy = nullptr;
+    m_quickHandlers = false;
+    if (!m_gathererBusy && !m_stopping)
+        passRole();
+}
+
 void WorkerPool::Impl::wakeDispatcher()
 {
     m_wake.cancel(QStringLiteral("wake"));
@@ -211,9 +256,12 @@ void WorkerPool::Impl::run(const CancelToken &cancel)
     // The workers gather, handle and serve flushes; this thread joins those that exit idle and
     // leads the shutdown.
     while (!cancel.isCancelled()) {
-        cancel.wait(m_changed, lock, [this] {
-            return std::any_of(m_workers.begin(), m_workers.end(), [](const Worker &w) { return w.finished; });
-        });
+        if (m_watching)
+            watchKeptRole(lock, cancel);
+        else
+            cancel.wait(m_changed, lock, [this] {
+                return m_watching || std::any_of(m_workers.begin(), m_workers.end(), [](const Worker &w) { return w.finished; });
+            });
         reapWorkers(lock);
     }
 
@@ -408,11 +456,20 @@ void WorkerPool::Impl::workerLoop(Worker *self)
         if (batch.empty())
             break; // stopping: what it held went back
         // The role passes on: to an idle worker, or to a new one when the maximum allows — so the
-        // next batch is gathered while this one is handled.
-        if (m_idleWorkers > 0)
-            m_work.notify_one();
-        else
-            ensureGatherer();
+        // next batch is gathered while this one is handled. While handlers are quick, waking
+        // another worker costs more than the handler: the role is kept for this one instead, and
+        // run() passes it on if this handler turns out slow.
+        const bool another = m_idleWorkers > 0 || (!m_gathererBusy && canStartWorker());
+        if (another && m_quickHandlers && m_base->isLocal()) {
+            m_keptBy = self;
+            ++m_keeps;
+            if (!m_watching) {
+                m_watching = true;
+                m_changed.notify_all(); // run() starts ticking
+            }
+        } else if (another) {
+            passRole();
+        }
         ++m_activeWorkers;
         // What it holds, for the in-flight view (shared bytes: no copy of the items).
         self->inHand.clear();
@@ -420,10 +477,19 @@ void WorkerPool::Impl::workerLoop(Worker *self)
             self->inHand.push_back(item.data);
         self->since = QDateTime::currentDateTimeUtc();
         lock.unlock();
-        handleBatch(std::move(batch));
+        const bool quick = handleBatch(std::move(batch)) < m_timing.quickHandler;
         lock.lock();
+        m_quickHandlers = quick;
         self->inHand.clear();
         --m_activeWorkers;
+        if (m_keptBy == self) {
+            m_keptBy = nullptr;
+            if (!m_gathererBusy && !m_stopping) { // back to gathering, nobody woken
+                m_gathererBusy = true;
+                m_gatherer = self;
+                continue;
+            }
+        }
         ++m_idleWorkers;
         idle = true;
     }
@@ -475,13 +541,15 @@ void WorkerPool::Impl::ackBounded(const std::vector<PoppedItem> &items, const ch
     }
 }
 
-void WorkerPool::Impl::handleBatch(std::vector<PoppedItem> batch)
+SteadyClock::duration WorkerPool::Impl::handleBatch(std::vector<PoppedItem> batch)
 {
     std::vector<QByteArray> data;
     data.reserve(batch.size());
     for (const PoppedItem &item : batch)
         data.push_back(item.data);
+    const SteadyClock::time_point began = SteadyClock::now();
     const std::optional<RawBatchResult> outcome = callHandler(data);
+    const SteadyClock::duration handling = SteadyClock::now() - began;
     const RawBatchResult result = outcome.value_or(RawBatchResult());
     m_corrupt += result.corrupt;
     if (outcome) {
@@ -521,6 +589,7 @@ void WorkerPool::Impl::handleBatch(std::vector<PoppedItem> batch)
                                       << ": could not push an unhandled item back:" << pushed.message();
     }
     ackBounded(done, "after handling");
+    return handling;
 }
 
 void WorkerPool::Impl::serveFlush(std::unique_lock<std::mutex> &lock, const std::shared_ptr<FlushRequest> &request)

@@ -29,6 +29,9 @@ using RawBatchHandler = std::function<RawBatchResult(std::vector<QByteArray> &ba
 //   first item (the timer is not reset by later items);
 // - a batch goes to an idle worker; with none idle and fewer than maxWorkers (≤ 0: unbounded), a
 //   worker is started; a worker idle for workerIdle exits, except the last one;
+// - while handlers are quick (the last ran under quickHandler), a local queue's gatherer handles
+//   its batch itself and gathers on; a handler running longer than handOffAfter (at most twice
+//   that) passes the next batch on as above;
 // - the handler returns the unhandled items, which are pushed again; when a whole batch comes back
 //   unhandled the worker first waits unhandledBackoff (not while flushing); handler exceptions are
 //   caught and logged and the batch counts as handled (no retry loop on a poison item);

@@ -6,6 +6,7 @@
 
 #include "support/wait.h"
 
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -594,6 +595,44 @@ private Q_SLOTS:
         std::lock_guard lock(mutex);
         QCOMPARE(std::count(count.begin(), count.end(), 1), std::ptrdiff_t(40000));
         QCOMPARE(p.pool->stats().handledTotal, qint64(40000));
+    }
+
+    // #22: while handlers are quick, the gatherer keeps its role instead of waking the idle
+    // worker; when a handler then blocks, run() passes the role on after handOffAfter, so the
+    // items behind it are handled meanwhile (else they would wait for the hour-long idle timeout).
+    void aKeptRoleIsPassedOnWhenItsHandlerTurnsSlow()
+    {
+        QueueTiming timing = fastTiming();
+        timing.workerIdle = 1h;   // the idle worker wakes only when the role is passed to it
+        timing.quickHandler = 1h; // every handler counts as quick: the role is kept
+        timing.handOffAfter = 5ms;
+        Gate gate;
+        Recorder seen;
+        RunningPool p([&](std::vector<qint64> items) {
+            if (items.front() == 100)
+                gate.pass();
+            seen.record(items);
+            return std::vector<qint64>();
+        }, 1, 2, timing);
+        const auto release = qScopeGuard([&] { gate.open(); }); // on failure too, before the pool stops
+        // The first batch passes the role (nothing is known of the handler yet) and starts a
+        // second worker; the next ones are kept.
+        p.pushAll(0, 3);
+        QVERIFY(seen.waitForItems(3));
+        QVERIFY(Test::eventually([&] { return p.pool->stats().activeWorkers == 0; }));
+        // The gatherer of 100 keeps the role (another worker idles, or may be started) and its
+        // handler blocks: only the hand-off gets 101..103 handled.
+        p.pushAll(100, 101);
+        QVERIFY(gate.waitForWaiting(1));
+        p.pushAll(101, 104);
+        QVERIFY(seen.waitForItems(6));
+        QCOMPARE(gate.waiting(), 1);
+        for (const auto &batch : seen.batches())
+            QVERIFY(batch.front() != 100);
+        gate.open();
+        QVERIFY(seen.waitForItems(7));
+        QVERIFY(p.queue->flush(CancelToken(), 10s));
+        QCOMPARE(p.pool->stats().handledTotal, qint64(7));
     }
 
     void countersAddUp()
