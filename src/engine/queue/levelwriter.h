@@ -50,17 +50,25 @@ public:
     // Runs `call` — LevelDB calls that take the database's own mutex: an iterator's creation and
     // destruction, a Get — while no write is under way. LevelDB's mutex sleeps on the first
     // collision, and a producer that slept there waited for a wake-up of an idle core, some
-    // tens of microseconds (#22: one push in 200). A reader here yields until the write is done.
+    // tens of microseconds (#22: one push in 200). A reader here yields while a write is under
+    // way, for about the time a write takes; then it sleeps on the gate (a write that waits for
+    // LevelDB's compaction can take milliseconds, which it must not spend spinning beside it).
     template<typename Call>
     decltype(auto) betweenWrites(Call &&call)
     {
-        while (!m_gate.try_lock())
+        for (int i = 0; !m_gate.try_lock(); ++i) {
+            if (i == kGateYields) {
+                m_gate.lock();
+                break;
+            }
             std::this_thread::yield();
+        }
         const std::unique_lock gate(m_gate, std::adopt_lock);
         return call();
     }
 
 private:
+    static constexpr int kGateYields = 64; // a few tens of microseconds
     struct Request;
     // Writes the carry and `first` (may be null), then what arrives meanwhile, in rounds; a
     // lone Later batch left in the carry waits unless flushing. Requires m_leading, clears it.
