@@ -1,7 +1,7 @@
 // Queue throughput and push latency, end to end (push → handler → ack), per backend.
 //
 //   queue_bench [--items N] [--backends channel,level,redis] [--workers 1,4] [--push single,batch]
-//               [--rounds R] [--pop-spin US]
+//               [--rounds R] [--pop-spin US] [--pop-nap US] [--window BYTES]
 //   queue_bench --peek [--items N]   (default 1 000 000)
 //
 // For each backend and worker count (1, 4), batch 20: one producer pushes N items as fast as it
@@ -275,6 +275,12 @@ int main(int argc, char *argv[])
     QueueTiming levelTiming;
     if (const qsizetype at = args.indexOf(QStringLiteral("--pop-spin")); at >= 0 && at + 1 < args.size())
         levelTiming.levelPopSpin = std::chrono::microseconds(args.at(at + 1).toInt());
+    // --pop-nap US: QueueTiming::levelPopNap (0: the poll yields in a loop).
+    if (const qsizetype at = args.indexOf(QStringLiteral("--pop-nap")); at >= 0 && at + 1 < args.size())
+        levelTiming.levelPopNap = std::chrono::microseconds(args.at(at + 1).toInt());
+    // --window BYTES: QueueTiming::levelWindowBytes (0: every pop reads LevelDB).
+    if (const qsizetype at = args.indexOf(QStringLiteral("--window")); at >= 0 && at + 1 < args.size())
+        levelTiming.levelWindowBytes = args.at(at + 1).toLongLong();
     if (const qsizetype at = args.indexOf(QStringLiteral("--rounds")); at >= 0 && at + 1 < args.size())
         rounds = std::max(1, args.at(at + 1).toInt());
     // For a profiler: one row at a time.

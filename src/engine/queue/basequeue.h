@@ -33,10 +33,18 @@ struct QueueTiming
     // LevelDB open: retried while another process still holds the lock.
     int levelOpenAttempts = 10;
     std::chrono::milliseconds levelOpenInterval{1000};
-    // LevelDB pop: a popper short of items polls (yielding) this long for a pusher to publish them
-    // before it sleeps. Waking a sleeping thread costs the pusher more than a LevelDB write on a
+    // LevelDB pop: a popper short of items polls this long for a pusher to publish them before it
+    // sleeps until woken. Waking a sleeping thread costs the pusher more than a LevelDB write on a
     // small virtual machine (#22, docs/queues.md); 0 sleeps at once.
     std::chrono::microseconds levelPopSpin{200};
+    // The poll sleeps in naps this long: a timed sleep, which no pusher has to wake, and which
+    // leaves the core to the pusher's kernel work and LevelDB's compaction (#22). 0: it yields in
+    // a loop instead.
+    std::chrono::microseconds levelPopNap{100};
+    // LevelDB: the newest waiting items, up to about this many bytes per queue, are kept in memory
+    // too, and a pop takes them from there instead of reading them back (#22). Older items, and
+    // every item after a restart, are read from LevelDB. 0: always read.
+    qsizetype levelWindowBytes = 4 << 20;
     // Redis in-flight lists: an instance whose heartbeat key is older than heartbeatTtl is dead
     // and its in-flight items go back to the queue. Refreshed every heartbeatInterval.
     std::chrono::milliseconds heartbeatTtl{30000};

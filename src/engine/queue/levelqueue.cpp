@@ -25,6 +25,9 @@ constexpr char kQueued = 'q';
 constexpr char kHeadMark = 'h';       // key 'h' → the head: every 'q' key below it was popped
 constexpr char kLegacyInFlight = 'f'; // popped items before #22's rework (converted at open)
 constexpr char kMember = 'u';
+// What an item in the window costs beside its bytes, about: the QByteArray, its header, the
+// allocator's.
+constexpr qsizetype kEntryCost = 48;
 
 // `seq` big-endian into bytes at..at+7 of `into`.
 void putSeq(std::string &into, size_t at, quint64 seq)
@@ -258,6 +261,7 @@ Result<qint64> LevelQueue::recover()
         m_front.push_back(seq);
     }
     m_recovered = qint64(m_front.size());
+    m_windowFrom = m_tail; // nothing in memory: the stored items are read from LevelDB
     batch.Put(std::string(1, kHeadMark), encodeSeq(m_head));
     if (Status written = write(&batch, true); !written)
         return written;
@@ -297,7 +301,28 @@ void LevelQueue::endPush(QueueLock &)
         m_idle.notify_all();
 }
 
-Status LevelQueue::commitPush(QueueLock &lock, void *batch, quint64 tail)
+void LevelQueue::keep(const QByteArray *items, quint64 count)
+{
+    if (m_windowFrom + m_window.size() != m_tail) { // nothing kept since a removeAll or the open
+        m_window.clear();
+        m_windowFrom = m_tail;
+        m_windowBytes = 0;
+    }
+    for (quint64 i = 0; i < count; ++i) {
+        // A copy shares the caller's bytes, unless they are not the caller's to share (raw data).
+        QByteArray &item = m_window.emplace_back(items[i]);
+        if (!item.data_ptr().isMutable())
+            item = QByteArray(items[i].constData(), items[i].size());
+        m_windowBytes += item.size() + kEntryCost;
+    }
+    while (m_windowBytes > m_timing.levelWindowBytes && !m_window.empty()) {
+        m_windowBytes -= m_window.front().size() + kEntryCost;
+        m_window.pop_front();
+        ++m_windowFrom;
+    }
+}
+
+Status LevelQueue::commitPush(QueueLock &lock, void *batch, quint64 tail, const QByteArray *items)
 {
     // Entries at m_tail and above are invisible to pops until m_tail moves: written without
     // the lock, so pops (and their writes) go on meanwhile.
@@ -307,6 +332,7 @@ Status LevelQueue::commitPush(QueueLock &lock, void *batch, quint64 tail)
     endPush(lock);
     if (!written)
         return written;
+    keep(items, tail - m_tail);
     m_tail = tail;
     if (waiting() >= m_spinNeed.load(std::memory_order_relaxed))
         m_spinReady.store(true, std::memory_order_relaxed);
@@ -333,7 +359,7 @@ Status LevelQueue::pushItem(const CancelToken &cancel, const QByteArray &data)
     batch.Put(seqKey(kQueued, m_tail), slice(data));
     if (m_unique)
         batch.Put(memberKey(data), leveldb::Slice());
-    return commitPush(lock, &batch, m_tail + 1);
+    return commitPush(lock, &batch, m_tail + 1, &data);
 }
 
 Status LevelQueue::pushItems(const CancelToken &cancel, const std::vector<QByteArray> &items)
@@ -348,6 +374,7 @@ Status LevelQueue::pushItems(const CancelToken &cancel, const std::vector<QByteA
             return Status(claimed.code(), QStringLiteral("%1 (%2 of %3 item(s) accepted)").arg(claimed.message()).arg(accepted).arg(items.size()));
         leveldb::WriteBatch batch;
         QSet<QByteArray> inBatch; // unique: an item twice in one call is queued once
+        std::vector<QByteArray> written; // a unique queue's, for the window (some are skipped)
         quint64 tail = m_tail;
         for (; next < items.size() && waiting() + qsizetype(tail - m_tail) < m_capacity; ++next) {
             const QByteArray &data = items[next];
@@ -356,6 +383,7 @@ Status LevelQueue::pushItems(const CancelToken &cancel, const std::vector<QByteA
                     continue; // queued already: skipped, as callers swallow AlreadyInQueue
                 inBatch.insert(data);
                 batch.Put(memberKey(data), leveldb::Slice());
+                written.push_back(data);
             }
             batch.Put(seqKey(kQueued, tail++), slice(data));
         }
@@ -364,8 +392,9 @@ Status LevelQueue::pushItems(const CancelToken &cancel, const std::vector<QByteA
             endPush(lock);
             continue;
         }
-        if (Status written = commitPush(lock, &batch, tail); !written)
-            return Status(written.code(), QStringLiteral("%1 (%2 of %3 item(s) accepted)").arg(written.message()).arg(accepted).arg(items.size()));
+        const QByteArray *kept = m_unique ? written.data() : &items[next - size_t(count)];
+        if (Status status = commitPush(lock, &batch, tail, kept); !status)
+            return Status(status.code(), QStringLiteral("%1 (%2 of %3 item(s) accepted)").arg(status.message()).arg(accepted).arg(items.size()));
         accepted += count;
     }
     return Status::ok();
@@ -422,15 +451,22 @@ Result<std::vector<PoppedItem>> LevelQueue::popItems(const CancelToken &cancel, 
         // Short of items: poll for the pushes that bring them before sleeping, so a pusher in full
         // flow never pays for waking us (it tests the need once per push and raises the flag
         // once, so it never waits for a cache line this poll keeps reading); then write what
-        // waits for the next write (an ack), as no write may come while we sleep.
+        // waits for the next write (an ack), as no write may come while we sleep. The poll naps
+        // (levelPopNap) instead of spinning: a core kept busy beside the pusher's slows the pusher
+        // (#22: a spinning thread cost a bare LevelDB put loop on the other core 7 – 20 %).
         m_spinNeed.store(atLeast, std::memory_order_relaxed);
         m_spinReady.store(false, std::memory_order_relaxed);
         lock.unlock();
-        const SteadyClock::time_point spinUntil = std::min(SteadyClock::now() + m_timing.levelPopSpin, until.value_or(SteadyClock::time_point::max()));
+        const SteadyClock::time_point pollUntil = std::min(SteadyClock::now() + m_timing.levelPopSpin, until.value_or(SteadyClock::time_point::max()));
         for (int i = 0; !m_spinReady.load(std::memory_order_relaxed); ++i) {
-            if (i % 8 == 0 && (SteadyClock::now() >= spinUntil || cancel.isCancelled()))
+            const bool napping = m_timing.levelPopNap.count() > 0;
+            const SteadyClock::time_point now = napping || i % 8 == 0 ? SteadyClock::now() : SteadyClock::time_point();
+            if ((napping || i % 8 == 0) && (now >= pollUntil || cancel.isCancelled()))
                 break;
-            std::this_thread::yield();
+            if (napping)
+                std::this_thread::sleep_for(std::min<SteadyClock::duration>(m_timing.levelPopNap, pollUntil - now));
+            else
+                std::this_thread::yield();
         }
         if (!m_spinReady.load(std::memory_order_relaxed))
             m_writer->flush();
@@ -461,6 +497,18 @@ Result<std::vector<PoppedItem>> LevelQueue::popItems(const CancelToken &cancel, 
     const quint64 first = m_head;
     const quint64 end = first + std::min<quint64>(m_tail - m_head, wanted - front.size());
     m_head = end;
+    // The entries first .. fromDisk-1 are read from LevelDB, fromDisk .. end-1 taken from the
+    // window (whose front they are: m_head <= m_windowFrom).
+    const quint64 fromDisk = std::clamp(m_windowFrom, first, end);
+    Q_ASSERT(m_windowFrom >= first && end - fromDisk <= m_window.size());
+    std::vector<QByteArray> kept;
+    kept.reserve(size_t(end - fromDisk));
+    for (quint64 seq = fromDisk; seq < end; ++seq) {
+        kept.push_back(std::move(m_window.front()));
+        m_window.pop_front();
+        m_windowBytes -= kept.back().size() + kEntryCost;
+    }
+    m_windowFrom = std::max(m_windowFrom, end);
     m_popBusy = true;
     const bool unlocked = !m_unique;
     if (unlocked)
@@ -482,10 +530,10 @@ Result<std::vector<PoppedItem>> LevelQueue::popItems(const CancelToken &cancel, 
         else
             ++missing;
     }
-    if (end != first) {
+    if (fromDisk != first) {
         std::unique_ptr<leveldb::Iterator> it(m_writer->betweenWrites([&] { return m_db->NewIterator(leveldb::ReadOptions()); }));
         it->Seek(seqKey(kQueued, first));
-        for (quint64 seq = first; seq < end; ++seq) {
+        for (quint64 seq = first; seq < fromDisk; ++seq) {
             if (!it->Valid() || it->key() != leveldb::Slice(seqKey(kQueued, seq))) {
                 ++missing;
                 it->Seek(seqKey(kQueued, seq + 1));
@@ -495,8 +543,11 @@ Result<std::vector<PoppedItem>> LevelQueue::popItems(const CancelToken &cancel, 
             it->Next();
         }
         m_writer->betweenWrites([&] { it.reset(); });
-        batch.Put(std::string(1, kHeadMark), encodeSeq(end));
     }
+    for (size_t i = 0; i < kept.size(); ++i)
+        take(fromDisk + i, std::move(kept[i]));
+    if (end != first)
+        batch.Put(std::string(1, kHeadMark), encodeSeq(end));
     // A non-unique pop does not wait for its mark: the next write carries it, before any later
     // ack. Until it lands the entries are still queued on disk, which after a crash means what in
     // flight means — they come back.
@@ -512,6 +563,13 @@ Result<std::vector<PoppedItem>> LevelQueue::popItems(const CancelToken &cancel, 
     if (!written) { // nothing moved; no other pop or removeAll ran meanwhile
         m_head = first;
         m_front.insert(m_front.begin(), front.begin(), front.end());
+        if (m_windowFrom == end && !kept.empty()) { // else pushes dropped them: read again
+            for (auto item = popped.rbegin(); item != popped.rbegin() + qsizetype(kept.size()); ++item) {
+                m_windowBytes += item->data.size() + kEntryCost;
+                m_window.push_front(std::move(item->data));
+            }
+            m_windowFrom = fromDisk;
+        }
         return written;
     }
     if (missing > 0) {
@@ -613,6 +671,9 @@ Result<qint64> LevelQueue::removeAll(const CancelToken &)
     const qint64 removed = qint64(waiting());
     m_front.clear();
     m_head = m_tail;
+    m_window.clear();
+    m_windowFrom = m_tail;
+    m_windowBytes = 0;
     m_waits.roomMade();
     return removed;
 }

@@ -72,7 +72,10 @@ private:
     // A push: waits for room and for its turn (one push writes at a time); writes the entries
     // m_tail..tail-1 without the lock and publishes them (returns unlocked); or gives the turn up.
     Status claimPush(QueueLock &lock, const CancelToken &cancel);
-    Status commitPush(QueueLock &lock, void *batch, quint64 tail);
+    Status commitPush(QueueLock &lock, void *batch, quint64 tail, const QByteArray *items);
+    // The window (m_timing.levelWindowBytes): keeps `items` (count = tail - m_tail, the entries
+    // a push wrote at m_tail), dropping the oldest beyond the budget. Requires m_mutex.
+    void keep(const QByteArray *items, quint64 count);
     void endPush(QueueLock &lock);
     qsizetype waiting() const; // requires m_mutex
     // Waits on m_idle until `done()`; the push and pop that end notify only when someone waits
@@ -102,6 +105,11 @@ private:
     // Keys below the head that wait again, in pop order: released items, and at open the items
     // that were in flight. Popped before the head's.
     std::deque<quint64> m_front; // guarded by m_mutex
+    // The newest waiting items also in memory: the entries m_windowFrom .. m_tail-1 (a pop takes
+    // them without reading LevelDB). m_head <= m_windowFrom; about m_windowBytes bytes.
+    std::deque<QByteArray> m_window; // guarded by m_mutex
+    quint64 m_windowFrom = 0;        // guarded by m_mutex
+    qsizetype m_windowBytes = 0;     // guarded by m_mutex
     // A popper short of items polls m_spinReady without the lock before it sleeps; a push that
     // brings the waiting items to m_spinNeed raises it. Both written under m_mutex. They have a
     // cache line of their own: a push writes the fields around them twice, and each of those

@@ -1,9 +1,9 @@
 // LevelDB-specific queue behaviour on real files: a damaged write-ahead log (counted, reported,
 // sequence closed up), opening (only a lock held by another opener is retried), the head-mark
 // layout (in-flight and released items come back first, acked holes are not losses, the layout
-// before it is converted), and the writes made outside the queue's lock (#22): group commit keeps
-// each thread's order, a Later batch rides on the next write, and pushes, pops, releases and
-// removeAll side by side lose and duplicate nothing.
+// before it is converted), the in-memory window of the newest items, and the writes made outside
+// the queue's lock (#22): group commit keeps each thread's order, a Later batch rides on the next
+// write, and pushes, pops, releases and removeAll side by side lose and duplicate nothing.
 #include "engine/queue/levelqueue.h"
 #include "engine/queue/levelwriter.h"
 
@@ -50,6 +50,15 @@ std::unique_ptr<leveldb::DB> openDb(const QString &path)
     if (!leveldb::DB::Open(options, path.toStdString(), &raw).ok())
         return nullptr;
     return std::unique_ptr<leveldb::DB>(raw);
+}
+
+// Rows of levelWindowBytes: none, room for about `items` items of itemNumber's size, the default.
+void windowRows(int items)
+{
+    QTest::addColumn<qsizetype>("window");
+    QTest::newRow("none") << qsizetype(0);
+    QTest::newRow(qPrintable(QStringLiteral("%1 items").arg(items))) << qsizetype(items * (100 + 48));
+    QTest::newRow("default") << QueueTiming().levelWindowBytes;
 }
 
 } // namespace
@@ -392,16 +401,88 @@ private Q_SLOTS:
         QCOMPARE(value("d"), std::string("4")); // written when the writer ended
     }
 
+    // The window (levelWindowBytes): a pop takes the newest items from memory and older ones
+    // from LevelDB, in one order. With no window, with room for about two items (pops cross from
+    // LevelDB into the window and pushes drop its oldest), and with the default: batches and
+    // unique queues (whose skipped duplicates must not shift the window) hand out exactly what was
+    // pushed, released items come first, and a reopened queue (nothing in memory) reads the rest.
+    void theWindowHandsOutWhatLevelDBHolds_data() { windowRows(2); }
+    void theWindowHandsOutWhatLevelDBHolds()
+    {
+        QFETCH(qsizetype, window);
+        QTemporaryDir dir;
+        QueueTiming t = timing();
+        t.levelWindowBytes = window;
+        const auto data = [](const std::vector<PoppedItem> &items) {
+            QList<QByteArray> list;
+            for (const PoppedItem &item : items)
+                list.append(item.data);
+            return list;
+        };
+        for (const bool unique : {false, true}) {
+            const QString path = dir.filePath(unique ? QStringLiteral("unique") : QStringLiteral("plain"));
+            {
+                auto opened = LevelQueue::open(CancelToken(), QStringLiteral("window"), path, 1000, unique, false, t);
+                QVERIFY(opened);
+                LevelQueue &queue = **opened;
+                for (int i = 0; i < 4; ++i)
+                    QVERIFY(queue.pushItem(CancelToken(), itemNumber(i)));
+                // 2 twice and 0 again: a unique queue skips them.
+                QVERIFY(queue.pushItems(CancelToken(), {itemNumber(4), itemNumber(2), itemNumber(5), itemNumber(2), itemNumber(6), itemNumber(0)}));
+                QList<QByteArray> expected{itemNumber(0), itemNumber(1), itemNumber(2), itemNumber(3), itemNumber(4)};
+                expected += unique ? QList<QByteArray>{itemNumber(5), itemNumber(6)}
+                                   : QList<QByteArray>{itemNumber(2), itemNumber(5), itemNumber(2), itemNumber(6), itemNumber(0)};
+                auto first = queue.popItems(CancelToken(), 3, std::nullopt);
+                QVERIFY(first);
+                QCOMPARE(data(*first), expected.mid(0, 3));
+                QVERIFY(queue.release(CancelToken(), {(*first)[1]})); // 1 goes back in front
+                auto second = queue.popItems(CancelToken(), 4, std::nullopt);
+                QVERIFY(second);
+                QCOMPARE(data(*second), QList<QByteArray>{expected[1]} + expected.mid(3, 3));
+                QVERIFY(queue.ack(CancelToken(), *first));
+                QVERIFY(queue.ack(CancelToken(), *second));
+                QVERIFY(queue.pushItem(CancelToken(), itemNumber(7)));
+                expected.append(itemNumber(7));
+                auto third = queue.popItems(CancelToken(), 1, std::nullopt); // in flight at close
+                QVERIFY(third);
+                QCOMPARE(data(*third), expected.mid(6, 1));
+                QCOMPARE(*queue.len(CancelToken()), qint64(expected.size() - 7));
+            }
+            auto reopened = LevelQueue::open(CancelToken(), QStringLiteral("window"), path, 1000, unique, false, t);
+            QVERIFY(reopened);
+            LevelQueue &queue = **reopened;
+            QList<QByteArray> expected = unique ? QList<QByteArray>{itemNumber(6), itemNumber(7)}
+                                                : QList<QByteArray>{itemNumber(5), itemNumber(2), itemNumber(6), itemNumber(0), itemNumber(7)};
+            auto rest = queue.popItems(CancelToken(), 100, std::nullopt);
+            QVERIFY(rest);
+            QCOMPARE(data(*rest), expected);
+            QVERIFY(queue.ack(CancelToken(), *rest));
+            // After a removeAll the window starts again at the tail.
+            QVERIFY(queue.pushItems(CancelToken(), {itemNumber(8), itemNumber(9)}));
+            QCOMPARE(*queue.removeAll(CancelToken()), qint64(2));
+            QVERIFY(queue.pushItems(CancelToken(), {itemNumber(10), itemNumber(11), itemNumber(12)}));
+            auto last = queue.popItems(CancelToken(), 100, std::nullopt);
+            QVERIFY(last);
+            QCOMPARE(data(*last), (QList<QByteArray>{itemNumber(10), itemNumber(11), itemNumber(12)}));
+        }
+    }
+
     // Three pushers, two consumers that put every third batch back, and a removeAll in the middle:
-    // every item is acknowledged once or removed once, and a reopened queue holds nothing.
+    // every item is acknowledged once or removed once, and a reopened queue holds nothing. With no
+    // window, a small one (pops cross from LevelDB into it while pushes drop its oldest) and the
+    // default.
+    void pushesPopsReleasesAndRemoveAllSideBySideLoseNothing_data() { windowRows(20); }
     void pushesPopsReleasesAndRemoveAllSideBySideLoseNothing()
     {
+        QFETCH(qsizetype, window);
+        QueueTiming t = timing();
+        t.levelWindowBytes = window;
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("busy"));
         constexpr int kPushers = 3;
         constexpr int kPerPusher = 600;
         {
-            auto opened = LevelQueue::open(CancelToken(), QStringLiteral("busy"), path, 100000, false, false, timing());
+            auto opened = LevelQueue::open(CancelToken(), QStringLiteral("busy"), path, 100000, false, false, t);
             QVERIFY(opened);
             LevelQueue &queue = **opened;
             std::mutex mutex;
