@@ -516,6 +516,26 @@ private Q_SLOTS:
         QVERIFY(Test::eventually([&] { return queues.view()->horizontalScrollBar()->maximum() == 0; }));
     }
 
+    // Lock keys carry ids: the Locks page lists them by value (repo:9, repo:10, repo:100), not
+    // as text, which would put repo:10 and repo:100 before repo:9.
+    void lockKeysSortByTheirNumbers()
+    {
+        ConsoleFixture c;
+        std::vector<LockGuard> held;
+        for (const char *key : {"repo:100", "repo:9", "repo:10"}) {
+            Result<LockGuard> lock = c.engine().locker().tryLock(CancelToken(), QString::fromLatin1(key));
+            QVERIFY(lock && lock->acquired());
+            held.push_back(std::move(*lock));
+        }
+        MainWindow &w = c.open(QStringLiteral("locks"));
+        LocksPage &locks = *w.page<LocksPage>(QStringLiteral("locks"));
+        QVERIFY(Test::eventually([&] { return locks.model().rowCount() == 3; }));
+        QStringList order;
+        for (int row = 0; row < 3; ++row)
+            order.append(locks.proxy()->index(row, LockModel::Key).data().toString());
+        QCOMPARE(order, (QStringList{QStringLiteral("repo:9"), QStringLiteral("repo:10"), QStringLiteral("repo:100")}));
+    }
+
     // The Items tab peeks at the waiting items (JSON pretty-printed, copyable); In flight shows the
     // batch a worker holds, with the worker and since when.
     void itemsAndInFlightTabs()

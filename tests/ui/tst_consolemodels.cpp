@@ -13,6 +13,8 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <algorithm>
+
 using namespace Switchyard;
 using namespace Switchyard::Console;
 
@@ -304,6 +306,16 @@ private Q_SLOTS:
         QCOMPARE(formatRelative(now.addSecs(252), now), QStringLiteral("in 4 min 12 s"));
         QCOMPARE(formatRelative(now.addSecs(-60), now), QStringLiteral("1 min ago"));
         QCOMPARE(formatCount(-1), QStringLiteral("—"));
+    }
+
+    // Lock keys carry ids: sorted by their value, not as text ("repo:10" after "repo:9").
+    void naturalSortKeys()
+    {
+        QStringList keys{QStringLiteral("repo:100"), QStringLiteral("repo:10"), QStringLiteral("repo:09x"), QStringLiteral("repo:9:archive"),
+                         QStringLiteral("cron:a"), QStringLiteral("repo:9"), QStringLiteral("repo:"), QStringLiteral("repo_1")};
+        std::sort(keys.begin(), keys.end(), [](const QString &a, const QString &b) { return naturalSortKey(a) < naturalSortKey(b); });
+        QCOMPARE(keys, (QStringList{QStringLiteral("cron:a"), QStringLiteral("repo:"), QStringLiteral("repo:9"), QStringLiteral("repo:9:archive"),
+                                    QStringLiteral("repo:09x"), QStringLiteral("repo:10"), QStringLiteral("repo:100"), QStringLiteral("repo_1")}));
     }
 };
 

@@ -80,7 +80,7 @@ QVariant LockModel::data(const QModelIndex &index, int role) const
             return {};
         case RawRole:
             switch (column) {
-                case Key: return row->key;
+                case Key: return naturalSortKey(row->key);
                 case Backend: return row->backend;
                 case Holder: return row->owner;
                 case Token: return row->tokenPrefix;

@@ -5,6 +5,8 @@
 #include <QRegularExpression>
 #include <QStringList>
 
+#include <algorithm>
+
 namespace Switchyard::Console {
 
 namespace {
@@ -130,6 +132,32 @@ QString describeSchedule(const QString &schedule)
             return Format::tr("Every %1 hours, at minute %2").arg(m.captured(1), minute);
     }
     return QString();
+}
+
+QString naturalSortKey(const QString &text)
+{
+    // Each run of ASCII digits becomes its length (one character below every printable one, so
+    // numbers sort before letters and punctuation, as digits do in plain text order) followed by
+    // the digits without leading zeros: a shorter number is a smaller one, and equal lengths
+    // compare digit by digit.
+    const auto digit = [&](qsizetype at) { return at < text.size() && text[at] >= u'0' && text[at] <= u'9'; };
+    QString key;
+    key.reserve(text.size() + 4);
+    for (qsizetype at = 0; at < text.size();) {
+        if (!digit(at)) {
+            key += text[at++];
+            continue;
+        }
+        qsizetype end = at;
+        while (digit(end))
+            ++end;
+        while (at + 1 < end && text[at] == u'0')
+            ++at;
+        key += QChar(char16_t(1 + std::min<qsizetype>(end - at, 30)));
+        key += QStringView(text).sliced(at, end - at);
+        at = end;
+    }
+    return key;
 }
 
 } // namespace Switchyard::Console

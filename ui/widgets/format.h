@@ -20,5 +20,8 @@ QString formatTime(const QDateTime &when);
 // A cron schedule in words: "At 03:00 every day", "Every 10 minutes", "Every 30 s"; the empty
 // string when it has no simple description (the schedule itself is then shown alone).
 QString describeSchedule(const QString &schedule);
+// A key that sorts `text` as an operator reads it: runs of digits by their value, so "repo:9"
+// comes before "repo:10" (plain text order puts it after). Compare keys as plain strings.
+QString naturalSortKey(const QString &text);
 
 } // namespace Switchyard::Console
