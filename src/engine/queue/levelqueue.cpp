@@ -301,6 +301,20 @@ void LevelQueue::endPush(QueueLock &)
         m_idle.notify_all();
 }
 
+qsizetype LevelQueue::windowCost(const QByteArray &item)
+{
+    return item.size() + kEntryCost;
+}
+
+QByteArray LevelQueue::takeWindowFront()
+{
+    QByteArray item = std::move(m_window.front());
+    m_window.pop_front();
+    m_windowBytes -= windowCost(item);
+    ++m_windowFrom;
+    return item;
+}
+
 void LevelQueue::keep(const QByteArray *items, quint64 count)
 {
     if (m_windowFrom + m_window.size() != m_tail) { // nothing kept since a removeAll or the open
@@ -313,13 +327,10 @@ void LevelQueue::keep(const QByteArray *items, quint64 count)
         QByteArray &item = m_window.emplace_back(items[i]);
         if (!item.data_ptr().isMutable())
             item = QByteArray(items[i].constData(), items[i].size());
-        m_windowBytes += item.size() + kEntryCost;
+        m_windowBytes += windowCost(item);
     }
-    while (m_windowBytes > m_timing.levelWindowBytes && !m_window.empty()) {
-        m_windowBytes -= m_window.front().size() + kEntryCost;
-        m_window.pop_front();
-        ++m_windowFrom;
-    }
+    while (m_windowBytes > m_timing.levelWindowBytes && !m_window.empty())
+        takeWindowFront();
 }
 
 Status LevelQueue::commitPush(QueueLock &lock, void *batch, quint64 tail, const QByteArray *items)
@@ -458,10 +469,14 @@ Result<std::vector<PoppedItem>> LevelQueue::popItems(const CancelToken &cancel, 
         m_spinReady.store(false, std::memory_order_relaxed);
         lock.unlock();
         const SteadyClock::time_point pollUntil = std::min(SteadyClock::now() + m_timing.levelPopSpin, until.value_or(SteadyClock::time_point::max()));
+        const bool napping = m_timing.levelPopNap.count() > 0;
         for (int i = 0; !m_spinReady.load(std::memory_order_relaxed); ++i) {
-            const bool napping = m_timing.levelPopNap.count() > 0;
-            const SteadyClock::time_point now = napping || i % 8 == 0 ? SteadyClock::now() : SteadyClock::time_point();
-            if ((napping || i % 8 == 0) && (now >= pollUntil || cancel.isCancelled()))
+            if (!napping && i % 8 != 0) { // yielding: the clock is read every eighth round
+                std::this_thread::yield();
+                continue;
+            }
+            const SteadyClock::time_point now = SteadyClock::now();
+            if (now >= pollUntil || cancel.isCancelled())
                 break;
             if (napping)
                 std::this_thread::sleep_for(std::min<SteadyClock::duration>(m_timing.levelPopNap, pollUntil - now));
@@ -503,12 +518,8 @@ Result<std::vector<PoppedItem>> LevelQueue::popItems(const CancelToken &cancel, 
     Q_ASSERT(m_windowFrom >= first && end - fromDisk <= m_window.size());
     std::vector<QByteArray> kept;
     kept.reserve(size_t(end - fromDisk));
-    for (quint64 seq = fromDisk; seq < end; ++seq) {
-        kept.push_back(std::move(m_window.front()));
-        m_window.pop_front();
-        m_windowBytes -= kept.back().size() + kEntryCost;
-    }
-    m_windowFrom = std::max(m_windowFrom, end);
+    while (m_windowFrom < end)
+        kept.push_back(takeWindowFront());
     m_popBusy = true;
     const bool unlocked = !m_unique;
     if (unlocked)
@@ -565,7 +576,7 @@ Result<std::vector<PoppedItem>> LevelQueue::popItems(const CancelToken &cancel, 
         m_front.insert(m_front.begin(), front.begin(), front.end());
         if (m_windowFrom == end && !kept.empty()) { // else pushes dropped them: read again
             for (auto item = popped.rbegin(); item != popped.rbegin() + qsizetype(kept.size()); ++item) {
-                m_windowBytes += item->data.size() + kEntryCost;
+                m_windowBytes += windowCost(item->data);
                 m_window.push_front(std::move(item->data));
             }
             m_windowFrom = fromDisk;

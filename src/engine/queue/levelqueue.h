@@ -76,6 +76,9 @@ private:
     // The window (m_timing.levelWindowBytes): keeps `items` (count = tail - m_tail, the entries
     // a push wrote at m_tail), dropping the oldest beyond the budget. Requires m_mutex.
     void keep(const QByteArray *items, quint64 count);
+    // Takes the window's oldest item (m_windowFrom moves past it). Requires m_mutex.
+    QByteArray takeWindowFront();
+    static qsizetype windowCost(const QByteArray &item); // its share of levelWindowBytes
     void endPush(QueueLock &lock);
     qsizetype waiting() const; // requires m_mutex
     // Waits on m_idle until `done()`; the push and pop that end notify only when someone waits
