@@ -97,16 +97,21 @@ std::vector<CronTaskDefinition> builtInCronTasks(const BuiltInTaskServices &serv
 
     CronTaskDefinition resume;
     resume.name = QStringLiteral("resume_unfinished_events");
-    // On by default: an event whose processing instance died is otherwise taken up only at the
-    // next start after its lease.
+    // The heartbeat's recovery does the same when an instance is declared lost or a push failed
+    // (store/instances.h); this sweep is the backstop, and what an operator runs by hand.
     resume.defaults.enabled = true;
     resume.defaults.schedule = QStringLiteral("@every 1m");
     EventService *events = services.events;
     resume.run = [events](const CronRunContext &context) -> Result<QString> {
+        Result<qint64> recovered = events->recoverClaims(context.cancel);
+        if (!recovered)
+            return recovered.status();
         Result<qint64> requeued = events->requeueUnfinished(context.cancel);
         if (!requeued)
             return requeued.status();
-        return QStringLiteral("%1 unfinished event(s) queued again").arg(*requeued);
+        return QStringLiteral("%1 unfinished event(s) queued again, %2 taken over from instances no longer live")
+            .arg(*requeued)
+            .arg(*recovered);
     };
 
     // Gitea's cleanup_hook_task_table: delivered tasks older than OLDER_THAN (OlderThan), or all

@@ -5,6 +5,7 @@
 #include "engine/builtintasks.h"
 #include "engine/core/instanceid.h"
 #include "engine/core/logging.h"
+#include "engine/core/version.h"
 #include "engine/forge/forgedata.h"
 #include "engine/store/journals.h"
 
@@ -41,6 +42,7 @@ Engine::Parts::~Parts()
     if (notices)
         notices->attach(nullptr); // memory only from here
     noticeJournal.reset();
+    instances.reset();
     store.reset();
 }
 
@@ -112,6 +114,16 @@ Status Engine::startParts(const CancelToken &cancel, EngineOptions options)
     if (!store)
         return store.status();
     p.store = std::move(store).value();
+    InstanceOptions instanceOptions;
+    instanceOptions.heartbeat = cfg.database.instanceHeartbeat;
+    instanceOptions.grace = cfg.database.instanceGrace;
+    instanceOptions.version = QStringLiteral(SWITCHYARD_VERSION);
+    Result<std::unique_ptr<InstanceRegistry>> instances = InstanceRegistry::start(*p.store, m_instanceId, cfg.dataPath(), instanceOptions);
+    if (!instances)
+        return instances.status();
+    p.instances = std::move(instances).value();
+    if (Status beating = p.instances->run(*p.lifecycle); !beating)
+        return beating;
     p.noticeJournal = makeStoredNotices(*p.store);
     if (Status attached = notices->attach(p.noticeJournal.get()); !attached)
         return attached;
@@ -198,7 +210,7 @@ Status Engine::startParts(const CancelToken &cancel, EngineOptions options)
     p.notifications = std::make_unique<NotificationService>(*p.store, *p.bus);
     p.auditNotifier = std::make_unique<AuditNotifier>(*p.store);
     p.feed = std::make_unique<FeedNotifier>(*p.store);
-    p.uiNotifier = std::make_unique<UINotifier>(*p.notifications, *p.queues);
+    p.uiNotifier = std::make_unique<UINotifier>(*p.notifications, *p.queues, p.lifecycle->shutdownToken());
     p.streamNotifier = std::make_unique<StreamNotifier>(*p.notifications, *p.broker);
     p.webhookNotifier = std::make_unique<Webhook::WebhookNotifier>(*p.webhooks, *p.store);
     if (Status registered = p.bus->registerNotifier(QStringLiteral("webhook"), *p.webhookNotifier); !registered)
@@ -216,14 +228,14 @@ Status Engine::startParts(const CancelToken &cancel, EngineOptions options)
         return registered;
     if (Status registered = p.bus->registerNotifier(QStringLiteral("stream"), *p.streamNotifier); !registered)
         return registered;
-    p.events = std::make_unique<EventService>(cfg, *p.store, *p.bus);
+    p.events = std::make_unique<EventService>(cfg, *p.store, *p.bus, *p.instances);
     // The admin topic hears which event changed; its listeners read the row (one encoding, theirs).
     Broker *topics = p.broker.get();
     p.events->setObserver([topics](const EventRecord &record) {
         if (topics->hasTopicSubscribers(adminTopic()))
             topics->publish(adminTopic(), "event\n" + QByteArray::number(record.id));
     });
-    if (Status started = p.events->start(cancel, *p.queues); !started)
+    if (Status started = p.events->start(cancel, *p.queues, p.lifecycle->shutdownToken()); !started)
         return started;
 
     // Cron last: its tasks use everything above.

@@ -19,6 +19,7 @@
 #include "engine/queue/queue.h"
 #include "engine/queue/queuehistory.h"
 #include "engine/settings/config.h"
+#include "engine/store/instances.h"
 #include "engine/store/store.h"
 #include "engine/mail/mail.h"
 #include "engine/webhook/notifier.h"
@@ -47,7 +48,8 @@ struct EngineOptions
 };
 
 // Start-up order: the store (opened and migrated; system notices persist there from then on),
-// cache (PINGed; an unreachable adapter refuses start-up), global locker (Redis
+// this instance's registration and heartbeat (store/instances.h: started first, so it stops
+// last, once nothing of this instance holds a claim any more), cache (PINGed; an unreachable adapter refuses start-up), global locker (Redis
 // PINGed likewise), queue manager (and its history recorder), QoS, the pub/sub broker (Redis PINGed
 // likewise), webhooks (the sealing key, the webhook_sender queue), mail (the mail queue, when
 // [mailer] ENABLED), the notify bus with its notifiers in dispatch order (webhook, audit, mail
@@ -85,6 +87,8 @@ public:
 
     ProcessRegistry &processes() { return *m_parts->processes; }
     Store &store() { return *m_parts->store; }
+    // This instance among those sharing the store: heartbeats, and who holds a claim.
+    InstanceRegistry &instances() { return *m_parts->instances; }
     Lifecycle &lifecycle() { return *m_parts->lifecycle; }
     StringCache &cache() { return *m_parts->cache; }
     Locker &locker() { return *m_parts->locker; }
@@ -118,6 +122,7 @@ private:
         std::unique_ptr<NoticeBoard> notices;
         std::unique_ptr<Lifecycle> lifecycle;
         std::unique_ptr<Store> store;
+        std::unique_ptr<InstanceRegistry> instances;
         std::unique_ptr<NoticeJournal> noticeJournal;
         std::unique_ptr<StringCache> cache;
         std::unique_ptr<Locker> locker;

@@ -161,6 +161,14 @@ private Q_SLOTS:
         QVERIFY(!instance->instanceId.isEmpty());
         QVERIFY(instance->startedAt.isValid());
         QCOMPARE(instance->lockService, QStringLiteral("memory"));
+        // This instance among those sharing the store: itself, live, with its heartbeat.
+        const auto peers = Test::call(backend(), Admin::Ops::instanceList, {});
+        QVERIFY2(peers, qPrintable(peers.status().toString()));
+        const auto self = std::find_if(peers->begin(), peers->end(), [&](const InstanceRecord &r) { return r.id == instance->instanceId; });
+        QVERIFY(self != peers->end());
+        QVERIFY(self->live);
+        QVERIFY(self->heartbeatAt.isValid());
+        QVERIFY(self->ended.isEmpty());
 
         const auto queues = Test::call(backend(), Admin::Ops::queueList, {});
         QVERIFY(queues.isOk());

@@ -106,6 +106,7 @@ void describe(V &v, EventRecord &e)
     v("error", e.error, Admin::Json::Omit);
     v("attempts", e.attempts, Admin::Json::Optional);
     v("trace_id", e.traceId);
+    v("claimed_by", e.claimedBy, Admin::Json::Omit); // the instance that processes it, or last did
 }
 
 template<typename V>

@@ -146,6 +146,14 @@ const Op<NoArgs, InstanceInfo> instance{
         return info;
     }};
 
+const Op<NoArgs, std::vector<InstanceRecord>> instanceList{
+    {.action = "instance.list", .method = HttpMethod::Get, .path = "/instances", .flags = Paged,
+     .summary = "the instances sharing this store: heartbeats, and who ended how (lost: declared dead, its work taken over)",
+     .cli = "instances",
+     .columns = {{"id", "id"}, {"host", "host"}, {"pid", "pid"}, {"live", "live"}, {"heartbeat", "heartbeat_at"}, {"ended", "ended"},
+                 {"by", "ended_by"}}},
+    [](OpContext &c, const NoArgs &) -> Result<std::vector<InstanceRecord>> { return c.engine.instances().list(); }};
+
 const Op<NoArgs, std::vector<SelfCheckItem>> selfCheck{
     {.action = "instance.self-check", .method = HttpMethod::Get, .path = "/self-check", .flags = MayWait,
      .summary = "cache, locks, queues, disk and audit log checks (exit 1 when one fails)", .cli = "self-check",
@@ -220,7 +228,7 @@ const Op<AuditArgs, Page<AuditEntry>> auditList{
 
 std::vector<const OpBase *> instanceOps()
 {
-    return {&health, &instance, &selfCheck, &metrics, &processList, &processCancel, &noticeList, &noticeDelete, &auditList};
+    return {&health, &instance, &instanceList, &selfCheck, &metrics, &processList, &processCancel, &noticeList, &noticeDelete, &auditList};
 }
 
 } // namespace Switchyard::Admin::Ops

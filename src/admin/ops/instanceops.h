@@ -6,6 +6,8 @@
 #include "admin/auditlog.h"
 #include "admin/catalogue.h"
 
+#include "engine/store/instances.h"
+
 namespace Switchyard {
 
 template<>
@@ -26,6 +28,23 @@ void describe(V &v, ProcessInfo &p)
     v("cancellable", p.cancellable, Admin::Json::Optional);
     v("done", p.done, Admin::Json::Omit);   // a job's progress, only when it has one
     v("total", p.total, Admin::Json::Omit);
+}
+
+// GET /instances: the instances sharing the store (store/instances.h).
+template<typename V>
+void describe(V &v, InstanceRecord &i)
+{
+    v("id", i.id);
+    v("node", i.node);
+    v("host", i.host);
+    v("pid", i.pid);
+    v("version", i.version);
+    v("started_at", i.startedAt);
+    v("heartbeat_at", i.heartbeatAt);
+    v("stopped_at", i.stoppedAt, Admin::Json::Omit);
+    v("ended", i.ended, Admin::Json::Omit);    // "stopped" or "lost"
+    v("ended_by", i.endedBy, Admin::Json::Omit); // the instance that declared it lost
+    v("live", i.live);
 }
 
 template<typename V>
@@ -146,6 +165,7 @@ namespace Ops {
 
 extern const Op<NoArgs, Health> health;
 extern const Op<NoArgs, InstanceInfo> instance;
+extern const Op<NoArgs, std::vector<InstanceRecord>> instanceList;
 extern const Op<NoArgs, std::vector<SelfCheckItem>> selfCheck;
 extern const Op<NoArgs, Text> metrics;
 extern const Op<NoArgs, std::vector<ProcessRow>> processList;

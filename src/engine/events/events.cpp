@@ -2,9 +2,11 @@
 
 #include "translate_p.h"
 
+#include "engine/core/crashpoint.h"
 #include "engine/core/logging.h"
 #include "engine/notify/notify.h"
 #include "engine/settings/config.h"
+#include "engine/store/instances.h"
 #include "engine/store/store.h"
 
 #include <QJsonDocument>
@@ -12,11 +14,17 @@
 #include <QMessageAuthenticationCode>
 #include <QUuid>
 
+#include <atomic>
+#include <set>
+
 namespace Switchyard {
 
 namespace {
 
-const QString kColumns = QStringLiteral("id, source, delivery_id, event, action, repo, sender, received_ms, status, error, attempts, trace_id");
+constexpr std::chrono::seconds kGiveBackBound{2}; // at shutdown, how long a give-back may wait for the store
+
+const QString kColumns = QStringLiteral("id, source, delivery_id, event, action, repo, sender, received_ms, status, error, attempts, trace_id, "
+                                        "claimed_by");
 
 EventRecord recordFrom(const QSqlQuery &q)
 {
@@ -33,6 +41,7 @@ EventRecord recordFrom(const QSqlQuery &q)
     r.error = q.value(9).toString();
     r.attempts = q.value(10).toInt();
     r.traceId = q.value(11).toString();
+    r.claimedBy = q.value(12).toString();
     return r;
 }
 
@@ -68,15 +77,47 @@ const QStringList &EventService::supportedEvents()
 
 struct EventService::Impl
 {
-    Impl(const EngineConfig &c, Store &s, Notifier &b, EventServiceOptions o) : config(c), store(s), bus(b), options(o) {}
+    Impl(const EngineConfig &c, Store &s, NotifyBus &b, InstanceRegistry &i, EventServiceOptions o)
+        : config(c), store(s), bus(b), instances(i), options(o)
+    {
+    }
 
     const EngineConfig &config;
     Store &store;
-    Notifier &bus;
+    NotifyBus &bus;
+    InstanceRegistry &instances;
     const EventServiceOptions options;
     std::shared_ptr<WorkerPoolQueue<qint64>> queue;
+    std::atomic<bool> resync{false}; // a push failed: the next recovery round queues pending rows again
     std::mutex observerMutex;
     Observer observer; // set before start()
+    std::mutex workingMutex;
+    std::set<qint64> working; // guarded by workingMutex: the events this instance's workers hold
+
+    // Marks `id` held by this worker for its scope; held() is false when another worker of this
+    // instance has it already (then it is left to that one).
+    class Held
+    {
+    public:
+        Held(Impl &d, qint64 id) : m_d(d), m_id(id)
+        {
+            std::lock_guard lock(m_d.workingMutex);
+            m_held = m_d.working.insert(id).second;
+        }
+        ~Held()
+        {
+            if (!m_held)
+                return;
+            std::lock_guard lock(m_d.workingMutex);
+            m_d.working.erase(m_id);
+        }
+        bool held() const { return m_held; }
+
+    private:
+        Impl &m_d;
+        const qint64 m_id;
+        bool m_held = false;
+    };
 
     void tell(const EventRecord &record)
     {
@@ -88,6 +129,11 @@ struct EventService::Impl
         if (copy)
             copy(record);
     }
+    void tell(qint64 id)
+    {
+        if (Result<EventRecord> r = row(id, false))
+            tell(*r);
+    }
     Result<EventRecord> row(qint64 id, bool withPayload)
     {
         return store.readValue<EventRecord>([&](SqlTransaction &tx) -> Result<EventRecord> {
@@ -98,24 +144,135 @@ struct EventService::Impl
                 return Status::notFound(QStringLiteral("no event %1").arg(id)).withField(QStringLiteral("id"));
             EventRecord r = recordFrom(*q);
             if (withPayload)
-                r.payload = q->value(12).toByteArray();
+                r.payload = q->value(13).toByteArray();
             return r;
         });
     }
-    void finish(qint64 id, const QString &status, const QString &error)
+
+    // Waits out an unavailable store, logging the first failure of each wait.
+    template<typename Attempt>
+    auto patiently(const CancelToken &stop, qint64 id, const char *what, Attempt &&attempt)
     {
-        const Status saved = store.write([&](SqlTransaction &tx) {
-            return tx.exec(QStringLiteral("UPDATE event SET status = ?, error = ? WHERE id = ?"), {status, error.left(2000), id}).status();
+        bool told = false;
+        return untilAvailable(stop, options.retry, std::forward<Attempt>(attempt), [&](const Status &why) {
+            if (!std::exchange(told, true))
+                qCWarning(lcCore).noquote() << "event" << id << ": cannot" << what << "yet, waiting:" << why.message();
         });
-        if (!saved)
-            qCWarning(lcCore).noquote() << "event" << id << "could not be marked" << status << ":" << saved.message();
-        if (Result<EventRecord> r = row(id, false))
-            tell(*r);
     }
+
+    // The claim: pending, held by an instance that is not live, or by this one (whose workers do
+    // not hold it: see Held). The notifiers that finished it before, or nullopt when it is done
+    // or held by a live instance.
+    Result<std::optional<std::set<QString>>> claim(const CancelToken &stop, qint64 id)
+    {
+        const QString self = instances.instanceId();
+        return patiently(stop, id, "claim it", [&] {
+            return store.writeValue<std::optional<std::set<QString>>>([&](SqlTransaction &tx) -> Result<std::optional<std::set<QString>>> {
+                Result<QSqlQuery> q = tx.exec(QStringLiteral("UPDATE event SET status = 'processing', claimed_ms = ?, claimed_by = ?, "
+                                                             "attempts = attempts + 1 WHERE id = ? AND (status = 'pending' OR "
+                                                             "(status = 'processing' AND (claimed_by = ? OR %1))) RETURNING notified")
+                                                  .arg(instances.notLive(QStringLiteral("claimed_by"))),
+                                              {toStoreMs(QDateTime::currentDateTimeUtc()), self, id, self});
+                if (!q)
+                    return q.status();
+                if (!q->next())
+                    return std::optional<std::set<QString>>();
+                std::set<QString> done;
+                for (const QString &name : q->value(0).toString().split(u',', Qt::SkipEmptyParts))
+                    done.insert(name);
+                return std::optional<std::set<QString>>(std::move(done));
+            });
+        });
+    }
+
+    // Ends the claim with `status` (done, failed, or pending to give it back with `notified`),
+    // fenced by the claim: when another instance took it over meanwhile, nothing is written.
+    Status end(const CancelToken &stop, qint64 id, const QString &status, const QString &error, const QString &notified = {})
+    {
+        bool fenced = false;
+        const Status written = patiently(stop, id, "record its end", [&] {
+            return store.write([&](SqlTransaction &tx) -> Status {
+                Result<QSqlQuery> q = tx.exec(QStringLiteral("UPDATE event SET status = ?, error = ?, notified = ?, claimed_by = CASE WHEN ? = "
+                                                             "'pending' THEN '' ELSE claimed_by END WHERE id = ? AND claimed_by = ?"),
+                                              {status, error.left(2000), notified, status, id, instances.instanceId()});
+                if (!q)
+                    return q.status();
+                fenced = q->numRowsAffected() == 0;
+                return Status::ok();
+            });
+        });
+        if (!written)
+            qCWarning(lcCore).noquote() << "event" << id << "could not be marked" << status << "(it is taken up again after a restart):"
+                                        << written.message();
+        else if (fenced)
+            qCWarning(lcCore).noquote() << "event" << id << "was taken over by another instance (this one was declared lost); its"
+                                        << status << "is not recorded here";
+        tell(id);
+        return written;
+    }
+
+    // The instance stops while the event waits: back to pending, with the notifiers that have
+    // finished it, within a bound (failing that, the next start takes it over).
+    void giveBack(qint64 id, const QString &why, const std::set<QString> &done)
+    {
+        const CancelSource bound = CancelSource::withTimeout(CancelToken(), kGiveBackBound);
+        end(bound.token(), id, QStringLiteral("pending"), why, QStringList(done.begin(), done.end()).join(u','));
+    }
+
+    bool dispatch(const CancelToken &stop, const EventRecord &record, std::set<QString> done);
 };
 
-EventService::EventService(const EngineConfig &config, Store &store, Notifier &bus, EventServiceOptions options)
-    : d(std::make_unique<Impl>(config, store, bus, options))
+// Translates the event (its upserts, one transaction), then dispatches its bus calls to every
+// notifier that has not finished it; those that could not finish get them again after a wait.
+// False when the instance stops first: the event is given back with the notifiers that finished.
+bool EventService::Impl::dispatch(const CancelToken &stop, const EventRecord &record, std::set<QString> done)
+{
+    const QJsonObject payload = QJsonDocument::fromJson(record.payload).object();
+    const bool autoWatch = config.service.autoWatchOnChanges;
+    const auto scope = std::make_shared<NotifyScope>(done);
+    Result<Translation> translated = patiently(stop, record.id, "translate it", [&] {
+        return store.writeValue<Translation>([&](SqlTransaction &tx) {
+            return translateEvent(tx, record.source, record.event, payload, autoWatch, record.traceId, scope);
+        });
+    });
+    if (!translated && translated.status().code() != Status::Code::Unavailable) {
+        qCWarning(lcCore).noquote() << "event" << record.id << record.event << "failed:" << translated.status().message();
+        end(stop, record.id, QStringLiteral("failed"), translated.status().message());
+        return true;
+    }
+    if (translated)
+        crashPoint("event.translated");
+    const QStringList notifiers = bus.notifierNames();
+    std::chrono::milliseconds delay = options.retry.first;
+    for (int round = 0; translated; ++round) {
+        *scope = NotifyScope(done); // the calls share it
+        QStringList thrown;
+        for (const auto &call : translated->calls) {
+            try {
+                call(bus);
+            } catch (const std::exception &e) {
+                thrown << QString::fromLocal8Bit(e.what());
+            }
+        }
+        done = scope->done(notifiers);
+        if (!scope->failed()) {
+            crashPoint("event.dispatched");
+            end(stop, record.id, thrown.isEmpty() ? QStringLiteral("done") : QStringLiteral("failed"), thrown.join(QStringLiteral("; ")));
+            crashPoint("event.finished");
+            return true;
+        }
+        if (round == 0)
+            qCWarning(lcCore).noquote() << "event" << record.id << "waits for" << scope->failures();
+        if (!stop.sleepFor(delay))
+            break;
+        delay = std::min(delay * 2, options.retry.most);
+    }
+    giveBack(record.id, translated ? scope->failures() : translated.status().message(), done);
+    return false;
+}
+
+EventService::EventService(const EngineConfig &config, Store &store, NotifyBus &bus, InstanceRegistry &instances, EventServiceOptions options)
+    : d(std::make_unique<Impl>(config, store, bus, instances, options))
 {
 }
 
@@ -127,49 +284,82 @@ void EventService::setObserver(Observer observer)
     d->observer = std::move(observer);
 }
 
-Status EventService::start(const CancelToken &cancel, QueueManager &queues)
+Status EventService::start(const CancelToken &cancel, QueueManager &queues, const CancelToken &stop)
 {
     Result<std::shared_ptr<WorkerPoolQueue<qint64>>> queue =
-        queues.createUniqueQueue<qint64>(cancel, QStringLiteral("event_ingest"), [this](std::vector<qint64> ids) {
+        queues.createUniqueQueue<qint64>(cancel, QStringLiteral("event_ingest"), [this, stop](std::vector<qint64> ids) {
             std::sort(ids.begin(), ids.end()); // in arrival order: a push before the create it caused
-            std::vector<qint64> retry;
+            std::vector<qint64> later;
             for (qint64 id : ids)
-                if (!process(id))
-                    retry.push_back(id);
-            return retry;
+                if (!process(stop, id))
+                    later.push_back(id);
+            return later;
         });
     if (!queue)
         return queue.status();
     d->queue = std::move(queue).value();
+    if (Result<qint64> recovered = recoverClaims(cancel); !recovered)
+        return recovered.status();
     Result<qint64> requeued = requeueUnfinished(cancel);
     if (!requeued)
         return requeued.status();
     if (*requeued > 0)
         qCInfo(lcCore).noquote() << *requeued << "ingested events left unfinished by an earlier run are queued again";
+    d->instances.addRecoverer(QStringLiteral("events"), [this](const CancelToken &c, bool adopted) -> Status {
+        if (Result<qint64> recovered = recoverClaims(c); !recovered)
+            return recovered.status();
+        if (!adopted && !d->resync.exchange(false))
+            return Status::ok();
+        Result<qint64> requeued = requeueUnfinished(c);
+        if (!requeued)
+            d->resync = true;
+        return requeued.status();
+    });
     return Status::ok();
+}
+
+Result<qint64> EventService::recoverClaims(const CancelToken &cancel)
+{
+    Result<std::vector<qint64>> released = d->store.writeValue<std::vector<qint64>>([&](SqlTransaction &tx) {
+        return tx.numbers(QStringLiteral("UPDATE event SET status = 'pending', claimed_by = '' WHERE status = 'processing' AND %1 RETURNING id")
+                              .arg(d->instances.notLive(QStringLiteral("claimed_by"))));
+    });
+    if (!released)
+        return released.status();
+    if (released->empty())
+        return 0;
+    qCWarning(lcCore).noquote() << released->size() << "event(s) held by an instance that is no longer live go back to pending";
+    for (qint64 id : *released) {
+        d->tell(id);
+        if (Status pushed = d->queue->push(cancel, id); !pushed && pushed.code() != Status::Code::AlreadyExists)
+            d->resync = true; // pending in the store: the next round queues it
+    }
+    return qint64(released->size());
 }
 
 Result<qint64> EventService::requeueUnfinished(const CancelToken &cancel)
 {
     if (!d->queue)
         return Status::unavailable(QStringLiteral("event ingestion has not started"));
-    // Pending rows, and processing rows whose lease ran out.
-    const qint64 expired = toStoreMs(QDateTime::currentDateTimeUtc()) - d->options.lease.count();
-    Result<std::vector<qint64>> unfinished = d->store.readValue<std::vector<qint64>>([&](SqlTransaction &tx) {
-        return tx.numbers(QStringLiteral("SELECT id FROM event WHERE status = 'pending' OR (status = 'processing' AND claimed_ms < ?) ORDER BY id"),
-                          {expired});
-    });
-    if (!unfinished)
-        return unfinished.status();
     qint64 pushedCount = 0;
-    for (qint64 id : *unfinished) {
-        const Status pushed = d->queue->push(cancel, id);
-        if (pushed)
-            ++pushedCount;
-        else if (pushed.code() != Status::Code::AlreadyExists) // already queued: nothing to do
-            return pushed;
+    qint64 after = 0;
+    for (;;) {
+        Result<std::vector<qint64>> pending = d->store.readValue<std::vector<qint64>>([&](SqlTransaction &tx) {
+            return tx.numbers(QStringLiteral("SELECT id FROM event WHERE status = 'pending' AND id > ? ORDER BY id LIMIT 500"), {after});
+        });
+        if (!pending)
+            return pending.status();
+        if (pending->empty())
+            return pushedCount;
+        for (qint64 id : *pending) {
+            const Status pushed = d->queue->push(cancel, id);
+            if (pushed)
+                ++pushedCount;
+            else if (pushed.code() != Status::Code::AlreadyExists) // already queued: nothing to do
+                return pushed;
+        }
+        after = pending->back();
     }
-    return pushedCount;
 }
 
 Result<EventAccepted> EventService::accept(const CancelToken &cancel, const IncomingEvent &in)
@@ -262,65 +452,40 @@ Result<EventAccepted> EventService::accept(const CancelToken &cancel, const Inco
     row.status = ping ? QStringLiteral("ignored") : QStringLiteral("pending");
     row.traceId = traceId;
     d->tell(row);
+    crashPoint("event.stored");
     if (!ping && d->queue) {
-        // Stored first: were the push lost, the next start queues the row again.
+        // Stored first: were the push lost, the next recovery round queues the row again.
         const Status pushed = d->queue->push(cancel, stored->id);
-        if (!pushed && pushed.code() != Status::Code::AlreadyExists)
+        if (!pushed && pushed.code() != Status::Code::AlreadyExists) {
+            d->resync = true;
             qCWarning(lcCore).noquote() << "event" << stored->id << "is stored but not queued (" << pushed.message()
-                                        << "); it is processed at the next start";
+                                        << "); the next recovery round queues it";
+        }
     }
     return stored;
 }
 
-bool EventService::process(qint64 id)
+bool EventService::process(const CancelToken &stop, qint64 id)
 {
-    // The claim: pending, or processing with its lease run out (the instance that claimed it died).
-    const qint64 now = toStoreMs(QDateTime::currentDateTimeUtc());
-    Result<bool> claimed = d->store.writeValue<bool>([&](SqlTransaction &tx) -> Result<bool> {
-        Result<QSqlQuery> q = tx.exec(QStringLiteral("UPDATE event SET status = 'processing', claimed_ms = ?, attempts = attempts + 1 "
-                                                     "WHERE id = ? AND (status = 'pending' OR (status = 'processing' AND claimed_ms < ?))"),
-                                      {now, id, now - d->options.lease.count()});
-        if (!q)
-            return q.status();
-        return q->numRowsAffected() > 0;
-    });
+    const Impl::Held held(*d, id);
+    if (!held.held())
+        return true; // another worker of this instance has it
+    Result<std::optional<std::set<QString>>> claimed = d->claim(stop, id);
     if (!claimed) {
         qCWarning(lcCore).noquote() << "event" << id << "could not be claimed:" << claimed.status().message();
-        return false;
+        return claimed.status().code() != Status::Code::Unavailable; // stopping: it comes back later
     }
     if (!*claimed)
-        return true; // done already, or another instance holds it
-    Result<EventRecord> record = d->row(id, true);
-    if (!record)
-        return false;
+        return true; // done already, or a live instance holds it
+    crashPoint("event.claimed");
+    Result<EventRecord> record = d->patiently(stop, id, "read it", [&] { return d->row(id, true); });
+    if (!record) {
+        if (record.status().code() == Status::Code::Unavailable)
+            d->giveBack(id, record.status().message(), {});
+        return record.status().code() != Status::Code::Unavailable;
+    }
     d->tell(*record);
-    const QJsonObject payload = QJsonDocument::fromJson(record->payload).object();
-    const bool autoWatch = d->config.service.autoWatchOnChanges;
-    Result<Translation> translated = d->store.writeValue<Translation>([&](SqlTransaction &tx) {
-        return translateEvent(tx, record->source, record->event, payload, autoWatch, record->traceId);
-    });
-    if (!translated) {
-        if (translated.status().code() == Status::Code::Unavailable) {
-            // The database, not the event: give the claim back and let the queue try again.
-            d->store.write([&](SqlTransaction &tx) {
-                return tx.exec(QStringLiteral("UPDATE event SET status = 'pending' WHERE id = ?"), {id}).status();
-            });
-            return false;
-        }
-        qCWarning(lcCore).noquote() << "event" << id << record->event << "failed:" << translated.status().message();
-        d->finish(id, QStringLiteral("failed"), translated.status().message());
-        return true;
-    }
-    QStringList failures;
-    for (const auto &call : translated->calls) {
-        try {
-            call(d->bus);
-        } catch (const std::exception &e) {
-            failures << QString::fromLocal8Bit(e.what());
-        }
-    }
-    d->finish(id, failures.isEmpty() ? QStringLiteral("done") : QStringLiteral("failed"), failures.join(QStringLiteral("; ")));
-    return true;
+    return d->dispatch(stop, *record, std::move(**claimed));
 }
 
 Result<EventPage> EventService::list(const EventFilter &filter)

@@ -6,15 +6,26 @@
 // accept() checks the source, the event type, the signature and the payload's required fields,
 // stores the event (status pending) and pushes its id to the `event_ingest` queue; it answers
 // only once the row is committed, so an accepted event survives a crash. A delivery id seen
-// before (per source) answers the first event's id and is not processed again. The queue's
-// handler claims the row with a lease (status processing, claimed_ms), upserts what the payload
-// names in one transaction, commits, then calls the bus; the row ends done, failed (with the
-// error) or ignored (ping). At start every pending row, and every processing row whose lease ran
-// out (an instance died mid-way), is pushed again, and the cron task resume_unfinished_events does
-// the same every minute (for an instance that restarted within the lease) — so processing is at least once: after a crash
-// between the commit and the bus's last notifier an event may be notified twice.
+// before (per source) answers the first event's id and is not processed again.
+//
+// The queue's handler claims the row (status processing, claimed_by this instance), upserts what
+// the payload names in one transaction, commits, then dispatches the bus calls; the row ends done,
+// failed (with the error) or ignored (ping). Nothing accepted is dropped:
+//   - the store unavailable (busy, full, unreachable) is waited out in place, holding the item,
+//     until it passes or the instance stops (the item then goes back to the queue);
+//   - a notifier that could not finish (NotifyContext::retryLater) gets the event again, the
+//     notifiers that finished do not; an event given back at shutdown keeps which finished;
+//   - a claim whose instance is not live (store/instances.h: it stopped, went silent, or was
+//     this data directory's earlier run) is taken over at once: at start, by the heartbeat's
+//     recovery, and when the queue brings the event again;
+//   - the queue is only a signal: a pending event that fell out of it (a push that failed) is
+//     queued again by the next recovery round.
+// Processing is at least once: after a crash between the bus's first notifier and the row's end,
+// the event is dispatched again; the webhook notifier's tasks are keyed by the event (no second
+// delivery), other notifiers may notify twice.
 
 #include "engine/core/cancellation.h"
+#include "engine/core/retry.h"
 #include "engine/events/eventtypes.h"
 #include "engine/core/status.h"
 #include "engine/queue/queue.h"
@@ -33,15 +44,15 @@
 namespace Switchyard {
 
 class EngineConfig;
-class Notifier;
+class InstanceRegistry;
+class NotifyBus;
 class QueueManager;
 class Store;
 
 struct EventServiceOptions
 {
-    // A processing row older than this belongs to an instance that died: it is processed again.
-    std::chrono::milliseconds lease = std::chrono::minutes(5);
     qint64 maxPayload = 10 << 20;
+    RetryDelays retry; // waiting out an unavailable store, or a notifier that could not finish
 };
 
 // Thread-safe. The queue's workers call process(); the admin API calls the rest.
@@ -50,22 +61,28 @@ class EventService
 public:
     using Observer = std::function<void(const EventRecord &)>; // a row was added or changed (no payload)
 
-    EventService(const EngineConfig &config, Store &store, Notifier &bus, EventServiceOptions options = {}); // Not owned
+    // Not owned.
+    EventService(const EngineConfig &config, Store &store, NotifyBus &bus, InstanceRegistry &instances, EventServiceOptions options = {});
     ~EventService();
 
-    // Creates the event_ingest queue and re-enqueues unfinished events.
-    Status start(const CancelToken &cancel, QueueManager &queues);
-    // Pushes every pending event, and every processing one whose lease ran out, to the queue again
-    // (at start, and from the cron task resume_unfinished_events): how many.
+    // Creates the event_ingest queue, takes over the claims of instances that are not live, queues
+    // every unfinished event, and joins the heartbeat's recovery rounds. `stop` (the lifecycle's
+    // shutdown token) ends the waits of the queue's handler.
+    Status start(const CancelToken &cancel, QueueManager &queues, const CancelToken &stop);
+    // Pushes every pending event to the queue again (at start, after an instance was declared
+    // lost, when a push failed, and from the cron task resume_unfinished_events): how many.
     Result<qint64> requeueUnfinished(const CancelToken &cancel);
+    // Events held by instances that are not live go back to pending (and are queued): how many.
+    Result<qint64> recoverClaims(const CancelToken &cancel);
 
     // 400 (invalid argument, naming the field), 401 (unauthenticated: a bad or missing signature),
     // 503 (the store is unavailable); nothing is written unless it answers ok.
     Result<EventAccepted> accept(const CancelToken &cancel, const IncomingEvent &event);
     Result<EventPage> list(const EventFilter &filter);
     Result<EventRecord> get(qint64 id);
-    // The queue's handler: false when the store was unavailable (the id is pushed again).
-    bool process(qint64 id);
+    // The queue's handler for one event: false when it must come back later (the instance is
+    // stopping while the store or a notifier is unavailable).
+    bool process(const CancelToken &stop, qint64 id);
     // Once, before start(): told of every change (the admin stream's `event` frames).
     void setObserver(Observer observer);
 

@@ -25,6 +25,7 @@ struct EventRecord
     QString error;
     int attempts = 0;
     QString traceId;
+    QString claimedBy; // the instance that processes it (or last did); "" before the first claim
     QByteArray payload; // get() only
     bool operator==(const EventRecord &) const = default;
 };

@@ -675,13 +675,14 @@ Status checkPayload(const QString &event, const QJsonObject &payload)
 }
 
 Result<Translation> translateEvent(SqlTransaction &tx, const QString &source, const QString &event, const QJsonObject &payload,
-                                   bool autoWatch, const QString &traceId)
+                                   bool autoWatch, const QString &traceId, std::shared_ptr<NotifyScope> scope)
 {
     QString fine = event;
     if (eventGroup(event) == QLatin1String("pull_request_review_comment") && payload.contains(QStringLiteral("review")))
         fine = QStringLiteral("pull_request_review_comment_gitea"); // a review of type comment, not a line comment
     NotifyContext context;
     context.traceId = traceId;
+    context.scope = std::move(scope);
     Translator translator(tx, source, autoWatch, context);
     if (fine == QLatin1String("pull_request_review_comment_gitea"))
         return translator.run(QStringLiteral("pull_request_review"), payload);

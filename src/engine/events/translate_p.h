@@ -10,6 +10,7 @@
 #include <QString>
 
 #include <functional>
+#include <memory>
 #include <vector>
 
 namespace Switchyard {
@@ -31,8 +32,9 @@ QString eventGroup(const QString &event);
 Status checkPayload(const QString &event, const QJsonObject &payload);
 
 // Upserts users, repositories, issues, comments, reviews and releases of `source`; records
-// participants; watches for AUTO_WATCH_ON_CHANGES. `traceId` goes into every call's context.
+// participants; watches for AUTO_WATCH_ON_CHANGES. `traceId` and `scope` (may be null) go into
+// every call's context.
 Result<Translation> translateEvent(SqlTransaction &tx, const QString &source, const QString &event, const QJsonObject &payload,
-                                   bool autoWatch, const QString &traceId);
+                                   bool autoWatch, const QString &traceId, std::shared_ptr<NotifyScope> scope = nullptr);
 
 } // namespace Switchyard

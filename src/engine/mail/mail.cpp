@@ -2,6 +2,7 @@
 #include "mail_p.h"
 
 #include "engine/core/cancellation.h"
+#include "engine/core/crashpoint.h"
 #include "engine/core/mailaddress.h"
 #include "engine/core/version.h"
 #include "engine/queue/queue.h"
@@ -68,6 +69,7 @@ struct MailService::Private
         }
         if (!unsent.empty())
             qCInfo(lcMail).noquote() << unsent.size() << "mail(s) go back to the queue: the instance is stopping";
+        crashPoint("mail.sent");
         return unsent;
     }
 };
@@ -118,18 +120,30 @@ const Templates &MailService::templates() const
     return d->templates;
 }
 
-void MailService::sendAsync(std::vector<Message> messages)
+Status MailService::sendAsync(std::vector<Message> messages)
 {
     if (!d->queue)
-        return;
+        return Status::ok();
+    qint64 queued = 0;
     for (const Message &m : messages) {
-        if (Status pushed = d->queue->push(CancelToken(), m); !pushed) {
-            d->recordFailure(QStringLiteral("not queued: %1").arg(pushed.message()));
-            qCWarning(lcMail).noquote() << "mail" << m.info << "to" << m.toAddress << "not queued:" << pushed.message();
-            continue;
-        }
+        if (Status pushed = d->queue->push(CancelToken(), m); !pushed)
+            return Status(pushed.code(), QStringLiteral("mail %1 to %2 not queued (%3 of %4 queued before it): %5")
+                                             .arg(m.info, m.toAddress)
+                                             .arg(queued)
+                                             .arg(messages.size())
+                                             .arg(pushed.message()));
+        crashPoint("mail.queued");
         ++d->queued;
+        ++queued;
     }
+    return Status::ok();
+}
+
+void MailService::recordNotQueued(const std::vector<Message> &messages, const Status &why)
+{
+    for (std::size_t i = 0; i < messages.size(); ++i)
+        d->recordFailure(QStringLiteral("not queued: %1").arg(why.message()));
+    qCWarning(lcMail).noquote() << messages.size() << "mail(s) lost:" << why.message();
 }
 
 void MailService::composeFailed(const QString &what, const QString &error)

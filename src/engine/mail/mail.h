@@ -135,9 +135,12 @@ public:
     bool enabled() const;
     bool notifying() const; // [service] ENABLE_NOTIFY_MAIL and ENABLED: the notifier is on the bus
 
-    // Queues composed messages (nothing when the mailer is off). What could not be queued is
-    // counted as failed and logged.
-    void sendAsync(std::vector<Message> messages);
+    // Queues composed messages in order (nothing when the mailer is off), stopping at the first
+    // that the queue does not take: its error (which says how many were queued before it). The
+    // caller decides whether that is a failure to count (recordNotQueued) or one to retry.
+    Status sendAsync(std::vector<Message> messages);
+    // Counts and logs `messages` the queue did not take, and will not be retried.
+    void recordNotQueued(const std::vector<Message> &messages, const Status &why);
     // A failure before anything was queued (a template that did not render), counted and logged.
     void composeFailed(const QString &what, const QString &error);
 

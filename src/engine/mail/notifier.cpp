@@ -69,6 +69,7 @@ struct IssueMail
     std::vector<CodeComment> codeComments;
     QString dismissedReviewer;
     QString assignedContent; // an assignment's sentence
+    std::shared_ptr<NotifyScope> scope; // the event's dispatch, when it can be repeated
 };
 
 // A mail about a repository rather than an issue: a release, a transfer, a workflow run.
@@ -82,6 +83,7 @@ struct RepoMail
     QString traceId;
     ForgeRepo repo;    // filled by readRepo
     MailUser doer;
+    std::shared_ptr<NotifyScope> scope; // the event's dispatch, when it can be repeated
 };
 
 QString actionTemplateName(const IssueMail &m)
@@ -237,13 +239,34 @@ struct MailNotifier::Private
         service.composeFailed(QStringLiteral("%1 (%2)").arg(what, QLatin1String(method)), error);
     }
 
-    void queue(std::vector<Message> composed)
+    // What the mail needs could not be read: a store that is only unavailable makes the event
+    // come back to this notifier (when its dispatch can be repeated); anything else is counted.
+    void failRead(const std::shared_ptr<NotifyScope> &scope, const char *method, const QString &what, const Status &why)
+    {
+        if (scope && why.code() == Status::Code::Unavailable) {
+            qCInfo(lcMail).noquote() << what << "(" << method << ") waits:" << why.message();
+            scope->retryLater(why);
+            return;
+        }
+        fail(method, what, why.message());
+    }
+
+    // A mail the queue does not take comes back with the event (those queued before it may then
+    // go twice: at least once); without a repeatable dispatch it is counted as lost.
+    void queue(const std::shared_ptr<NotifyScope> &scope, std::vector<Message> composed)
     {
         if (composed.empty())
             return;
         ++events;
         messages += qint64(composed.size());
-        service.sendAsync(std::move(composed));
+        if (Status queued = service.sendAsync(composed); !queued) {
+            if (scope) {
+                qCInfo(lcMail).noquote() << "the event's mail waits:" << queued.message();
+                scope->retryLater(queued);
+            } else {
+                service.recordNotQueued(composed, queued);
+            }
+        }
     }
 
     // The template's subject, else Gitea's fallback; Re: for a follow-up, the prefix, emoji.
@@ -400,7 +423,7 @@ struct MailNotifier::Private
         Result<ForgeIssue> issue = f ? ForgeDb::issue(tx, issueId, &m.pull) : Result<ForgeIssue>(f.status());
         Result<ForgeRepo> repo = issue ? ForgeDb::repo(tx, issue->repoId) : Result<ForgeRepo>(issue.status());
         if (!repo) {
-            fail(method, QStringLiteral("issue %1").arg(issueId), repo.status().message());
+            failRead(c.scope, method, QStringLiteral("issue %1").arg(issueId), repo.status());
             return false;
         }
         m.method = method;
@@ -408,6 +431,7 @@ struct MailNotifier::Private
         m.repo = *repo;
         m.doer = mailUser(c.doer);
         m.traceId = c.traceId;
+        m.scope = c.scope;
         if (facts)
             *facts = *f;
         return true;
@@ -452,7 +476,7 @@ struct MailNotifier::Private
             return r;
         });
         if (!read) {
-            fail(method, QStringLiteral("issue %1").arg(issueId), read.status().message());
+            failRead(c.scope, method, QStringLiteral("issue %1").arg(issueId), read.status());
             return;
         }
         if (!loaded)
@@ -471,7 +495,7 @@ struct MailNotifier::Private
             }
             all.insert(all.end(), std::make_move_iterator(composed->begin()), std::make_move_iterator(composed->end()));
         }
-        queue(std::move(all));
+        queue(m.scope, std::move(all));
     }
 
     // Gitea's SendIssueAssignedMail: the one user, the assigned template with its sentence.
@@ -501,7 +525,7 @@ struct MailNotifier::Private
             return r;
         });
         if (!read) {
-            fail(method, QStringLiteral("issue %1").arg(issue.id), read.status().message());
+            failRead(c.scope, method, QStringLiteral("issue %1").arg(issue.id), read.status());
             return;
         }
         for (const RecipientBatch &batch : read->batches) { // none: no address, or mail disabled
@@ -532,7 +556,7 @@ struct MailNotifier::Private
             return Read{*repo, std::move(batches).value()};
         });
         if (!read) {
-            fail(m.method, QStringLiteral("repository %1").arg(repoId), read.status().message());
+            failRead(m.scope, m.method, QStringLiteral("repository %1").arg(repoId), read.status());
             return std::nullopt;
         }
         m.repo = read->repo;
@@ -563,7 +587,7 @@ struct MailNotifier::Private
                 all.push_back(std::move(msg));
             }
         }
-        queue(std::move(all));
+        queue(m.scope, std::move(all));
     }
 
     static Result<std::vector<RecipientBatch>> issueRecipientsMentionsOnly(SqlTransaction &tx, const IssueFacts &f, const IssueRecipientRules &rules)
@@ -769,7 +793,7 @@ void MailNotifier::newRelease(const NotifyContext &c, const ForgeRelease &releas
     if (release.isDraft || release.isPrerelease || release.isTag)
         return;
     const MailUser publisher = mailUser(release.publisher ? *release.publisher : c.doer);
-    RepoMail m{"NewRelease", QStringLiteral("new release"), QStringLiteral("repo/release"), QStringLiteral("release"), {}, c.traceId, {}, publisher};
+    RepoMail m{"NewRelease", QStringLiteral("new release"), QStringLiteral("repo/release"), QStringLiteral("release"), {}, c.traceId, {}, publisher, c.scope};
     const auto read = d->readRepo(m, release.repoId, [&](SqlTransaction &tx) { return releaseRecipients(tx, release.repoId, publisher.id); });
     if (!read)
         return;
@@ -796,7 +820,7 @@ void MailNotifier::repoPendingTransfer(const NotifyContext &c, const ForgeUser &
 {
     // Gitea's SendRepoTransferNotifyMail: the new owner, or an organisation's members.
     RepoMail m{"RepoPendingTransfer", QStringLiteral("repository transfer"), QStringLiteral("repo/transfer"), QStringLiteral("transfer"), {},
-               c.traceId, {}, mailUser(c.doer)};
+               c.traceId, {}, mailUser(c.doer), c.scope};
     const auto read = d->readRepo(m, repo.id, [&](SqlTransaction &tx) -> Result<std::vector<RecipientBatch>> {
         std::vector<qint64> to{newOwner.id};
         if (newOwner.isOrganization) {
@@ -828,7 +852,7 @@ void MailNotifier::workflowRunStatusUpdate(const NotifyContext &c, const ForgeRe
     if (run.status != QLatin1String("completed") || run.conclusion == QLatin1String("skipped") || run.conclusion == QLatin1String("success"))
         return;
     RepoMail m{"WorkflowRunStatusUpdate", QStringLiteral("workflow run"), QStringLiteral("repo/actions/workflow_run"), QStringLiteral("workflow_run"),
-               {}, c.traceId, {}, mailUser(c.doer)};
+               {}, c.traceId, {}, mailUser(c.doer), c.scope};
     const auto read = d->readRepo(m, repo.id, [&](SqlTransaction &tx) { return givenRecipients(tx, {c.doer.id}, QStringLiteral("workflow_run")); });
     if (!read)
         return;

@@ -22,7 +22,9 @@ void AuditNotifier::record(const NotifyContext &c, const QString &action, const 
                         escapeControl(result, kMaxField), c.traceId})
             .status();
     });
-    if (!written) {
+    if (!written && c.scope && written.code() == Status::Code::Unavailable) {
+        c.retryLater(written); // recorded when the event is dispatched to this notifier again
+    } else if (!written) {
         ++m_failures;
         qCWarning(lcNotify).noquote() << "audit: cannot record" << action << target << ":" << written.message();
     }

@@ -108,7 +108,9 @@ void FeedNotifier::record(const NotifyContext &c, const Action &action)
                        row + QVariantList{repoId, c.doer.id, ownerId, isPrivate ? 1 : 0, repoId, ownerId})
             .status();
     });
-    if (!written) {
+    if (!written && c.scope && written.code() == Status::Code::Unavailable) {
+        c.retryLater(written); // recorded when the event is dispatched to this notifier again
+    } else if (!written) {
         ++m_failures;
         qCWarning(lcNotify).noquote() << "feed: cannot record action type" << int(action.type) << "by" << c.doer.login << ":"
                                              << written.message();

@@ -1,5 +1,7 @@
 #include "notifications.h"
 
+#include "engine/core/retry.h"
+
 #include "engine/forge/forgedata.h"
 
 #include "engine/core/logging.h"
@@ -411,18 +413,31 @@ Result<std::vector<ForgeUserRow>> NotificationService::users(qint64 offset, qint
 
 // ---- UINotifier -----------------------------------------------------------------------------------
 
-UINotifier::UINotifier(NotificationService &service, QueueManager &queues) : m_service(service), m_queues(queues) {}
+UINotifier::UINotifier(NotificationService &service, QueueManager &queues, CancelToken stop)
+    : m_service(service), m_queues(queues), m_stop(std::move(stop))
+{
+}
 
 Status UINotifier::run()
 {
     Result<std::shared_ptr<WorkerPoolQueue<NotificationItem>>> queue = m_queues.createSimpleQueue<NotificationItem>(
         CancelToken(), QStringLiteral("notification-service"), [this](std::vector<NotificationItem> items) {
+            std::vector<NotificationItem> later;
             for (const NotificationItem &item : items) {
-                // No retry (as Gitea): a failed item is logged; the next event brings the row up to date.
-                if (Result<int> done = m_service.deliver(item); !done)
+                // The store unavailable is waited out, holding the item; at shutdown what waits
+                // goes back to the queue. Any other failure is logged, as Gitea does (no retry:
+                // the next event brings the row up to date).
+                bool told = false;
+                Result<int> done = untilAvailable(m_stop, RetryDelays{}, [&] { return m_service.deliver(item); }, [&](const Status &why) {
+                    if (!std::exchange(told, true))
+                        qCWarning(lcCore).noquote() << "notification for issue" << item.issueId << "waits:" << why.message();
+                });
+                if (!done && done.status().code() == Status::Code::Unavailable)
+                    later.push_back(item);
+                else if (!done)
                     qCWarning(lcCore).noquote() << "notification for issue" << item.issueId << "not written:" << done.status().message();
             }
-            return std::vector<NotificationItem>{};
+            return later;
         });
     if (!queue)
         return queue.status();
@@ -430,53 +445,58 @@ Status UINotifier::run()
     return Status::ok();
 }
 
-void UINotifier::push(const NotificationItem &item)
+void UINotifier::push(const NotifyContext &c, const NotificationItem &item)
 {
     if (!m_queue)
         return;
-    if (Status pushed = m_queue->push(CancelToken(), item); !pushed)
+    if (Status pushed = m_queue->push(CancelToken(), item); !pushed) {
+        if (c.scope) {
+            c.retryLater(pushed); // the event comes back to this notifier (items queued before may go twice)
+            return;
+        }
         qCWarning(lcCore).noquote() << "notification-service: item for issue" << item.issueId << "not queued:" << pushed.message();
+    }
 }
 
-void UINotifier::pushWithMentions(const NotificationItem &item, const std::vector<ForgeUser> &mentions)
+void UINotifier::pushWithMentions(const NotifyContext &c, const NotificationItem &item, const std::vector<ForgeUser> &mentions)
 {
-    push(item);
+    push(c, item);
     for (const ForgeUser &mention : mentions) {
         NotificationItem one = item;
         one.receiverId = mention.id;
-        push(one);
+        push(c, one);
     }
 }
 
 void UINotifier::newIssue(const NotifyContext &c, const ForgeIssue &issue, const std::vector<ForgeUser> &mentions)
 {
-    pushWithMentions({issue.id, 0, issue.poster ? issue.poster->id : c.doer.id, 0, c.traceId}, mentions);
+    pushWithMentions(c, {issue.id, 0, issue.poster ? issue.poster->id : c.doer.id, 0, c.traceId}, mentions);
 }
 
 void UINotifier::issueChangeStatus(const NotifyContext &c, const ForgeIssue &issue, const ForgeComment &comment, bool)
 {
-    push({issue.id, comment.id, c.doer.id, 0, c.traceId});
+    push(c, {issue.id, comment.id, c.doer.id, 0, c.traceId});
 }
 
 void UINotifier::issueChangeTitle(const NotifyContext &c, const ForgeIssue &issue, const QString &oldTitle)
 {
     // Only a pull that leaves work in progress is news: its watchers were spared until now.
     if (issue.isPull && isWorkInProgressTitle(oldTitle) && !isWorkInProgressTitle(issue.title))
-        push({issue.id, 0, c.doer.id, 0, c.traceId});
+        push(c, {issue.id, 0, c.doer.id, 0, c.traceId});
 }
 
 void UINotifier::issueChangeAssignee(const NotifyContext &c, const ForgeIssue &issue, const ForgeUser &assignee, bool removed,
                                      const ForgeComment &comment)
 {
     if (!removed && c.doer.id != assignee.id)
-        push({issue.id, comment.id, c.doer.id, assignee.id, c.traceId});
+        push(c, {issue.id, comment.id, c.doer.id, assignee.id, c.traceId});
 }
 
 void UINotifier::pullRequestReviewRequest(const NotifyContext &c, const ForgeIssue &issue, const ForgeUser &reviewer, bool isRequest,
                                           const ForgeComment &comment)
 {
     if (isRequest && c.doer.id != reviewer.id)
-        push({issue.id, comment.id, c.doer.id, reviewer.id, c.traceId});
+        push(c, {issue.id, comment.id, c.doer.id, reviewer.id, c.traceId});
 }
 
 void UINotifier::newPullRequest(const NotifyContext &c, const ForgePullRequest &pr, const std::vector<ForgeUser> &mentions)
@@ -485,6 +505,10 @@ void UINotifier::newPullRequest(const NotifyContext &c, const ForgePullRequest &
         return;
     const qint64 poster = pr.issue->poster ? pr.issue->poster->id : c.doer.id;
     Result<std::vector<qint64>> watchers = m_service.pullRequestWatchers(*pr.issue);
+    if (!watchers && c.scope && watchers.status().code() == Status::Code::Unavailable) {
+        c.retryLater(watchers.status());
+        return;
+    }
     if (!watchers) {
         qCWarning(lcCore).noquote() << "new pull request" << pr.issue->id << ": watchers not read:" << watchers.status().message();
         return;
@@ -494,52 +518,54 @@ void UINotifier::newPullRequest(const NotifyContext &c, const ForgePullRequest &
         if (std::find(to.begin(), to.end(), mention.id) == to.end())
             to.push_back(mention.id);
     for (qint64 receiver : to)
-        push({pr.issue->id, 0, poster, receiver, c.traceId});
+        push(c, {pr.issue->id, 0, poster, receiver, c.traceId});
 }
 
 void UINotifier::mergePullRequest(const NotifyContext &c, const ForgePullRequest &pr)
 {
-    push({pr.id, 0, c.doer.id, 0, c.traceId});
+    push(c, {pr.id, 0, c.doer.id, 0, c.traceId});
 }
 
 void UINotifier::autoMergePullRequest(const NotifyContext &c, const ForgePullRequest &pr)
 {
-    push({pr.id, 0, c.doer.id, 0, c.traceId});
+    push(c, {pr.id, 0, c.doer.id, 0, c.traceId});
 }
 
 void UINotifier::pullRequestReview(const NotifyContext &c, const ForgePullRequest &pr, const ForgeReview &, const ForgeComment &comment,
                                    const std::vector<ForgeUser> &mentions)
 {
-    pushWithMentions({pr.id, comment.id, c.doer.id, 0, c.traceId}, mentions);
+    pushWithMentions(c, {pr.id, comment.id, c.doer.id, 0, c.traceId}, mentions);
 }
 
 void UINotifier::pullRequestCodeComment(const NotifyContext &c, const ForgePullRequest &pr, const ForgeComment &comment,
                                         const std::vector<ForgeUser> &mentions)
 {
     for (const ForgeUser &mention : mentions) // the review itself notifies the rest
-        push({pr.id, comment.id, c.doer.id, mention.id, c.traceId});
+        push(c, {pr.id, comment.id, c.doer.id, mention.id, c.traceId});
 }
 
 void UINotifier::pullRequestPushCommits(const NotifyContext &c, const ForgePullRequest &pr, const ForgeComment &comment)
 {
-    push({pr.id, comment.id, c.doer.id, 0, c.traceId});
+    push(c, {pr.id, comment.id, c.doer.id, 0, c.traceId});
 }
 
 void UINotifier::pullReviewDismiss(const NotifyContext &c, const ForgeReview &review, const ForgeComment &comment)
 {
-    push({review.issueId, comment.id, c.doer.id, 0, c.traceId});
+    push(c, {review.issueId, comment.id, c.doer.id, 0, c.traceId});
 }
 
 void UINotifier::createIssueComment(const NotifyContext &c, const ForgeRepo &, const ForgeIssue &issue, const ForgeComment &comment,
                                     const std::vector<ForgeUser> &mentions)
 {
-    pushWithMentions({issue.id, comment.id, c.doer.id, 0, c.traceId}, mentions);
+    pushWithMentions(c, {issue.id, comment.id, c.doer.id, 0, c.traceId}, mentions);
 }
 
 void UINotifier::repoPendingTransfer(const NotifyContext &c, const ForgeUser &newOwner, const ForgeRepo &repo)
 {
     // Written at once, as Gitea does: there is no issue for the queue's item.
-    if (Status written = m_service.notifyTransfer(c, newOwner, repo); !written)
+    if (Status written = m_service.notifyTransfer(c, newOwner, repo); !written && c.scope && written.code() == Status::Code::Unavailable)
+        c.retryLater(written);
+    else if (!written)
         qCWarning(lcCore).noquote() << "transfer notification for" << repo.fullName() << "not written:" << written.message();
 }
 

@@ -71,7 +71,9 @@ private:
 class UINotifier final : public NullNotifier
 {
 public:
-    UINotifier(NotificationService &service, QueueManager &queues); // Not owned
+    // Not owned. `stop` (the lifecycle's shutdown token) ends the queue handler's waits for an
+    // unavailable store.
+    UINotifier(NotificationService &service, QueueManager &queues, CancelToken stop = {});
 
     Status run() override;
     std::shared_ptr<WorkerPoolQueue<NotificationItem>> queue() const { return m_queue; }
@@ -97,11 +99,13 @@ public:
     void repoPendingTransfer(const NotifyContext &c, const ForgeUser &newOwner, const ForgeRepo &repo) override;
 
 private:
-    void push(const NotificationItem &item);
-    void pushWithMentions(const NotificationItem &item, const std::vector<ForgeUser> &mentions);
+    // A push the queue refuses comes back with the event (NotifyContext::retryLater).
+    void push(const NotifyContext &c, const NotificationItem &item);
+    void pushWithMentions(const NotifyContext &c, const NotificationItem &item, const std::vector<ForgeUser> &mentions);
 
     NotificationService &m_service;
     QueueManager &m_queues;
+    const CancelToken m_stop;
     std::shared_ptr<WorkerPoolQueue<NotificationItem>> m_queue;
 };
 

@@ -42,7 +42,7 @@ NotifyBus::Stats NotifyBus::stats() const
 }
 
 template<typename Call>
-void NotifyBus::broadcast(const char *event, const Call &call)
+void NotifyBus::broadcast(const char *event, const NotifyContext *c, const Call &call)
 {
     std::vector<Entry> notifiers;
     {
@@ -50,7 +50,13 @@ void NotifyBus::broadcast(const char *event, const Call &call)
         notifiers = m_notifiers;
         ++m_stats.delivered;
     }
+    NotifyScope *scope = c ? c->scope.get() : nullptr;
     for (const Entry &entry : notifiers) {
+        if (scope) {
+            if (scope->skips(entry.name))
+                continue;
+            scope->enter(entry.name);
+        }
         QString failure;
         try {
             call(*entry.notifier);
@@ -66,10 +72,18 @@ void NotifyBus::broadcast(const char *event, const Call &call)
         std::lock_guard lock(m_mutex);
         ++m_stats.failures[entry.name];
     }
+    if (scope)
+        scope->enter(QString());
 }
 
-void NotifyBus::drop(const char *event, const QString &reason, const QString &detail)
+void NotifyBus::drop(const char *event, const NotifyContext &c, const QString &reason, const QString &detail, const Status &cause)
 {
+    if (c.scope && cause.code() == Status::Code::Unavailable) {
+        // The store, not the event: the whole dispatch is made again later.
+        qCInfo(lcNotify).noquote() << event << "waits:" << detail;
+        c.retryLater(cause);
+        return;
+    }
     if (reason == QLatin1String("pending_review"))
         qCDebug(lcNotify).noquote() << event << "not broadcast:" << detail;
     else
@@ -78,11 +92,41 @@ void NotifyBus::drop(const char *event, const QString &reason, const QString &de
     ++m_stats.dropped[reason];
 }
 
+void NotifyScope::retryLater(const Status &why)
+{
+    m_failures.emplace(m_current, why.message()); // the first reason of each notifier
+}
+
+QString NotifyScope::failures() const
+{
+    QStringList parts;
+    for (const auto &[notifier, why] : m_failures)
+        parts << (notifier.isEmpty() ? why : notifier + QStringLiteral(": ") + why);
+    return parts.join(QStringLiteral("; "));
+}
+
+std::set<QString> NotifyScope::done(const QStringList &all) const
+{
+    std::set<QString> finished = m_done;
+    if (m_failures.count(QString()))
+        return finished; // the bus could not load what the event needs: nobody got it
+    for (const QString &notifier : all)
+        if (!m_failures.count(notifier))
+            finished.insert(notifier);
+    return finished;
+}
+
+QString NotifyScope::nextKey()
+{
+    return QStringLiteral("%1#%2").arg(m_current).arg(m_calls[m_current]++);
+}
+
 namespace {
 
-// What a gate needs, loaded once when missing. False: drop the event (the reason is set).
+// What a gate needs, loaded once when missing. False: drop the event (the reason is set, and
+// `cause` when loading failed).
 bool ensure(bool present, NotifyLoader *loader, const std::function<Status(NotifyLoader &)> &load,
-            const std::function<bool()> &presentAfter, const QString &what, QString &reason, QString &detail)
+            const std::function<bool()> &presentAfter, const QString &what, QString &reason, QString &detail, Status &cause)
 {
     if (present)
         return true;
@@ -94,6 +138,7 @@ bool ensure(bool present, NotifyLoader *loader, const std::function<Status(Notif
     if (Status loaded = load(*loader); !loaded) {
         reason = QStringLiteral("load_failed");
         detail = QStringLiteral("loading %1 failed: %2").arg(what, loaded.message());
+        cause = loaded;
         return false;
     }
     if (!presentAfter()) {
@@ -106,18 +151,19 @@ bool ensure(bool present, NotifyLoader *loader, const std::function<Status(Notif
 
 } // namespace
 
-bool NotifyBus::isPendingReviewComment(const char *event, ForgeComment &comment)
+bool NotifyBus::isPendingReviewComment(const char *event, const NotifyContext &c, ForgeComment &comment)
 {
     QString reason, detail;
+    Status cause;
     if (comment.reviewId != 0
         && !ensure(comment.review.has_value(), m_loader, [&](NotifyLoader &l) { return l.loadCommentReview(comment); },
                    [&] { return comment.review.has_value(); }, QStringLiteral("the review of comment %1").arg(comment.id),
-                   reason, detail)) {
-        drop(event, reason, detail);
+                   reason, detail, cause)) {
+        drop(event, c, reason, detail, cause);
         return true;
     }
     if (comment.review && comment.review->type == ReviewType::Pending) {
-        drop(event, QStringLiteral("pending_review"), QStringLiteral("comment %1 belongs to a pending review").arg(comment.id));
+        drop(event, c, QStringLiteral("pending_review"), QStringLiteral("comment %1 belongs to a pending review").arg(comment.id));
         return true;
     }
     return false;
@@ -127,7 +173,7 @@ bool NotifyBus::isPendingReviewComment(const char *event, ForgeComment &comment)
 #define SWITCHYARD_FAN_OUT(name, params, args)                                                                        \
     void NotifyBus::name params                                                                                       \
     {                                                                                                                 \
-        broadcast(#name, [&](Notifier &n) { n.name args; });                                                          \
+        broadcast(#name, NotifyDetail::contextOf args, [&](Notifier &n) { n.name args; });                                                       \
     }
 #define SWITCHYARD_GATED(name, params, args)
 SWITCHYARD_NOTIFY_EVENTS(SWITCHYARD_FAN_OUT, SWITCHYARD_GATED)
@@ -138,11 +184,12 @@ void NotifyBus::newPullRequest(const NotifyContext &c, const ForgePullRequest &p
 {
     ForgePullRequest loaded = pr;
     QString reason, detail;
+    Status cause;
     if (!ensure(loaded.issue && loaded.issue->poster, m_loader, [&](NotifyLoader &l) { return l.loadPullIssue(loaded); },
                 [&] { return loaded.issue && loaded.issue->poster; },
-                QStringLiteral("the issue and poster of pull request %1").arg(pr.id), reason, detail))
-        return drop("newPullRequest", reason, detail);
-    broadcast("newPullRequest", [&](Notifier &n) { n.newPullRequest(c, loaded, mentions); });
+                QStringLiteral("the issue and poster of pull request %1").arg(pr.id), reason, detail, cause))
+        return drop("newPullRequest", c, reason, detail, cause);
+    broadcast("newPullRequest", &c, [&](Notifier &n) { n.newPullRequest(c, loaded, mentions); });
 }
 
 void NotifyBus::pullRequestReview(const NotifyContext &c, const ForgePullRequest &pr, const ForgeReview &review,
@@ -150,11 +197,12 @@ void NotifyBus::pullRequestReview(const NotifyContext &c, const ForgePullRequest
 {
     ForgeReview loaded = review;
     QString reason, detail;
+    Status cause;
     if (!ensure(loaded.reviewer.has_value(), m_loader, [&](NotifyLoader &l) { return l.loadReviewer(loaded); },
                 [&] { return loaded.reviewer.has_value(); }, QStringLiteral("the reviewer of review %1").arg(review.id),
-                reason, detail))
-        return drop("pullRequestReview", reason, detail);
-    broadcast("pullRequestReview", [&](Notifier &n) { n.pullRequestReview(c, pr, loaded, comment, mentions); });
+                reason, detail, cause))
+        return drop("pullRequestReview", c, reason, detail, cause);
+    broadcast("pullRequestReview", &c, [&](Notifier &n) { n.pullRequestReview(c, pr, loaded, comment, mentions); });
 }
 
 void NotifyBus::pullRequestCodeComment(const NotifyContext &c, const ForgePullRequest &pr, const ForgeComment &comment,
@@ -162,47 +210,49 @@ void NotifyBus::pullRequestCodeComment(const NotifyContext &c, const ForgePullRe
 {
     ForgeComment loaded = comment;
     QString reason, detail;
+    Status cause;
     if (!ensure(loaded.poster.has_value(), m_loader, [&](NotifyLoader &l) { return l.loadCommentPoster(loaded); },
                 [&] { return loaded.poster.has_value(); }, QStringLiteral("the poster of comment %1").arg(comment.id),
-                reason, detail))
-        return drop("pullRequestCodeComment", reason, detail);
-    broadcast("pullRequestCodeComment", [&](Notifier &n) { n.pullRequestCodeComment(c, pr, loaded, mentions); });
+                reason, detail, cause))
+        return drop("pullRequestCodeComment", c, reason, detail, cause);
+    broadcast("pullRequestCodeComment", &c, [&](Notifier &n) { n.pullRequestCodeComment(c, pr, loaded, mentions); });
 }
 
 void NotifyBus::createIssueComment(const NotifyContext &c, const ForgeRepo &repo, const ForgeIssue &issue,
                                    const ForgeComment &comment, const std::vector<ForgeUser> &mentions)
 {
     ForgeComment loaded = comment;
-    if (isPendingReviewComment("createIssueComment", loaded))
+    if (isPendingReviewComment("createIssueComment", c, loaded))
         return;
-    broadcast("createIssueComment", [&](Notifier &n) { n.createIssueComment(c, repo, issue, loaded, mentions); });
+    broadcast("createIssueComment", &c, [&](Notifier &n) { n.createIssueComment(c, repo, issue, loaded, mentions); });
 }
 
 void NotifyBus::updateComment(const NotifyContext &c, const ForgeComment &comment, const QString &oldContent)
 {
     ForgeComment loaded = comment;
-    if (isPendingReviewComment("updateComment", loaded))
+    if (isPendingReviewComment("updateComment", c, loaded))
         return;
-    broadcast("updateComment", [&](Notifier &n) { n.updateComment(c, loaded, oldContent); });
+    broadcast("updateComment", &c, [&](Notifier &n) { n.updateComment(c, loaded, oldContent); });
 }
 
 void NotifyBus::deleteComment(const NotifyContext &c, const ForgeComment &comment)
 {
     ForgeComment loaded = comment;
-    if (isPendingReviewComment("deleteComment", loaded))
+    if (isPendingReviewComment("deleteComment", c, loaded))
         return;
-    broadcast("deleteComment", [&](Notifier &n) { n.deleteComment(c, loaded); });
+    broadcast("deleteComment", &c, [&](Notifier &n) { n.deleteComment(c, loaded); });
 }
 
 void NotifyBus::newRelease(const NotifyContext &c, const ForgeRelease &release)
 {
     ForgeRelease loaded = release;
     QString reason, detail;
+    Status cause;
     if (!ensure(loaded.publisher && loaded.repo, m_loader, [&](NotifyLoader &l) { return l.loadReleaseAttributes(loaded); },
                 [&] { return loaded.publisher && loaded.repo; },
-                QStringLiteral("the publisher and repository of release %1").arg(release.id), reason, detail))
-        return drop("newRelease", reason, detail);
-    broadcast("newRelease", [&](Notifier &n) { n.newRelease(c, loaded); });
+                QStringLiteral("the publisher and repository of release %1").arg(release.id), reason, detail, cause))
+        return drop("newRelease", c, reason, detail, cause);
+    broadcast("newRelease", &c, [&](Notifier &n) { n.newRelease(c, loaded); });
 }
 
 } // namespace Switchyard

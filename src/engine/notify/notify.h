@@ -14,15 +14,63 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <vector>
 
 namespace Switchyard {
 
-// Who caused an event and the cause it belongs to (SPEC §1 trace ids).
+// One dispatch of a cause's events (an ingested event's bus calls), notifier by notifier. A
+// notifier that cannot finish for a reason that passes — the store busy, full or unreachable, a
+// queue that cannot take its item — says so (NotifyContext::retryLater); the producer dispatches
+// the cause again later to the notifiers that did not finish, and leaves out those that did, so a
+// failure in one costs no duplicates in the others. Not thread-safe: the bus is synchronous on
+// the producer's thread.
+class NotifyScope
+{
+public:
+    // `done`: the notifiers that finished this cause in an earlier dispatch (left out).
+    explicit NotifyScope(std::set<QString> done = {}) : m_done(std::move(done)) {}
+
+    // The bus: whether `notifier` is left out, and which one runs now ("" between notifiers).
+    bool skips(const QString &notifier) const { return m_done.count(notifier) > 0; }
+    void enter(const QString &notifier) { m_current = notifier; }
+    // The notifier running now could not finish; outside a notifier (the bus's own loading)
+    // none of those it would have reached could.
+    void retryLater(const Status &why);
+    bool failed() const { return !m_failures.empty(); }
+    // "notifier: why; …", for the event's error and the log.
+    QString failures() const;
+    // After a dispatch: of `all`, the notifiers that have finished, in this dispatch or before.
+    std::set<QString> done(const QStringList &all) const;
+    // A name for the running notifier's next call in this dispatch, "<notifier>#<n>": the same in
+    // every dispatch of the same cause, whose calls come in the same order — so what a notifier
+    // makes of a call can be keyed by it (webhook delivery ids) and is not made twice when the
+    // cause is dispatched again after a crash.
+    QString nextKey();
+
+private:
+    std::set<QString> m_done;
+    QString m_current;
+    std::map<QString, int> m_calls;       // per notifier, this dispatch
+    std::map<QString, QString> m_failures; // notifier ("" for the bus) → why
+};
+
+// Who caused an event and the cause it belongs to (SPEC §1 trace ids); the dispatch it is part
+// of, when its producer wants to hear of failures (event ingestion).
 struct NotifyContext
 {
     ForgeUser doer;
     QString traceId;
+    std::shared_ptr<NotifyScope> scope; // may be null: failures are only logged, nothing is dispatched again
+
+    // The notifier could not finish this event for a reason that passes; it is asked again later.
+    void retryLater(const Status &why) const
+    {
+        if (scope)
+            scope->retryLater(why);
+    }
+    // NotifyScope::nextKey(); "" without a scope.
+    QString nextKey() const { return scope ? scope->nextKey() : QString(); }
 };
 
 class Notifier
@@ -41,6 +89,17 @@ namespace NotifyDetail {
 template<typename... T>
 void ignore(const T &...)
 {
+}
+// The context among an event's arguments (its first), or null.
+template<typename... T>
+const NotifyContext *contextOf(const NotifyContext &c, const T &...)
+{
+    return &c;
+}
+template<typename... T>
+const NotifyContext *contextOf(const T &...)
+{
+    return nullptr;
 }
 } // namespace NotifyDetail
 
@@ -102,10 +161,14 @@ public:
 #undef SWITCHYARD_OVERRIDE
 
 private:
+    // `c`: the event's context (null for notificationCountChange), whose scope may leave
+    // notifiers out and hears which one runs.
     template<typename Call>
-    void broadcast(const char *event, const Call &call);
-    void drop(const char *event, const QString &reason, const QString &detail);
-    bool isPendingReviewComment(const char *event, ForgeComment &comment);
+    void broadcast(const char *event, const NotifyContext *c, const Call &call);
+    // A gate dropped the event; `cause` is what loading failed with (a passing failure of the
+    // store makes the dispatch fail instead: it is made again later).
+    void drop(const char *event, const NotifyContext &c, const QString &reason, const QString &detail, const Status &cause = Status::ok());
+    bool isPendingReviewComment(const char *event, const NotifyContext &c, ForgeComment &comment);
 
     NotifyLoader *const m_loader;
     mutable std::mutex m_mutex;

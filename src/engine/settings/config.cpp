@@ -367,6 +367,8 @@ void EngineConfig::loadServices(Collector &c, const Settings &s, EngineConfig &c
         c.fail(QStringLiteral("%1 = %2 is not valid; expected 0 (never) or a number of failed deliveries in a row")
                    .arg(s.location(webhook, QStringLiteral("AUTO_DISABLE_AFTER")))
                    .arg(wh.autoDisableAfter));
+    wh.resendInterrupted =
+        c.take(s.boolean(webhook, QStringLiteral("RESEND_INTERRUPTED"), wh.resendInterrupted), wh.resendInterrupted);
     const QStringList retries = c.take(s.list(webhook, QStringLiteral("RETRY_SCHEDULE"), {}), QStringList());
     for (const QString &delay : retries) {
         const Result<std::chrono::nanoseconds> parsed = parseDuration(delay);
@@ -450,6 +452,20 @@ void EngineConfig::loadServices(Collector &c, const Settings &s, EngineConfig &c
     d.name = c.take(s.string(db, QStringLiteral("NAME"), d.name), d.name);
     d.user = c.take(s.string(db, QStringLiteral("USER"), d.user), d.user);
     d.passwd = c.take(s.string(db, QStringLiteral("PASSWD"), d.passwd), d.passwd);
+    for (auto [key, value] : {std::pair{QStringLiteral("INSTANCE_HEARTBEAT"), &d.instanceHeartbeat},
+                              std::pair{QStringLiteral("INSTANCE_GRACE"), &d.instanceGrace}}) {
+        const auto taken = c.take(s.duration(db, key, *value), std::chrono::nanoseconds(*value));
+        if (taken < std::chrono::milliseconds(50) || taken > std::chrono::hours(1))
+            c.fail(QStringLiteral("%1 is not valid; expected a duration from 50ms to 1h").arg(s.location(db, key)));
+        else
+            *value = std::chrono::duration_cast<std::chrono::milliseconds>(taken);
+    }
+    if (d.instanceGrace < 2 * d.instanceHeartbeat)
+        c.fail(QStringLiteral("%1 = %2 ms is not valid; expected at least twice [database] INSTANCE_HEARTBEAT (%3 ms), or a live "
+                              "instance whose heartbeat is a little late is declared lost")
+                   .arg(s.location(db, QStringLiteral("INSTANCE_GRACE")))
+                   .arg(d.instanceGrace.count())
+                   .arg(d.instanceHeartbeat.count()));
 
     const QStringList security{QStringLiteral("security")};
     config.security.secretKey = c.take(s.string(security, QStringLiteral("SECRET_KEY"), QString()), QString()).trimmed();

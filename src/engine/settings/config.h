@@ -76,6 +76,9 @@ struct WebhookSettings
     // first) goes out after the next delay; empty: no retry, as in Gitea.
     std::vector<std::chrono::milliseconds> retrySchedule;
     static constexpr int kMaxRetries = 10;
+    // A delivery an instance was sending when it died is sent again under its delivery id (at
+    // least once); false: it stays `unknown` for an operator to redeliver (at most once).
+    bool resendInterrupted = true;
 };
 
 struct QosSettings
@@ -100,6 +103,10 @@ struct DatabaseSettings
     QString name = QStringLiteral("switchyard");
     QString user;
     QString passwd; // never logged
+    // Every instance writes its heartbeat this often; one silent for longer than the grace is
+    // declared lost and its claims are taken over (store/instances.h).
+    std::chrono::milliseconds instanceHeartbeat = std::chrono::seconds(5);
+    std::chrono::milliseconds instanceGrace = std::chrono::seconds(15);
 };
 
 // [event_source.<name>]: a forge that posts its webhooks to POST /api/v1/events?source=<name>.

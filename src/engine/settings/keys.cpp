@@ -45,6 +45,11 @@ constexpr SettingKey kKeys[] = {
     {"database", "NAME", "switchyard", "postgres: the database, which must exist."},
     {"database", "USER", nullptr, "postgres: the role to connect as."},
     {"database", "PASSWD", nullptr, "postgres: its password."},
+    {"database", "INSTANCE_HEARTBEAT", "5s",
+     "How often each instance writes its heartbeat to the database (50ms-1h)."},
+    {"database", "INSTANCE_GRACE", "15s",
+     "An instance whose heartbeat is older than this is declared lost, and live instances take over the events and "
+     "deliveries it held (50ms-1h, at least twice INSTANCE_HEARTBEAT)."},
 
     {"redis", "CONN_STR", nullptr,
      "A shared Redis connection (redis://[user:password@]host:port/db) for the queues, the cache, the locks and "
@@ -87,6 +92,9 @@ constexpr SettingKey kKeys[] = {
      "This many failed deliveries in a row make a hook inactive, with a notice naming it; 0: never."},
     {"webhook", "RETRY_SCHEDULE", nullptr,
      "Delays after a failed delivery before a retry (10s,1m,10m; each 1s-168h, at most 10); empty: no retry."},
+    {"webhook", "RESEND_INTERRUPTED", "true",
+     "A delivery an instance was sending when it died is sent again under the same delivery id (at least once); "
+     "false: it is marked unknown and waits for an operator (at most once)."},
 
     {"qos", "ENABLED", "false", "Admission control for the admin API: requests beyond MAX_INFLIGHT wait, authenticated ones first; a shed one gets 503."},
     {"qos", "MAX_INFLIGHT", nullptr, "Requests served at once; empty: 4 x cores."},

@@ -237,6 +237,29 @@ QStringList deliveryFewerIndexes(StoreBackend)
     };
 }
 
+// 11: who holds a claim (docs/storage.md "Instances and claims"). `instance`: every engine that
+// ran on this store, its heartbeat (the database's clock) and how it ended ("stopped", or "lost":
+// declared dead). claimed_by names the instance holding an event or a delivery; a claim of an
+// instance that is not live is taken over at once. event.notified: the notifiers that had
+// finished an event handed back unfinished. hook_task.interrupted: the attempts an instance
+// ended during (JSON); such a delivery is sent again under its delivery id. The partial index
+// holds only the claims in progress, which the recovery reads every heartbeat.
+QStringList claimHolders(StoreBackend)
+{
+    return {
+        QStringLiteral("CREATE TABLE instance (id TEXT PRIMARY KEY, node TEXT NOT NULL, host TEXT NOT NULL DEFAULT '', "
+                       "pid BIGINT NOT NULL DEFAULT 0, version TEXT NOT NULL DEFAULT '', started_ms BIGINT NOT NULL, "
+                       "heartbeat_ms BIGINT NOT NULL, stopped_ms BIGINT NOT NULL DEFAULT 0, ended TEXT NOT NULL DEFAULT '', "
+                       "ended_by TEXT NOT NULL DEFAULT '')"),
+        QStringLiteral("CREATE INDEX instance_node ON instance (node)"),
+        QStringLiteral("ALTER TABLE event ADD COLUMN claimed_by TEXT NOT NULL DEFAULT ''"),
+        QStringLiteral("ALTER TABLE event ADD COLUMN notified TEXT NOT NULL DEFAULT ''"),
+        QStringLiteral("ALTER TABLE hook_task ADD COLUMN claimed_by TEXT NOT NULL DEFAULT ''"),
+        QStringLiteral("ALTER TABLE hook_task ADD COLUMN interrupted TEXT NOT NULL DEFAULT ''"),
+        QStringLiteral("CREATE INDEX hook_task_claims ON hook_task (claimed_by) WHERE is_delivered = 1 AND outcome = ''"),
+    };
+}
+
 } // namespace
 
 const std::vector<Migration> &storeMigrations()
@@ -252,6 +275,7 @@ const std::vector<Migration> &storeMigrations()
         {8, "delivery retries", &deliveryRetries},
         {9, "delivery search by hook and status", &deliveryHookStatus},
         {10, "fewer delivery indexes", &deliveryFewerIndexes},
+        {11, "claim holders and instances", &claimHolders},
     };
     return migrations;
 }

@@ -53,17 +53,23 @@ struct WebhookNotifier::IssueContext
 
 WebhookNotifier::WebhookNotifier(WebhookService &service, Store &store) : m_service(service), m_store(store) {}
 
-void WebhookNotifier::failed(const char *method, const QString &reason)
+void WebhookNotifier::failed(const char *method, const NotifyContext &c, const Status &why)
 {
+    if (c.scope && why.code() == Status::Code::Unavailable) {
+        // The store or the queue, not the event: it is dispatched to this notifier again.
+        qCInfo(lcWebhook).noquote() << "webhook notifier:" << method << "waits:" << why.message();
+        c.retryLater(why);
+        return;
+    }
     ++m_failed;
-    qCWarning(lcWebhook).noquote() << "webhook notifier:" << method << "sends nothing:" << reason;
+    qCWarning(lcWebhook).noquote() << "webhook notifier:" << method << "sends nothing:" << why.message();
 }
 
-bool WebhookNotifier::loadRepo(const char *method, qint64 repoId, ForgeRepo &out)
+bool WebhookNotifier::loadRepo(const char *method, const NotifyContext &c, qint64 repoId, ForgeRepo &out)
 {
     Result<ForgeRepo> repo = m_store.readValue<ForgeRepo>([&](SqlTransaction &tx) { return ForgeDb::repo(tx, repoId); });
     if (!repo) {
-        failed(method, repo.status().message());
+        failed(method, c, repo.status());
         return false;
     }
     out = std::move(repo).value();
@@ -72,7 +78,7 @@ bool WebhookNotifier::loadRepo(const char *method, qint64 repoId, ForgeRepo &out
 
 // The stored issue completes the given one: what the event carried wins, the store fills the rest
 // (poster, assignees, the pull's branches) and gives the repository.
-bool WebhookNotifier::load(const char *method, const ForgeIssue &given, IssueContext &out)
+bool WebhookNotifier::load(const char *method, const NotifyContext &c, const ForgeIssue &given, IssueContext &out)
 {
     struct Loaded
     {
@@ -93,7 +99,7 @@ bool WebhookNotifier::load(const char *method, const ForgeIssue &given, IssueCon
         return l;
     });
     if (!loaded) {
-        failed(method, loaded.status().message());
+        failed(method, c, loaded.status());
         return false;
     }
     out.issue = given;
@@ -115,13 +121,13 @@ bool WebhookNotifier::load(const char *method, const ForgeIssue &given, IssueCon
     return true;
 }
 
-bool WebhookNotifier::loadPull(const char *method, const ForgePullRequest &given, IssueContext &out)
+bool WebhookNotifier::loadPull(const char *method, const NotifyContext &c, const ForgePullRequest &given, IssueContext &out)
 {
     ForgeIssue issue = given.issue.value_or(ForgeIssue{});
     if (issue.id == 0)
         issue.id = given.id;
     issue.isPull = true;
-    if (!load(method, issue, out))
+    if (!load(method, c, issue, out))
         return false;
     // The event's own view of the pull (merged, the merge commit, its branches) wins.
     ForgePullRequest pull = given;
@@ -135,11 +141,11 @@ bool WebhookNotifier::loadPull(const char *method, const ForgePullRequest &given
     return true;
 }
 
-bool WebhookNotifier::loadComment(const char *method, const ForgeComment &given, IssueContext &out)
+bool WebhookNotifier::loadComment(const char *method, const NotifyContext &c, const ForgeComment &given, IssueContext &out)
 {
     ForgeIssue issue;
     issue.id = given.issueId;
-    return load(method, issue, out);
+    return load(method, c, issue, out);
 }
 
 void WebhookNotifier::send(const char *method, const EventSource &source, HookEventType type, QJsonObject payload,
@@ -149,7 +155,7 @@ void WebhookNotifier::send(const char *method, const EventSource &source, HookEv
     const QByteArray body = QJsonDocument(payload).toJson(QJsonDocument::Compact);
     Result<int> prepared = m_service.prepare(CancelToken(), source, type, body, ref, c.traceId);
     if (!prepared) {
-        failed(method, prepared.status().message());
+        failed(method, c, prepared.status());
         return;
     }
     ++m_prepared;
@@ -209,14 +215,14 @@ void WebhookNotifier::forkRepository(const NotifyContext &c, const ForgeRepo &ol
 void WebhookNotifier::newIssue(const NotifyContext &c, const ForgeIssue &issue, const std::vector<ForgeUser> &)
 {
     IssueContext ctx;
-    if (load("newIssue", issue, ctx))
+    if (load("newIssue", c, issue, ctx))
         sendIssueChange("newIssue", c, ctx, HookEventType::Issues, HookEventType::PullRequest, u"opened"_s);
 }
 
 void WebhookNotifier::issueChangeStatus(const NotifyContext &c, const ForgeIssue &issue, const ForgeComment &, bool closed)
 {
     IssueContext ctx;
-    if (!load("issueChangeStatus", issue, ctx))
+    if (!load("issueChangeStatus", c, issue, ctx))
         return;
     ctx.issue.isClosed = closed;
     if (ctx.pull)
@@ -228,14 +234,14 @@ void WebhookNotifier::issueChangeStatus(const NotifyContext &c, const ForgeIssue
 void WebhookNotifier::deleteIssue(const NotifyContext &c, const ForgeIssue &issue)
 {
     IssueContext ctx;
-    if (load("deleteIssue", issue, ctx))
+    if (load("deleteIssue", c, issue, ctx))
         sendIssueChange("deleteIssue", c, ctx, HookEventType::Issues, HookEventType::PullRequest, u"deleted"_s);
 }
 
 void WebhookNotifier::issueChangeMilestone(const NotifyContext &c, const ForgeIssue &issue, const QString &)
 {
     IssueContext ctx;
-    if (load("issueChangeMilestone", issue, ctx))
+    if (load("issueChangeMilestone", c, issue, ctx))
         sendIssueChange("issueChangeMilestone", c, ctx, HookEventType::IssueMilestone, HookEventType::PullRequestMilestone,
                         issue.milestone.isEmpty() ? u"demilestoned"_s : u"milestoned"_s);
 }
@@ -244,7 +250,7 @@ void WebhookNotifier::issueChangeAssignee(const NotifyContext &c, const ForgeIss
                                           const ForgeComment &)
 {
     IssueContext ctx;
-    if (load("issueChangeAssignee", issue, ctx))
+    if (load("issueChangeAssignee", c, issue, ctx))
         sendIssueChange("issueChangeAssignee", c, ctx, HookEventType::IssueAssign, HookEventType::PullRequestAssign,
                         removed ? u"unassigned"_s : u"assigned"_s);
 }
@@ -253,7 +259,7 @@ void WebhookNotifier::pullRequestReviewRequest(const NotifyContext &c, const For
                                                bool isRequest, const ForgeComment &)
 {
     IssueContext ctx;
-    if (!load("pullRequestReviewRequest", issue, ctx) || !ctx.pull)
+    if (!load("pullRequestReviewRequest", c, issue, ctx) || !ctx.pull)
         return; // Gitea: only a pull has reviewers
     sendIssueChange("pullRequestReviewRequest", c, ctx, HookEventType::PullRequestReviewRequest,
                     HookEventType::PullRequestReviewRequest, isRequest ? u"review_requested"_s : u"review_request_removed"_s,
@@ -263,7 +269,7 @@ void WebhookNotifier::pullRequestReviewRequest(const NotifyContext &c, const For
 void WebhookNotifier::issueChangeContent(const NotifyContext &c, const ForgeIssue &issue, const QString &oldContent)
 {
     IssueContext ctx;
-    if (load("issueChangeContent", issue, ctx))
+    if (load("issueChangeContent", c, issue, ctx))
         sendIssueChange("issueChangeContent", c, ctx, HookEventType::Issues, HookEventType::PullRequest, u"edited"_s,
                         {{u"changes"_s, changedFrom("body", oldContent)}});
 }
@@ -271,14 +277,14 @@ void WebhookNotifier::issueChangeContent(const NotifyContext &c, const ForgeIssu
 void WebhookNotifier::issueClearLabels(const NotifyContext &c, const ForgeIssue &issue)
 {
     IssueContext ctx;
-    if (load("issueClearLabels", issue, ctx))
+    if (load("issueClearLabels", c, issue, ctx))
         sendIssueChange("issueClearLabels", c, ctx, HookEventType::IssueLabel, HookEventType::PullRequestLabel, u"label_cleared"_s);
 }
 
 void WebhookNotifier::issueChangeTitle(const NotifyContext &c, const ForgeIssue &issue, const QString &oldTitle)
 {
     IssueContext ctx;
-    if (load("issueChangeTitle", issue, ctx))
+    if (load("issueChangeTitle", c, issue, ctx))
         sendIssueChange("issueChangeTitle", c, ctx, HookEventType::Issues, HookEventType::PullRequest, u"edited"_s,
                         {{u"changes"_s, changedFrom("title", oldTitle)}});
 }
@@ -286,7 +292,7 @@ void WebhookNotifier::issueChangeTitle(const NotifyContext &c, const ForgeIssue 
 void WebhookNotifier::issueChangeRef(const NotifyContext &c, const ForgeIssue &issue, const QString &oldRef)
 {
     IssueContext ctx;
-    if (load("issueChangeRef", issue, ctx))
+    if (load("issueChangeRef", c, issue, ctx))
         sendIssueChange("issueChangeRef", c, ctx, HookEventType::Issues, HookEventType::PullRequest, u"edited"_s,
                         {{u"changes"_s, changedFrom("ref", oldRef)}});
 }
@@ -296,7 +302,7 @@ void WebhookNotifier::issueChangeLabels(const NotifyContext &c, const ForgeIssue
 {
     // Switchyard keeps no label set, so the payload says what changed (Gitea sends the whole set).
     IssueContext ctx;
-    if (load("issueChangeLabels", issue, ctx))
+    if (load("issueChangeLabels", c, issue, ctx))
         sendIssueChange("issueChangeLabels", c, ctx, HookEventType::IssueLabel, HookEventType::PullRequestLabel, u"label_updated"_s,
                         {{u"changes"_s, QJsonObject{{u"labels"_s, QJsonObject{{u"added"_s, labels(added)},
                                                                               {u"removed"_s, labels(removed)}}}}}});
@@ -307,14 +313,14 @@ void WebhookNotifier::issueChangeLabels(const NotifyContext &c, const ForgeIssue
 void WebhookNotifier::newPullRequest(const NotifyContext &c, const ForgePullRequest &pr, const std::vector<ForgeUser> &)
 {
     IssueContext ctx;
-    if (loadPull("newPullRequest", pr, ctx))
+    if (loadPull("newPullRequest", c, pr, ctx))
         sendIssueChange("newPullRequest", c, ctx, HookEventType::PullRequest, HookEventType::PullRequest, u"opened"_s);
 }
 
 void WebhookNotifier::sendMerged(const char *method, const NotifyContext &c, const ForgePullRequest &pr)
 {
     IssueContext ctx;
-    if (!loadPull(method, pr, ctx))
+    if (!loadPull(method, c, pr, ctx))
         return;
     ctx.pull->hasMerged = true;
     ctx.issue.isClosed = true;
@@ -335,7 +341,7 @@ void WebhookNotifier::autoMergePullRequest(const NotifyContext &c, const ForgePu
 void WebhookNotifier::pullRequestSynchronized(const NotifyContext &c, const ForgePullRequest &pr)
 {
     IssueContext ctx;
-    if (loadPull("pullRequestSynchronized", pr, ctx))
+    if (loadPull("pullRequestSynchronized", c, pr, ctx))
         sendIssueChange("pullRequestSynchronized", c, ctx, HookEventType::PullRequestSync, HookEventType::PullRequestSync,
                         u"synchronized"_s);
 }
@@ -358,7 +364,7 @@ void WebhookNotifier::pullRequestReview(const NotifyContext &c, const ForgePullR
         return; // Gitea: a pending review or a request has no review event
     }
     IssueContext ctx;
-    if (loadPull("pullRequestReview", pr, ctx))
+    if (loadPull("pullRequestReview", c, pr, ctx))
         sendIssueChange("pullRequestReview", c, ctx, type, type, u"reviewed"_s,
                         {{u"review"_s, QJsonObject{{u"type"_s, name(type)}, {u"content"_s, review.content}}}});
 }
@@ -366,7 +372,7 @@ void WebhookNotifier::pullRequestReview(const NotifyContext &c, const ForgePullR
 void WebhookNotifier::pullRequestChangeTargetBranch(const NotifyContext &c, const ForgePullRequest &pr, const QString &oldBranch)
 {
     IssueContext ctx;
-    if (loadPull("pullRequestChangeTargetBranch", pr, ctx))
+    if (loadPull("pullRequestChangeTargetBranch", c, pr, ctx))
         sendIssueChange("pullRequestChangeTargetBranch", c, ctx, HookEventType::PullRequest, HookEventType::PullRequest,
                         u"edited"_s, {{u"changes"_s, changedFrom("ref", oldBranch)}});
 }
@@ -394,7 +400,7 @@ void WebhookNotifier::createIssueComment(const NotifyContext &c, const ForgeRepo
                                          const ForgeComment &comment, const std::vector<ForgeUser> &)
 {
     IssueContext ctx;
-    if (!load("createIssueComment", issue, ctx))
+    if (!load("createIssueComment", c, issue, ctx))
         return;
     ForgeComment full = comment;
     if (!full.poster)
@@ -406,7 +412,7 @@ void WebhookNotifier::createIssueComment(const NotifyContext &c, const ForgeRepo
 void WebhookNotifier::updateComment(const NotifyContext &c, const ForgeComment &comment, const QString &oldContent)
 {
     IssueContext ctx;
-    if (!loadComment("updateComment", comment, ctx))
+    if (!loadComment("updateComment", c, comment, ctx))
         return;
     QJsonObject payload = commentPayload(u"edited"_s, ctx.issue, ctx.repo, comment, ctx.pull);
     payload.insert(u"changes"_s, changedFrom("body", oldContent));
@@ -417,7 +423,7 @@ void WebhookNotifier::updateComment(const NotifyContext &c, const ForgeComment &
 void WebhookNotifier::deleteComment(const NotifyContext &c, const ForgeComment &comment)
 {
     IssueContext ctx;
-    if (loadComment("deleteComment", comment, ctx))
+    if (loadComment("deleteComment", c, comment, ctx))
         send("deleteComment", sourceOf(ctx.repo), ctx.pull ? HookEventType::PullRequestComment : HookEventType::IssueComment,
              commentPayload(u"deleted"_s, ctx.issue, ctx.repo, comment, ctx.pull), c);
 }
@@ -456,12 +462,12 @@ void WebhookNotifier::sendRelease(const char *method, const NotifyContext &c, co
     if (!full.repo || !full.publisher) {
         StoredNotifyLoader loader(m_store);
         if (Status loaded = loader.loadReleaseAttributes(full); !loaded) {
-            failed(method, loaded.message());
+            failed(method, c, loaded);
             return;
         }
     }
     ForgeRepo repo = *full.repo;
-    if (repo.owner.login.isEmpty() && !loadRepo(method, repo.id, repo))
+    if (repo.owner.login.isEmpty() && !loadRepo(method, c, repo.id, repo))
         return;
     send(method, sourceOf(repo), HookEventType::Release,
          {{u"action"_s, action}, {u"release"_s, Payload::release(full, repo)}, {u"repository"_s, Payload::repository(repo)}}, c);

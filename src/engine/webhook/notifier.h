@@ -17,7 +17,10 @@
 // comment event covers them), pushes of a pull's commits and review dismissals.
 //
 // What a payload needs and the event did not carry (an issue's repository, a comment's issue) is
-// read from the store; when it cannot be read the event is logged and counted, not half sent.
+// read from the store; when it cannot be read the event is logged and counted, not half sent —
+// unless the store is only unavailable and the event's producer dispatches it again
+// (NotifyContext::retryLater). Each call's tasks get delivery ids derived from the event's trace
+// and NotifyContext::nextKey(), so an event dispatched again after a crash makes no second task.
 
 #include "engine/notify/notify.h"
 
@@ -107,11 +110,14 @@ public:
 
 private:
     struct IssueContext; // an issue with its repository and, for a pull, the pull
-    bool load(const char *method, const ForgeIssue &given, IssueContext &out);
-    bool loadPull(const char *method, const ForgePullRequest &given, IssueContext &out);
-    bool loadComment(const char *method, const ForgeComment &given, IssueContext &out);
-    bool loadRepo(const char *method, qint64 repoId, ForgeRepo &out);
-    void failed(const char *method, const QString &reason);
+    // The loads: false when the store could not give what the payload needs (failed() was told).
+    bool load(const char *method, const NotifyContext &c, const ForgeIssue &given, IssueContext &out);
+    bool loadPull(const char *method, const NotifyContext &c, const ForgePullRequest &given, IssueContext &out);
+    bool loadComment(const char *method, const NotifyContext &c, const ForgeComment &given, IssueContext &out);
+    bool loadRepo(const char *method, const NotifyContext &c, qint64 repoId, ForgeRepo &out);
+    // A failure that passes (Unavailable) within a dispatch that can be repeated is handed back
+    // (NotifyContext::retryLater); any other is logged and counted.
+    void failed(const char *method, const NotifyContext &c, const Status &why);
 
     void send(const char *method, const EventSource &source, HookEventType type, QJsonObject payload, const NotifyContext &c,
               const QString &ref = {});

@@ -5,15 +5,20 @@
 #include "engine/engine.h"
 #include "engine/forge/forgedata.h"
 
+#include "support/wait.h"
+
 #include "support/testutil.h"
 
 #include <QFile>
+#include <QSqlDatabase>
+#include <QSqlQuery>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <atomic>
 #include <functional>
 #include <mutex>
 
@@ -359,54 +364,175 @@ private Q_SLOTS:
         QCOMPARE(f.engine->events().list({})->total, qint64(1));
     }
 
-    // What a crash leaves behind — a pending row, or a processing row whose lease ran out — is
-    // processed when the engine starts again; a live lease is left to its holder.
+    // What a crash leaves behind is processed when the engine starts again, at once: a pending
+    // row, a row held by an instance that is gone, by no one known, or by this data directory's
+    // earlier run. A row held by a live instance is left to it — until it stops being live.
     void unfinishedEventsAreProcessedAfterARestart()
     {
         QTemporaryDir dir;
+        QTemporaryDir otherData;
+        QString earlierRun;
         {
             Result<std::unique_ptr<Engine>> engine = Engine::start(CancelToken(), Test::configFrom({}, dir.path()));
             QVERIFY(engine);
-            const qint64 now = toStoreMs(QDateTime::currentDateTimeUtc());
-            QVERIFY((*engine)->store().write([&](SqlTransaction &tx) -> Status {
-                const QString insert = QStringLiteral(
-                    "INSERT INTO event (source, delivery_id, event, payload, received_ms, status, claimed_ms) "
-                    "VALUES ('default', ?, 'push', ?, ?, ?, ?)");
-                for (const auto &[delivery, status, claimed] :
-                     {std::tuple{"pending", "pending", qint64(0)}, std::tuple{"dead", "processing", now - 3'600'000},
-                      std::tuple{"alive", "processing", now}})
-                    if (Status s = tx.exec(insert, {QLatin1String(delivery), sample(QStringLiteral("gitea-push.json")),
-                                                    now, QLatin1String(status), claimed})
-                                       .status();
-                        !s)
-                        return s;
-                return Status::ok();
-            }));
+            earlierRun = (*engine)->instanceId();
             (*engine)->shutdown();
         }
+        // Another instance on the same store, live (its heartbeat is fresh), and the rows.
+        DatabaseSettings database;
+        database.path = dir.filePath(QStringLiteral("data/switchyard.db"));
+        Result<std::unique_ptr<Store>> store = Store::open(CancelToken(), database);
+        QVERIFY(store);
+        Result<std::unique_ptr<InstanceRegistry>> alive = InstanceRegistry::start(**store, QStringLiteral("alive-instance"), otherData.path());
+        QVERIFY(alive);
+        const qint64 now = toStoreMs(QDateTime::currentDateTimeUtc());
+        QVERIFY((*store)->write([&](SqlTransaction &tx) -> Status {
+            const QString insert = QStringLiteral("INSERT INTO event (source, delivery_id, event, payload, received_ms, status, claimed_ms, claimed_by) "
+                                                  "VALUES ('default', ?, 'push', ?, ?, ?, ?, ?)");
+            for (const auto &[delivery, status, holder] :
+                 {std::tuple{"pending", "pending", QString()}, std::tuple{"gone", "processing", QStringLiteral("gone-instance")},
+                  std::tuple{"nobody", "processing", QString()}, std::tuple{"earlier", "processing", earlierRun},
+                  std::tuple{"alive", "processing", QStringLiteral("alive-instance")}})
+                if (Status s = tx.exec(insert, {QLatin1String(delivery), sample(QStringLiteral("gitea-push.json")), now, QLatin1String(status), now, holder})
+                                   .status();
+                    !s)
+                    return s;
+            return Status::ok();
+        }));
         Result<std::unique_ptr<Engine>> engine = Engine::start(CancelToken(), Test::configFrom({}, dir.path()));
         QVERIFY(engine);
         QVERIFY((*engine)->queues().flushAll(CancelToken(), 10s));
-        std::map<QString, QString> status;
-        const Result<EventPage> events = (*engine)->events().list({});
-        QVERIFY(events);
-        for (const EventRecord &r : events->rows)
-            status[r.deliveryId] = r.status;
-        QCOMPARE(status[QStringLiteral("pending")], QStringLiteral("done"));
-        QCOMPARE(status[QStringLiteral("dead")], QStringLiteral("done"));
+        const auto statuses = [&] {
+            std::map<QString, QString> status;
+            const std::vector<EventRecord> rows = (*engine)->events().list({})->rows;
+            for (const EventRecord &r : rows)
+                status[r.deliveryId] = r.status;
+            return status;
+        };
+        std::map<QString, QString> status = statuses();
+        for (const char *done : {"pending", "gone", "nobody", "earlier"})
+            QVERIFY2(status[QLatin1String(done)] == QLatin1String("done"), done);
         QCOMPARE(status[QStringLiteral("alive")], QStringLiteral("processing"));
 
-        // Once its lease runs out while the engine runs, the cron task takes it up.
-        QVERIFY((*engine)->store().write([&](SqlTransaction &tx) {
-            return tx.exec(QStringLiteral("UPDATE event SET claimed_ms = 1 WHERE delivery_id = 'alive'")).status();
-        }));
+        // Once it stops, the cron task (or the next heartbeat) takes its event over.
+        QVERIFY((*alive)->stop());
         QVERIFY((*engine)->cron().runNow(QStringLiteral("resume_unfinished_events"), QStringLiteral("test")));
         (*engine)->cron().waitIdle();
-        QCOMPARE((*engine)->cron().task(QStringLiteral("resume_unfinished_events"))->message, QStringLiteral("1 unfinished event(s) queued again"));
+        QVERIFY2((*engine)->cron().task(QStringLiteral("resume_unfinished_events"))->message.endsWith(QLatin1String("1 taken over from instances no longer live")),
+                 qPrintable((*engine)->cron().task(QStringLiteral("resume_unfinished_events"))->message));
         QVERIFY((*engine)->queues().flushAll(CancelToken(), 10s));
-        const Result<EventPage> after = (*engine)->events().list({});
-        for (const EventRecord &r : after->rows)
-            QCOMPARE(r.status, QStringLiteral("done"));
+        for (const auto &[delivery, state] : statuses())
+            QVERIFY2(state == QLatin1String("done"), qPrintable(delivery));
+        (*engine)->shutdown();
+    }
+
+    // The store busy (another connection holds its write lock) is waited out by the worker that
+    // holds the event: nothing is marked failed, nothing is dropped; it is processed once the
+    // lock goes.
+    void aBusyStoreIsWaitedOut()
+    {
+        EngineOptions options;
+        options.storeOptions.busyTimeout = 20ms;
+        options.storeOptions.writeAttempts = 1;
+        QTemporaryDir dir;
+        Result<std::unique_ptr<Engine>> engine = Engine::start(CancelToken(), Test::configFrom({}, dir.path()), options);
+        QVERIFY(engine);
+        Recorder recorder;
+        QVERIFY((*engine)->notifyBus().registerNotifier(QStringLiteral("recorder"), recorder));
+        qint64 ingest = 0;
+        for (const QueueStats &q : (*engine)->queues().list())
+            if (q.name == QLatin1String("event_ingest"))
+                ingest = q.qid;
+        QVERIFY((*engine)->queues().pause(CancelToken(), ingest));
+        IncomingEvent in;
+        in.event = QStringLiteral("push");
+        in.payload = sample(QStringLiteral("gitea-push.json"));
+        in.byToken = true;
+        const Result<EventAccepted> accepted = (*engine)->events().accept(CancelToken(), in);
+        QVERIFY(accepted);
+
+        QSqlDatabase lock = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("locker"));
+        lock.setDatabaseName(dir.filePath(QStringLiteral("data/switchyard.db")));
+        QVERIFY(lock.open());
+        QSqlQuery(lock).exec(QStringLiteral("BEGIN IMMEDIATE"));
+        (*engine)->queues().resume(ingest);
+        // A worker holds the event and cannot claim it: it waits, holding it.
+        QVERIFY(Test::eventually([&] {
+            const Result<QueueStats> q = (*engine)->queues().stats(ingest);
+            return q && q->activeWorkers > 0 && q->length == 0;
+        }));
+        QVERIFY(recorder.take().isEmpty());
+        QSqlQuery(lock).exec(QStringLiteral("ROLLBACK"));
+        lock.close();
+        QVERIFY((*engine)->queues().flushAll(CancelToken(), 10s));
+        QCOMPARE((*engine)->events().get(accepted->id)->status, QStringLiteral("done"));
+        QCOMPARE(recorder.take(), QStringList{QStringLiteral("pushCommits")});
+        (*engine)->shutdown();
+        lock = QSqlDatabase();
+        QSqlDatabase::removeDatabase(QStringLiteral("locker"));
+    }
+
+    // A notifier that cannot finish (the store or its queue unavailable) gets the event again;
+    // those that finished do not. When the instance stops first, the event goes back to pending
+    // with the notifiers that finished, and the next run dispatches it only to the others.
+    void aNotifierThatCannotFinishGetsTheEventAgainAlone()
+    {
+        class Flaky final : public NullNotifier
+        {
+        public:
+            void pushCommits(const NotifyContext &c, const ForgeRepo &, const PushUpdate &) override
+            {
+                if (calls.fetch_add(1) < failures)
+                    c.retryLater(Status::unavailable(QStringLiteral("probe: the store is full")));
+            }
+            std::atomic<int> calls{0};
+            int failures = 0;
+        };
+        QTemporaryDir dir;
+        EngineOptions options;
+        options.queueTiming.unhandledBackoff = 10ms;
+        Result<std::unique_ptr<Engine>> engine = Engine::start(CancelToken(), Test::configFrom({}, dir.path()), options);
+        QVERIFY(engine);
+        Recorder recorder;
+        Flaky flaky;
+        flaky.failures = 2;
+        QVERIFY((*engine)->notifyBus().registerNotifier(QStringLiteral("recorder"), recorder));
+        QVERIFY((*engine)->notifyBus().registerNotifier(QStringLiteral("flaky"), flaky));
+        IncomingEvent in;
+        in.event = QStringLiteral("push");
+        in.payload = sample(QStringLiteral("gitea-push.json"));
+        in.byToken = true;
+        Result<EventAccepted> accepted = (*engine)->events().accept(CancelToken(), in);
+        QVERIFY(accepted);
+        QVERIFY((*engine)->queues().flushAll(CancelToken(), 10s));
+        QCOMPARE((*engine)->events().get(accepted->id)->status, QStringLiteral("done"));
+        QCOMPARE(flaky.calls.load(), 3);
+        QCOMPARE(recorder.take(), QStringList{QStringLiteral("pushCommits")}); // once, not three times
+
+        // Now it never finishes: the stop gives the event back, remembering who had it.
+        flaky.failures = 1000;
+        in.deliveryId = QStringLiteral("second");
+        accepted = (*engine)->events().accept(CancelToken(), in);
+        QVERIFY(accepted);
+        QVERIFY(Test::eventually([&] { return flaky.calls.load() > 4; }));
+        (*engine)->shutdown();
+        (*engine).reset();
+        engine = Engine::start(CancelToken(), Test::configFrom({}, dir.path()));
+        QVERIFY(engine);
+        QVERIFY((*engine)->queues().flushAll(CancelToken(), 10s));
+        const EventRecord second = *(*engine)->events().get(accepted->id);
+        QCOMPARE(second.status, QStringLiteral("done"));
+        QCOMPARE(recorder.take(), QStringList{QStringLiteral("pushCommits")}); // the first run's only
+        const qint64 feedRows = (*engine)->store().readValue<qint64>([&](SqlTransaction &tx) {
+            return tx.scalar(QStringLiteral("SELECT COUNT(*) FROM action WHERE trace_id = ?"), {second.traceId});
+        }).valueOr(-1);
+        QVERIFY(feedRows > 0);
+        // The feed wrote its rows in the first run; the second run left the feed out.
+        const qint64 distinctUsers = (*engine)->store().readValue<qint64>([&](SqlTransaction &tx) {
+            return tx.scalar(QStringLiteral("SELECT COUNT(DISTINCT user_id) FROM action WHERE trace_id = ?"), {second.traceId});
+        }).valueOr(-1);
+        QCOMPARE(feedRows, distinctUsers);
+        (*engine)->shutdown();
     }
 
     // One row per recipient rule: who has a notification after the event.
