@@ -1,4 +1,4 @@
-#include "webhook.h"
+#include "webhook_p.h"
 
 #include "channels/channels.h"
 #include "httpclient.h"
@@ -50,21 +50,12 @@ constexpr qsizetype kMaxAuthorization = 8192;
 constexpr qsizetype kMaxUrl = 2048;
 constexpr int kRequeuePage = 100;
 
-const QString kHookColumns = QStringLiteral("id, repo_id, owner_id, is_system, url, name, http_method, content_type, secret, events, "
-                                            "is_active, type, meta, last_status, header_authorization <> '', created_unix, updated_unix");
-const QString kTaskColumns = QStringLiteral("id, hook_id, uuid, payload, payload_version, event_type, is_delivered, delivered_ns, "
-                                            "is_succeed, outcome, request, response, duration_ms, created_ms, redelivery_of, trace_id, "
-                                            "attempt, deliver_after_ms");
-
 Status invalid(const QString &field, const QString &message)
 {
     return Status::invalidArgument(message).withField(field);
 }
 
-qint64 nowMs()
-{
-    return QDateTime::currentMSecsSinceEpoch();
-}
+} // namespace
 
 Result<Hook> hookFrom(const QSqlQuery &q)
 {
@@ -124,6 +115,8 @@ HookTask taskFrom(const QSqlQuery &q)
     t.deliverAfterMs = q.value(17).toLongLong();
     return t;
 }
+
+namespace {
 
 // The checks every written hook passes; the method comes back canonical.
 Status validate(Hook &h, const std::optional<QString> &authorization)
@@ -283,948 +276,808 @@ Status checkEgress(const QStringList &allowed, const QString &host, const QHostA
                                         .arg(host, address.toString(), allowed.join(QStringLiteral(", "))));
 }
 
-// ---------------------------------------------------------------------------------------------
-
-// Holds scheduled retries until they are due, then hands them to `due` (the queue). Runs on a
-// thread its owner starts (run()) and stops by cancelling the token; schedule() from any thread.
-class RetryTimer
+void RetryTimer::schedule(qint64 id, qint64 dueMs)
 {
-public:
-    void schedule(qint64 id, qint64 dueMs)
     {
-        {
-            std::lock_guard lock(m_mutex);
-            if (!m_held.insert(id).second)
-                return; // held already (a requeue at start, a resync): one timer entry
-            m_due.emplace(dueMs, id);
-        }
+        std::lock_guard lock(m_mutex);
+        if (!m_held.insert(id).second)
+            return; // held already (a requeue at start, a resync): one timer entry
+        m_due.emplace(dueMs, id);
+    }
+    m_changed.notify_all();
+}
+
+void RetryTimer::run(const CancelToken &cancel, const std::function<void(qint64)> &due)
+{
+    const CancelCallback wake = cancel.onCancel([this] {
+        { std::lock_guard lock(m_mutex); }
         m_changed.notify_all();
-    }
-
-    void run(const CancelToken &cancel, const std::function<void(qint64)> &due)
-    {
-        const CancelCallback wake = cancel.onCancel([this] {
-            { std::lock_guard lock(m_mutex); }
-            m_changed.notify_all();
-        });
-        std::unique_lock lock(m_mutex);
-        while (!cancel.isCancelled()) {
-            if (m_due.empty()) {
-                m_changed.wait(lock);
-                continue;
-            }
-            const qint64 next = m_due.begin()->first;
-            const qint64 now = QDateTime::currentMSecsSinceEpoch();
-            if (next > now) {
-                m_changed.wait_for(lock, std::chrono::milliseconds(next - now));
-                continue;
-            }
-            const qint64 id = m_due.begin()->second;
-            m_due.erase(m_due.begin());
-            m_held.erase(id);
-            lock.unlock();
-            due(id);
-            lock.lock();
+    });
+    std::unique_lock lock(m_mutex);
+    while (!cancel.isCancelled()) {
+        if (m_due.empty()) {
+            m_changed.wait(lock);
+            continue;
         }
+        const qint64 next = m_due.begin()->first;
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        if (next > now) {
+            m_changed.wait_for(lock, std::chrono::milliseconds(next - now));
+            continue;
+        }
+        const qint64 id = m_due.begin()->second;
+        m_due.erase(m_due.begin());
+        m_held.erase(id);
+        lock.unlock();
+        due(id);
+        lock.lock();
     }
+}
 
-private:
-    std::mutex m_mutex;
-    std::condition_variable m_changed;
-    std::multimap<qint64, qint64> m_due; // due (ms since the epoch) → task id
-    std::set<qint64> m_held;
-};
-
-struct WebhookService::Impl
+Status WebhookService::Impl::push(const CancelToken &cancel, const std::vector<qint64> &ids)
 {
-    Impl(const EngineConfig &c, Store &s, const SecretBox &b, WebhookOptions o) : config(c), store(s), secrets(b), options(std::move(o)) {}
-
-    const EngineConfig &config;
-    Store &store;
-    const SecretBox &secrets;
-    WebhookOptions options;
-    std::shared_ptr<WorkerPoolQueue<qint64>> queue;
-    // DeliveryStats, by TaskOutcome (pending unused).
-    std::array<std::atomic<qint64>, 5> outcomes{};
-    std::atomic<qint64> durationUs{0};
-    RecentLatency recentLatency; // of the deliveries that were sent (succeeded or failed)
-    std::atomic<qint64> inFlight{0};
-    std::atomic<qint64> bulkJob{0}; // the bulk redelivery running (its process id), 0: none
-    RetryTimer retries;
-
-    void announce(const std::vector<qint64> &ids) const
-    {
-        if (options.changed)
-            for (qint64 id : ids)
-                options.changed(id);
+    if (!queue)
+        return Status::unavailable(QStringLiteral("webhook delivery has not started"));
+    for (qint64 id : ids) {
+        const Status pushed = queue->push(cancel, id);
+        if (!pushed && pushed.code() != Status::Code::AlreadyExists) // already queued: it goes out once
+            return pushed;
     }
+    return Status::ok();
+}
 
-    const std::vector<std::chrono::milliseconds> &retrySchedule() const
-    {
-        return options.retrySchedule.empty() ? config.webhook.retrySchedule : options.retrySchedule;
-    }
+bool WebhookService::Impl::proxied(const QString &host) const
+{
+    if (config.webhook.proxyUrl.isEmpty())
+        return false;
+    const QString name = host.toLower();
+    return std::any_of(config.webhook.proxyHosts.cbegin(), config.webhook.proxyHosts.cend(),
+                       [&](const QString &glob) { return glob == QLatin1String("**") || globMatches(glob.toLower(), name); });
+}
 
-    std::chrono::milliseconds timeout() const { return std::chrono::seconds(config.webhook.deliverTimeoutSeconds); }
-    std::chrono::milliseconds unknownAfter() const
-    {
-        return options.unknownAfter.count() > 0 ? options.unknownAfter : 2 * timeout() + std::chrono::seconds(30);
-    }
+QString WebhookService::Impl::proxyForHistory() const
+{
+    QUrl url(config.webhook.proxyUrl);
+    url.setPassword(QString());
+    return url.toString(QUrl::RemoveUserInfo);
+}
 
-    Status push(const CancelToken &cancel, const std::vector<qint64> &ids)
-    {
-        if (!queue)
-            return Status::unavailable(QStringLiteral("webhook delivery has not started"));
+std::vector<Flight> WebhookService::Impl::claim(const std::vector<qint64> &ids)
+{
+    std::vector<Flight> flights;
+    std::vector<std::pair<qint64, qint64>> held; // (id, due)
+    const Status read = store.write([&](SqlTransaction &tx) -> Status {
+        flights.clear();
+        held.clear();
+        // A batch is mostly one hook's: each hook is read once.
+        struct HookRead
+        {
+            Hook hook;
+            QString error;
+            QString sealedAuthorization;
+            bool ownerIsOrganization = false;
+        };
+        std::map<qint64, HookRead> hooks;
+        const auto hookOf = [&](qint64 hookId) -> Result<const HookRead *> {
+            if (const auto known = hooks.find(hookId); known != hooks.end())
+                return &known->second;
+            HookRead r;
+            Result<QSqlQuery> h = tx.exec(QStringLiteral("SELECT ") + kHookColumns + QStringLiteral(" FROM webhook WHERE id = ?"), {hookId});
+            if (!h)
+                return h.status();
+            if (!h->next()) {
+                r.error = QStringLiteral("the hook was deleted");
+            } else {
+                Result<Hook> hook = hookFrom(*h);
+                if (!hook)
+                    r.error = hook.status().message();
+                else
+                    r.hook = std::move(hook).value();
+            }
+            h->finish();
+            // What the request needs besides the hook, in the same transaction.
+            if (r.error.isEmpty()) {
+                Result<QSqlQuery> extra = tx.exec(QStringLiteral("SELECT w.header_authorization, COALESCE(u.is_org, 0) FROM webhook w "
+                                                                 "LEFT JOIN forge_user u ON u.id = w.owner_id WHERE w.id = ?"),
+                                                  {hookId});
+                if (!extra)
+                    return extra.status();
+                if (extra->next()) {
+                    r.sealedAuthorization = extra->value(0).toString();
+                    r.ownerIsOrganization = extra->value(1).toInt() != 0;
+                }
+            }
+            return &hooks.emplace(hookId, std::move(r)).first->second;
+        };
+        const qint64 now = nowMs();
         for (qint64 id : ids) {
-            const Status pushed = queue->push(cancel, id);
-            if (!pushed && pushed.code() != Status::Code::AlreadyExists) // already queued: it goes out once
-                return pushed;
+            // The claim and the task's row in one statement.
+            Result<QSqlQuery> claimed = tx.exec(QStringLiteral("UPDATE hook_task SET is_delivered = 1, claimed_ms = ? WHERE id = ? "
+                                                               "AND is_delivered = 0 AND deliver_after_ms <= ? RETURNING ")
+                                                    + kTaskColumns,
+                                                {now, id, now});
+            if (!claimed)
+                return claimed.status();
+            if (!claimed->next()) {
+                claimed->finish();
+                // Delivered, claimed elsewhere, gone — or a retry whose time has not come.
+                Result<qint64> after = tx.scalar(QStringLiteral("SELECT COALESCE(MAX(deliver_after_ms), 0) FROM hook_task "
+                                                                "WHERE id = ? AND is_delivered = 0"),
+                                                 {id});
+                if (!after)
+                    return after.status();
+                if (*after > now)
+                    held.emplace_back(id, *after);
+                continue;
+            }
+            Flight f;
+            f.task = taskFrom(*claimed);
+            claimed->finish();
+            Result<const HookRead *> hook = hookOf(f.task.hookId);
+            if (!hook)
+                return hook.status();
+            f.error = (*hook)->error;
+            if (f.error.isEmpty()) {
+                f.hook = (*hook)->hook;
+                f.sealedAuthorization = (*hook)->sealedAuthorization;
+                f.ownerIsOrganization = (*hook)->ownerIsOrganization;
+            }
+            flights.push_back(std::move(f));
         }
         return Status::ok();
+    });
+    if (!read) {
+        qCWarning(lcWebhook).noquote() << ids.size() << "webhook task(s) could not be claimed (they stay queued in the store):"
+                                       << read.message();
+        return {};
+    }
+    for (const auto &[id, due] : held)
+        retries.schedule(id, due);
+    return flights;
+}
+
+void WebhookService::Impl::release(const std::vector<qint64> &ids, qint64 dueMs)
+{
+    if (ids.empty())
+        return;
+    const Status written = store.write([&](SqlTransaction &tx) -> Status {
+        for (qint64 id : ids)
+            if (Status s = tx.exec(QStringLiteral("UPDATE hook_task SET is_delivered = 0, claimed_ms = 0, "
+                                                  "deliver_after_ms = CASE WHEN deliver_after_ms < ? THEN ? ELSE deliver_after_ms END "
+                                                  "WHERE id = ? AND outcome = ''"),
+                                   {dueMs, dueMs, id})
+                               .status();
+                !s)
+                return s;
+        return Status::ok();
+    });
+    if (!written) {
+        qCWarning(lcWebhook).noquote() << ids.size() << "claimed webhook task(s) could not be given back (they become unknown):"
+                                       << written.message();
+        return;
+    }
+    if (dueMs > 0)
+        for (qint64 id : ids)
+            retries.schedule(id, dueMs);
+}
+
+void WebhookService::Impl::prepare(Flight &f)
+{
+    const Hook &h = f.hook;
+    QByteArray document = f.task.payload;
+    QUrl url(h.url);
+    QString method = h.httpMethod;
+    // A v2 task for a chat channel is converted now, with the hook's current settings; v1
+    // tasks (the body as sent) and gitea/gogs hooks go as stored.
+    if (f.task.payloadVersion == 2 && Channels::isChannel(h.type)) {
+        Result<Channels::Message> message = Channels::convert(h.type, QJsonDocument::fromJson(h.meta.toUtf8()).object(), f.task.eventType,
+                                                              f.task.payload, f.task.uuid);
+        f.request = QJsonObject{{QStringLiteral("url"), h.url}, {QStringLiteral("http_method"), h.httpMethod}};
+        if (!message) {
+            f.error = QStringLiteral("the %1 channel cannot carry this event: %2").arg(name(h.type), message.status().message());
+            return;
+        }
+        document = QJsonDocument(message->body).toJson(QJsonDocument::Compact);
+        if (!message->urlSuffix.isEmpty())
+            url = QUrl(h.url + message->urlSuffix);
+        if (!message->method.isEmpty())
+            method = message->method;
+    }
+    QByteArray body = document;
+    QByteArray contentType = "application/json";
+    if (h.contentType == ContentType::Form && !Channels::isChannel(h.type)) {
+        body = "payload=" + QUrl::toPercentEncoding(QString::fromUtf8(document));
+        contentType = "application/x-www-form-urlencoded";
+    }
+    if (method == QLatin1String("GET")) {
+        QUrlQuery query(url);
+        query.addQueryItem(QStringLiteral("payload"), QString::fromUtf8(QUrl::toPercentEncoding(QString::fromUtf8(document))));
+        url.setQuery(query);
+        body = document; // signed as Gitea does: the payload itself
     }
 
-    bool proxied(const QString &host) const
-    {
-        if (config.webhook.proxyUrl.isEmpty())
-            return false;
-        const QString name = host.toLower();
-        return std::any_of(config.webhook.proxyHosts.cbegin(), config.webhook.proxyHosts.cend(),
-                           [&](const QString &glob) { return glob == QLatin1String("**") || globMatches(glob.toLower(), name); });
+    // Egress: resolve once, vet every address, connect to the vetted literal (no second
+    // lookup that DNS rebinding could answer differently). Through the proxy the name is
+    // vetted the same way, but the proxy connects to it (its own lookup is past our check).
+    const QString host = url.host();
+    const bool viaProxy = proxied(host);
+    QList<QHostAddress> addresses;
+    QHostAddress literal(host);
+    if (!literal.isNull())
+        addresses = {literal};
+    else if (options.resolve)
+        addresses = options.resolve(host);
+    else
+        addresses = QHostInfo::fromName(host).addresses();
+    if (addresses.isEmpty()) {
+        f.error = QStringLiteral("%1 does not resolve").arg(host);
+        return;
     }
-
-    // The proxy as recorded in a delivery's request (never its password).
-    QString proxyForHistory() const
-    {
-        QUrl url(config.webhook.proxyUrl);
-        url.setPassword(QString());
-        return url.toString(QUrl::RemoveUserInfo);
+    for (const QHostAddress &a : addresses)
+        if (Status allowed = checkEgress(config.webhook.allowedHostList, host, a); !allowed) {
+            f.error = allowed.message();
+            return;
+        }
+    QList<QPair<QByteArray, QByteArray>> headers;
+    const QByteArray grouped = event(f.task.eventType).toLatin1();
+    const QByteArray fine = name(f.task.eventType).toLatin1();
+    const QByteArray uuid = f.task.uuid.toLatin1();
+    const QByteArray secret = h.secret.toUtf8();
+    const QByteArray sha256 = secret.isEmpty() ? QByteArray() : hmacSha256Hex(secret, body);
+    const QByteArray sha1 = secret.isEmpty() ? QByteArray() : hmacSha1Hex(secret, body);
+    const QByteArray target_type = name(targetType(h.repoId, h.ownerId, h.isSystem, f.ownerIsOrganization)).toLatin1();
+    headers << qMakePair(QByteArray("X-Gitea-Delivery"), uuid) << qMakePair(QByteArray("X-Gitea-Event"), grouped)
+            << qMakePair(QByteArray("X-Gitea-Event-Type"), fine) << qMakePair(QByteArray("X-Gitea-Signature"), sha256)
+            << qMakePair(QByteArray("X-Gitea-Hook-Installation-Target-Type"), target_type)
+            << qMakePair(QByteArray("X-Gogs-Delivery"), uuid) << qMakePair(QByteArray("X-Gogs-Event"), grouped)
+            << qMakePair(QByteArray("X-Gogs-Event-Type"), fine) << qMakePair(QByteArray("X-Gogs-Signature"), sha256)
+            << qMakePair(QByteArray("X-Hub-Signature"), sha1.isEmpty() ? QByteArray() : "sha1=" + sha1)
+            << qMakePair(QByteArray("X-Hub-Signature-256"), sha256.isEmpty() ? QByteArray() : "sha256=" + sha256)
+            << qMakePair(QByteArray("X-GitHub-Delivery"), uuid) << qMakePair(QByteArray("X-GitHub-Event"), grouped)
+            << qMakePair(QByteArray("X-GitHub-Event-Type"), fine)
+            << qMakePair(QByteArray("X-GitHub-Hook-Installation-Target-Type"), target_type)
+            << qMakePair(QByteArray("X-Switchyard-Trace"), f.task.traceId.toLatin1())
+            << qMakePair(QByteArray("User-Agent"), QByteArray("Switchyard-Hookshot"));
+    if (method != QLatin1String("GET"))
+        headers << qMakePair(QByteArray("Content-Type"), contentType);
+    if (h.hasAuthorization) {
+        Result<QByteArray> opened = secrets.open(f.sealedAuthorization);
+        if (!opened) {
+            f.error = QStringLiteral("the Authorization header could not be opened: %1").arg(opened.status().message());
+            f.request = QJsonObject{{QStringLiteral("url"), url.toString()}, {QStringLiteral("http_method"), method},
+                                    {QStringLiteral("headers"), headersJson(headers)}};
+            return;
+        }
+        headers << qMakePair(QByteArray("Authorization"), *opened);
     }
+    f.request = QJsonObject{{QStringLiteral("url"), url.toString()},
+                            {QStringLiteral("http_method"), method},
+                            {QStringLiteral("headers"), headersJson(headers)},
+                            {QStringLiteral("body"), QString::fromUtf8(body)}};
+    if (viaProxy)
+        f.request.insert(QStringLiteral("proxy"), proxyForHistory());
 
-    // One delivery: claimed and prepared by a worker, sent and read by the delivery loop.
-    struct Flight
+    // What goes on the wire: to the vetted address (the Host header and TLS name are the
+    // URL's), or through the proxy: a plain HTTP proxy takes the absolute URL, a TLS one (and
+    // SOCKS5) tunnels to the name.
+    const bool tls = url.scheme() == QLatin1String("https");
+    const quint16 port = quint16(url.port(tls ? 443 : 80));
+    HttpDestination &to = f.destination;
+    to.pool = h.id;
+    to.tls = tls;
+    to.host = viaProxy ? host : addresses.front().toString();
+    to.port = port;
+    to.peerName = host;
+    to.verifyPeer = !(tls && config.webhook.skipTlsVerify);
+    HttpExchange &x = f.exchange;
+    x.method = method.toLatin1();
+    QByteArray origin = url.path(QUrl::FullyEncoded).toLatin1();
+    if (origin.isEmpty())
+        origin = "/";
+    if (url.hasQuery())
+        origin += '?' + url.query(QUrl::FullyEncoded).toLatin1();
+    x.target = origin;
+    const QByteArray hostName = host.contains(QLatin1Char(':')) ? '[' + host.toUtf8() + ']' : host.toUtf8();
+    x.headers = {{QByteArrayLiteral("Host"), url.port() > 0 ? hostName + ':' + QByteArray::number(url.port()) : hostName}};
+    x.headers += headers;
+    if (!url.userName().isEmpty() && !h.hasAuthorization) // credentials in the URL: sent at once, as Gitea does
+        x.headers += {QByteArrayLiteral("Authorization"), basicCredentials(url)};
+    if (viaProxy) {
+        const QUrl proxy(config.webhook.proxyUrl);
+        const bool socks = proxy.scheme().toLower() == QLatin1String("socks5");
+        if (socks || tls) {
+            to.proxy = QNetworkProxy(socks ? QNetworkProxy::Socks5Proxy : QNetworkProxy::HttpProxy, proxy.host(),
+                                     quint16(proxy.port(socks ? 1080 : 80)), proxy.userName(), proxy.password());
+        } else {
+            to.host = proxy.host();
+            to.port = quint16(proxy.port(80));
+            x.target = url.toEncoded(QUrl::RemoveUserInfo | QUrl::RemoveFragment);
+            if (!proxy.userName().isEmpty())
+                x.headers += {QByteArrayLiteral("Proxy-Authorization"), basicCredentials(proxy)};
+        }
+    }
+    x.body = body;
+    x.maxBody = options.maxResponseBytes;
+}
+
+void WebhookService::Impl::transmit(HttpClient &client, Flight &f) const
+{
+    f.clock.start();
+    f.sentMs = nowMs();
+    f.due.setRemainingTime(timeout(), Qt::PreciseTimer);
+    client.start(f.destination, f.exchange);
+}
+
+void WebhookService::Impl::record(std::vector<Ended> &ended)
+{
+    if (ended.empty())
+        return;
+    struct Written
     {
-        HookTask task;
-        Hook hook;
-        HttpDestination destination; // the vetted address (or the proxy)
-        HttpExchange exchange;       // the request as sent, then its answer
-        QElapsedTimer clock;      // from the send
-        qint64 sentMs = 0;        // the send, on the wall clock (the hook's oldest one tells its pace)
-        QDeadlineTimer due;       // the send + DELIVER_TIMEOUT
-        QJsonObject request;
-        QString error; // set when it failed before or instead of an answer (by us: the answer's own is in exchange.error)
-        bool ownerIsOrganization = false; // read with the claim
-        QString sealedAuthorization;      // read with the claim
-        bool landed = false;              // its exchange finished (the loop records it)
-        bool interrupted = false;         // cut by a stop: it may have arrived (unknown)
+        double ms = 0;
+        QString request, response; // the history's JSON, encoded before the write transaction
+        bool disabled = false;
+        qint64 retryId = 0;
+        qint64 retryDue = 0;
     };
-
-    // Claims `ids` (compare-and-set, one transaction): the tasks with their hooks, leaving out
-    // those another worker has, gone or already delivered. A retry that is not due yet is not
-    // claimed: it goes back to the retry timer.
-    std::vector<Flight> claim(const std::vector<qint64> &ids)
-    {
-        std::vector<Flight> flights;
-        std::vector<std::pair<qint64, qint64>> held; // (id, due)
-        const Status read = store.write([&](SqlTransaction &tx) -> Status {
-            flights.clear();
-            held.clear();
-            // A batch is mostly one hook's: each hook is read once.
-            struct HookRead
-            {
-                Hook hook;
-                QString error;
-                QString sealedAuthorization;
-                bool ownerIsOrganization = false;
-            };
-            std::map<qint64, HookRead> hooks;
-            const auto hookOf = [&](qint64 hookId) -> Result<const HookRead *> {
-                if (const auto known = hooks.find(hookId); known != hooks.end())
-                    return &known->second;
-                HookRead r;
-                Result<QSqlQuery> h = tx.exec(QStringLiteral("SELECT ") + kHookColumns + QStringLiteral(" FROM webhook WHERE id = ?"), {hookId});
-                if (!h)
-                    return h.status();
-                if (!h->next()) {
-                    r.error = QStringLiteral("the hook was deleted");
-                } else {
-                    Result<Hook> hook = hookFrom(*h);
-                    if (!hook)
-                        r.error = hook.status().message();
-                    else
-                        r.hook = std::move(hook).value();
-                }
-                h->finish();
-                // What the request needs besides the hook, in the same transaction.
-                if (r.error.isEmpty()) {
-                    Result<QSqlQuery> extra = tx.exec(QStringLiteral("SELECT w.header_authorization, COALESCE(u.is_org, 0) FROM webhook w "
-                                                                     "LEFT JOIN forge_user u ON u.id = w.owner_id WHERE w.id = ?"),
-                                                      {hookId});
-                    if (!extra)
-                        return extra.status();
-                    if (extra->next()) {
-                        r.sealedAuthorization = extra->value(0).toString();
-                        r.ownerIsOrganization = extra->value(1).toInt() != 0;
-                    }
-                }
-                return &hooks.emplace(hookId, std::move(r)).first->second;
-            };
-            const qint64 now = nowMs();
-            for (qint64 id : ids) {
-                // The claim and the task's row in one statement.
-                Result<QSqlQuery> claimed = tx.exec(QStringLiteral("UPDATE hook_task SET is_delivered = 1, claimed_ms = ? WHERE id = ? "
-                                                                   "AND is_delivered = 0 AND deliver_after_ms <= ? RETURNING ")
-                                                        + kTaskColumns,
-                                                    {now, id, now});
-                if (!claimed)
-                    return claimed.status();
-                if (!claimed->next()) {
-                    claimed->finish();
-                    // Delivered, claimed elsewhere, gone — or a retry whose time has not come.
-                    Result<qint64> after = tx.scalar(QStringLiteral("SELECT COALESCE(MAX(deliver_after_ms), 0) FROM hook_task "
-                                                                    "WHERE id = ? AND is_delivered = 0"),
-                                                     {id});
-                    if (!after)
-                        return after.status();
-                    if (*after > now)
-                        held.emplace_back(id, *after);
-                    continue;
-                }
-                Flight f;
-                f.task = taskFrom(*claimed);
-                claimed->finish();
-                Result<const HookRead *> hook = hookOf(f.task.hookId);
-                if (!hook)
-                    return hook.status();
-                f.error = (*hook)->error;
-                if (f.error.isEmpty()) {
-                    f.hook = (*hook)->hook;
-                    f.sealedAuthorization = (*hook)->sealedAuthorization;
-                    f.ownerIsOrganization = (*hook)->ownerIsOrganization;
-                }
-                flights.push_back(std::move(f));
-            }
-            return Status::ok();
-        });
-        if (!read) {
-            qCWarning(lcWebhook).noquote() << ids.size() << "webhook task(s) could not be claimed (they stay queued in the store):"
-                                           << read.message();
-            return {};
-        }
-        for (const auto &[id, due] : held)
-            retries.schedule(id, due);
-        return flights;
+    std::vector<Written> out(ended.size());
+    const std::vector<std::chrono::milliseconds> &schedule = retrySchedule();
+    const qint64 deliveredNs = QDateTime::currentMSecsSinceEpoch() * 1'000'000;
+    for (std::size_t i = 0; i < ended.size(); ++i) {
+        const Flight &f = ended[i].flight;
+        out[i].ms = f.clock.isValid() ? double(f.clock.nsecsElapsed()) / 1e6 : 0;
+        out[i].request = QString::fromUtf8(QJsonDocument(f.request).toJson(QJsonDocument::Compact));
+        out[i].response = QString::fromUtf8(QJsonDocument(ended[i].response).toJson(QJsonDocument::Compact));
     }
-
-    // Gives claimed tasks back unsent (the delivery loop stopped, or their hook has too many
-    // deliveries held): undelivered again, due at `dueMs` (0: as they were), so a later start, the
-    // resync task or the retry timer queues them.
-    void release(const std::vector<qint64> &ids, qint64 dueMs)
-    {
-        if (ids.empty())
-            return;
-        const Status written = store.write([&](SqlTransaction &tx) -> Status {
-            for (qint64 id : ids)
-                if (Status s = tx.exec(QStringLiteral("UPDATE hook_task SET is_delivered = 0, claimed_ms = 0, "
-                                                      "deliver_after_ms = CASE WHEN deliver_after_ms < ? THEN ? ELSE deliver_after_ms END "
-                                                      "WHERE id = ? AND outcome = ''"),
-                                       {dueMs, dueMs, id})
-                                   .status();
-                    !s)
-                    return s;
-            return Status::ok();
-        });
-        if (!written) {
-            qCWarning(lcWebhook).noquote() << ids.size() << "claimed webhook task(s) could not be given back (they become unknown):"
-                                           << written.message();
-            return;
-        }
-        if (dueMs > 0)
-            for (qint64 id : ids)
-                retries.schedule(id, dueMs);
-    }
-
-    // Builds the request (the channel's conversion, the egress check with its DNS lookup, the
-    // signatures), on the worker's thread; on failure sets f.error. transmit() sends it.
-    void prepare(Flight &f)
-    {
-        const Hook &h = f.hook;
-        QByteArray document = f.task.payload;
-        QUrl url(h.url);
-        QString method = h.httpMethod;
-        // A v2 task for a chat channel is converted now, with the hook's current settings; v1
-        // tasks (the body as sent) and gitea/gogs hooks go as stored.
-        if (f.task.payloadVersion == 2 && Channels::isChannel(h.type)) {
-            Result<Channels::Message> message = Channels::convert(h.type, QJsonDocument::fromJson(h.meta.toUtf8()).object(), f.task.eventType,
-                                                                  f.task.payload, f.task.uuid);
-            f.request = QJsonObject{{QStringLiteral("url"), h.url}, {QStringLiteral("http_method"), h.httpMethod}};
-            if (!message) {
-                f.error = QStringLiteral("the %1 channel cannot carry this event: %2").arg(name(h.type), message.status().message());
-                return;
-            }
-            document = QJsonDocument(message->body).toJson(QJsonDocument::Compact);
-            if (!message->urlSuffix.isEmpty())
-                url = QUrl(h.url + message->urlSuffix);
-            if (!message->method.isEmpty())
-                method = message->method;
-        }
-        QByteArray body = document;
-        QByteArray contentType = "application/json";
-        if (h.contentType == ContentType::Form && !Channels::isChannel(h.type)) {
-            body = "payload=" + QUrl::toPercentEncoding(QString::fromUtf8(document));
-            contentType = "application/x-www-form-urlencoded";
-        }
-        if (method == QLatin1String("GET")) {
-            QUrlQuery query(url);
-            query.addQueryItem(QStringLiteral("payload"), QString::fromUtf8(QUrl::toPercentEncoding(QString::fromUtf8(document))));
-            url.setQuery(query);
-            body = document; // signed as Gitea does: the payload itself
-        }
-
-        // Egress: resolve once, vet every address, connect to the vetted literal (no second
-        // lookup that DNS rebinding could answer differently). Through the proxy the name is
-        // vetted the same way, but the proxy connects to it (its own lookup is past our check).
-        const QString host = url.host();
-        const bool viaProxy = proxied(host);
-        QList<QHostAddress> addresses;
-        QHostAddress literal(host);
-        if (!literal.isNull())
-            addresses = {literal};
-        else if (options.resolve)
-            addresses = options.resolve(host);
-        else
-            addresses = QHostInfo::fromName(host).addresses();
-        if (addresses.isEmpty()) {
-            f.error = QStringLiteral("%1 does not resolve").arg(host);
-            return;
-        }
-        for (const QHostAddress &a : addresses)
-            if (Status allowed = checkEgress(config.webhook.allowedHostList, host, a); !allowed) {
-                f.error = allowed.message();
-                return;
-            }
-        QList<QPair<QByteArray, QByteArray>> headers;
-        const QByteArray grouped = event(f.task.eventType).toLatin1();
-        const QByteArray fine = name(f.task.eventType).toLatin1();
-        const QByteArray uuid = f.task.uuid.toLatin1();
-        const QByteArray secret = h.secret.toUtf8();
-        const QByteArray sha256 = secret.isEmpty() ? QByteArray() : hmacSha256Hex(secret, body);
-        const QByteArray sha1 = secret.isEmpty() ? QByteArray() : hmacSha1Hex(secret, body);
-        const QByteArray target_type = name(targetType(h.repoId, h.ownerId, h.isSystem, f.ownerIsOrganization)).toLatin1();
-        headers << qMakePair(QByteArray("X-Gitea-Delivery"), uuid) << qMakePair(QByteArray("X-Gitea-Event"), grouped)
-                << qMakePair(QByteArray("X-Gitea-Event-Type"), fine) << qMakePair(QByteArray("X-Gitea-Signature"), sha256)
-                << qMakePair(QByteArray("X-Gitea-Hook-Installation-Target-Type"), target_type)
-                << qMakePair(QByteArray("X-Gogs-Delivery"), uuid) << qMakePair(QByteArray("X-Gogs-Event"), grouped)
-                << qMakePair(QByteArray("X-Gogs-Event-Type"), fine) << qMakePair(QByteArray("X-Gogs-Signature"), sha256)
-                << qMakePair(QByteArray("X-Hub-Signature"), sha1.isEmpty() ? QByteArray() : "sha1=" + sha1)
-                << qMakePair(QByteArray("X-Hub-Signature-256"), sha256.isEmpty() ? QByteArray() : "sha256=" + sha256)
-                << qMakePair(QByteArray("X-GitHub-Delivery"), uuid) << qMakePair(QByteArray("X-GitHub-Event"), grouped)
-                << qMakePair(QByteArray("X-GitHub-Event-Type"), fine)
-                << qMakePair(QByteArray("X-GitHub-Hook-Installation-Target-Type"), target_type)
-                << qMakePair(QByteArray("X-Switchyard-Trace"), f.task.traceId.toLatin1())
-                << qMakePair(QByteArray("User-Agent"), QByteArray("Switchyard-Hookshot"));
-        if (method != QLatin1String("GET"))
-            headers << qMakePair(QByteArray("Content-Type"), contentType);
-        if (h.hasAuthorization) {
-            Result<QByteArray> opened = secrets.open(f.sealedAuthorization);
-            if (!opened) {
-                f.error = QStringLiteral("the Authorization header could not be opened: %1").arg(opened.status().message());
-                f.request = QJsonObject{{QStringLiteral("url"), url.toString()}, {QStringLiteral("http_method"), method},
-                                        {QStringLiteral("headers"), headersJson(headers)}};
-                return;
-            }
-            headers << qMakePair(QByteArray("Authorization"), *opened);
-        }
-        f.request = QJsonObject{{QStringLiteral("url"), url.toString()},
-                                {QStringLiteral("http_method"), method},
-                                {QStringLiteral("headers"), headersJson(headers)},
-                                {QStringLiteral("body"), QString::fromUtf8(body)}};
-        if (viaProxy)
-            f.request.insert(QStringLiteral("proxy"), proxyForHistory());
-
-        // What goes on the wire: to the vetted address (the Host header and TLS name are the
-        // URL's), or through the proxy: a plain HTTP proxy takes the absolute URL, a TLS one (and
-        // SOCKS5) tunnels to the name.
-        const bool tls = url.scheme() == QLatin1String("https");
-        const quint16 port = quint16(url.port(tls ? 443 : 80));
-        HttpDestination &to = f.destination;
-        to.pool = h.id;
-        to.tls = tls;
-        to.host = viaProxy ? host : addresses.front().toString();
-        to.port = port;
-        to.peerName = host;
-        to.verifyPeer = !(tls && config.webhook.skipTlsVerify);
-        HttpExchange &x = f.exchange;
-        x.method = method.toLatin1();
-        QByteArray origin = url.path(QUrl::FullyEncoded).toLatin1();
-        if (origin.isEmpty())
-            origin = "/";
-        if (url.hasQuery())
-            origin += '?' + url.query(QUrl::FullyEncoded).toLatin1();
-        x.target = origin;
-        const QByteArray hostName = host.contains(QLatin1Char(':')) ? '[' + host.toUtf8() + ']' : host.toUtf8();
-        x.headers = {{QByteArrayLiteral("Host"), url.port() > 0 ? hostName + ':' + QByteArray::number(url.port()) : hostName}};
-        x.headers += headers;
-        if (!url.userName().isEmpty() && !h.hasAuthorization) // credentials in the URL: sent at once, as Gitea does
-            x.headers += {QByteArrayLiteral("Authorization"), basicCredentials(url)};
-        if (viaProxy) {
-            const QUrl proxy(config.webhook.proxyUrl);
-            const bool socks = proxy.scheme().toLower() == QLatin1String("socks5");
-            if (socks || tls) {
-                to.proxy = QNetworkProxy(socks ? QNetworkProxy::Socks5Proxy : QNetworkProxy::HttpProxy, proxy.host(),
-                                         quint16(proxy.port(socks ? 1080 : 80)), proxy.userName(), proxy.password());
-            } else {
-                to.host = proxy.host();
-                to.port = quint16(proxy.port(80));
-                x.target = url.toEncoded(QUrl::RemoveUserInfo | QUrl::RemoveFragment);
-                if (!proxy.userName().isEmpty())
-                    x.headers += {QByteArrayLiteral("Proxy-Authorization"), basicCredentials(proxy)};
-            }
-        }
-        x.body = body;
-        x.maxBody = options.maxResponseBytes;
-    }
-
-    // Sends a prepared flight (on the delivery loop's thread); its clock and deadline start now.
-    void transmit(HttpClient &client, Flight &f) const
-    {
-        f.clock.start();
-        f.sentMs = nowMs();
-        f.due.setRemainingTime(timeout(), Qt::PreciseTimer);
-        client.start(f.destination, f.exchange);
-    }
-
-    // A delivery's end, to be recorded.
-    struct Ended
-    {
-        Flight flight;
-        TaskOutcome outcome = TaskOutcome::Failed;
-        QJsonObject response;
-    };
-
-    // Records what happened to each of `ended` and their hooks' last status, in one transaction
-    // (a retry is written with the failure it follows); then announces, schedules and counts.
-    void record(std::vector<Ended> &ended)
-    {
-        if (ended.empty())
-            return;
-        struct Written
-        {
-            double ms = 0;
-            QString request, response; // the history's JSON, encoded before the write transaction
-            bool disabled = false;
-            qint64 retryId = 0;
-            qint64 retryDue = 0;
-        };
-        std::vector<Written> out(ended.size());
-        const std::vector<std::chrono::milliseconds> &schedule = retrySchedule();
-        const qint64 deliveredNs = QDateTime::currentMSecsSinceEpoch() * 1'000'000;
-        for (std::size_t i = 0; i < ended.size(); ++i) {
-            const Flight &f = ended[i].flight;
-            out[i].ms = f.clock.isValid() ? double(f.clock.nsecsElapsed()) / 1e6 : 0;
-            out[i].request = QString::fromUtf8(QJsonDocument(f.request).toJson(QJsonDocument::Compact));
-            out[i].response = QString::fromUtf8(QJsonDocument(ended[i].response).toJson(QJsonDocument::Compact));
-        }
-        const Status written = store.write([&](SqlTransaction &tx) -> Status {
-            std::map<qint64, int> lastStatus; // per hook, what this attempt of the transaction wrote
-            for (std::size_t i = 0; i < ended.size(); ++i) {
-                const Flight &f = ended[i].flight;
-                const TaskOutcome outcome = ended[i].outcome;
-                Written &w = out[i];
-                w.disabled = false;
-                w.retryId = 0;
-                if (Status s = tx.exec(QStringLiteral("UPDATE hook_task SET delivered_ns = ?, is_succeed = ?, outcome = ?, request = ?, "
-                                                      "response = ?, duration_ms = ? WHERE id = ?"),
-                                       {deliveredNs, outcome == TaskOutcome::Succeeded ? 1 : 0, name(outcome), w.request, w.response,
-                                        w.ms, f.task.id})
-                                   .status();
-                    !s)
-                    return s;
-                const bool retry = outcome == TaskOutcome::Failed && f.hook.id != 0 && f.hook.active && f.task.attempt < int(schedule.size());
-                if (retry) {
-                    // The next attempt: a new task (new delivery id) linked to the first delivery,
-                    // held until its delay has passed; written with the failure, so neither is lost.
-                    w.retryDue = nowMs() + schedule[std::size_t(f.task.attempt)].count();
-                    const qint64 first = f.task.attempt > 0 && f.task.redeliveryOf > 0 ? f.task.redeliveryOf : f.task.id;
-                    Result<qint64> id = tx.insertReturningId(
-                        QStringLiteral("INSERT INTO hook_task (hook_id, uuid, payload, payload_version, event_type, created_ms, redelivery_of, "
-                                       "trace_id, attempt, deliver_after_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"),
-                        {f.task.hookId, QUuid::createUuid().toString(QUuid::WithoutBraces), f.task.payload, f.task.payloadVersion,
-                         name(f.task.eventType), nowMs(), first, f.task.traceId, f.task.attempt + 1, w.retryDue});
-                    if (!id)
-                        return id.status();
-                    w.retryId = *id;
-                }
-                if (outcome == TaskOutcome::Skipped || f.hook.id == 0)
-                    continue;
-                // The hook's last status: written when it differs from what this transaction wrote
-                // for it last (a round's deliveries are often all of one hook).
-                const int status = int(outcome == TaskOutcome::Succeeded ? HookStatus::Succeed : HookStatus::Fail);
-                if (const auto [at, fresh] = lastStatus.try_emplace(f.hook.id, status); fresh || at->second != status) {
-                    at->second = status;
-                    if (Status s = tx.exec(QStringLiteral("UPDATE webhook SET last_status = ? WHERE id = ?"), {status, f.hook.id}).status(); !s)
-                        return s;
-                }
-                const int limit = config.webhook.autoDisableAfter;
-                if (outcome != TaskOutcome::Failed || limit <= 0)
-                    continue;
-                // The hook's last `limit` results: all failed, and it is still active → inactive.
-                Result<qint64> succeeded = tx.scalar(QStringLiteral("SELECT COUNT(*) FROM (SELECT outcome FROM hook_task WHERE hook_id = ? "
-                                                                    "AND outcome IN ('succeeded', 'failed') ORDER BY id DESC LIMIT ?) last "
-                                                                    "WHERE outcome = 'succeeded'"),
-                                                     {f.hook.id, limit});
-                Result<qint64> counted = tx.scalar(QStringLiteral("SELECT COUNT(*) FROM (SELECT id FROM hook_task WHERE hook_id = ? "
-                                                                  "AND outcome IN ('succeeded', 'failed') ORDER BY id DESC LIMIT ?) last"),
-                                                   {f.hook.id, limit});
-                if (!succeeded || !counted)
-                    return !succeeded ? succeeded.status() : counted.status();
-                if (*succeeded > 0 || *counted < limit)
-                    continue;
-                Result<QSqlQuery> off = tx.exec(QStringLiteral("UPDATE webhook SET is_active = 0, updated_unix = ? WHERE id = ? AND is_active = 1"),
-                                                {QDateTime::currentSecsSinceEpoch(), f.hook.id});
-                if (!off)
-                    return off.status();
-                w.disabled = off->numRowsAffected() > 0;
-            }
-            return Status::ok();
-        });
+    const Status written = store.write([&](SqlTransaction &tx) -> Status {
+        std::map<qint64, int> lastStatus; // per hook, what this attempt of the transaction wrote
         for (std::size_t i = 0; i < ended.size(); ++i) {
             const Flight &f = ended[i].flight;
             const TaskOutcome outcome = ended[i].outcome;
-            const QJsonObject &response = ended[i].response;
-            const Written &w = out[i];
-            if (written && w.disabled) {
-                const QString message = QStringLiteral("Webhook %1 (%2) was made inactive after %3 failed deliveries in a row "
-                                                       "([webhook] AUTO_DISABLE_AFTER); the last: %4")
-                                            .arg(f.hook.id)
-                                            .arg(f.hook.url.left(200))
-                                            .arg(config.webhook.autoDisableAfter)
-                                            .arg(f.error.isEmpty() ? response.value(QStringLiteral("status")).toVariant().toString() : f.error);
-                qCWarning(lcWebhook).noquote() << message;
-                if (options.notice)
-                    options.notice(message);
+            Written &w = out[i];
+            w.disabled = false;
+            w.retryId = 0;
+            if (Status s = tx.exec(QStringLiteral("UPDATE hook_task SET delivered_ns = ?, is_succeed = ?, outcome = ?, request = ?, "
+                                                  "response = ?, duration_ms = ? WHERE id = ?"),
+                                   {deliveredNs, outcome == TaskOutcome::Succeeded ? 1 : 0, name(outcome), w.request, w.response,
+                                    w.ms, f.task.id})
+                               .status();
+                !s)
+                return s;
+            const bool retry = outcome == TaskOutcome::Failed && f.hook.id != 0 && f.hook.active && f.task.attempt < int(schedule.size());
+            if (retry) {
+                // The next attempt: a new task (new delivery id) linked to the first delivery,
+                // held until its delay has passed; written with the failure, so neither is lost.
+                w.retryDue = nowMs() + schedule[std::size_t(f.task.attempt)].count();
+                const qint64 first = f.task.attempt > 0 && f.task.redeliveryOf > 0 ? f.task.redeliveryOf : f.task.id;
+                Result<qint64> id = tx.insertReturningId(
+                    QStringLiteral("INSERT INTO hook_task (hook_id, uuid, payload, payload_version, event_type, created_ms, redelivery_of, "
+                                   "trace_id, attempt, deliver_after_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"),
+                    {f.task.hookId, QUuid::createUuid().toString(QUuid::WithoutBraces), f.task.payload, f.task.payloadVersion,
+                     name(f.task.eventType), nowMs(), first, f.task.traceId, f.task.attempt + 1, w.retryDue});
+                if (!id)
+                    return id.status();
+                w.retryId = *id;
             }
-            if (written)
-                announce(w.retryId > 0 ? std::vector<qint64>{f.task.id, w.retryId} : std::vector<qint64>{f.task.id});
-            if (written && w.retryId > 0) {
-                retries.schedule(w.retryId, w.retryDue);
-                qCInfo(lcWebhook).noquote() << "webhook" << f.hook.id << "delivery" << f.task.uuid << "will be retried (attempt"
-                                            << f.task.attempt + 1 << "of" << schedule.size() << ") as task" << w.retryId;
+            if (outcome == TaskOutcome::Skipped || f.hook.id == 0)
+                continue;
+            // The hook's last status: written when it differs from what this transaction wrote
+            // for it last (a round's deliveries are often all of one hook).
+            const int status = int(outcome == TaskOutcome::Succeeded ? HookStatus::Succeed : HookStatus::Fail);
+            if (const auto [at, fresh] = lastStatus.try_emplace(f.hook.id, status); fresh || at->second != status) {
+                at->second = status;
+                if (Status s = tx.exec(QStringLiteral("UPDATE webhook SET last_status = ? WHERE id = ?"), {status, f.hook.id}).status(); !s)
+                    return s;
             }
-            ++outcomes[std::size_t(outcome)];
-            durationUs += qint64(w.ms * 1000);
-            if (f.clock.isValid()) // it was sent (not refused or skipped before)
-                recentLatency.record(std::chrono::nanoseconds(qint64(w.ms * 1e6)));
-            if (!written)
-                qCWarning(lcWebhook).noquote() << "the result of webhook task" << f.task.id
-                                               << "was not recorded (it stays claimed and becomes unknown):" << written.message();
-            if (outcome == TaskOutcome::Failed)
-                qCInfo(lcWebhook).noquote() << "webhook" << f.hook.id << "delivery" << f.task.uuid << "failed:"
-                                            << (f.error.isEmpty() ? response.value(QStringLiteral("status")).toVariant().toString() : f.error);
+            const int limit = config.webhook.autoDisableAfter;
+            if (outcome != TaskOutcome::Failed || limit <= 0)
+                continue;
+            // The hook's last `limit` results: all failed, and it is still active → inactive.
+            Result<qint64> succeeded = tx.scalar(QStringLiteral("SELECT COUNT(*) FROM (SELECT outcome FROM hook_task WHERE hook_id = ? "
+                                                                "AND outcome IN ('succeeded', 'failed') ORDER BY id DESC LIMIT ?) last "
+                                                                "WHERE outcome = 'succeeded'"),
+                                                 {f.hook.id, limit});
+            Result<qint64> counted = tx.scalar(QStringLiteral("SELECT COUNT(*) FROM (SELECT id FROM hook_task WHERE hook_id = ? "
+                                                              "AND outcome IN ('succeeded', 'failed') ORDER BY id DESC LIMIT ?) last"),
+                                               {f.hook.id, limit});
+            if (!succeeded || !counted)
+                return !succeeded ? succeeded.status() : counted.status();
+            if (*succeeded > 0 || *counted < limit)
+                continue;
+            Result<QSqlQuery> off = tx.exec(QStringLiteral("UPDATE webhook SET is_active = 0, updated_unix = ? WHERE id = ? AND is_active = 1"),
+                                            {QDateTime::currentSecsSinceEpoch(), f.hook.id});
+            if (!off)
+                return off.status();
+            w.disabled = off->numRowsAffected() > 0;
         }
+        return Status::ok();
+    });
+    for (std::size_t i = 0; i < ended.size(); ++i) {
+        const Flight &f = ended[i].flight;
+        const TaskOutcome outcome = ended[i].outcome;
+        const QJsonObject &response = ended[i].response;
+        const Written &w = out[i];
+        if (written && w.disabled) {
+            const QString message = QStringLiteral("Webhook %1 (%2) was made inactive after %3 failed deliveries in a row "
+                                                   "([webhook] AUTO_DISABLE_AFTER); the last: %4")
+                                        .arg(f.hook.id)
+                                        .arg(f.hook.url.left(200))
+                                        .arg(config.webhook.autoDisableAfter)
+                                        .arg(f.error.isEmpty() ? response.value(QStringLiteral("status")).toVariant().toString() : f.error);
+            qCWarning(lcWebhook).noquote() << message;
+            if (options.notice)
+                options.notice(message);
+        }
+        if (written)
+            announce(w.retryId > 0 ? std::vector<qint64>{f.task.id, w.retryId} : std::vector<qint64>{f.task.id});
+        if (written && w.retryId > 0) {
+            retries.schedule(w.retryId, w.retryDue);
+            qCInfo(lcWebhook).noquote() << "webhook" << f.hook.id << "delivery" << f.task.uuid << "will be retried (attempt"
+                                        << f.task.attempt + 1 << "of" << schedule.size() << ") as task" << w.retryId;
+        }
+        ++outcomes[std::size_t(outcome)];
+        durationUs += qint64(w.ms * 1000);
+        if (f.clock.isValid()) // it was sent (not refused or skipped before)
+            recentLatency.record(std::chrono::nanoseconds(qint64(w.ms * 1e6)));
+        if (!written)
+            qCWarning(lcWebhook).noquote() << "the result of webhook task" << f.task.id
+                                           << "was not recorded (it stays claimed and becomes unknown):" << written.message();
+        if (outcome == TaskOutcome::Failed)
+            qCInfo(lcWebhook).noquote() << "webhook" << f.hook.id << "delivery" << f.task.uuid << "failed:"
+                                        << (f.error.isEmpty() ? response.value(QStringLiteral("status")).toVariant().toString() : f.error);
     }
+}
 
-    // ---- The delivery loop: a thread of the lifecycle's that sends what the workers hand it and
-    // records each answer when it ends, so a worker never waits for a receiver. Started before
-    // the queue, so the lifecycle stops the queue (its producer) first.
-    static constexpr int kConnectionsPerHook = 6; // as browsers and Qt per host; more wait here, off the clock
+void WebhookService::Impl::forget(qint64 hookId)
+{
+    std::lock_guard lock(loop.mutex);
+    loop.removedHooks.push_back(hookId);
+    if (loop.dispatcher)
+        loop.dispatcher->wakeUp();
+}
 
-    struct Loop
-    {
-        std::mutex mutex;
-        std::condition_variable_any changed; // room, settled, started, stopped
-        std::vector<Flight> inbox;           // handed over, not yet seen by the loop
-        qint64 held = 0;                     // handed over and not yet recorded
-        std::map<qint64, qint64> heldPerHook;
-        std::map<qint64, qint64> oldestSentMs; // per hook with deliveries on the wire: the oldest one's send
-        QAbstractEventDispatcher *dispatcher = nullptr; // the loop thread's, while it runs
-        bool running = false;
-        bool stopped = false;
-        bool closing = false; // the shutdown began: workers stop waiting for room
-        std::vector<qint64> removedHooks; // deleted since the loop last looked
-    } loop;
+bool WebhookService::Impl::reserve(const CancelToken &cancel, qint64 n)
+{
+    std::unique_lock lock(loop.mutex);
+    if (!cancel.wait(loop.changed, lock, [&] { return loop.stopped || loop.closing || loop.held < maxInFlight(); }) || loop.stopped
+        || loop.closing)
+        return false;
+    loop.held += n;
+    inFlight += n;
+    return true;
+}
 
-    // A hook was deleted: the loop drops what of it waits and cuts what is on the wire.
-    void forget(qint64 hookId)
+void WebhookService::Impl::unreserve(qint64 n)
+{
+    if (n <= 0)
+        return;
     {
         std::lock_guard lock(loop.mutex);
-        loop.removedHooks.push_back(hookId);
+        loop.held -= n;
+    }
+    inFlight -= n;
+    loop.changed.notify_all();
+}
+
+qint64 WebhookService::Impl::drainMs(qint64 hook, qint64 held) const
+{
+    const qint64 rounds = (held + kConnectionsPerHook - 1) / kConnectionsPerHook;
+    const auto oldest = loop.oldestSentMs.find(hook);
+    const qint64 round = oldest == loop.oldestSentMs.end() ? options.keepingUp.count()
+                                                           : std::clamp<qint64>(nowMs() - oldest->second, 1, timeout().count());
+    return rounds * round;
+}
+
+bool WebhookService::Impl::keepsUp(qint64 hook) const
+{
+    const auto oldest = loop.oldestSentMs.find(hook);
+    return oldest == loop.oldestSentMs.end() || nowMs() - oldest->second < options.keepingUp.count();
+}
+
+bool WebhookService::Impl::handOff(const CancelToken &cancel, Flight &&f)
+{
+    const qint64 hook = f.hook.id;
+    const auto heldOf = [&] { return loop.heldPerHook.count(hook) ? loop.heldPerHook.at(hook) : qint64(0); };
+    std::unique_lock lock(loop.mutex);
+    if (heldOf() >= maxHeldPerHook() && !loop.stopped && !loop.closing && loop.dispatcher && keepsUp(hook))
+        cancel.waitUntil(loop.changed, lock, SteadyClock::now() + options.busyHookWait,
+                         [&] { return loop.stopped || loop.closing || heldOf() < maxHeldPerHook(); });
+    if (heldOf() >= maxHeldPerHook() || loop.stopped || !loop.dispatcher) {
+        const bool stopped = loop.stopped || !loop.dispatcher;
+        const qint64 due = stopped ? 0 : nowMs() + drainMs(hook, heldOf());
+        lock.unlock();
+        release({f.task.id}, due);
+        return false;
+    }
+    ++loop.heldPerHook[hook];
+    loop.inbox.push_back(std::move(f));
+    loop.dispatcher->wakeUp();
+    return true;
+}
+
+Status WebhookService::Impl::settle(const CancelToken &cancel, SteadyClock::time_point until)
+{
+    std::unique_lock lock(loop.mutex);
+    if (cancel.waitUntil(loop.changed, lock, until, [&] { return loop.held == 0; }))
+        return Status::ok();
+    if (cancel.isCancelled())
+        return cancel.cause();
+    return Status::deadlineExceeded(QStringLiteral("webhook_sender: %1 deliveries still in flight").arg(loop.held));
+}
+
+Ended WebhookService::Impl::landed(Flight &f) const
+{
+    const HttpExchange &x = f.exchange;
+    const int code = x.status;
+    const QString error = f.error.isEmpty() ? x.error : f.error;
+    QJsonObject response;
+    if (code > 0) {
+        QJsonObject headers;
+        for (const auto &[k, v] : x.responseHeaders)
+            headers.insert(QString::fromLatin1(k), QString::fromUtf8(v));
+        response = {{QStringLiteral("status"), code},
+                    {QStringLiteral("headers"), headers},
+                    {QStringLiteral("body"), QString::fromUtf8(x.responseBody)
+                                                 + (x.truncated ? QStringLiteral("\n… (cut at %1 bytes)").arg(x.maxBody) : QString())}};
+        if (!error.isEmpty())
+            response.insert(QStringLiteral("error"), error);
+    } else {
+        response = {{QStringLiteral("error"), error}};
+    }
+    // The status decides (as in Gitea), unless we cut the delivery (a deadline, a stop, a
+    // deleted hook); an answer the receiver cut off after its head still counts by its status.
+    const bool ok = code >= 200 && code <= 299 && f.error.isEmpty();
+    Ended e;
+    e.outcome = f.interrupted ? TaskOutcome::Unknown : ok ? TaskOutcome::Succeeded : TaskOutcome::Failed;
+    e.response = std::move(response);
+    e.flight = std::move(f);
+    return e;
+}
+
+void WebhookService::Impl::toRecorder(std::vector<Ended> &&ended)
+{
+    {
+        std::lock_guard lock(recorder.mutex);
+        if (recorder.inbox.empty())
+            recorder.inbox = std::move(ended);
+        else
+            std::move(ended.begin(), ended.end(), std::back_inserter(recorder.inbox));
+    }
+    recorder.arrived.notify_one();
+}
+
+void WebhookService::Impl::runRecorder(const CancelToken &stop)
+{
+    std::vector<Ended> batch;
+    while (true) {
+        {
+            std::unique_lock lock(recorder.mutex);
+            stop.wait(recorder.arrived, lock, [&] { return !recorder.inbox.empty(); });
+            batch.swap(recorder.inbox);
+        }
+        if (batch.empty()) // stopped, and the loop (stopped before) left nothing
+            return;
+        record(batch);
+        // Their room in the loop comes back now that they are written.
+        std::map<qint64, qint64> freed;
+        for (const Ended &e : batch)
+            ++freed[e.flight.hook.id];
+        inFlight -= qint64(batch.size());
+        {
+            std::lock_guard lock(loop.mutex);
+            loop.held -= qint64(batch.size());
+            for (const auto &[hook, n] : freed)
+                if ((loop.heldPerHook[hook] -= n) <= 0)
+                    loop.heldPerHook.erase(hook);
+        }
+        loop.changed.notify_all();
+        batch.clear();
+    }
+}
+
+void WebhookService::Impl::runLoop(const CancelToken &stop)
+{
+    QEventLoop events; // gives this thread its event dispatcher
+    HttpClient client;
+    std::list<Flight> sending;                          // in send order, so by deadline
+    std::map<qint64, std::deque<Flight>> waiting;       // per hook, beyond its connections
+    std::map<qint64, int> sendingPerHook;
+    std::vector<std::list<Flight>::iterator> finished; // this round's
+
+    std::atomic<bool> stopping = false;
+    {
+        std::lock_guard lock(loop.mutex);
+        loop.dispatcher = QAbstractEventDispatcher::instance();
+        loop.running = true;
+    }
+    loop.changed.notify_all();
+    const CancelCallback wake = stop.onCancel([this, &stopping] {
+        stopping = true;
+        std::lock_guard lock(loop.mutex);
         if (loop.dispatcher)
             loop.dispatcher->wakeUp();
-    }
+    });
 
-    int maxInFlight() const { return std::max(1, options.maxInFlight); }
-    int maxHeldPerHook() const { return std::max(kConnectionsPerHook, options.maxHeldPerHook); }
-
-    // Room for `n` more deliveries in the loop, taken before they are claimed (a worker that
-    // waits for room holds no claim a crash would turn into `unknown`): waits, cancellably, while
-    // maxInFlight are held. False when cancelled or the loop has stopped.
-    bool reserve(const CancelToken &cancel, qint64 n)
-    {
-        std::unique_lock lock(loop.mutex);
-        if (!cancel.wait(loop.changed, lock, [&] { return loop.stopped || loop.closing || loop.held < maxInFlight(); }) || loop.stopped
-            || loop.closing)
-            return false;
-        loop.held += n;
-        inFlight += n;
-        return true;
-    }
-    void unreserve(qint64 n)
-    {
-        if (n <= 0)
-            return;
-        {
+    const auto send = [&](Flight &&f) {
+        const auto it = sending.insert(sending.end(), std::move(f));
+        if (++sendingPerHook[it->hook.id] == 1) {
             std::lock_guard lock(loop.mutex);
-            loop.held -= n;
+            loop.oldestSentMs[it->hook.id] = nowMs();
         }
-        inFlight -= n;
-        loop.changed.notify_all();
-    }
-
-    // How long a hook holding `held` deliveries needs to send them (the loop's mutex held): its
-    // rounds of six, each as long as its oldest delivery on the wire has taken so far (a receiver
-    // that hangs looks slower the longer it hangs), at most DELIVER_TIMEOUT a round; with none on
-    // the wire, WebhookOptions::keepingUp a round.
-    qint64 drainMs(qint64 hook, qint64 held) const
-    {
-        const qint64 rounds = (held + kConnectionsPerHook - 1) / kConnectionsPerHook;
-        const auto oldest = loop.oldestSentMs.find(hook);
-        const qint64 round = oldest == loop.oldestSentMs.end() ? options.keepingUp.count()
-                                                               : std::clamp<qint64>(nowMs() - oldest->second, 1, timeout().count());
-        return rounds * round;
-    }
-
-    // The hook's receiver keeps up: its oldest delivery on the wire is younger than
-    // WebhookOptions::keepingUp, or it has none on the wire (what it holds has ended and waits
-    // for the recorder, or has just been handed over) (the loop's mutex held).
-    bool keepsUp(qint64 hook) const
-    {
-        const auto oldest = loop.oldestSentMs.find(hook);
-        return oldest == loop.oldestSentMs.end() || nowMs() - oldest->second < options.keepingUp.count();
-    }
-
-    // Hands a prepared flight to the loop, in room reserved for it; false when it was not taken
-    // (the caller gives its room back). A hook that holds maxHeldPerHook already waits for room
-    // (up to busyHookWait) while its receiver keeps up; otherwise (slow or hanging) the task goes
-    // back to the store, due when that backlog should have been sent. A stopped loop gives it
-    // back as undelivered (queued at the next start).
-    bool handOff(const CancelToken &cancel, Flight &&f)
-    {
+        Flight *self = &*it;
+        self->exchange.finished = [self, it, &finished] {
+            if (!self->landed) {
+                self->landed = true;
+                finished.push_back(it);
+            }
+        };
+        transmit(client, *self);
+    };
+    const auto admit = [&](Flight &&f) {
         const qint64 hook = f.hook.id;
-        const auto heldOf = [&] { return loop.heldPerHook.count(hook) ? loop.heldPerHook.at(hook) : qint64(0); };
-        std::unique_lock lock(loop.mutex);
-        if (heldOf() >= maxHeldPerHook() && !loop.stopped && !loop.closing && loop.dispatcher && keepsUp(hook))
-            cancel.waitUntil(loop.changed, lock, SteadyClock::now() + options.busyHookWait,
-                             [&] { return loop.stopped || loop.closing || heldOf() < maxHeldPerHook(); });
-        if (heldOf() >= maxHeldPerHook() || loop.stopped || !loop.dispatcher) {
-            const bool stopped = loop.stopped || !loop.dispatcher;
-            const qint64 due = stopped ? 0 : nowMs() + drainMs(hook, heldOf());
-            lock.unlock();
-            release({f.task.id}, due);
-            return false;
-        }
-        ++loop.heldPerHook[hook];
-        loop.inbox.push_back(std::move(f));
-        loop.dispatcher->wakeUp();
-        return true;
-    }
-
-    // Until nothing handed over is unrecorded, or `until`.
-    Status settle(const CancelToken &cancel, SteadyClock::time_point until)
-    {
-        std::unique_lock lock(loop.mutex);
-        if (cancel.waitUntil(loop.changed, lock, until, [&] { return loop.held == 0; }))
-            return Status::ok();
-        if (cancel.isCancelled())
-            return cancel.cause();
-        return Status::deadlineExceeded(QStringLiteral("webhook_sender: %1 deliveries still in flight").arg(loop.held));
-    }
-
-    // The answer (or its absence) of a flight whose exchange finished.
-    Ended landed(Flight &f) const
-    {
-        const HttpExchange &x = f.exchange;
-        const int code = x.status;
-        const QString error = f.error.isEmpty() ? x.error : f.error;
-        QJsonObject response;
-        if (code > 0) {
-            QJsonObject headers;
-            for (const auto &[k, v] : x.responseHeaders)
-                headers.insert(QString::fromLatin1(k), QString::fromUtf8(v));
-            response = {{QStringLiteral("status"), code},
-                        {QStringLiteral("headers"), headers},
-                        {QStringLiteral("body"), QString::fromUtf8(x.responseBody)
-                                                     + (x.truncated ? QStringLiteral("\n… (cut at %1 bytes)").arg(x.maxBody) : QString())}};
-            if (!error.isEmpty())
-                response.insert(QStringLiteral("error"), error);
-        } else {
-            response = {{QStringLiteral("error"), error}};
-        }
-        // The status decides (as in Gitea), unless we cut the delivery (a deadline, a stop, a
-        // deleted hook); an answer the receiver cut off after its head still counts by its status.
-        const bool ok = code >= 200 && code <= 299 && f.error.isEmpty();
-        Ended e;
-        e.outcome = f.interrupted ? TaskOutcome::Unknown : ok ? TaskOutcome::Succeeded : TaskOutcome::Failed;
-        e.response = std::move(response);
-        e.flight = std::move(f);
-        return e;
-    }
-
-    // ---- The recorder: a thread of the lifecycle's that writes what the delivery loop ended,
-    // so the loop never waits for the database's write lock. What arrives while it writes is the
-    // next transaction (a group commit: the busier the loop, the more deliveries per
-    // transaction). Started before the loop, so the lifecycle stops it after the loop, and it
-    // writes all that the loop left it before it ends.
-    struct Recorder
-    {
-        std::mutex mutex;
-        std::condition_variable_any arrived;
-        std::vector<Ended> inbox;
-    } recorder;
-
-    void toRecorder(std::vector<Ended> &&ended)
-    {
-        {
-            std::lock_guard lock(recorder.mutex);
-            if (recorder.inbox.empty())
-                recorder.inbox = std::move(ended);
-            else
-                std::move(ended.begin(), ended.end(), std::back_inserter(recorder.inbox));
-        }
-        recorder.arrived.notify_one();
-    }
-
-    void runRecorder(const CancelToken &stop)
-    {
-        std::vector<Ended> batch;
-        while (true) {
-            {
-                std::unique_lock lock(recorder.mutex);
-                stop.wait(recorder.arrived, lock, [&] { return !recorder.inbox.empty(); });
-                batch.swap(recorder.inbox);
+        if (sendingPerHook[hook] < kConnectionsPerHook)
+            send(std::move(f));
+        else
+            waiting[hook].push_back(std::move(f));
+    };
+    // DELIVER_TIMEOUT is a total deadline, checked after every round of events (a receiver
+    // that floods this thread with reads could hold a timer back); the precise timer only
+    // wakes the wait for the earliest one, and is set again when it fires early.
+    QTimer deadline;
+    deadline.setSingleShot(true);
+    deadline.setTimerType(Qt::PreciseTimer);
+    QObject::connect(&deadline, &QTimer::timeout, &deadline, [] {});
+    const QString overdue = QStringLiteral("no complete answer within DELIVER_TIMEOUT (%1 s)").arg(config.webhook.deliverTimeoutSeconds);
+    const auto cutOverdue = [&] {
+        for (Flight &f : sending) {
+            if (!f.due.hasExpired())
+                break; // later ones are due later
+            if (!f.landed) {
+                f.error = overdue;
+                client.abort(f.exchange, overdue);
             }
-            if (batch.empty()) // stopped, and the loop (stopped before) left nothing
-                return;
-            record(batch);
-            // Their room in the loop comes back now that they are written.
-            std::map<qint64, qint64> freed;
-            for (const Ended &e : batch)
-                ++freed[e.flight.hook.id];
-            inFlight -= qint64(batch.size());
-            {
-                std::lock_guard lock(loop.mutex);
-                loop.held -= qint64(batch.size());
-                for (const auto &[hook, n] : freed)
-                    if ((loop.heldPerHook[hook] -= n) <= 0)
-                        loop.heldPerHook.erase(hook);
-            }
-            loop.changed.notify_all();
-            batch.clear();
         }
-    }
-
-    void runLoop(const CancelToken &stop)
-    {
-        QEventLoop events; // gives this thread its event dispatcher
-        HttpClient client;
-        std::list<Flight> sending;                          // in send order, so by deadline
-        std::map<qint64, std::deque<Flight>> waiting;       // per hook, beyond its connections
-        std::map<qint64, int> sendingPerHook;
-        std::vector<std::list<Flight>::iterator> finished; // this round's
-
-        std::atomic<bool> stopping = false;
+    };
+    // Hands this round's ends to the recorder and lets the next of each hook go.
+    const auto settleRound = [&] {
+        if (finished.empty())
+            return;
+        std::vector<Ended> ended;
+        ended.reserve(finished.size());
+        std::map<qint64, qint64> freed;
+        for (auto it : finished) {
+            const qint64 hook = it->hook.id;
+            ++freed[hook];
+            ended.push_back(landed(*it));
+            sending.erase(it);
+            if (--sendingPerHook[hook] <= 0)
+                sendingPerHook.erase(hook);
+        }
+        finished.clear();
+        // The next of each hook first, so its receiver works while this round is recorded.
+        for (const auto &[hook, n] : freed) {
+            auto w = waiting.find(hook);
+            for (qint64 i = 0; w != waiting.end() && i < n && !w->second.empty(); ++i) {
+                send(std::move(w->second.front()));
+                w->second.pop_front();
+            }
+            if (w != waiting.end() && w->second.empty())
+                waiting.erase(w);
+        }
         {
             std::lock_guard lock(loop.mutex);
-            loop.dispatcher = QAbstractEventDispatcher::instance();
-            loop.running = true;
+            for (const auto &[hook, n] : freed) {
+                // `sending` is in send order: the hook's first one there is its oldest.
+                const auto oldest = sendingPerHook.count(hook)
+                                        ? std::find_if(sending.begin(), sending.end(), [hook](const Flight &f) { return f.hook.id == hook; })
+                                        : sending.end();
+                if (oldest == sending.end())
+                    loop.oldestSentMs.erase(hook);
+                else
+                    loop.oldestSentMs[hook] = oldest->sentMs;
+            }
+        }
+        toRecorder(std::move(ended)); // the room they hold is given back once they are recorded
+    };
+    QElapsedTimer sincePrune;
+    sincePrune.start();
+    // Takes the deliveries of `hook` waiting for a connection out of the loop: their task ids.
+    const auto dropWaiting = [&](qint64 hook) {
+        std::vector<qint64> ids;
+        auto w = waiting.find(hook);
+        if (w == waiting.end())
+            return ids;
+        for (const Flight &f : w->second)
+            ids.push_back(f.task.id);
+        waiting.erase(w);
+        inFlight -= qint64(ids.size());
+        {
+            std::lock_guard lock(loop.mutex);
+            loop.held -= qint64(ids.size());
+            if ((loop.heldPerHook[hook] -= qint64(ids.size())) <= 0)
+                loop.heldPerHook.erase(hook);
         }
         loop.changed.notify_all();
-        const CancelCallback wake = stop.onCancel([this, &stopping] {
-            stopping = true;
+        return ids;
+    };
+
+    bool graceStarted = false;
+    QDeadlineTimer graceEnd;
+    std::vector<Flight> arrived;
+    std::vector<qint64> removed;
+    while (true) {
+        {
             std::lock_guard lock(loop.mutex);
-            if (loop.dispatcher)
-                loop.dispatcher->wakeUp();
-        });
-
-        const auto send = [&](Flight &&f) {
-            const auto it = sending.insert(sending.end(), std::move(f));
-            if (++sendingPerHook[it->hook.id] == 1) {
-                std::lock_guard lock(loop.mutex);
-                loop.oldestSentMs[it->hook.id] = nowMs();
-            }
-            Flight *self = &*it;
-            self->exchange.finished = [self, it, &finished] {
-                if (!self->landed) {
-                    self->landed = true;
-                    finished.push_back(it);
+            arrived.swap(loop.inbox);
+            removed.swap(loop.removedHooks);
+            if (stopping)
+                loop.stopped = true; // handOff() refuses from now on
+        }
+        for (Flight &f : arrived)
+            admit(std::move(f));
+        arrived.clear();
+        // A deleted hook's deliveries: those waiting are dropped (their tasks went with it),
+        // those on the wire are cut.
+        for (qint64 hook : removed) {
+            dropWaiting(hook);
+            for (Flight &f : sending)
+                if (f.hook.id == hook && !f.landed) {
+                    f.error = QStringLiteral("the hook was deleted during the delivery");
+                    f.hook.active = false; // no retry of a deleted hook
+                    client.abort(f.exchange, f.error);
                 }
-            };
-            transmit(client, *self);
-        };
-        const auto admit = [&](Flight &&f) {
-            const qint64 hook = f.hook.id;
-            if (sendingPerHook[hook] < kConnectionsPerHook)
-                send(std::move(f));
-            else
-                waiting[hook].push_back(std::move(f));
-        };
-        // DELIVER_TIMEOUT is a total deadline, checked after every round of events (a receiver
-        // that floods this thread with reads could hold a timer back); the precise timer only
-        // wakes the wait for the earliest one, and is set again when it fires early.
-        QTimer deadline;
-        deadline.setSingleShot(true);
-        deadline.setTimerType(Qt::PreciseTimer);
-        QObject::connect(&deadline, &QTimer::timeout, &deadline, [] {});
-        const QString overdue = QStringLiteral("no complete answer within DELIVER_TIMEOUT (%1 s)").arg(config.webhook.deliverTimeoutSeconds);
-        const auto cutOverdue = [&] {
-            for (Flight &f : sending) {
-                if (!f.due.hasExpired())
-                    break; // later ones are due later
-                if (!f.landed) {
-                    f.error = overdue;
-                    client.abort(f.exchange, overdue);
-                }
+            client.closePool(hook);
+        }
+        if (!removed.empty())
+            settleRound(); // abort() may have finished them at once: record before waiting
+        removed.clear();
+        if (stopping) {
+            // Shutdown: what waits for a connection goes back unsent; what is on the wire
+            // gets WebhookOptions::stopGrace, then it is cut and recorded `unknown`.
+            if (!graceStarted) {
+                graceStarted = true;
+                graceEnd.setRemainingTime(std::max(std::chrono::milliseconds(0), options.stopGrace), Qt::PreciseTimer);
             }
-        };
-        // Hands this round's ends to the recorder and lets the next of each hook go.
-        const auto settleRound = [&] {
-            if (finished.empty())
-                return;
-            std::vector<Ended> ended;
-            ended.reserve(finished.size());
-            std::map<qint64, qint64> freed;
-            for (auto it : finished) {
-                const qint64 hook = it->hook.id;
-                ++freed[hook];
-                ended.push_back(landed(*it));
-                sending.erase(it);
-                if (--sendingPerHook[hook] <= 0)
-                    sendingPerHook.erase(hook);
-            }
-            finished.clear();
-            // The next of each hook first, so its receiver works while this round is recorded.
-            for (const auto &[hook, n] : freed) {
-                auto w = waiting.find(hook);
-                for (qint64 i = 0; w != waiting.end() && i < n && !w->second.empty(); ++i) {
-                    send(std::move(w->second.front()));
-                    w->second.pop_front();
-                }
-                if (w != waiting.end() && w->second.empty())
-                    waiting.erase(w);
-            }
-            {
-                std::lock_guard lock(loop.mutex);
-                for (const auto &[hook, n] : freed) {
-                    // `sending` is in send order: the hook's first one there is its oldest.
-                    const auto oldest = sendingPerHook.count(hook)
-                                            ? std::find_if(sending.begin(), sending.end(), [hook](const Flight &f) { return f.hook.id == hook; })
-                                            : sending.end();
-                    if (oldest == sending.end())
-                        loop.oldestSentMs.erase(hook);
-                    else
-                        loop.oldestSentMs[hook] = oldest->sentMs;
-                }
-            }
-            toRecorder(std::move(ended)); // the room they hold is given back once they are recorded
-        };
-        QElapsedTimer sincePrune;
-        sincePrune.start();
-        // Takes the deliveries of `hook` waiting for a connection out of the loop: their task ids.
-        const auto dropWaiting = [&](qint64 hook) {
-            std::vector<qint64> ids;
-            auto w = waiting.find(hook);
-            if (w == waiting.end())
-                return ids;
-            for (const Flight &f : w->second)
-                ids.push_back(f.task.id);
-            waiting.erase(w);
-            inFlight -= qint64(ids.size());
-            {
-                std::lock_guard lock(loop.mutex);
-                loop.held -= qint64(ids.size());
-                if ((loop.heldPerHook[hook] -= qint64(ids.size())) <= 0)
-                    loop.heldPerHook.erase(hook);
-            }
-            loop.changed.notify_all();
-            return ids;
-        };
-
-        bool graceStarted = false;
-        QDeadlineTimer graceEnd;
-        std::vector<Flight> arrived;
-        std::vector<qint64> removed;
-        while (true) {
-            {
-                std::lock_guard lock(loop.mutex);
-                arrived.swap(loop.inbox);
-                removed.swap(loop.removedHooks);
-                if (stopping)
-                    loop.stopped = true; // handOff() refuses from now on
-            }
-            for (Flight &f : arrived)
-                admit(std::move(f));
-            arrived.clear();
-            // A deleted hook's deliveries: those waiting are dropped (their tasks went with it),
-            // those on the wire are cut.
-            for (qint64 hook : removed) {
-                dropWaiting(hook);
+            if (graceEnd.hasExpired())
                 for (Flight &f : sending)
-                    if (f.hook.id == hook && !f.landed) {
-                        f.error = QStringLiteral("the hook was deleted during the delivery");
-                        f.hook.active = false; // no retry of a deleted hook
+                    if (!f.landed) {
+                        f.interrupted = true;
+                        f.error = QStringLiteral("the instance stopped during the delivery: it may or may not have arrived");
                         client.abort(f.exchange, f.error);
                     }
-                client.closePool(hook);
-            }
-            if (!removed.empty())
-                settleRound(); // abort() may have finished them at once: record before waiting
-            removed.clear();
-            if (stopping) {
-                // Shutdown: what waits for a connection goes back unsent; what is on the wire
-                // gets WebhookOptions::stopGrace, then it is cut and recorded `unknown`.
-                if (!graceStarted) {
-                    graceStarted = true;
-                    graceEnd.setRemainingTime(std::max(std::chrono::milliseconds(0), options.stopGrace), Qt::PreciseTimer);
-                }
-                if (graceEnd.hasExpired())
-                    for (Flight &f : sending)
-                        if (!f.landed) {
-                            f.interrupted = true;
-                            f.error = QStringLiteral("the instance stopped during the delivery: it may or may not have arrived");
-                            client.abort(f.exchange, f.error);
-                        }
-                settleRound();
-                std::vector<qint64> unsent;
-                while (!waiting.empty()) {
-                    const std::vector<qint64> ids = dropWaiting(waiting.begin()->first);
-                    unsent.insert(unsent.end(), ids.begin(), ids.end());
-                }
-                release(unsent, 0);
-                if (sending.empty())
-                    break;
-            }
-            if (!sending.empty()) {
-                qint64 wait = sending.front().due.remainingTime();
-                if (graceStarted)
-                    wait = std::min(wait, graceEnd.remainingTime());
-                deadline.start(std::max<qint64>(1, wait));
-            }
-            // (An exchange that failed as it started finished already: no waiting for it.)
-            events.processEvents(finished.empty() ? QEventLoop::WaitForMoreEvents : QEventLoop::AllEvents);
-            cutOverdue();
             settleRound();
-            client.reap();
-            if (sincePrune.hasExpired(60'000)) {
-                client.closeIdle(std::chrono::minutes(1));
-                sincePrune.restart();
+            std::vector<qint64> unsent;
+            while (!waiting.empty()) {
+                const std::vector<qint64> ids = dropWaiting(waiting.begin()->first);
+                unsent.insert(unsent.end(), ids.begin(), ids.end());
             }
+            release(unsent, 0);
+            if (sending.empty())
+                break;
         }
-        {
-            std::lock_guard lock(loop.mutex);
-            loop.dispatcher = nullptr;
-            loop.running = false;
+        if (!sending.empty()) {
+            qint64 wait = sending.front().due.remainingTime();
+            if (graceStarted)
+                wait = std::min(wait, graceEnd.remainingTime());
+            deadline.start(std::max<qint64>(1, wait));
         }
-        loop.changed.notify_all();
+        // (An exchange that failed as it started finished already: no waiting for it.)
+        events.processEvents(finished.empty() ? QEventLoop::WaitForMoreEvents : QEventLoop::AllEvents);
+        cutOverdue();
+        settleRound();
+        client.reap();
+        if (sincePrune.hasExpired(60'000)) {
+            client.closeIdle(std::chrono::minutes(1));
+            sincePrune.restart();
+        }
     }
-};
+    {
+        std::lock_guard lock(loop.mutex);
+        loop.dispatcher = nullptr;
+        loop.running = false;
+    }
+    loop.changed.notify_all();
+}
 
 WebhookService::WebhookService(const EngineConfig &config, Store &store, const SecretBox &secrets, WebhookOptions options)
     : d(std::make_unique<Impl>(config, store, secrets, std::move(options)))
@@ -1813,8 +1666,8 @@ void WebhookService::deliver(const CancelToken &cancel, const std::vector<qint64
     if (!d->reserve(cancel, qint64(ids.size())))
         return; // stopping: the ids stay undelivered in the store, queued again by the next start
     qint64 unused = qint64(ids.size());
-    std::vector<Impl::Ended> ended;
-    for (Impl::Flight &f : d->claim(ids)) {
+    std::vector<Ended> ended;
+    for (Flight &f : d->claim(ids)) {
         if (f.error.isEmpty() && !f.hook.active) {
             ended.push_back({std::move(f), TaskOutcome::Skipped, QJsonObject{{QStringLiteral("error"), QStringLiteral("the hook is inactive")}}});
             continue;
