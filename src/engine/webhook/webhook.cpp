@@ -172,20 +172,6 @@ QByteArray eventsJson(const HookEvents &events)
     return QJsonDocument(events.toJson()).toJson(QJsonDocument::Compact);
 }
 
-// "Basic <base64(user:password)>" of a URL's user info.
-QByteArray basicCredentials(const QUrl &url)
-{
-    return "Basic " + (url.userName(QUrl::FullyDecoded) + QLatin1Char(':') + url.password(QUrl::FullyDecoded)).toUtf8().toBase64();
-}
-
-QJsonObject headersJson(const QList<QPair<QByteArray, QByteArray>> &headers)
-{
-    QJsonObject o;
-    for (const auto &[k, v] : headers)
-        o.insert(QString::fromLatin1(k), k.compare("Authorization", Qt::CaseInsensitive) == 0 ? QStringLiteral("******") : QString::fromUtf8(v));
-    return o;
-}
-
 bool isEmptyPush(HookEventType type, const QByteArray &payload)
 {
     if (type != HookEventType::Push)
@@ -221,59 +207,6 @@ std::optional<TaskOutcome> taskOutcomeFromName(QStringView n)
         if (n == name(o))
             return o;
     return std::nullopt;
-}
-
-QByteArray hmacSha256Hex(const QByteArray &secret, const QByteArray &body)
-{
-    return QMessageAuthenticationCode::hash(body, secret, QCryptographicHash::Sha256).toHex();
-}
-
-QByteArray hmacSha1Hex(const QByteArray &secret, const QByteArray &body)
-{
-    return QMessageAuthenticationCode::hash(body, secret, QCryptographicHash::Sha1).toHex();
-}
-
-Status checkEgress(const QStringList &allowed, const QString &host, const QHostAddress &address)
-{
-    // An IPv4-mapped IPv6 address (::ffff:127.0.0.1) is judged as the IPv4 address it carries.
-    QHostAddress a = address;
-    bool mapped = false;
-    if (a.protocol() == QAbstractSocket::IPv6Protocol)
-        if (const quint32 v4 = a.toIPv4Address(&mapped); mapped)
-            a = QHostAddress(v4);
-    const bool loopback = a.isLoopback();
-    // Qt counts RFC 1918 and unique local addresses as global: the private ranges are named here.
-    bool privateNet = a.isLinkLocal() || a.isUniqueLocalUnicast() || a.isSiteLocal();
-    for (const char *range : {"10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10"})
-        privateNet = privateNet || a.isInSubnet(QHostAddress::parseSubnet(QLatin1String(range)));
-    const bool unspecified = a.isNull() || a == QHostAddress::AnyIPv4 || a == QHostAddress::AnyIPv6 ||
-                             a.isInSubnet(QHostAddress::parseSubnet(QStringLiteral("0.0.0.0/8")));
-    const bool external = a.isGlobal() && !privateNet && !loopback && !unspecified && !a.isMulticast() && !a.isBroadcast();
-    for (const QString &raw : allowed) {
-        const QString entry = raw.trimmed().toLower();
-        if (entry.isEmpty())
-            continue;
-        if (entry == QLatin1String("*"))
-            return Status::ok();
-        if (entry == QLatin1String("external")) {
-            if (external)
-                return Status::ok();
-        } else if (entry == QLatin1String("private")) {
-            if (privateNet)
-                return Status::ok();
-        } else if (entry == QLatin1String("loopback")) {
-            if (loopback)
-                return Status::ok();
-        } else if (entry.contains(u'/')) {
-            const std::pair<QHostAddress, int> subnet = QHostAddress::parseSubnet(entry);
-            if (subnet.second >= 0 && a.isInSubnet(subnet))
-                return Status::ok();
-        } else if (globMatches(entry, host.toLower())) {
-            return Status::ok();
-        }
-    }
-    return Status::permissionDenied(QStringLiteral("%1 (%2) is not allowed by [webhook] ALLOWED_HOST_LIST = %3")
-                                        .arg(host, address.toString(), allowed.join(QStringLiteral(", "))));
 }
 
 void RetryTimer::schedule(qint64 id, qint64 dueMs)
@@ -324,22 +257,6 @@ Status WebhookService::Impl::push(const CancelToken &cancel, const std::vector<q
             return pushed;
     }
     return Status::ok();
-}
-
-bool WebhookService::Impl::proxied(const QString &host) const
-{
-    if (config.webhook.proxyUrl.isEmpty())
-        return false;
-    const QString name = host.toLower();
-    return std::any_of(config.webhook.proxyHosts.cbegin(), config.webhook.proxyHosts.cend(),
-                       [&](const QString &glob) { return glob == QLatin1String("**") || globMatches(glob.toLower(), name); });
-}
-
-QString WebhookService::Impl::proxyForHistory() const
-{
-    QUrl url(config.webhook.proxyUrl);
-    url.setPassword(QString());
-    return url.toString(QUrl::RemoveUserInfo);
 }
 
 std::vector<Flight> WebhookService::Impl::claim(const std::vector<qint64> &ids)
@@ -459,145 +376,6 @@ void WebhookService::Impl::release(const std::vector<qint64> &ids, qint64 dueMs)
     if (dueMs > 0)
         for (qint64 id : ids)
             retries.schedule(id, dueMs);
-}
-
-void WebhookService::Impl::prepare(Flight &f)
-{
-    const Hook &h = f.hook;
-    QByteArray document = f.task.payload;
-    QUrl url(h.url);
-    QString method = h.httpMethod;
-    // A v2 task for a chat channel is converted now, with the hook's current settings; v1
-    // tasks (the body as sent) and gitea/gogs hooks go as stored.
-    if (f.task.payloadVersion == 2 && Channels::isChannel(h.type)) {
-        Result<Channels::Message> message = Channels::convert(h.type, QJsonDocument::fromJson(h.meta.toUtf8()).object(), f.task.eventType,
-                                                              f.task.payload, f.task.uuid);
-        f.request = QJsonObject{{QStringLiteral("url"), h.url}, {QStringLiteral("http_method"), h.httpMethod}};
-        if (!message) {
-            f.error = QStringLiteral("the %1 channel cannot carry this event: %2").arg(name(h.type), message.status().message());
-            return;
-        }
-        document = QJsonDocument(message->body).toJson(QJsonDocument::Compact);
-        if (!message->urlSuffix.isEmpty())
-            url = QUrl(h.url + message->urlSuffix);
-        if (!message->method.isEmpty())
-            method = message->method;
-    }
-    QByteArray body = document;
-    QByteArray contentType = "application/json";
-    if (h.contentType == ContentType::Form && !Channels::isChannel(h.type)) {
-        body = "payload=" + QUrl::toPercentEncoding(QString::fromUtf8(document));
-        contentType = "application/x-www-form-urlencoded";
-    }
-    if (method == QLatin1String("GET")) {
-        QUrlQuery query(url);
-        query.addQueryItem(QStringLiteral("payload"), QString::fromUtf8(QUrl::toPercentEncoding(QString::fromUtf8(document))));
-        url.setQuery(query);
-        body = document; // signed as Gitea does: the payload itself
-    }
-
-    // Egress: resolve once, vet every address, connect to the vetted literal (no second
-    // lookup that DNS rebinding could answer differently). Through the proxy the name is
-    // vetted the same way, but the proxy connects to it (its own lookup is past our check).
-    const QString host = url.host();
-    const bool viaProxy = proxied(host);
-    QList<QHostAddress> addresses;
-    QHostAddress literal(host);
-    if (!literal.isNull())
-        addresses = {literal};
-    else if (options.resolve)
-        addresses = options.resolve(host);
-    else
-        addresses = QHostInfo::fromName(host).addresses();
-    if (addresses.isEmpty()) {
-        f.error = QStringLiteral("%1 does not resolve").arg(host);
-        return;
-    }
-    for (const QHostAddress &a : addresses)
-        if (Status allowed = checkEgress(config.webhook.allowedHostList, host, a); !allowed) {
-            f.error = allowed.message();
-            return;
-        }
-    QList<QPair<QByteArray, QByteArray>> headers;
-    const QByteArray grouped = event(f.task.eventType).toLatin1();
-    const QByteArray fine = name(f.task.eventType).toLatin1();
-    const QByteArray uuid = f.task.uuid.toLatin1();
-    const QByteArray secret = h.secret.toUtf8();
-    const QByteArray sha256 = secret.isEmpty() ? QByteArray() : hmacSha256Hex(secret, body);
-    const QByteArray sha1 = secret.isEmpty() ? QByteArray() : hmacSha1Hex(secret, body);
-    const QByteArray target_type = name(targetType(h.repoId, h.ownerId, h.isSystem, f.ownerIsOrganization)).toLatin1();
-    headers << qMakePair(QByteArray("X-Gitea-Delivery"), uuid) << qMakePair(QByteArray("X-Gitea-Event"), grouped)
-            << qMakePair(QByteArray("X-Gitea-Event-Type"), fine) << qMakePair(QByteArray("X-Gitea-Signature"), sha256)
-            << qMakePair(QByteArray("X-Gitea-Hook-Installation-Target-Type"), target_type)
-            << qMakePair(QByteArray("X-Gogs-Delivery"), uuid) << qMakePair(QByteArray("X-Gogs-Event"), grouped)
-            << qMakePair(QByteArray("X-Gogs-Event-Type"), fine) << qMakePair(QByteArray("X-Gogs-Signature"), sha256)
-            << qMakePair(QByteArray("X-Hub-Signature"), sha1.isEmpty() ? QByteArray() : "sha1=" + sha1)
-            << qMakePair(QByteArray("X-Hub-Signature-256"), sha256.isEmpty() ? QByteArray() : "sha256=" + sha256)
-            << qMakePair(QByteArray("X-GitHub-Delivery"), uuid) << qMakePair(QByteArray("X-GitHub-Event"), grouped)
-            << qMakePair(QByteArray("X-GitHub-Event-Type"), fine)
-            << qMakePair(QByteArray("X-GitHub-Hook-Installation-Target-Type"), target_type)
-            << qMakePair(QByteArray("X-Switchyard-Trace"), f.task.traceId.toLatin1())
-            << qMakePair(QByteArray("User-Agent"), QByteArray("Switchyard-Hookshot"));
-    if (method != QLatin1String("GET"))
-        headers << qMakePair(QByteArray("Content-Type"), contentType);
-    if (h.hasAuthorization) {
-        Result<QByteArray> opened = secrets.open(f.sealedAuthorization);
-        if (!opened) {
-            f.error = QStringLiteral("the Authorization header could not be opened: %1").arg(opened.status().message());
-            f.request = QJsonObject{{QStringLiteral("url"), url.toString()}, {QStringLiteral("http_method"), method},
-                                    {QStringLiteral("headers"), headersJson(headers)}};
-            return;
-        }
-        headers << qMakePair(QByteArray("Authorization"), *opened);
-    }
-    f.request = QJsonObject{{QStringLiteral("url"), url.toString()},
-                            {QStringLiteral("http_method"), method},
-                            {QStringLiteral("headers"), headersJson(headers)},
-                            {QStringLiteral("body"), QString::fromUtf8(body)}};
-    if (viaProxy)
-        f.request.insert(QStringLiteral("proxy"), proxyForHistory());
-
-    // What goes on the wire: to the vetted address (the Host header and TLS name are the
-    // URL's), or through the proxy: a plain HTTP proxy takes the absolute URL, a TLS one (and
-    // SOCKS5) tunnels to the name.
-    const bool tls = url.scheme() == QLatin1String("https");
-    const quint16 port = quint16(url.port(tls ? 443 : 80));
-    HttpDestination &to = f.destination;
-    to.pool = h.id;
-    to.tls = tls;
-    to.host = viaProxy ? host : addresses.front().toString();
-    to.port = port;
-    to.peerName = host;
-    to.verifyPeer = !(tls && config.webhook.skipTlsVerify);
-    HttpExchange &x = f.exchange;
-    x.method = method.toLatin1();
-    QByteArray origin = url.path(QUrl::FullyEncoded).toLatin1();
-    if (origin.isEmpty())
-        origin = "/";
-    if (url.hasQuery())
-        origin += '?' + url.query(QUrl::FullyEncoded).toLatin1();
-    x.target = origin;
-    const QByteArray hostName = host.contains(QLatin1Char(':')) ? '[' + host.toUtf8() + ']' : host.toUtf8();
-    x.headers = {{QByteArrayLiteral("Host"), url.port() > 0 ? hostName + ':' + QByteArray::number(url.port()) : hostName}};
-    x.headers += headers;
-    if (!url.userName().isEmpty() && !h.hasAuthorization) // credentials in the URL: sent at once, as Gitea does
-        x.headers += {QByteArrayLiteral("Authorization"), basicCredentials(url)};
-    if (viaProxy) {
-        const QUrl proxy(config.webhook.proxyUrl);
-        const bool socks = proxy.scheme().toLower() == QLatin1String("socks5");
-        if (socks || tls) {
-            to.proxy = QNetworkProxy(socks ? QNetworkProxy::Socks5Proxy : QNetworkProxy::HttpProxy, proxy.host(),
-                                     quint16(proxy.port(socks ? 1080 : 80)), proxy.userName(), proxy.password());
-        } else {
-            to.host = proxy.host();
-            to.port = quint16(proxy.port(80));
-            x.target = url.toEncoded(QUrl::RemoveUserInfo | QUrl::RemoveFragment);
-            if (!proxy.userName().isEmpty())
-                x.headers += {QByteArrayLiteral("Proxy-Authorization"), basicCredentials(proxy)};
-        }
-    }
-    x.body = body;
-    x.maxBody = options.maxResponseBytes;
 }
 
 void WebhookService::Impl::transmit(HttpClient &client, Flight &f) const

@@ -160,6 +160,8 @@ struct WebhookService::Impl
     // Queues `ids` on webhook_sender; one already queued goes out once. Unavailable before start().
     Status push(const CancelToken &cancel, const std::vector<qint64> &ids);
 
+    // ---- egress.cpp
+    // Whether a delivery to `host` goes through [webhook] PROXY_URL (it matches PROXY_HOSTS).
     bool proxied(const QString &host) const;
     // The proxy as recorded in a delivery's request (never its password).
     QString proxyForHistory() const;
