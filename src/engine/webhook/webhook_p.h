@@ -183,6 +183,10 @@ struct WebhookService::Impl
     // Records what happened to each of `ended` and their hooks' last status, in one transaction
     // (a retry is written with the failure it follows); then announces, schedules and counts.
     void record(std::vector<Ended> &ended);
+    // A hook made inactive by AUTO_DISABLE_AFTER: logged, and announced as a notice.
+    void announceDisabled(const Ended &e);
+    // DeliveryStats: `e` took `ms`.
+    void tally(const Ended &e, double ms);
 
     // ---- The delivery loop: a thread of the lifecycle's that sends what the workers hand it and
     // records each answer when it ends, so a worker never waits for a receiver. Started before
