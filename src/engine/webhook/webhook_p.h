@@ -259,6 +259,8 @@ struct WebhookService::Impl
     void toRecorder(std::vector<Ended> &&ended);
     void runRecorder(const CancelToken &stop);
 
+    // The delivery loop thread's body (deliveryloop.cpp): its state is a LoopThread's, on its stack.
+    class LoopThread;
     void runLoop(const CancelToken &stop);
 };
 
