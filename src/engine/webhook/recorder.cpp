@@ -16,7 +16,6 @@
 
 #include "webhook_p.h"
 
-#include "engine/queue/queue.h"
 #include "engine/store/store.h"
 
 #include <QJsonDocument>
