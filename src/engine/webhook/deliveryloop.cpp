@@ -12,8 +12,8 @@
 //   - the shutdown: Loop::closing (start(), webhook.cpp).
 // What they share is Impl::loop, under Loop::mutex: the inbox, the room (held, heldPerHook),
 // each hook's pace (oldestSentMs) and whether the loop runs. Room is taken by a worker before it
-// claims and given back by the recorder once the result is written (or by whoever drops a flight
-// unsent), so `held` counts what a crash would leave claimed without a result.
+// claims; it is given back by the worker for what it did not hand over, by the recorder once a
+// result is written, and by the loop for what it drops unsent.
 
 #include "webhook_p.h"
 

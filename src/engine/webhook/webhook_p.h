@@ -125,18 +125,19 @@ struct WebhookService::Impl
     {
     }
 
+    // ---- Shared by every thread: set at construction (the queue by start(), before any task
+    // can be pushed), thread-safe or atomic after.
     const EngineConfig &config;
     Store &store;
     const SecretBox &secrets;
     WebhookOptions options;
-    // Set by start() before a task can be pushed; read by any thread after.
     std::shared_ptr<WorkerPoolQueue<qint64>> queue;
     // DeliveryStats, by TaskOutcome (pending unused).
     std::array<std::atomic<qint64>, 5> outcomes{};
     std::atomic<qint64> durationUs{0};
     RecentLatency recentLatency; // of the deliveries that were sent (succeeded or failed)
-    std::atomic<qint64> inFlight{0};
-    std::atomic<qint64> bulkJob{0}; // the bulk redelivery running (its process id), 0: none
+    std::atomic<qint64> inFlight{0}; // Loop::held, for stats() without the loop's mutex
+    std::atomic<qint64> bulkJob{0};  // the bulk redelivery running (its process id), 0: none
     RetryTimer retries;
 
     void announce(const std::vector<qint64> &ids) const
@@ -160,57 +161,35 @@ struct WebhookService::Impl
     // Queues `ids` on webhook_sender; one already queued goes out once. Unavailable before start().
     Status push(const CancelToken &cancel, const std::vector<qint64> &ids);
 
-    // ---- egress.cpp
+    // ---- egress.cpp: the request, built on the worker's thread.
     // Whether a delivery to `host` goes through [webhook] PROXY_URL (it matches PROXY_HOSTS).
     bool proxied(const QString &host) const;
     // The proxy as recorded in a delivery's request (never its password).
     QString proxyForHistory() const;
-
-    // Claims `ids` (compare-and-set, one transaction): the tasks with their hooks, leaving out
-    // those another worker has, gone or already delivered. A retry that is not due yet is not
-    // claimed: it goes back to the retry timer.
-    std::vector<Flight> claim(const std::vector<qint64> &ids);
-    // Gives claimed tasks back unsent (the delivery loop stopped, or their hook has too many
-    // deliveries held): undelivered again, due at `dueMs` (0: as they were), so a later start, the
-    // resync task or the retry timer queues them.
-    void release(const std::vector<qint64> &ids, qint64 dueMs);
     // Builds the request (the channel's conversion, the egress check with its DNS lookup, the
     // signatures), on the worker's thread; on failure sets f.error. transmit() sends it.
     void prepare(Flight &f);
-    // Sends a prepared flight (on the delivery loop's thread); its clock and deadline start now.
-    void transmit(HttpClient &client, Flight &f) const;
 
-    // Records what happened to each of `ended` and their hooks' last status, in one transaction
-    // (a retry is written with the failure it follows); then announces, schedules and counts.
-    void record(std::vector<Ended> &ended);
-    // A hook made inactive by AUTO_DISABLE_AFTER: logged, and announced as a notice.
-    void announceDisabled(const Ended &e);
-    // DeliveryStats: `e` took `ms`.
-    void tally(const Ended &e, double ms);
-
-    // ---- The delivery loop: a thread of the lifecycle's that sends what the workers hand it and
-    // records each answer when it ends, so a worker never waits for a receiver. Started before
-    // the queue, so the lifecycle stops the queue (its producer) first.
+    // ---- deliveryloop.cpp. The delivery loop: a thread of the lifecycle's that sends what the
+    // workers hand it and records each answer when it ends, so a worker never waits for a
+    // receiver. Started before the queue, so the lifecycle stops the queue (its producer) first.
     static constexpr int kConnectionsPerHook = 6; // as browsers and Qt per host; more wait here, off the clock
 
     // What the workers, the delivery loop, the recorder and the shutdown share.
     struct Loop
     {
-        std::mutex mutex; // guards every field below
+        std::mutex mutex; // guards the fields below
         std::condition_variable_any changed; // room, settled, started, stopped
         std::vector<Flight> inbox;           // handed over, not yet seen by the loop
-        qint64 held = 0;                     // handed over and not yet recorded
-        std::map<qint64, qint64> heldPerHook;
+        qint64 held = 0;                     // room taken: reserved or handed over, and not yet recorded
+        std::map<qint64, qint64> heldPerHook;  // handed over and not yet recorded, per hook
         std::map<qint64, qint64> oldestSentMs; // per hook with deliveries on the wire: the oldest one's send
         QAbstractEventDispatcher *dispatcher = nullptr; // the loop thread's, while it runs
         bool running = false;
-        bool stopped = false;
+        bool stopped = false;             // the loop stopped taking flights: handOff() gives them back
         bool closing = false;             // the shutdown began: workers stop waiting for room
         std::vector<qint64> removedHooks; // deleted since the loop last looked
     } loop;
-
-    // A hook was deleted: the loop drops what of it waits and cuts what is on the wire.
-    void forget(qint64 hookId);
 
     int maxInFlight() const { return std::max(1, options.maxInFlight); }
     int maxHeldPerHook() const { return std::max(kConnectionsPerHook, options.maxHeldPerHook); }
@@ -220,7 +199,10 @@ struct WebhookService::Impl
     // maxInFlight are held. False when cancelled or the loop has stopped.
     bool reserve(const CancelToken &cancel, qint64 n);
     void unreserve(qint64 n);
-
+    // Claims `ids` (compare-and-set, one transaction): the tasks with their hooks, leaving out
+    // those another worker has, gone or already delivered. A retry that is not due yet is not
+    // claimed: it goes back to the retry timer.
+    std::vector<Flight> claim(const std::vector<qint64> &ids);
     // How long a hook holding `held` deliveries needs to send them (the loop's mutex held): its
     // rounds of six, each as long as its oldest delivery on the wire has taken so far (a receiver
     // that hangs looks slower the longer it hangs), at most DELIVER_TIMEOUT a round; with none on
@@ -230,38 +212,51 @@ struct WebhookService::Impl
     // WebhookOptions::keepingUp, or it has none on the wire (what it holds has ended and waits
     // for the recorder, or has just been handed over) (the loop's mutex held).
     bool keepsUp(qint64 hook) const;
-
     // Hands a prepared flight to the loop, in room reserved for it; false when it was not taken
     // (the caller gives its room back). A hook that holds maxHeldPerHook already waits for room
     // (up to busyHookWait) while its receiver keeps up; otherwise (slow or hanging) the task goes
     // back to the store, due when that backlog should have been sent. A stopped loop gives it
     // back as undelivered (queued at the next start).
     bool handOff(const CancelToken &cancel, Flight &&f);
-
+    // A hook was deleted: the loop drops what of it waits and cuts what is on the wire.
+    void forget(qint64 hookId);
     // Until nothing handed over is unrecorded, or `until`.
     Status settle(const CancelToken &cancel, SteadyClock::time_point until);
 
+    // The delivery loop thread's body: its own state is a LoopThread's, on its stack.
+    class LoopThread;
+    void runLoop(const CancelToken &stop);
+    // Sends a prepared flight (on the delivery loop's thread); its clock and deadline start now.
+    void transmit(HttpClient &client, Flight &f) const;
     // The answer (or its absence) of a flight whose exchange finished.
     Ended landed(Flight &f) const;
 
-    // ---- The recorder: a thread of the lifecycle's that writes what the delivery loop ended,
-    // so the loop never waits for the database's write lock. What arrives while it writes is the
-    // next transaction (a group commit: the busier the loop, the more deliveries per
-    // transaction). Started before the loop, so the lifecycle stops it after the loop, and it
+    // ---- recorder.cpp. The recorder: a thread of the lifecycle's that writes what the delivery
+    // loop ended, so the loop never waits for the database's write lock. What arrives while it
+    // writes is the next transaction (a group commit: the busier the loop, the more deliveries
+    // per transaction). Started before the loop, so the lifecycle stops it after the loop, and it
     // writes all that the loop left it before it ends.
     struct Recorder
     {
         std::mutex mutex; // guards inbox
         std::condition_variable_any arrived;
-        std::vector<Ended> inbox;
+        std::vector<Ended> inbox; // ended on the wire, not yet written
     } recorder;
 
     void toRecorder(std::vector<Ended> &&ended);
     void runRecorder(const CancelToken &stop);
-
-    // The delivery loop thread's body (deliveryloop.cpp): its state is a LoopThread's, on its stack.
-    class LoopThread;
-    void runLoop(const CancelToken &stop);
+    // Records what happened to each of `ended` and their hooks' last status, in one transaction
+    // (a retry is written with the failure it follows); then announces, schedules and counts.
+    // From the recorder, or from a worker for what failed before the wire.
+    void record(std::vector<Ended> &ended);
+    // A hook made inactive by AUTO_DISABLE_AFTER: logged, and announced as a notice.
+    void announceDisabled(const Ended &e);
+    // DeliveryStats: `e` took `ms`.
+    void tally(const Ended &e, double ms);
+    // Gives claimed tasks back unsent (the delivery loop stopped, or their hook has too many
+    // deliveries held): undelivered again, due at `dueMs` (0: as they were), so a later start, the
+    // resync task or the retry timer queues them.
+    void release(const std::vector<qint64> &ids, qint64 dueMs);
 };
 
 } // namespace Switchyard::Webhook
