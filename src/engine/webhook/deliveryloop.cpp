@@ -33,7 +33,7 @@ namespace {
 struct HookRead
 {
     Hook hook;
-    QString error; // why its tasks cannot be sent (the hook is gone or does not read)
+    QString error;  // why its tasks cannot be sent (the hook is gone or does not read)
     QString sealedAuthorization;
     bool ownerIsOrganization = false;
 };
@@ -42,7 +42,8 @@ struct HookRead
 Result<HookRead> readHook(SqlTransaction &tx, qint64 hookId)
 {
     HookRead r;
-    Result<QSqlQuery> h = tx.exec(QStringLiteral("SELECT ") + kHookColumns + QStringLiteral(" FROM webhook WHERE id = ?"), {hookId});
+    Result<QSqlQuery> h =
+        tx.exec(QStringLiteral("SELECT ") + kHookColumns + QStringLiteral(" FROM webhook WHERE id = ?"), {hookId});
     if (!h)
         return h.status();
     if (!h->next()) {
@@ -57,9 +58,10 @@ Result<HookRead> readHook(SqlTransaction &tx, qint64 hookId)
     h->finish();
     // What the request needs besides the hook, in the same transaction.
     if (r.error.isEmpty()) {
-        Result<QSqlQuery> extra = tx.exec(QStringLiteral("SELECT w.header_authorization, COALESCE(u.is_org, 0) FROM webhook w "
-                                                         "LEFT JOIN forge_user u ON u.id = w.owner_id WHERE w.id = ?"),
-                                          {hookId});
+        Result<QSqlQuery> extra =
+            tx.exec(QStringLiteral("SELECT w.header_authorization, COALESCE(u.is_org, 0) FROM webhook w "
+                                   "LEFT JOIN forge_user u ON u.id = w.owner_id WHERE w.id = ?"),
+                    {hookId});
         if (!extra)
             return extra.status();
         if (extra->next()) {
@@ -75,10 +77,11 @@ Result<HookRead> readHook(SqlTransaction &tx, qint64 hookId)
 // `dueMs` then says when it is due (0 or the past for the others).
 Result<std::optional<HookTask>> claimTask(SqlTransaction &tx, qint64 id, qint64 now, qint64 &dueMs)
 {
-    Result<QSqlQuery> claimed = tx.exec(QStringLiteral("UPDATE hook_task SET is_delivered = 1, claimed_ms = ? WHERE id = ? "
-                                                       "AND is_delivered = 0 AND deliver_after_ms <= ? RETURNING ")
-                                            + kTaskColumns,
-                                        {now, id, now});
+    Result<QSqlQuery> claimed =
+        tx.exec(QStringLiteral("UPDATE hook_task SET is_delivered = 1, claimed_ms = ? WHERE id = ? "
+                               "AND is_delivered = 0 AND deliver_after_ms <= ? RETURNING ") +
+                    kTaskColumns,
+                {now, id, now});
     if (!claimed)
         return claimed.status();
     if (!claimed->next()) {
@@ -96,16 +99,16 @@ Result<std::optional<HookTask>> claimTask(SqlTransaction &tx, qint64 id, qint64 
     return task;
 }
 
-} // namespace
+}  // namespace
 
 std::vector<Flight> WebhookService::Impl::claim(const std::vector<qint64> &ids)
 {
     std::vector<Flight> flights;
-    std::vector<std::pair<qint64, qint64>> held; // (id, due)
+    std::vector<std::pair<qint64, qint64>> held;  // (id, due)
     const Status read = store.write([&](SqlTransaction &tx) -> Status {
         flights.clear();
         held.clear();
-        std::map<qint64, HookRead> hooks; // a batch is mostly one hook's: each hook is read once
+        std::map<qint64, HookRead> hooks;  // a batch is mostly one hook's: each hook is read once
         const qint64 now = nowMs();
         for (qint64 id : ids) {
             qint64 dueMs = 0;
@@ -137,7 +140,8 @@ std::vector<Flight> WebhookService::Impl::claim(const std::vector<qint64> &ids)
         return Status::ok();
     });
     if (!read) {
-        qCWarning(lcWebhook).noquote() << ids.size() << "webhook task(s) could not be claimed (they stay queued in the store):"
+        qCWarning(lcWebhook).noquote() << ids.size()
+                                       << "webhook task(s) could not be claimed (they stay queued in the store):"
                                        << read.message();
         return {};
     }
@@ -165,8 +169,8 @@ void WebhookService::Impl::forget(qint64 hookId)
 bool WebhookService::Impl::reserve(const CancelToken &cancel, qint64 n)
 {
     std::unique_lock lock(loop.mutex);
-    if (!cancel.wait(loop.changed, lock, [&] { return loop.stopped || loop.closing || loop.held < maxInFlight(); }) || loop.stopped
-        || loop.closing)
+    if (!cancel.wait(loop.changed, lock, [&] { return loop.stopped || loop.closing || loop.held < maxInFlight(); }) ||
+        loop.stopped || loop.closing)
         return false;
     loop.held += n;
     inFlight += n;
@@ -189,8 +193,9 @@ qint64 WebhookService::Impl::drainMs(qint64 hook, qint64 held) const
 {
     const qint64 rounds = (held + kConnectionsPerHook - 1) / kConnectionsPerHook;
     const auto oldest = loop.oldestSentMs.find(hook);
-    const qint64 round = oldest == loop.oldestSentMs.end() ? options.keepingUp.count()
-                                                           : std::clamp<qint64>(nowMs() - oldest->second, 1, timeout().count());
+    const qint64 round = oldest == loop.oldestSentMs.end()
+                             ? options.keepingUp.count()
+                             : std::clamp<qint64>(nowMs() - oldest->second, 1, timeout().count());
     return rounds * round;
 }
 
@@ -203,7 +208,9 @@ bool WebhookService::Impl::keepsUp(qint64 hook) const
 bool WebhookService::Impl::handOff(const CancelToken &cancel, Flight &&f)
 {
     const qint64 hook = f.hook.id;
-    const auto heldOf = [&] { return loop.heldPerHook.count(hook) ? loop.heldPerHook.at(hook) : qint64(0); };
+    const auto heldOf = [&] {
+        return loop.heldPerHook.count(hook) ? loop.heldPerHook.at(hook) : qint64(0);
+    };
     std::unique_lock lock(loop.mutex);
     if (heldOf() >= maxHeldPerHook() && !loop.stopped && !loop.closing && loop.dispatcher && keepsUp(hook))
         cancel.waitUntil(loop.changed, lock, SteadyClock::now() + options.busyHookWait,
@@ -243,8 +250,9 @@ Ended WebhookService::Impl::landed(Flight &f) const
             headers.insert(QString::fromLatin1(k), QString::fromUtf8(v));
         response = {{QStringLiteral("status"), code},
                     {QStringLiteral("headers"), headers},
-                    {QStringLiteral("body"), QString::fromUtf8(x.responseBody)
-                                                 + (x.truncated ? QStringLiteral("\n… (cut at %1 bytes)").arg(x.maxBody) : QString())}};
+                    {QStringLiteral("body"),
+                     QString::fromUtf8(x.responseBody) +
+                         (x.truncated ? QStringLiteral("\n… (cut at %1 bytes)").arg(x.maxBody) : QString())}};
         if (!error.isEmpty())
             response.insert(QStringLiteral("error"), error);
     } else {
@@ -284,13 +292,13 @@ private:
     void waitRound();
 
     Impl &d;
-    QEventLoop m_events; // gives this thread its event dispatcher
+    QEventLoop m_events;  // gives this thread its event dispatcher
     HttpClient m_client;
-    std::list<Flight> m_sending;                   // in send order, so by deadline
-    std::map<qint64, std::deque<Flight>> m_waiting; // per hook, beyond its connections
+    std::list<Flight> m_sending;                     // in send order, so by deadline
+    std::map<qint64, std::deque<Flight>> m_waiting;  // per hook, beyond its connections
     std::map<qint64, int> m_sendingPerHook;
-    std::vector<std::list<Flight>::iterator> m_finished; // this round's
-    std::atomic<bool> m_stopping = false;                // set by the stop token's callback
+    std::vector<std::list<Flight>::iterator> m_finished;  // this round's
+    std::atomic<bool> m_stopping = false;                 // set by the stop token's callback
     // DELIVER_TIMEOUT is a total deadline, checked after every round of events (a receiver that
     // floods this thread with reads could hold a timer back); the precise timer only wakes the
     // wait for the earliest one, and is set again when it fires early.
@@ -303,7 +311,8 @@ private:
 
 WebhookService::Impl::LoopThread::LoopThread(Impl &d)
     : d(d)
-    , m_overdue(QStringLiteral("no complete answer within DELIVER_TIMEOUT (%1 s)").arg(d.config.webhook.deliverTimeoutSeconds))
+    , m_overdue(QStringLiteral("no complete answer within DELIVER_TIMEOUT (%1 s)")
+                    .arg(d.config.webhook.deliverTimeoutSeconds))
 {
     m_deadline.setSingleShot(true);
     m_deadline.setTimerType(Qt::PreciseTimer);
@@ -340,7 +349,7 @@ void WebhookService::Impl::LoopThread::cutOverdue()
 {
     for (Flight &f : m_sending) {
         if (!f.due.hasExpired())
-            break; // later ones are due later
+            break;  // later ones are due later
         if (!f.landed) {
             f.error = m_overdue;
             m_client.abort(f.exchange, m_overdue);
@@ -365,9 +374,9 @@ void WebhookService::Impl::LoopThread::settleRound()
             m_sendingPerHook.erase(hook);
     }
     m_finished.clear();
-    sendNext(freed); // first, so its receiver works while this round is recorded
+    sendNext(freed);  // first, so its receiver works while this round is recorded
     notePace(freed);
-    d.toRecorder(std::move(ended)); // the room they hold is given back once they are recorded
+    d.toRecorder(std::move(ended));  // the room they hold is given back once they are recorded
 }
 
 // The next waiting delivery of each hook that `freed` connections.
@@ -390,9 +399,10 @@ void WebhookService::Impl::LoopThread::notePace(const std::map<qint64, qint64> &
     std::lock_guard lock(d.loop.mutex);
     for (const auto &[hook, n] : freed) {
         // `m_sending` is in send order: the hook's first one there is its oldest.
-        const auto oldest = m_sendingPerHook.count(hook) ? std::find_if(m_sending.begin(), m_sending.end(),
-                                                                        [hook](const Flight &f) { return f.hook.id == hook; })
-                                                         : m_sending.end();
+        const auto oldest = m_sendingPerHook.count(hook)
+                                ? std::find_if(m_sending.begin(), m_sending.end(),
+                                               [hook](const Flight &f) { return f.hook.id == hook; })
+                                : m_sending.end();
         if (oldest == m_sending.end())
             d.loop.oldestSentMs.erase(hook);
         else
@@ -431,7 +441,7 @@ void WebhookService::Impl::LoopThread::cutRemoved(const std::vector<qint64> &rem
         for (Flight &f : m_sending)
             if (f.hook.id == hook && !f.landed) {
                 f.error = QStringLiteral("the hook was deleted during the delivery");
-                f.hook.active = false; // no retry of a deleted hook
+                f.hook.active = false;  // no retry of a deleted hook
                 m_client.abort(f.exchange, f.error);
             }
         m_client.closePool(hook);
@@ -510,7 +520,7 @@ void WebhookService::Impl::LoopThread::run(const CancelToken &stop)
             arrived.swap(d.loop.inbox);
             removed.swap(d.loop.removedHooks);
             if (m_stopping)
-                d.loop.stopped = true; // handOff() refuses from now on
+                d.loop.stopped = true;  // handOff() refuses from now on
         }
         for (Flight &f : arrived)
             admit(std::move(f));
@@ -539,12 +549,13 @@ void WebhookService::deliver(const CancelToken &cancel, const std::vector<qint64
     // Claimed in one transaction, prepared here (DNS included), handed to the delivery loop; what
     // fails before sending is recorded here, in one transaction.
     if (!d->reserve(cancel, qint64(ids.size())))
-        return; // stopping: the ids stay undelivered in the store, queued again by the next start
+        return;  // stopping: the ids stay undelivered in the store, queued again by the next start
     qint64 unused = qint64(ids.size());
     std::vector<Ended> ended;
     for (Flight &f : d->claim(ids)) {
         if (f.error.isEmpty() && !f.hook.active) {
-            ended.push_back({std::move(f), TaskOutcome::Skipped, QJsonObject{{QStringLiteral("error"), QStringLiteral("the hook is inactive")}}});
+            ended.push_back({std::move(f), TaskOutcome::Skipped,
+                             QJsonObject{{QStringLiteral("error"), QStringLiteral("the hook is inactive")}}});
             continue;
         }
         if (f.error.isEmpty() && f.task.payloadVersion == 0)
@@ -568,4 +579,4 @@ Status WebhookService::settle(const CancelToken &cancel, std::chrono::millisecon
     return d->settle(cancel, SteadyClock::now() + timeout);
 }
 
-} // namespace Switchyard::Webhook
+}  // namespace Switchyard::Webhook

@@ -31,7 +31,8 @@ using Headers = QList<QPair<QByteArray, QByteArray>>;
 // "Basic <base64(user:password)>" of a URL's user info.
 QByteArray basicCredentials(const QUrl &url)
 {
-    return "Basic " + (url.userName(QUrl::FullyDecoded) + QLatin1Char(':') + url.password(QUrl::FullyDecoded)).toUtf8().toBase64();
+    return "Basic " +
+           (url.userName(QUrl::FullyDecoded) + QLatin1Char(':') + url.password(QUrl::FullyDecoded)).toUtf8().toBase64();
 }
 
 // The headers as the history shows them: Authorization as ******.
@@ -39,7 +40,8 @@ QJsonObject headersJson(const Headers &headers)
 {
     QJsonObject o;
     for (const auto &[k, v] : headers)
-        o.insert(QString::fromLatin1(k), k.compare("Authorization", Qt::CaseInsensitive) == 0 ? QStringLiteral("******") : QString::fromUtf8(v));
+        o.insert(QString::fromLatin1(k), k.compare("Authorization", Qt::CaseInsensitive) == 0 ? QStringLiteral("******")
+                                                                                              : QString::fromUtf8(v));
     return o;
 }
 
@@ -48,7 +50,7 @@ struct Outgoing
 {
     QUrl url;
     QString method;
-    QByteArray body; // as sent, and as signed
+    QByteArray body;  // as sent, and as signed
     QByteArray contentType = "application/json";
 };
 
@@ -63,11 +65,12 @@ bool encode(Flight &f, Outgoing &out)
     out.url = QUrl(h.url);
     out.method = h.httpMethod;
     if (f.task.payloadVersion == 2 && Channels::isChannel(h.type)) {
-        Result<Channels::Message> message = Channels::convert(h.type, QJsonDocument::fromJson(h.meta.toUtf8()).object(), f.task.eventType,
-                                                              f.task.payload, f.task.uuid);
+        Result<Channels::Message> message = Channels::convert(h.type, QJsonDocument::fromJson(h.meta.toUtf8()).object(),
+                                                              f.task.eventType, f.task.payload, f.task.uuid);
         f.request = QJsonObject{{QStringLiteral("url"), h.url}, {QStringLiteral("http_method"), h.httpMethod}};
         if (!message) {
-            f.error = QStringLiteral("the %1 channel cannot carry this event: %2").arg(name(h.type), message.status().message());
+            f.error = QStringLiteral("the %1 channel cannot carry this event: %2")
+                          .arg(name(h.type), message.status().message());
             return false;
         }
         document = QJsonDocument(message->body).toJson(QJsonDocument::Compact);
@@ -83,7 +86,8 @@ bool encode(Flight &f, Outgoing &out)
     }
     if (out.method == QLatin1String("GET")) {
         QUrlQuery query(out.url);
-        query.addQueryItem(QStringLiteral("payload"), QString::fromUtf8(QUrl::toPercentEncoding(QString::fromUtf8(document))));
+        query.addQueryItem(QStringLiteral("payload"),
+                           QString::fromUtf8(QUrl::toPercentEncoding(QString::fromUtf8(document))));
         out.url.setQuery(query);
         out.body = document;
     }
@@ -188,15 +192,16 @@ void fillExchange(Flight &f, const Outgoing &out, const Headers &headers, const 
         origin += '?' + url.query(QUrl::FullyEncoded).toLatin1();
     x.target = origin;
     const QByteArray hostName = host.contains(QLatin1Char(':')) ? '[' + host.toUtf8() + ']' : host.toUtf8();
-    x.headers = {{QByteArrayLiteral("Host"), url.port() > 0 ? hostName + ':' + QByteArray::number(url.port()) : hostName}};
+    x.headers = {
+        {QByteArrayLiteral("Host"), url.port() > 0 ? hostName + ':' + QByteArray::number(url.port()) : hostName}};
     x.headers += headers;
-    if (!url.userName().isEmpty() && !f.hook.hasAuthorization) // credentials in the URL: sent at once, as Gitea does
+    if (!url.userName().isEmpty() && !f.hook.hasAuthorization)  // credentials in the URL: sent at once, as Gitea does
         x.headers += {QByteArrayLiteral("Authorization"), basicCredentials(url)};
     if (viaProxy)
         throughProxy(settings.proxyUrl, url, tls, to, x);
 }
 
-} // namespace
+}  // namespace
 
 QByteArray hmacSha256Hex(const QByteArray &secret, const QByteArray &body)
 {
@@ -223,7 +228,8 @@ Status checkEgress(const QStringList &allowed, const QString &host, const QHostA
         privateNet = privateNet || a.isInSubnet(QHostAddress::parseSubnet(QLatin1String(range)));
     const bool unspecified = a.isNull() || a == QHostAddress::AnyIPv4 || a == QHostAddress::AnyIPv6 ||
                              a.isInSubnet(QHostAddress::parseSubnet(QStringLiteral("0.0.0.0/8")));
-    const bool external = a.isGlobal() && !privateNet && !loopback && !unspecified && !a.isMulticast() && !a.isBroadcast();
+    const bool external =
+        a.isGlobal() && !privateNet && !loopback && !unspecified && !a.isMulticast() && !a.isBroadcast();
     for (const QString &raw : allowed) {
         const QString entry = raw.trimmed().toLower();
         if (entry.isEmpty())
@@ -256,8 +262,9 @@ bool WebhookService::Impl::proxied(const QString &host) const
     if (config.webhook.proxyUrl.isEmpty())
         return false;
     const QString name = host.toLower();
-    return std::any_of(config.webhook.proxyHosts.cbegin(), config.webhook.proxyHosts.cend(),
-                       [&](const QString &glob) { return glob == QLatin1String("**") || globMatches(glob.toLower(), name); });
+    return std::any_of(config.webhook.proxyHosts.cbegin(), config.webhook.proxyHosts.cend(), [&](const QString &glob) {
+        return glob == QLatin1String("**") || globMatches(glob.toLower(), name);
+    });
 }
 
 QString WebhookService::Impl::proxyForHistory() const
@@ -277,7 +284,8 @@ void WebhookService::Impl::prepare(Flight &f)
     // way, but the proxy connects to it (its own lookup is past our check).
     const QString host = out.url.host();
     const bool viaProxy = proxied(host);
-    const QList<QHostAddress> addresses = vettedAddresses(host, config.webhook.allowedHostList, options.resolve, f.error);
+    const QList<QHostAddress> addresses =
+        vettedAddresses(host, config.webhook.allowedHostList, options.resolve, f.error);
     if (addresses.isEmpty())
         return;
     Headers headers = deliveryHeaders(f, out);
@@ -285,7 +293,8 @@ void WebhookService::Impl::prepare(Flight &f)
         Result<QByteArray> opened = secrets.open(f.sealedAuthorization);
         if (!opened) {
             f.error = QStringLiteral("the Authorization header could not be opened: %1").arg(opened.status().message());
-            f.request = QJsonObject{{QStringLiteral("url"), out.url.toString()}, {QStringLiteral("http_method"), out.method},
+            f.request = QJsonObject{{QStringLiteral("url"), out.url.toString()},
+                                    {QStringLiteral("http_method"), out.method},
                                     {QStringLiteral("headers"), headersJson(headers)}};
             return;
         }
@@ -302,4 +311,4 @@ void WebhookService::Impl::prepare(Flight &f)
     f.exchange.maxBody = options.maxResponseBytes;
 }
 
-} // namespace Switchyard::Webhook
+}  // namespace Switchyard::Webhook

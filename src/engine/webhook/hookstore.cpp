@@ -35,7 +35,7 @@ Status invalid(const QString &field, const QString &message)
     return Status::invalidArgument(message).withField(field);
 }
 
-} // namespace
+}  // namespace
 
 Result<Hook> hookFrom(const QSqlQuery &q)
 {
@@ -60,7 +60,8 @@ Result<Hook> hookFrom(const QSqlQuery &q)
         events = parsed.insert(stored, HookEvents::fromJson(QJsonDocument::fromJson(stored.toUtf8()).object()));
     }
     if (!*events)
-        return Status::corruption(QStringLiteral("webhook %1's stored events do not read: %2").arg(h.id).arg(events->status().message()));
+        return Status::corruption(
+            QStringLiteral("webhook %1's stored events do not read: %2").arg(h.id).arg(events->status().message()));
     h.events = events->value();
     h.active = q.value(10).toBool();
     h.type = hookTypeFromName(q.value(11).toString()).value_or(HookType::Gitea);
@@ -104,7 +105,8 @@ Status validate(Hook &h, const std::optional<QString> &authorization)
     const QUrl url(h.url.trimmed(), QUrl::StrictMode);
     if (h.url.trimmed().isEmpty() || !url.isValid() || url.host().isEmpty() ||
         (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https")))
-        return invalid(QStringLiteral("url"), QStringLiteral("url '%1' is not an http:// or https:// URL with a host").arg(h.url.left(200)));
+        return invalid(QStringLiteral("url"),
+                       QStringLiteral("url '%1' is not an http:// or https:// URL with a host").arg(h.url.left(200)));
     if (h.url.size() > kMaxUrl)
         return invalid(QStringLiteral("url"), QStringLiteral("url is longer than %1 characters").arg(kMaxUrl));
     h.url = h.url.trimmed();
@@ -117,17 +119,21 @@ Status validate(Hook &h, const std::optional<QString> &authorization)
     if (int(h.contentType) != 1 && int(h.contentType) != 2)
         return invalid(QStringLiteral("content_type"), QStringLiteral("content_type must be json or form"));
     if (Status s = validateBranchFilter(h.events.branchFilter); !s)
-        return invalid(QStringLiteral("events.branch_filter"),
-                       QStringLiteral("events.branch_filter '%1' does not compile: %2").arg(h.events.branchFilter, s.message()));
+        return invalid(
+            QStringLiteral("events.branch_filter"),
+            QStringLiteral("events.branch_filter '%1' does not compile: %2").arg(h.events.branchFilter, s.message()));
     if (int(h.events.pushOnly) + int(h.events.sendEverything) + int(h.events.chooseEvents) != 1)
-        return invalid(QStringLiteral("events"), QStringLiteral("events: exactly one of push_only, send_everything and choose_events"));
+        return invalid(QStringLiteral("events"),
+                       QStringLiteral("events: exactly one of push_only, send_everything and choose_events"));
     if (h.secret.size() > kMaxSecret)
         return invalid(QStringLiteral("secret"), QStringLiteral("secret is longer than %1 characters").arg(kMaxSecret));
     if (authorization) {
         if (authorization->size() > kMaxAuthorization)
-            return invalid(QStringLiteral("authorization"), QStringLiteral("authorization is longer than %1 characters").arg(kMaxAuthorization));
+            return invalid(QStringLiteral("authorization"),
+                           QStringLiteral("authorization is longer than %1 characters").arg(kMaxAuthorization));
         if (authorization->contains(u'\r') || authorization->contains(u'\n'))
-            return invalid(QStringLiteral("authorization"), QStringLiteral("authorization must be one line (no CR or LF)"));
+            return invalid(QStringLiteral("authorization"),
+                           QStringLiteral("authorization must be one line (no CR or LF)"));
     }
     const QJsonDocument meta = QJsonDocument::fromJson(h.meta.toUtf8());
     if (!h.meta.isEmpty() && !meta.isObject())
@@ -135,13 +141,17 @@ Status validate(Hook &h, const std::optional<QString> &authorization)
     if (Status s = Channels::validateMeta(h.type, meta.object()); !s)
         return s;
     if (Channels::isChannel(h.type) && h.contentType != ContentType::Json)
-        return invalid(QStringLiteral("content_type"), QStringLiteral("content_type form is for gitea and gogs hooks; a %1 hook is sent JSON").arg(name(h.type)));
+        return invalid(
+            QStringLiteral("content_type"),
+            QStringLiteral("content_type form is for gitea and gogs hooks; a %1 hook is sent JSON").arg(name(h.type)));
     if (h.repoId < 0 || h.ownerId < 0)
         return invalid(QStringLiteral("repo_id"), QStringLiteral("repo_id and owner_id are ids (0 or more)"));
     if (h.isSystem && (h.repoId != 0 || h.ownerId != 0))
         return invalid(QStringLiteral("is_system"), QStringLiteral("a system hook has neither repo_id nor owner_id"));
     if (!h.isSystem && h.repoId == 0 && h.ownerId == 0)
-        return invalid(QStringLiteral("repo_id"), QStringLiteral("a hook belongs to a repository (repo_id), an owner (owner_id) or the system (is_system)"));
+        return invalid(
+            QStringLiteral("repo_id"),
+            QStringLiteral("a hook belongs to a repository (repo_id), an owner (owner_id) or the system (is_system)"));
     if (h.name.size() > 255)
         return invalid(QStringLiteral("name"), QStringLiteral("name is longer than 255 characters"));
     return Status::ok();
@@ -165,7 +175,7 @@ bool isRefEvent(HookEventType type)
     return type == HookEventType::Push || type == HookEventType::Create || type == HookEventType::Delete;
 }
 
-} // namespace
+}  // namespace
 
 Result<Hook> WebhookService::create(const Hook &input, const QString &authorization)
 {
@@ -175,11 +185,13 @@ Result<Hook> WebhookService::create(const Hook &input, const QString &authorizat
     const QString sealed = d->secrets.seal(authorization.toUtf8());
     const qint64 now = QDateTime::currentSecsSinceEpoch();
     Result<qint64> id = d->store.writeValue<qint64>([&](SqlTransaction &tx) {
-        return tx.insertReturningId(QStringLiteral("INSERT INTO webhook (repo_id, owner_id, is_system, url, name, http_method, content_type, secret, "
-                                                   "events, is_active, type, meta, last_status, header_authorization, created_unix, updated_unix) "
-                                                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?) RETURNING id"),
-                                    {h.repoId, h.ownerId, h.isSystem ? 1 : 0, h.url, h.name, h.httpMethod, int(h.contentType), h.secret,
-                                     QString::fromUtf8(eventsJson(h.events)), h.active ? 1 : 0, name(h.type), h.meta, sealed, now, now});
+        return tx.insertReturningId(
+            QStringLiteral(
+                "INSERT INTO webhook (repo_id, owner_id, is_system, url, name, http_method, content_type, secret, "
+                "events, is_active, type, meta, last_status, header_authorization, created_unix, updated_unix) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?) RETURNING id"),
+            {h.repoId, h.ownerId, h.isSystem ? 1 : 0, h.url, h.name, h.httpMethod, int(h.contentType), h.secret,
+             QString::fromUtf8(eventsJson(h.events)), h.active ? 1 : 0, name(h.type), h.meta, sealed, now, now});
     });
     if (!id)
         return id.status();
@@ -198,16 +210,20 @@ Result<Hook> WebhookService::update(const Hook &input, const std::optional<QStri
     if (Status s = validate(h, authorization); !s)
         return s;
     const Status written = d->store.write([&](SqlTransaction &tx) -> Status {
-        if (Status s = tx.exec(QStringLiteral("UPDATE webhook SET url = ?, name = ?, http_method = ?, content_type = ?, secret = ?, events = ?, "
+        if (Status s = tx.exec(QStringLiteral("UPDATE webhook SET url = ?, name = ?, http_method = ?, content_type = "
+                                              "?, secret = ?, events = ?, "
                                               "is_active = ?, type = ?, meta = ?, updated_unix = ? WHERE id = ?"),
-                               {h.url, h.name, h.httpMethod, int(h.contentType), h.secret, QString::fromUtf8(eventsJson(h.events)), h.active ? 1 : 0,
-                                name(h.type), h.meta, QDateTime::currentSecsSinceEpoch(), h.id})
+                               {h.url, h.name, h.httpMethod, int(h.contentType), h.secret,
+                                QString::fromUtf8(eventsJson(h.events)), h.active ? 1 : 0, name(h.type), h.meta,
+                                QDateTime::currentSecsSinceEpoch(), h.id})
                            .status();
             !s)
             return s;
         if (!authorization)
             return Status::ok();
-        return tx.exec(QStringLiteral("UPDATE webhook SET header_authorization = ? WHERE id = ?"), {d->secrets.seal(authorization->toUtf8()), h.id})
+        return tx
+            .exec(QStringLiteral("UPDATE webhook SET header_authorization = ? WHERE id = ?"),
+                  {d->secrets.seal(authorization->toUtf8()), h.id})
             .status();
     });
     if (!written)
@@ -229,13 +245,15 @@ Status WebhookService::remove(qint64 id)
         return written;
     if (found)
         d->forget(id);
-    return found ? Status::ok() : Status::notFound(QStringLiteral("no webhook %1").arg(id)).withField(QStringLiteral("id"));
+    return found ? Status::ok()
+                 : Status::notFound(QStringLiteral("no webhook %1").arg(id)).withField(QStringLiteral("id"));
 }
 
 Result<Hook> WebhookService::get(qint64 id)
 {
     return d->store.readValue<Hook>([&](SqlTransaction &tx) -> Result<Hook> {
-        Result<QSqlQuery> q = tx.exec(QStringLiteral("SELECT ") + kHookColumns + QStringLiteral(" FROM webhook WHERE id = ?"), {id});
+        Result<QSqlQuery> q =
+            tx.exec(QStringLiteral("SELECT ") + kHookColumns + QStringLiteral(" FROM webhook WHERE id = ?"), {id});
         if (!q)
             return q.status();
         if (!q->next())
@@ -247,7 +265,8 @@ Result<Hook> WebhookService::get(qint64 id)
 Result<std::vector<Hook>> WebhookService::list()
 {
     return d->store.readValue<std::vector<Hook>>([&](SqlTransaction &tx) -> Result<std::vector<Hook>> {
-        Result<QSqlQuery> q = tx.exec(QStringLiteral("SELECT ") + kHookColumns + QStringLiteral(" FROM webhook ORDER BY id"));
+        Result<QSqlQuery> q =
+            tx.exec(QStringLiteral("SELECT ") + kHookColumns + QStringLiteral(" FROM webhook ORDER BY id"));
         if (!q)
             return q.status();
         std::vector<Hook> hooks;
@@ -261,8 +280,8 @@ Result<std::vector<Hook>> WebhookService::list()
     });
 }
 
-Result<int> WebhookService::prepare(const CancelToken &cancel, const EventSource &source, HookEventType type, const QByteArray &payload,
-                                    const QString &ref, const QString &traceId)
+Result<int> WebhookService::prepare(const CancelToken &cancel, const EventSource &source, HookEventType type,
+                                    const QByteArray &payload, const QString &ref, const QString &traceId)
 {
     if (d->config.webhook.disableWebhooks)
         return 0;
@@ -270,18 +289,19 @@ Result<int> WebhookService::prepare(const CancelToken &cancel, const EventSource
     const Status written = d->store.write([&](SqlTransaction &tx) -> Status {
         created.clear();
         // Repository hooks, then the owner's, then the system's; active ones only.
-        Result<QSqlQuery> q = tx.exec(QStringLiteral("SELECT ") + kHookColumns +
-                                          QStringLiteral(" FROM webhook WHERE is_active = 1 AND ((repo_id = ? AND ? <> 0) "
-                                                         "OR (repo_id = 0 AND owner_id = ? AND ? <> 0) OR is_system = 1) "
-                                                         "ORDER BY CASE WHEN repo_id <> 0 THEN 0 WHEN owner_id <> 0 THEN 1 ELSE 2 END, id"),
-                                      {source.repoId, source.repoId, source.ownerId, source.ownerId});
+        Result<QSqlQuery> q = tx.exec(
+            QStringLiteral("SELECT ") + kHookColumns +
+                QStringLiteral(" FROM webhook WHERE is_active = 1 AND ((repo_id = ? AND ? <> 0) "
+                               "OR (repo_id = 0 AND owner_id = ? AND ? <> 0) OR is_system = 1) "
+                               "ORDER BY CASE WHEN repo_id <> 0 THEN 0 WHEN owner_id <> 0 THEN 1 ELSE 2 END, id"),
+            {source.repoId, source.repoId, source.ownerId, source.ownerId});
         if (!q)
             return q.status();
         std::vector<Hook> hooks;
         while (q->next()) {
             Result<Hook> h = hookFrom(*q);
             if (!h) {
-                qCWarning(lcWebhook).noquote() << h.status().message(); // one unreadable hook does not stop the others
+                qCWarning(lcWebhook).noquote() << h.status().message();  // one unreadable hook does not stop the others
                 continue;
             }
             hooks.push_back(std::move(h).value());
@@ -295,8 +315,9 @@ Result<int> WebhookService::prepare(const CancelToken &cancel, const EventSource
             if (isRefEvent(type) && !h.events.passesBranchFilter(ref))
                 continue;
             Result<qint64> id = tx.insertReturningId(
-                QStringLiteral("INSERT INTO hook_task (hook_id, uuid, payload, payload_version, event_type, created_ms, trace_id) "
-                               "VALUES (?, ?, ?, 2, ?, ?, ?) RETURNING id"),
+                QStringLiteral(
+                    "INSERT INTO hook_task (hook_id, uuid, payload, payload_version, event_type, created_ms, trace_id) "
+                    "VALUES (?, ?, ?, 2, ?, ?, ?) RETURNING id"),
                 {h.id, QUuid::createUuid().toString(QUuid::WithoutBraces), payload, name(type), nowMs(), traceId});
             if (!id)
                 return id.status();
@@ -308,7 +329,7 @@ Result<int> WebhookService::prepare(const CancelToken &cancel, const EventSource
         return written;
     d->announce(created);
     if (Status pushed = d->push(cancel, created); !pushed)
-        return pushed; // stored: requeueUndelivered() sends them later
+        return pushed;  // stored: requeueUndelivered() sends them later
     return int(created.size());
 }
 
@@ -319,10 +340,11 @@ Result<HookTask> WebhookService::redeliver(const CancelToken &cancel, qint64 id)
         return original.status();
     Result<qint64> copy = d->store.writeValue<qint64>([&](SqlTransaction &tx) {
         return tx.insertReturningId(
-            QStringLiteral("INSERT INTO hook_task (hook_id, uuid, payload, payload_version, event_type, created_ms, redelivery_of, trace_id) "
+            QStringLiteral("INSERT INTO hook_task (hook_id, uuid, payload, payload_version, event_type, created_ms, "
+                           "redelivery_of, trace_id) "
                            "VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"),
-            {original->hookId, QUuid::createUuid().toString(QUuid::WithoutBraces), original->payload, original->payloadVersion,
-             name(original->eventType), nowMs(), original->id, original->traceId});
+            {original->hookId, QUuid::createUuid().toString(QUuid::WithoutBraces), original->payload,
+             original->payloadVersion, name(original->eventType), nowMs(), original->id, original->traceId});
     });
     if (!copy)
         return copy.status();
@@ -341,9 +363,10 @@ Result<HookTask> WebhookService::test(const CancelToken &cancel, qint64 hookId)
         return hook.status();
     // Gitea's test push: one fake commit on the default branch of the hook's repository (a
     // stand-in repository for an owner's or the system's hook).
-    Result<ForgeRepo> repo = hook->repoId > 0
-                                 ? d->store.readValue<ForgeRepo>([&](SqlTransaction &tx) { return ForgeDb::repo(tx, hook->repoId); })
-                                 : Result<ForgeRepo>(ForgeRepo{});
+    Result<ForgeRepo> repo =
+        hook->repoId > 0
+            ? d->store.readValue<ForgeRepo>([&](SqlTransaction &tx) { return ForgeDb::repo(tx, hook->repoId); })
+            : Result<ForgeRepo>(ForgeRepo{});
     if (!repo)
         return repo.status();
     if (repo->name.isEmpty()) {
@@ -371,9 +394,11 @@ Result<HookTask> WebhookService::test(const CancelToken &cancel, qint64 hookId)
     const QString traceId = QUuid::createUuid().toString(QUuid::Id128);
     Result<qint64> id = d->store.writeValue<qint64>([&](SqlTransaction &tx) {
         return tx.insertReturningId(
-            QStringLiteral("INSERT INTO hook_task (hook_id, uuid, payload, payload_version, event_type, created_ms, trace_id) "
-                           "VALUES (?, ?, ?, 2, ?, ?, ?) RETURNING id"),
-            {hookId, QUuid::createUuid().toString(QUuid::WithoutBraces), payload, name(HookEventType::Push), nowMs(), traceId});
+            QStringLiteral(
+                "INSERT INTO hook_task (hook_id, uuid, payload, payload_version, event_type, created_ms, trace_id) "
+                "VALUES (?, ?, ?, 2, ?, ?, ?) RETURNING id"),
+            {hookId, QUuid::createUuid().toString(QUuid::WithoutBraces), payload, name(HookEventType::Push), nowMs(),
+             traceId});
     });
     if (!id)
         return id.status();
@@ -386,11 +411,13 @@ Result<HookTask> WebhookService::test(const CancelToken &cancel, qint64 hookId)
 Result<HookTask> WebhookService::task(const QString &uuid)
 {
     return d->store.readValue<HookTask>([&](SqlTransaction &tx) -> Result<HookTask> {
-        Result<QSqlQuery> q = tx.exec(QStringLiteral("SELECT ") + kTaskColumns + QStringLiteral(" FROM hook_task WHERE uuid = ?"), {uuid});
+        Result<QSqlQuery> q = tx.exec(
+            QStringLiteral("SELECT ") + kTaskColumns + QStringLiteral(" FROM hook_task WHERE uuid = ?"), {uuid});
         if (!q)
             return q.status();
         if (!q->next())
-            return Status::notFound(QStringLiteral("no webhook task with delivery id %1").arg(uuid.left(64))).withField(QStringLiteral("uuid"));
+            return Status::notFound(QStringLiteral("no webhook task with delivery id %1").arg(uuid.left(64)))
+                .withField(QStringLiteral("uuid"));
         return taskFrom(*q);
     });
 }
@@ -398,7 +425,8 @@ Result<HookTask> WebhookService::task(const QString &uuid)
 Result<HookTask> WebhookService::task(qint64 id)
 {
     return d->store.readValue<HookTask>([&](SqlTransaction &tx) -> Result<HookTask> {
-        Result<QSqlQuery> q = tx.exec(QStringLiteral("SELECT ") + kTaskColumns + QStringLiteral(" FROM hook_task WHERE id = ?"), {id});
+        Result<QSqlQuery> q =
+            tx.exec(QStringLiteral("SELECT ") + kTaskColumns + QStringLiteral(" FROM hook_task WHERE id = ?"), {id});
         if (!q)
             return q.status();
         if (!q->next())
@@ -407,4 +435,4 @@ Result<HookTask> WebhookService::task(qint64 id)
     });
 }
 
-} // namespace Switchyard::Webhook
+}  // namespace Switchyard::Webhook

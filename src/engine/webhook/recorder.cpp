@@ -31,7 +31,7 @@ constexpr int kRequeuePage = 100;
 struct Written
 {
     double ms = 0;
-    QString request, response; // the history's JSON, encoded before the write transaction
+    QString request, response;  // the history's JSON, encoded before the write transaction
     bool disabled = false;
     qint64 retryId = 0;
     qint64 retryDue = 0;
@@ -53,26 +53,29 @@ std::vector<Written> historyOf(const std::vector<Ended> &ended)
 // The task's result, and its retry when the schedule has one left: the next attempt is a new
 // task (new delivery id) linked to the first delivery, held until its delay has passed; written
 // with the failure, so neither is lost.
-Status writeResult(SqlTransaction &tx, const Ended &e, Written &w, const std::vector<std::chrono::milliseconds> &schedule,
-                   qint64 deliveredNs)
+Status writeResult(SqlTransaction &tx, const Ended &e, Written &w,
+                   const std::vector<std::chrono::milliseconds> &schedule, qint64 deliveredNs)
 {
     const Flight &f = e.flight;
     const TaskOutcome outcome = e.outcome;
-    if (Status s = tx.exec(QStringLiteral("UPDATE hook_task SET delivered_ns = ?, is_succeed = ?, outcome = ?, request = ?, "
-                                          "response = ?, duration_ms = ? WHERE id = ?"),
-                           {deliveredNs, outcome == TaskOutcome::Succeeded ? 1 : 0, name(outcome), w.request, w.response, w.ms,
-                            f.task.id})
-                       .status();
+    if (Status s =
+            tx.exec(QStringLiteral("UPDATE hook_task SET delivered_ns = ?, is_succeed = ?, outcome = ?, request = ?, "
+                                   "response = ?, duration_ms = ? WHERE id = ?"),
+                    {deliveredNs, outcome == TaskOutcome::Succeeded ? 1 : 0, name(outcome), w.request, w.response, w.ms,
+                     f.task.id})
+                .status();
         !s)
         return s;
-    const bool retry = outcome == TaskOutcome::Failed && f.hook.id != 0 && f.hook.active && f.task.attempt < int(schedule.size());
+    const bool retry =
+        outcome == TaskOutcome::Failed && f.hook.id != 0 && f.hook.active && f.task.attempt < int(schedule.size());
     if (!retry)
         return Status::ok();
     w.retryDue = nowMs() + schedule[std::size_t(f.task.attempt)].count();
     const qint64 first = f.task.attempt > 0 && f.task.redeliveryOf > 0 ? f.task.redeliveryOf : f.task.id;
     Result<qint64> id = tx.insertReturningId(
-        QStringLiteral("INSERT INTO hook_task (hook_id, uuid, payload, payload_version, event_type, created_ms, redelivery_of, "
-                       "trace_id, attempt, deliver_after_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"),
+        QStringLiteral(
+            "INSERT INTO hook_task (hook_id, uuid, payload, payload_version, event_type, created_ms, redelivery_of, "
+            "trace_id, attempt, deliver_after_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"),
         {f.task.hookId, QUuid::createUuid().toString(QUuid::WithoutBraces), f.task.payload, f.task.payloadVersion,
          name(f.task.eventType), nowMs(), first, f.task.traceId, f.task.attempt + 1, w.retryDue});
     if (!id)
@@ -85,19 +88,22 @@ Status writeResult(SqlTransaction &tx, const Ended &e, Written &w, const std::ve
 // is made inactive. Whether this made it so.
 Result<bool> disableWhenFailing(SqlTransaction &tx, qint64 hookId, int limit)
 {
-    Result<qint64> succeeded = tx.scalar(QStringLiteral("SELECT COUNT(*) FROM (SELECT outcome FROM hook_task WHERE hook_id = ? "
-                                                        "AND outcome IN ('succeeded', 'failed') ORDER BY id DESC LIMIT ?) last "
-                                                        "WHERE outcome = 'succeeded'"),
-                                         {hookId, limit});
-    Result<qint64> counted = tx.scalar(QStringLiteral("SELECT COUNT(*) FROM (SELECT id FROM hook_task WHERE hook_id = ? "
-                                                      "AND outcome IN ('succeeded', 'failed') ORDER BY id DESC LIMIT ?) last"),
-                                       {hookId, limit});
+    Result<qint64> succeeded =
+        tx.scalar(QStringLiteral("SELECT COUNT(*) FROM (SELECT outcome FROM hook_task WHERE hook_id = ? "
+                                 "AND outcome IN ('succeeded', 'failed') ORDER BY id DESC LIMIT ?) last "
+                                 "WHERE outcome = 'succeeded'"),
+                  {hookId, limit});
+    Result<qint64> counted =
+        tx.scalar(QStringLiteral("SELECT COUNT(*) FROM (SELECT id FROM hook_task WHERE hook_id = ? "
+                                 "AND outcome IN ('succeeded', 'failed') ORDER BY id DESC LIMIT ?) last"),
+                  {hookId, limit});
     if (!succeeded || !counted)
         return !succeeded ? succeeded.status() : counted.status();
     if (*succeeded > 0 || *counted < limit)
         return false;
-    Result<QSqlQuery> off = tx.exec(QStringLiteral("UPDATE webhook SET is_active = 0, updated_unix = ? WHERE id = ? AND is_active = 1"),
-                                    {QDateTime::currentSecsSinceEpoch(), hookId});
+    Result<QSqlQuery> off =
+        tx.exec(QStringLiteral("UPDATE webhook SET is_active = 0, updated_unix = ? WHERE id = ? AND is_active = 1"),
+                {QDateTime::currentSecsSinceEpoch(), hookId});
     if (!off)
         return off.status();
     return off->numRowsAffected() > 0;
@@ -115,7 +121,9 @@ Status writeHookStatus(SqlTransaction &tx, const Ended &e, Written &w, std::map<
     const int status = int(outcome == TaskOutcome::Succeeded ? HookStatus::Succeed : HookStatus::Fail);
     if (const auto [at, fresh] = lastStatus.try_emplace(f.hook.id, status); fresh || at->second != status) {
         at->second = status;
-        if (Status s = tx.exec(QStringLiteral("UPDATE webhook SET last_status = ? WHERE id = ?"), {status, f.hook.id}).status(); !s)
+        if (Status s = tx.exec(QStringLiteral("UPDATE webhook SET last_status = ? WHERE id = ?"), {status, f.hook.id})
+                           .status();
+            !s)
             return s;
     }
     if (outcome != TaskOutcome::Failed || limit <= 0)
@@ -130,17 +138,18 @@ Status writeHookStatus(SqlTransaction &tx, const Ended &e, Written &w, std::map<
 // Why a delivery failed, for the log and the notice: our error, else the receiver's status.
 QString failureOf(const Ended &e)
 {
-    return e.flight.error.isEmpty() ? e.response.value(QStringLiteral("status")).toVariant().toString() : e.flight.error;
+    return e.flight.error.isEmpty() ? e.response.value(QStringLiteral("status")).toVariant().toString()
+                                    : e.flight.error;
 }
 
-} // namespace
+}  // namespace
 
 void RetryTimer::schedule(qint64 id, qint64 dueMs)
 {
     {
         std::lock_guard lock(m_mutex);
         if (!m_held.insert(id).second)
-            return; // held already (a requeue at start, a resync): one timer entry
+            return;  // held already (a requeue at start, a resync): one timer entry
         m_due.emplace(dueMs, id);
     }
     m_changed.notify_all();
@@ -149,7 +158,9 @@ void RetryTimer::schedule(qint64 id, qint64 dueMs)
 void RetryTimer::run(const CancelToken &cancel, const std::function<void(qint64)> &due)
 {
     const CancelCallback wake = cancel.onCancel([this] {
-        { std::lock_guard lock(m_mutex); }
+        {
+            std::lock_guard lock(m_mutex);
+        }
         m_changed.notify_all();
     });
     std::unique_lock lock(m_mutex);
@@ -181,7 +192,7 @@ void WebhookService::Impl::record(std::vector<Ended> &ended)
     const qint64 deliveredNs = QDateTime::currentMSecsSinceEpoch() * 1'000'000;
     std::vector<Written> out = historyOf(ended);
     const Status written = store.write([&](SqlTransaction &tx) -> Status {
-        std::map<qint64, int> lastStatus; // per hook, what this attempt of the transaction wrote
+        std::map<qint64, int> lastStatus;  // per hook, what this attempt of the transaction wrote
         for (std::size_t i = 0; i < ended.size(); ++i) {
             Written &w = out[i];
             w.disabled = false;
@@ -202,22 +213,26 @@ void WebhookService::Impl::record(std::vector<Ended> &ended)
             announce(w.retryId > 0 ? std::vector<qint64>{f.task.id, w.retryId} : std::vector<qint64>{f.task.id});
         if (written && w.retryId > 0) {
             retries.schedule(w.retryId, w.retryDue);
-            qCInfo(lcWebhook).noquote() << "webhook" << f.hook.id << "delivery" << f.task.uuid << "will be retried (attempt"
-                                        << f.task.attempt + 1 << "of" << schedule.size() << ") as task" << w.retryId;
+            qCInfo(lcWebhook).noquote() << "webhook" << f.hook.id << "delivery" << f.task.uuid
+                                        << "will be retried (attempt" << f.task.attempt + 1 << "of" << schedule.size()
+                                        << ") as task" << w.retryId;
         }
         tally(ended[i], w.ms);
         if (!written)
-            qCWarning(lcWebhook).noquote() << "the result of webhook task" << f.task.id
-                                           << "was not recorded (it stays claimed and becomes unknown):" << written.message();
+            qCWarning(lcWebhook).noquote()
+                << "the result of webhook task" << f.task.id
+                << "was not recorded (it stays claimed and becomes unknown):" << written.message();
         if (ended[i].outcome == TaskOutcome::Failed)
-            qCInfo(lcWebhook).noquote() << "webhook" << f.hook.id << "delivery" << f.task.uuid << "failed:" << failureOf(ended[i]);
+            qCInfo(lcWebhook).noquote() << "webhook" << f.hook.id << "delivery" << f.task.uuid
+                                        << "failed:" << failureOf(ended[i]);
     }
 }
 
 void WebhookService::Impl::announceDisabled(const Ended &e)
 {
-    const QString message = QStringLiteral("Webhook %1 (%2) was made inactive after %3 failed deliveries in a row "
-                                           "([webhook] AUTO_DISABLE_AFTER); the last: %4")
+    const QString message = QStringLiteral(
+                                "Webhook %1 (%2) was made inactive after %3 failed deliveries in a row "
+                                "([webhook] AUTO_DISABLE_AFTER); the last: %4")
                                 .arg(e.flight.hook.id)
                                 .arg(e.flight.hook.url.left(200))
                                 .arg(config.webhook.autoDisableAfter)
@@ -231,7 +246,7 @@ void WebhookService::Impl::tally(const Ended &e, double ms)
 {
     ++outcomes[std::size_t(e.outcome)];
     durationUs += qint64(ms * 1000);
-    if (e.flight.clock.isValid()) // it was sent (not refused or skipped before)
+    if (e.flight.clock.isValid())  // it was sent (not refused or skipped before)
         recentLatency.record(std::chrono::nanoseconds(qint64(ms * 1e6)));
 }
 
@@ -241,17 +256,20 @@ void WebhookService::Impl::release(const std::vector<qint64> &ids, qint64 dueMs)
         return;
     const Status written = store.write([&](SqlTransaction &tx) -> Status {
         for (qint64 id : ids)
-            if (Status s = tx.exec(QStringLiteral("UPDATE hook_task SET is_delivered = 0, claimed_ms = 0, "
-                                                  "deliver_after_ms = CASE WHEN deliver_after_ms < ? THEN ? ELSE deliver_after_ms END "
-                                                  "WHERE id = ? AND outcome = ''"),
-                                   {dueMs, dueMs, id})
-                               .status();
+            if (Status s =
+                    tx.exec(QStringLiteral(
+                                "UPDATE hook_task SET is_delivered = 0, claimed_ms = 0, "
+                                "deliver_after_ms = CASE WHEN deliver_after_ms < ? THEN ? ELSE deliver_after_ms END "
+                                "WHERE id = ? AND outcome = ''"),
+                            {dueMs, dueMs, id})
+                        .status();
                 !s)
                 return s;
         return Status::ok();
     });
     if (!written) {
-        qCWarning(lcWebhook).noquote() << ids.size() << "claimed webhook task(s) could not be given back (they become unknown):"
+        qCWarning(lcWebhook).noquote() << ids.size()
+                                       << "claimed webhook task(s) could not be given back (they become unknown):"
                                        << written.message();
         return;
     }
@@ -281,7 +299,7 @@ void WebhookService::Impl::runRecorder(const CancelToken &stop)
             stop.wait(recorder.arrived, lock, [&] { return !recorder.inbox.empty(); });
             batch.swap(recorder.inbox);
         }
-        if (batch.empty()) // stopped, and the loop (stopped before) left nothing
+        if (batch.empty())  // stopped, and the loop (stopped before) left nothing
             return;
         record(batch);
         // Their room in the loop comes back now that they are written.
@@ -319,8 +337,9 @@ Result<qint64> WebhookService::cleanupOlderThan(std::chrono::milliseconds age)
 {
     const qint64 before = nowMs() - age.count();
     return d->store.writeValue<qint64>([&](SqlTransaction &tx) -> Result<qint64> {
-        Result<QSqlQuery> q = tx.exec(QStringLiteral("DELETE FROM hook_task WHERE is_delivered = 1 AND outcome <> '' AND created_ms < ?"),
-                                      {before});
+        Result<QSqlQuery> q =
+            tx.exec(QStringLiteral("DELETE FROM hook_task WHERE is_delivered = 1 AND outcome <> '' AND created_ms < ?"),
+                    {before});
         if (!q)
             return q.status();
         return qint64(q->numRowsAffected());
@@ -330,10 +349,11 @@ Result<qint64> WebhookService::cleanupOlderThan(std::chrono::milliseconds age)
 Result<qint64> WebhookService::cleanupPerHook(qint64 keep)
 {
     return d->store.writeValue<qint64>([&](SqlTransaction &tx) -> Result<qint64> {
-        Result<QSqlQuery> q = tx.exec(QStringLiteral("DELETE FROM hook_task WHERE id IN (SELECT id FROM (SELECT id, ROW_NUMBER() OVER "
-                                                     "(PARTITION BY hook_id ORDER BY id DESC) AS n FROM hook_task "
-                                                     "WHERE is_delivered = 1 AND outcome <> '') ranked WHERE n > ?)"),
-                                      {std::max<qint64>(keep, 0)});
+        Result<QSqlQuery> q =
+            tx.exec(QStringLiteral("DELETE FROM hook_task WHERE id IN (SELECT id FROM (SELECT id, ROW_NUMBER() OVER "
+                                   "(PARTITION BY hook_id ORDER BY id DESC) AS n FROM hook_task "
+                                   "WHERE is_delivered = 1 AND outcome <> '') ranked WHERE n > ?)"),
+                    {std::max<qint64>(keep, 0)});
         if (!q)
             return q.status();
         return qint64(q->numRowsAffected());
@@ -344,11 +364,13 @@ Result<qint64> WebhookService::markStaleClaimsUnknown()
 {
     const qint64 before = nowMs() - d->unknownAfter().count();
     return d->store.writeValue<qint64>([&](SqlTransaction &tx) -> Result<qint64> {
-        Result<QSqlQuery> q = tx.exec(QStringLiteral("UPDATE hook_task SET outcome = 'unknown', is_succeed = 0, response = ? "
-                                                     "WHERE outcome = '' AND is_delivered = 1 AND claimed_ms < ?"),
-                                      {QStringLiteral("{\"error\":\"claimed but no result was recorded: the instance stopped during the delivery; "
-                                                      "the receiver may or may not have it\"}"),
-                                       before});
+        Result<QSqlQuery> q =
+            tx.exec(QStringLiteral("UPDATE hook_task SET outcome = 'unknown', is_succeed = 0, response = ? "
+                                   "WHERE outcome = '' AND is_delivered = 1 AND claimed_ms < ?"),
+                    {QStringLiteral(
+                         "{\"error\":\"claimed but no result was recorded: the instance stopped during the delivery; "
+                         "the receiver may or may not have it\"}"),
+                     before});
         if (!q)
             return q.status();
         return qint64(q->numRowsAffected());
@@ -361,7 +383,10 @@ Result<qint64> WebhookService::requeueUndelivered(const CancelToken &cancel)
     qint64 after = 0;
     for (;;) {
         Result<std::vector<qint64>> ids = d->store.readValue<std::vector<qint64>>([&](SqlTransaction &tx) {
-            return tx.numbers(QStringLiteral("SELECT id FROM hook_task WHERE outcome = '' AND is_delivered = 0 AND id > ? ORDER BY id LIMIT ?"), {after, kRequeuePage});
+            return tx.numbers(
+                QStringLiteral(
+                    "SELECT id FROM hook_task WHERE outcome = '' AND is_delivered = 0 AND id > ? ORDER BY id LIMIT ?"),
+                {after, kRequeuePage});
         });
         if (!ids)
             return ids.status();
@@ -374,4 +399,4 @@ Result<qint64> WebhookService::requeueUndelivered(const CancelToken &cancel)
     }
 }
 
-} // namespace Switchyard::Webhook
+}  // namespace Switchyard::Webhook

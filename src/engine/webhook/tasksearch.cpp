@@ -26,7 +26,9 @@ struct TaskWhere
 QString containsPattern(const QString &text)
 {
     QString escaped = text;
-    escaped.replace(u'\\', QStringLiteral("\\\\")).replace(u'%', QStringLiteral("\\%")).replace(u'_', QStringLiteral("\\_"));
+    escaped.replace(u'\\', QStringLiteral("\\\\"))
+        .replace(u'%', QStringLiteral("\\%"))
+        .replace(u'_', QStringLiteral("\\_"));
     return u'%' + escaped + u'%';
 }
 
@@ -61,7 +63,8 @@ TaskWhere whereOf(const TaskFilter &filter, StoreBackend backend)
         // SQLite's LIKE ignores ASCII case but never matches a BLOB (cast it); PostgreSQL needs
         // the bytes decoded and ILIKE for the case.
         w.sql += backend == StoreBackend::Postgres
-                     ? QStringLiteral(" AND (convert_from(payload, 'UTF8') ILIKE ? ESCAPE '\\' OR response ILIKE ? ESCAPE '\\')")
+                     ? QStringLiteral(
+                           " AND (convert_from(payload, 'UTF8') ILIKE ? ESCAPE '\\' OR response ILIKE ? ESCAPE '\\')")
                      : QStringLiteral(" AND (CAST(payload AS TEXT) LIKE ? ESCAPE '\\' OR response LIKE ? ESCAPE '\\')");
         const QString pattern = containsPattern(filter.text);
         w.values << pattern << pattern;
@@ -69,7 +72,7 @@ TaskWhere whereOf(const TaskFilter &filter, StoreBackend backend)
     return w;
 }
 
-} // namespace
+}  // namespace
 
 Result<TaskPage> WebhookService::tasks(const TaskFilter &filter)
 {
@@ -82,8 +85,8 @@ Result<TaskPage> WebhookService::tasks(const TaskFilter &filter)
         if (!total)
             return total.status();
         page.total = *total;
-        Result<QSqlQuery> q = tx.exec(QStringLiteral("SELECT ") + kTaskColumns + QStringLiteral(" FROM hook_task") + where.sql +
-                                          QStringLiteral(" ORDER BY id DESC LIMIT ? OFFSET ?"),
+        Result<QSqlQuery> q = tx.exec(QStringLiteral("SELECT ") + kTaskColumns + QStringLiteral(" FROM hook_task") +
+                                          where.sql + QStringLiteral(" ORDER BY id DESC LIMIT ? OFFSET ?"),
                                       where.values + QVariantList{limit, offset});
         if (!q)
             return q.status();
@@ -96,8 +99,9 @@ Result<TaskPage> WebhookService::tasks(const TaskFilter &filter)
 Result<qint64> WebhookService::count(const TaskFilter &filter)
 {
     const TaskWhere where = whereOf(filter, d->store.backend());
-    return d->store.readValue<qint64>(
-        [&](SqlTransaction &tx) { return tx.scalar(QStringLiteral("SELECT COUNT(*) FROM hook_task") + where.sql, where.values); });
+    return d->store.readValue<qint64>([&](SqlTransaction &tx) {
+        return tx.scalar(QStringLiteral("SELECT COUNT(*) FROM hook_task") + where.sql, where.values);
+    });
 }
 
 namespace {
@@ -106,11 +110,12 @@ namespace {
 // transaction, keyed on id (never OFFSET), bounded by the newest id when it starts so rows queued
 // meanwhile do not stretch it. `read` makes a T of the selected `columns`; `idOf` gives its id.
 template<typename T>
-Status keysetWalk(Store &store, const CancelToken &cancel, const TaskFilter &filter, qint64 pageSize, const QString &columns,
-                  T (*read)(const QSqlQuery &), qint64 (*idOf)(const T &), const std::function<Status(const std::vector<T> &)> &sink)
+Status keysetWalk(Store &store, const CancelToken &cancel, const TaskFilter &filter, qint64 pageSize,
+                  const QString &columns, T (*read)(const QSqlQuery &), qint64 (*idOf)(const T &),
+                  const std::function<Status(const std::vector<T> &)> &sink)
 {
-    Result<qint64> newest =
-        store.readValue<qint64>([](SqlTransaction &tx) { return tx.scalar(QStringLiteral("SELECT COALESCE(MAX(id), 0) FROM hook_task")); });
+    Result<qint64> newest = store.readValue<qint64>(
+        [](SqlTransaction &tx) { return tx.scalar(QStringLiteral("SELECT COALESCE(MAX(id), 0) FROM hook_task")); });
     if (!newest)
         return newest.status();
     TaskFilter next = filter;
@@ -120,17 +125,18 @@ Status keysetWalk(Store &store, const CancelToken &cancel, const TaskFilter &fil
         if (cancel.isCancelled())
             return cancel.cause();
         const TaskWhere where = whereOf(next, store.backend());
-        Result<std::vector<T>> rows = store.readValue<std::vector<T>>([&](SqlTransaction &tx) -> Result<std::vector<T>> {
-            Result<QSqlQuery> q = tx.exec(QStringLiteral("SELECT ") + columns + QStringLiteral(" FROM hook_task") + where.sql +
-                                              QStringLiteral(" ORDER BY id DESC LIMIT ?"),
-                                          where.values + QVariantList{limit});
-            if (!q)
-                return q.status();
-            std::vector<T> page;
-            while (q->next())
-                page.push_back(read(*q));
-            return page;
-        });
+        Result<std::vector<T>> rows =
+            store.readValue<std::vector<T>>([&](SqlTransaction &tx) -> Result<std::vector<T>> {
+                Result<QSqlQuery> q = tx.exec(QStringLiteral("SELECT ") + columns + QStringLiteral(" FROM hook_task") +
+                                                  where.sql + QStringLiteral(" ORDER BY id DESC LIMIT ?"),
+                                              where.values + QVariantList{limit});
+                if (!q)
+                    return q.status();
+                std::vector<T> page;
+                while (q->next())
+                    page.push_back(read(*q));
+                return page;
+            });
         if (!rows)
             return rows.status();
         if (rows->empty())
@@ -158,7 +164,7 @@ qint64 taskId(const HookTask &t)
     return t.id;
 }
 
-} // namespace
+}  // namespace
 
 Status WebhookService::forEach(const CancelToken &cancel, const TaskFilter &filter,
                                const std::function<Status(const std::vector<HookTask> &)> &sink, qint64 pageSize)
@@ -170,7 +176,8 @@ Result<qint64> WebhookService::redeliverMatching(const CancelToken &cancel, cons
                                                  const std::function<void(qint64 done, qint64 total)> &progress)
 {
     if (!filter.outcome || (*filter.outcome != TaskOutcome::Failed && *filter.outcome != TaskOutcome::Unknown))
-        return Status::invalidArgument(QStringLiteral("a bulk redelivery takes status failed or unknown")).withField(QStringLiteral("status"));
+        return Status::invalidArgument(QStringLiteral("a bulk redelivery takes status failed or unknown"))
+            .withField(QStringLiteral("status"));
     // The ids first (a few bytes each, oldest first), then one redelivery at a time: each is its
     // own transaction and push, so a cancel leaves whole redeliveries behind.
     std::vector<qint64> ids;
@@ -188,12 +195,13 @@ Result<qint64> WebhookService::redeliverMatching(const CancelToken &cancel, cons
     qint64 done = 0;
     for (qint64 id : ids) {
         const auto stopped = [&](const Status &why) {
-            return Status(why.code(), QStringLiteral("%1 (after %2 of %3 redeliveries)").arg(why.message()).arg(done).arg(total));
+            return Status(why.code(),
+                          QStringLiteral("%1 (after %2 of %3 redeliveries)").arg(why.message()).arg(done).arg(total));
         };
         if (cancel.isCancelled())
             return stopped(cancel.cause());
         Result<HookTask> copy = redeliver(cancel, id);
-        if (!copy && copy.status().code() != Status::Code::NotFound) // removed meanwhile (cleanup): nothing to send
+        if (!copy && copy.status().code() != Status::Code::NotFound)  // removed meanwhile (cleanup): nothing to send
             return stopped(copy.status());
         ++done;
         if (progress)
@@ -207,7 +215,8 @@ Status WebhookService::claimBulkRedelivery(qint64 job)
     qint64 none = 0;
     if (d->bulkJob.compare_exchange_strong(none, job))
         return Status::ok();
-    return Status::conflict(QStringLiteral("a bulk redelivery is already running (job %1); wait for it or cancel it").arg(none));
+    return Status::conflict(
+        QStringLiteral("a bulk redelivery is already running (job %1); wait for it or cancel it").arg(none));
 }
 
 void WebhookService::releaseBulkRedelivery(qint64 job)
@@ -216,4 +225,4 @@ void WebhookService::releaseBulkRedelivery(qint64 job)
     d->bulkJob.compare_exchange_strong(mine, 0);
 }
 
-} // namespace Switchyard::Webhook
+}  // namespace Switchyard::Webhook

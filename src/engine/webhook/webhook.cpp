@@ -34,7 +34,8 @@ std::optional<TaskOutcome> taskOutcomeFromName(QStringView n)
 {
     if (n.isEmpty())
         return TaskOutcome::Pending;
-    for (TaskOutcome o : {TaskOutcome::Pending, TaskOutcome::Succeeded, TaskOutcome::Failed, TaskOutcome::Unknown, TaskOutcome::Skipped})
+    for (TaskOutcome o : {TaskOutcome::Pending, TaskOutcome::Succeeded, TaskOutcome::Failed, TaskOutcome::Unknown,
+                          TaskOutcome::Skipped})
         if (n == name(o))
             return o;
     return std::nullopt;
@@ -46,16 +47,16 @@ Status WebhookService::Impl::push(const CancelToken &cancel, const std::vector<q
         return Status::unavailable(QStringLiteral("webhook delivery has not started"));
     for (qint64 id : ids) {
         const Status pushed = queue->push(cancel, id);
-        if (!pushed && pushed.code() != Status::Code::AlreadyExists) // already queued: it goes out once
+        if (!pushed && pushed.code() != Status::Code::AlreadyExists)  // already queued: it goes out once
             return pushed;
     }
     return Status::ok();
 }
 
-WebhookService::WebhookService(const EngineConfig &config, Store &store, const SecretBox &secrets, WebhookOptions options)
+WebhookService::WebhookService(const EngineConfig &config, Store &store, const SecretBox &secrets,
+                               WebhookOptions options)
     : d(std::make_unique<Impl>(config, store, secrets, std::move(options)))
-{
-}
+{}
 
 WebhookService::~WebhookService() = default;
 
@@ -64,10 +65,12 @@ Status WebhookService::start(const CancelToken &cancel, QueueManager &queues, Li
     // The recorder, then the delivery loop, then the queue: the lifecycle stops in reverse, so the
     // queue's workers (which hand the loop deliveries) stop before it, and the loop before the
     // recorder that writes what it ended.
-    if (Status recording = lifecycle.runWithCancel(QStringLiteral("webhook recorder"), [this](const CancelToken &stop) { d->runRecorder(stop); });
+    if (Status recording = lifecycle.runWithCancel(QStringLiteral("webhook recorder"),
+                                                   [this](const CancelToken &stop) { d->runRecorder(stop); });
         !recording)
         return recording;
-    if (Status looping = lifecycle.runWithCancel(QStringLiteral("webhook delivery loop"), [this](const CancelToken &stop) { d->runLoop(stop); });
+    if (Status looping = lifecycle.runWithCancel(QStringLiteral("webhook delivery loop"),
+                                                 [this](const CancelToken &stop) { d->runLoop(stop); });
         !looping)
         return looping;
     {
@@ -75,9 +78,9 @@ Status WebhookService::start(const CancelToken &cancel, QueueManager &queues, Li
         if (!cancel.wait(d->loop.changed, lock, [this] { return d->loop.running || d->loop.stopped; }))
             return cancel.cause();
     }
-    Result<std::shared_ptr<WorkerPoolQueue<qint64>>> queue = queues.createUniqueQueue<qint64>(
-        cancel, QStringLiteral("webhook_sender"), [this](std::vector<qint64> ids) {
-            deliver(CancelToken(), ids); // a delivery is bounded by DELIVER_TIMEOUT; never retried
+    Result<std::shared_ptr<WorkerPoolQueue<qint64>>> queue =
+        queues.createUniqueQueue<qint64>(cancel, QStringLiteral("webhook_sender"), [this](std::vector<qint64> ids) {
+            deliver(CancelToken(), ids);  // a delivery is bounded by DELIVER_TIMEOUT; never retried
             return std::vector<qint64>{};
         });
     if (!queue)
@@ -93,21 +96,27 @@ Status WebhookService::start(const CancelToken &cancel, QueueManager &queues, Li
         d->loop.changed.notify_all();
     });
     // A flush of webhook_sender waits for what its workers handed to the loop, too.
-    d->queue->pool().setSettle([this](const CancelToken &c, SteadyClock::time_point until) { return d->settle(c, until); });
+    d->queue->pool().setSettle(
+        [this](const CancelToken &c, SteadyClock::time_point until) { return d->settle(c, until); });
     // The retry timer is a producer of the queue: started after it, so it is stopped before it.
-    if (Status timer = lifecycle.runWithCancel(QStringLiteral("webhook retries"), [this](const CancelToken &stop) {
-            d->retries.run(stop, [this, &stop](qint64 id) {
-                if (Status pushed = d->push(stop, {id}); !pushed)
-                    qCWarning(lcWebhook).noquote() << "retry task" << id << "not queued (it stays undelivered and is queued at the next start):"
-                                                   << pushed.message();
+    if (Status timer = lifecycle.runWithCancel(
+            QStringLiteral("webhook retries"),
+            [this](const CancelToken &stop) {
+                d->retries.run(stop, [this, &stop](qint64 id) {
+                    if (Status pushed = d->push(stop, {id}); !pushed)
+                        qCWarning(lcWebhook).noquote()
+                            << "retry task" << id
+                            << "not queued (it stays undelivered and is queued at the next start):" << pushed.message();
+                });
             });
-        });
         !timer)
         return timer;
     if (Result<qint64> unknown = markStaleClaimsUnknown(); !unknown)
         return unknown.status();
     else if (*unknown > 0)
-        qCWarning(lcWebhook).noquote() << *unknown << "webhook deliveries were interrupted by an earlier stop; they are marked unknown (redeliver them if needed)";
+        qCWarning(lcWebhook).noquote() << *unknown
+                                       << "webhook deliveries were interrupted by an earlier stop; they are marked "
+                                          "unknown (redeliver them if needed)";
     Result<qint64> requeued = requeueUndelivered(cancel);
     if (!requeued)
         return requeued.status();
@@ -116,4 +125,4 @@ Status WebhookService::start(const CancelToken &cancel, QueueManager &queues, Li
     return Status::ok();
 }
 
-} // namespace Switchyard::Webhook
+}  // namespace Switchyard::Webhook

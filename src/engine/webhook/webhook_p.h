@@ -57,13 +57,13 @@ class WorkerPoolQueue;
 namespace Switchyard::Webhook {
 
 // The columns hookFrom() and taskFrom() read, in their order.
-inline const QString kHookColumns =
-    QStringLiteral("id, repo_id, owner_id, is_system, url, name, http_method, content_type, secret, events, "
-                   "is_active, type, meta, last_status, header_authorization <> '', created_unix, updated_unix");
-inline const QString kTaskColumns =
-    QStringLiteral("id, hook_id, uuid, payload, payload_version, event_type, is_delivered, delivered_ns, "
-                   "is_succeed, outcome, request, response, duration_ms, created_ms, redelivery_of, trace_id, "
-                   "attempt, deliver_after_ms");
+inline const QString kHookColumns = QStringLiteral(
+    "id, repo_id, owner_id, is_system, url, name, http_method, content_type, secret, events, "
+    "is_active, type, meta, last_status, header_authorization <> '', created_unix, updated_unix");
+inline const QString kTaskColumns = QStringLiteral(
+    "id, hook_id, uuid, payload, payload_version, event_type, is_delivered, delivered_ns, "
+    "is_succeed, outcome, request, response, duration_ms, created_ms, redelivery_of, trace_id, "
+    "attempt, deliver_after_ms");
 
 inline qint64 nowMs()
 {
@@ -84,10 +84,10 @@ public:
     void run(const CancelToken &cancel, const std::function<void(qint64)> &due);
 
 private:
-    std::mutex m_mutex; // guards m_due and m_held
+    std::mutex m_mutex;  // guards m_due and m_held
     std::condition_variable m_changed;
-    std::multimap<qint64, qint64> m_due; // due (ms since the epoch) → task id
-    std::set<qint64> m_held;             // the ids in m_due
+    std::multimap<qint64, qint64> m_due;  // due (ms since the epoch) → task id
+    std::set<qint64> m_held;              // the ids in m_due
 };
 
 // One delivery: claimed and prepared by a worker, sent and read by the delivery loop. Owned by
@@ -97,17 +97,17 @@ struct Flight
 {
     HookTask task;
     Hook hook;
-    HttpDestination destination; // the vetted address (or the proxy)
-    HttpExchange exchange;       // the request as sent, then its answer
-    QElapsedTimer clock;         // from the send
-    qint64 sentMs = 0;           // the send, on the wall clock (the hook's oldest one tells its pace)
-    QDeadlineTimer due;          // the send + DELIVER_TIMEOUT
+    HttpDestination destination;  // the vetted address (or the proxy)
+    HttpExchange exchange;        // the request as sent, then its answer
+    QElapsedTimer clock;          // from the send
+    qint64 sentMs = 0;            // the send, on the wall clock (the hook's oldest one tells its pace)
+    QDeadlineTimer due;           // the send + DELIVER_TIMEOUT
     QJsonObject request;
-    QString error; // set when it failed before or instead of an answer (by us: the answer's own is in exchange.error)
-    bool ownerIsOrganization = false; // read with the claim
-    QString sealedAuthorization;      // read with the claim
-    bool landed = false;              // its exchange finished (the loop records it)
-    bool interrupted = false;         // cut by a stop: it may have arrived (unknown)
+    QString error;  // set when it failed before or instead of an answer (by us: the answer's own is in exchange.error)
+    bool ownerIsOrganization = false;  // read with the claim
+    QString sealedAuthorization;       // read with the claim
+    bool landed = false;               // its exchange finished (the loop records it)
+    bool interrupted = false;          // cut by a stop: it may have arrived (unknown)
 };
 
 // A delivery's end, to be recorded (by the worker that claimed it, or by the recorder).
@@ -122,8 +122,7 @@ struct WebhookService::Impl
 {
     Impl(const EngineConfig &c, Store &s, const SecretBox &b, WebhookOptions o)
         : config(c), store(s), secrets(b), options(std::move(o))
-    {
-    }
+    {}
 
     // ---- Shared by every thread: set at construction (the queue by start(), before any task
     // can be pushed), thread-safe or atomic after.
@@ -135,9 +134,9 @@ struct WebhookService::Impl
     // DeliveryStats, by TaskOutcome (pending unused).
     std::array<std::atomic<qint64>, 5> outcomes{};
     std::atomic<qint64> durationUs{0};
-    RecentLatency recentLatency; // of the deliveries that were sent (succeeded or failed)
-    std::atomic<qint64> inFlight{0}; // Loop::held, for stats() without the loop's mutex
-    std::atomic<qint64> bulkJob{0};  // the bulk redelivery running (its process id), 0: none
+    RecentLatency recentLatency;      // of the deliveries that were sent (succeeded or failed)
+    std::atomic<qint64> inFlight{0};  // Loop::held, for stats() without the loop's mutex
+    std::atomic<qint64> bulkJob{0};   // the bulk redelivery running (its process id), 0: none
     RetryTimer retries;
 
     void announce(const std::vector<qint64> &ids) const
@@ -173,22 +172,22 @@ struct WebhookService::Impl
     // ---- deliveryloop.cpp. The delivery loop: a thread of the lifecycle's that sends what the
     // workers hand it and records each answer when it ends, so a worker never waits for a
     // receiver. Started before the queue, so the lifecycle stops the queue (its producer) first.
-    static constexpr int kConnectionsPerHook = 6; // as browsers and Qt per host; more wait here, off the clock
+    static constexpr int kConnectionsPerHook = 6;  // as browsers and Qt per host; more wait here, off the clock
 
     // What the workers, the delivery loop, the recorder and the shutdown share.
     struct Loop
     {
-        std::mutex mutex; // guards the fields below
-        std::condition_variable_any changed; // room, settled, started, stopped
-        std::vector<Flight> inbox;           // handed over, not yet seen by the loop
-        qint64 held = 0;                     // room taken: reserved or handed over, and not yet recorded
-        std::map<qint64, qint64> heldPerHook;  // handed over and not yet recorded, per hook
-        std::map<qint64, qint64> oldestSentMs; // per hook with deliveries on the wire: the oldest one's send
-        QAbstractEventDispatcher *dispatcher = nullptr; // the loop thread's, while it runs
+        std::mutex mutex;                                // guards the fields below
+        std::condition_variable_any changed;             // room, settled, started, stopped
+        std::vector<Flight> inbox;                       // handed over, not yet seen by the loop
+        qint64 held = 0;                                 // room taken: reserved or handed over, and not yet recorded
+        std::map<qint64, qint64> heldPerHook;            // handed over and not yet recorded, per hook
+        std::map<qint64, qint64> oldestSentMs;           // per hook with deliveries on the wire: the oldest one's send
+        QAbstractEventDispatcher *dispatcher = nullptr;  // the loop thread's, while it runs
         bool running = false;
-        bool stopped = false;             // the loop stopped taking flights: handOff() gives them back
-        bool closing = false;             // the shutdown began: workers stop waiting for room
-        std::vector<qint64> removedHooks; // deleted since the loop last looked
+        bool stopped = false;              // the loop stopped taking flights: handOff() gives them back
+        bool closing = false;              // the shutdown began: workers stop waiting for room
+        std::vector<qint64> removedHooks;  // deleted since the loop last looked
     } loop;
 
     int maxInFlight() const { return std::max(1, options.maxInFlight); }
@@ -238,9 +237,9 @@ struct WebhookService::Impl
     // writes all that the loop left it before it ends.
     struct Recorder
     {
-        std::mutex mutex; // guards inbox
+        std::mutex mutex;  // guards inbox
         std::condition_variable_any arrived;
-        std::vector<Ended> inbox; // ended on the wire, not yet written
+        std::vector<Ended> inbox;  // ended on the wire, not yet written
     } recorder;
 
     void toRecorder(std::vector<Ended> &&ended);
@@ -259,4 +258,4 @@ struct WebhookService::Impl
     void release(const std::vector<qint64> &ids, qint64 dueMs);
 };
 
-} // namespace Switchyard::Webhook
+}  // namespace Switchyard::Webhook
