@@ -1,0 +1,438 @@
+// Hooks in the store and the tasks they are given: validating and writing a hook, prepare()
+// with its gates (DISABLE_WEBHOOKS, the subscription, an empty push, the branch filter), a
+// redelivery, a test delivery, a task by id or delivery id, and the readers of their rows.
+//
+// Threads: every function runs on its caller's thread (the admin API, the notify bus, cron),
+// any number at once; each is one or a few store transactions, then a push on webhook_sender
+// (thread-safe). remove() tells the delivery loop through forget() (under Loop::mutex). The only
+// other state is hookFrom()'s parsed-events cache, one per thread.
+
+#include "webhook_p.h"
+
+#include "channels/channels.h"
+#include "payloads.h"
+
+#include "engine/core/secretbox.h"
+#include "engine/forge/forgedata.h"
+#include "engine/store/store.h"
+
+#include <QHash>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QUrl>
+#include <QUuid>
+
+namespace Switchyard::Webhook {
+
+namespace {
+
+constexpr qsizetype kMaxSecret = 1024;
+constexpr qsizetype kMaxAuthorization = 8192;
+constexpr qsizetype kMaxUrl = 2048;
+
+Status invalid(const QString &field, const QString &message)
+{
+    return Status::invalidArgument(message).withField(field);
+}
+
+}  // namespace
+
+Result<Hook> hookFrom(const QSqlQuery &q)
+{
+    Hook h;
+    h.id = q.value(0).toLongLong();
+    h.repoId = q.value(1).toLongLong();
+    h.ownerId = q.value(2).toLongLong();
+    h.isSystem = q.value(3).toBool();
+    h.url = q.value(4).toString();
+    h.name = q.value(5).toString();
+    h.httpMethod = q.value(6).toString();
+    h.contentType = q.value(7).toInt() == int(ContentType::Form) ? ContentType::Form : ContentType::Json;
+    h.secret = q.value(8).toString();
+    // Every event and claim reads the hooks again, and their events rarely change: the parsed
+    // form is kept per thread, by its stored text (bounded; a full cache starts again).
+    thread_local QHash<QString, Result<HookEvents>> parsed;
+    const QString stored = q.value(9).toString();
+    auto events = parsed.constFind(stored);
+    if (events == parsed.cend()) {
+        if (parsed.size() >= 256)
+            parsed.clear();
+        events = parsed.insert(stored, HookEvents::fromJson(QJsonDocument::fromJson(stored.toUtf8()).object()));
+    }
+    if (!*events)
+        return Status::corruption(
+            QStringLiteral("webhook %1's stored events do not read: %2").arg(h.id).arg(events->status().message()));
+    h.events = events->value();
+    h.active = q.value(10).toBool();
+    h.type = hookTypeFromName(q.value(11).toString()).value_or(HookType::Gitea);
+    h.meta = q.value(12).toString();
+    h.lastStatus = HookStatus(std::clamp(q.value(13).toInt(), 0, 2));
+    h.hasAuthorization = q.value(14).toBool();
+    h.created = QDateTime::fromSecsSinceEpoch(q.value(15).toLongLong(), Qt::UTC);
+    h.updated = QDateTime::fromSecsSinceEpoch(q.value(16).toLongLong(), Qt::UTC);
+    return h;
+}
+
+HookTask taskFrom(const QSqlQuery &q)
+{
+    HookTask t;
+    t.id = q.value(0).toLongLong();
+    t.hookId = q.value(1).toLongLong();
+    t.uuid = q.value(2).toString();
+    t.payload = q.value(3).toByteArray();
+    t.payloadVersion = q.value(4).toInt();
+    t.eventType = hookEventFromName(q.value(5).toString()).value_or(HookEventType::Push);
+    t.isDelivered = q.value(6).toBool();
+    t.deliveredNs = q.value(7).toLongLong();
+    t.isSucceed = q.value(8).toBool();
+    t.outcome = taskOutcomeFromName(q.value(9).toString()).value_or(TaskOutcome::Pending);
+    t.request = q.value(10).toString();
+    t.response = q.value(11).toString();
+    t.durationMs = q.value(12).toDouble();
+    t.created = QDateTime::fromMSecsSinceEpoch(q.value(13).toLongLong(), Qt::UTC);
+    t.redeliveryOf = q.value(14).toLongLong();
+    t.traceId = q.value(15).toString();
+    t.attempt = q.value(16).toInt();
+    t.deliverAfterMs = q.value(17).toLongLong();
+    return t;
+}
+
+namespace {
+
+// The checks every written hook passes; the method comes back canonical.
+Status validate(Hook &h, const std::optional<QString> &authorization)
+{
+    const QUrl url(h.url.trimmed(), QUrl::StrictMode);
+    if (h.url.trimmed().isEmpty() || !url.isValid() || url.host().isEmpty() ||
+        (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https")))
+        return invalid(QStringLiteral("url"),
+                       QStringLiteral("url '%1' is not an http:// or https:// URL with a host").arg(h.url.left(200)));
+    if (h.url.size() > kMaxUrl)
+        return invalid(QStringLiteral("url"), QStringLiteral("url is longer than %1 characters").arg(kMaxUrl));
+    h.url = h.url.trimmed();
+    if (Status s = Channels::validateUrl(h.type, h.url); !s)
+        return s;
+    Result<QString> method = checkHttpMethod(h.httpMethod, h.type);
+    if (!method)
+        return method.status();
+    h.httpMethod = *method;
+    if (int(h.contentType) != 1 && int(h.contentType) != 2)
+        return invalid(QStringLiteral("content_type"), QStringLiteral("content_type must be json or form"));
+    if (Status s = validateBranchFilter(h.events.branchFilter); !s)
+        return invalid(
+            QStringLiteral("events.branch_filter"),
+            QStringLiteral("events.branch_filter '%1' does not compile: %2").arg(h.events.branchFilter, s.message()));
+    if (int(h.events.pushOnly) + int(h.events.sendEverything) + int(h.events.chooseEvents) != 1)
+        return invalid(QStringLiteral("events"),
+                       QStringLiteral("events: exactly one of push_only, send_everything and choose_events"));
+    if (h.secret.size() > kMaxSecret)
+        return invalid(QStringLiteral("secret"), QStringLiteral("secret is longer than %1 characters").arg(kMaxSecret));
+    if (authorization) {
+        if (authorization->size() > kMaxAuthorization)
+            return invalid(QStringLiteral("authorization"),
+                           QStringLiteral("authorization is longer than %1 characters").arg(kMaxAuthorization));
+        if (authorization->contains(u'\r') || authorization->contains(u'\n'))
+            return invalid(QStringLiteral("authorization"),
+                           QStringLiteral("authorization must be one line (no CR or LF)"));
+    }
+    const QJsonDocument meta = QJsonDocument::fromJson(h.meta.toUtf8());
+    if (!h.meta.isEmpty() && !meta.isObject())
+        return invalid(QStringLiteral("meta"), QStringLiteral("meta must be a JSON object"));
+    if (Status s = Channels::validateMeta(h.type, meta.object()); !s)
+        return s;
+    if (Channels::isChannel(h.type) && h.contentType != ContentType::Json)
+        return invalid(
+            QStringLiteral("content_type"),
+            QStringLiteral("content_type form is for gitea and gogs hooks; a %1 hook is sent JSON").arg(name(h.type)));
+    if (h.repoId < 0 || h.ownerId < 0)
+        return invalid(QStringLiteral("repo_id"), QStringLiteral("repo_id and owner_id are ids (0 or more)"));
+    if (h.isSystem && (h.repoId != 0 || h.ownerId != 0))
+        return invalid(QStringLiteral("is_system"), QStringLiteral("a system hook has neither repo_id nor owner_id"));
+    if (!h.isSystem && h.repoId == 0 && h.ownerId == 0)
+        return invalid(
+            QStringLiteral("repo_id"),
+            QStringLiteral("a hook belongs to a repository (repo_id), an owner (owner_id) or the system (is_system)"));
+    if (h.name.size() > 255)
+        return invalid(QStringLiteral("name"), QStringLiteral("name is longer than 255 characters"));
+    return Status::ok();
+}
+
+QByteArray eventsJson(const HookEvents &events)
+{
+    return QJsonDocument(events.toJson()).toJson(QJsonDocument::Compact);
+}
+
+bool isEmptyPush(HookEventType type, const QByteArray &payload)
+{
+    if (type != HookEventType::Push)
+        return false;
+    const QJsonValue commits = QJsonDocument::fromJson(payload).object().value(QStringLiteral("commits"));
+    return commits.isArray() && commits.toArray().isEmpty();
+}
+
+bool isRefEvent(HookEventType type)
+{
+    return type == HookEventType::Push || type == HookEventType::Create || type == HookEventType::Delete;
+}
+
+}  // namespace
+
+Result<Hook> WebhookService::create(const Hook &input, const QString &authorization)
+{
+    Hook h = input;
+    if (Status s = validate(h, authorization); !s)
+        return s;
+    const QString sealed = d->secrets.seal(authorization.toUtf8());
+    const qint64 now = QDateTime::currentSecsSinceEpoch();
+    Result<qint64> id = d->store.writeValue<qint64>([&](SqlTransaction &tx) {
+        return tx.insertReturningId(
+            QStringLiteral(
+                "INSERT INTO webhook (repo_id, owner_id, is_system, url, name, http_method, content_type, secret, "
+                "events, is_active, type, meta, last_status, header_authorization, created_unix, updated_unix) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?) RETURNING id"),
+            {h.repoId, h.ownerId, h.isSystem ? 1 : 0, h.url, h.name, h.httpMethod, int(h.contentType), h.secret,
+             QString::fromUtf8(eventsJson(h.events)), h.active ? 1 : 0, name(h.type), h.meta, sealed, now, now});
+    });
+    if (!id)
+        return id.status();
+    return get(*id);
+}
+
+Result<Hook> WebhookService::update(const Hook &input, const std::optional<QString> &authorization)
+{
+    Result<Hook> current = get(input.id);
+    if (!current)
+        return current.status();
+    Hook h = input;
+    h.repoId = current->repoId;
+    h.ownerId = current->ownerId;
+    h.isSystem = current->isSystem;
+    if (Status s = validate(h, authorization); !s)
+        return s;
+    const Status written = d->store.write([&](SqlTransaction &tx) -> Status {
+        if (Status s = tx.exec(QStringLiteral("UPDATE webhook SET url = ?, name = ?, http_method = ?, content_type = "
+                                              "?, secret = ?, events = ?, "
+                                              "is_active = ?, type = ?, meta = ?, updated_unix = ? WHERE id = ?"),
+                               {h.url, h.name, h.httpMethod, int(h.contentType), h.secret,
+                                QString::fromUtf8(eventsJson(h.events)), h.active ? 1 : 0, name(h.type), h.meta,
+                                QDateTime::currentSecsSinceEpoch(), h.id})
+                           .status();
+            !s)
+            return s;
+        if (!authorization)
+            return Status::ok();
+        return tx
+            .exec(QStringLiteral("UPDATE webhook SET header_authorization = ? WHERE id = ?"),
+                  {d->secrets.seal(authorization->toUtf8()), h.id})
+            .status();
+    });
+    if (!written)
+        return written;
+    return get(h.id);
+}
+
+Status WebhookService::remove(qint64 id)
+{
+    bool found = false;
+    const Status written = d->store.write([&](SqlTransaction &tx) -> Status {
+        Result<QSqlQuery> q = tx.exec(QStringLiteral("DELETE FROM webhook WHERE id = ?"), {id});
+        if (!q)
+            return q.status();
+        found = q->numRowsAffected() > 0;
+        return tx.exec(QStringLiteral("DELETE FROM hook_task WHERE hook_id = ?"), {id}).status();
+    });
+    if (!written)
+        return written;
+    if (found)
+        d->forget(id);
+    return found ? Status::ok()
+                 : Status::notFound(QStringLiteral("no webhook %1").arg(id)).withField(QStringLiteral("id"));
+}
+
+Result<Hook> WebhookService::get(qint64 id)
+{
+    return d->store.readValue<Hook>([&](SqlTransaction &tx) -> Result<Hook> {
+        Result<QSqlQuery> q =
+            tx.exec(QStringLiteral("SELECT ") + kHookColumns + QStringLiteral(" FROM webhook WHERE id = ?"), {id});
+        if (!q)
+            return q.status();
+        if (!q->next())
+            return Status::notFound(QStringLiteral("no webhook %1").arg(id)).withField(QStringLiteral("id"));
+        return hookFrom(*q);
+    });
+}
+
+Result<std::vector<Hook>> WebhookService::list()
+{
+    return d->store.readValue<std::vector<Hook>>([&](SqlTransaction &tx) -> Result<std::vector<Hook>> {
+        Result<QSqlQuery> q =
+            tx.exec(QStringLiteral("SELECT ") + kHookColumns + QStringLiteral(" FROM webhook ORDER BY id"));
+        if (!q)
+            return q.status();
+        std::vector<Hook> hooks;
+        while (q->next()) {
+            Result<Hook> h = hookFrom(*q);
+            if (!h)
+                return h.status();
+            hooks.push_back(std::move(h).value());
+        }
+        return hooks;
+    });
+}
+
+Result<int> WebhookService::prepare(const CancelToken &cancel, const EventSource &source, HookEventType type,
+                                    const QByteArray &payload, const QString &ref, const QString &traceId)
+{
+    if (d->config.webhook.disableWebhooks)
+        return 0;
+    std::vector<qint64> created;
+    const Status written = d->store.write([&](SqlTransaction &tx) -> Status {
+        created.clear();
+        // Repository hooks, then the owner's, then the system's; active ones only.
+        Result<QSqlQuery> q = tx.exec(
+            QStringLiteral("SELECT ") + kHookColumns +
+                QStringLiteral(" FROM webhook WHERE is_active = 1 AND ((repo_id = ? AND ? <> 0) "
+                               "OR (repo_id = 0 AND owner_id = ? AND ? <> 0) OR is_system = 1) "
+                               "ORDER BY CASE WHEN repo_id <> 0 THEN 0 WHEN owner_id <> 0 THEN 1 ELSE 2 END, id"),
+            {source.repoId, source.repoId, source.ownerId, source.ownerId});
+        if (!q)
+            return q.status();
+        std::vector<Hook> hooks;
+        while (q->next()) {
+            Result<Hook> h = hookFrom(*q);
+            if (!h) {
+                qCWarning(lcWebhook).noquote() << h.status().message();  // one unreadable hook does not stop the others
+                continue;
+            }
+            hooks.push_back(std::move(h).value());
+        }
+        const bool emptyPush = isEmptyPush(type, payload);
+        for (const Hook &h : hooks) {
+            if (!h.events.has(type))
+                continue;
+            if (emptyPush && h.type != HookType::Gitea && h.type != HookType::Gogs)
+                continue;
+            if (isRefEvent(type) && !h.events.passesBranchFilter(ref))
+                continue;
+            Result<qint64> id = tx.insertReturningId(
+                QStringLiteral(
+                    "INSERT INTO hook_task (hook_id, uuid, payload, payload_version, event_type, created_ms, trace_id) "
+                    "VALUES (?, ?, ?, 2, ?, ?, ?) RETURNING id"),
+                {h.id, QUuid::createUuid().toString(QUuid::WithoutBraces), payload, name(type), nowMs(), traceId});
+            if (!id)
+                return id.status();
+            created.push_back(*id);
+        }
+        return Status::ok();
+    });
+    if (!written)
+        return written;
+    d->announce(created);
+    if (Status pushed = d->push(cancel, created); !pushed)
+        return pushed;  // stored: requeueUndelivered() sends them later
+    return int(created.size());
+}
+
+Result<HookTask> WebhookService::redeliver(const CancelToken &cancel, qint64 id)
+{
+    Result<HookTask> original = task(id);
+    if (!original)
+        return original.status();
+    Result<qint64> copy = d->store.writeValue<qint64>([&](SqlTransaction &tx) {
+        return tx.insertReturningId(
+            QStringLiteral("INSERT INTO hook_task (hook_id, uuid, payload, payload_version, event_type, created_ms, "
+                           "redelivery_of, trace_id) "
+                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"),
+            {original->hookId, QUuid::createUuid().toString(QUuid::WithoutBraces), original->payload,
+             original->payloadVersion, name(original->eventType), nowMs(), original->id, original->traceId});
+    });
+    if (!copy)
+        return copy.status();
+    d->announce({*copy});
+    if (Status pushed = d->push(cancel, {*copy}); !pushed)
+        return pushed;
+    return task(*copy);
+}
+
+Result<HookTask> WebhookService::test(const CancelToken &cancel, qint64 hookId)
+{
+    if (d->config.webhook.disableWebhooks)
+        return Status::conflict(QStringLiteral("webhooks are disabled ([security] DISABLE_WEBHOOKS)"));
+    Result<Hook> hook = get(hookId);
+    if (!hook)
+        return hook.status();
+    // Gitea's test push: one fake commit on the default branch of the hook's repository (a
+    // stand-in repository for an owner's or the system's hook).
+    Result<ForgeRepo> repo =
+        hook->repoId > 0
+            ? d->store.readValue<ForgeRepo>([&](SqlTransaction &tx) { return ForgeDb::repo(tx, hook->repoId); })
+            : Result<ForgeRepo>(ForgeRepo{});
+    if (!repo)
+        return repo.status();
+    if (repo->name.isEmpty()) {
+        repo->name = QStringLiteral("test");
+        repo->owner.login = QStringLiteral("switchyard");
+        repo->defaultBranch = QStringLiteral("main");
+    }
+    const QString branch = repo->defaultBranch.isEmpty() ? QStringLiteral("main") : repo->defaultBranch;
+    PushCommit commit;
+    commit.sha = QStringLiteral("0000000000000000000000000000000000000000");
+    commit.message = QStringLiteral("This is a fake commit");
+    commit.authorName = QStringLiteral("Switchyard");
+    commit.authorEmail = QStringLiteral("switchyard@localhost");
+    commit.timestamp = QDateTime::currentDateTimeUtc();
+    PushUpdate push;
+    push.refFullName = QStringLiteral("refs/heads/") + branch;
+    push.oldCommitId = commit.sha;
+    push.newCommitId = commit.sha;
+    push.commits = {commit};
+    push.totalCommits = 1;
+    ForgeUser pusher;
+    pusher.login = QStringLiteral("switchyard");
+    pusher.fullName = QStringLiteral("Switchyard test delivery");
+    const QByteArray payload = QJsonDocument(Payload::push(push, *repo, pusher)).toJson(QJsonDocument::Compact);
+    const QString traceId = QUuid::createUuid().toString(QUuid::Id128);
+    Result<qint64> id = d->store.writeValue<qint64>([&](SqlTransaction &tx) {
+        return tx.insertReturningId(
+            QStringLiteral(
+                "INSERT INTO hook_task (hook_id, uuid, payload, payload_version, event_type, created_ms, trace_id) "
+                "VALUES (?, ?, ?, 2, ?, ?, ?) RETURNING id"),
+            {hookId, QUuid::createUuid().toString(QUuid::WithoutBraces), payload, name(HookEventType::Push), nowMs(),
+             traceId});
+    });
+    if (!id)
+        return id.status();
+    d->announce({*id});
+    if (Status pushed = d->push(cancel, {*id}); !pushed)
+        return pushed;
+    return task(*id);
+}
+
+Result<HookTask> WebhookService::task(const QString &uuid)
+{
+    return d->store.readValue<HookTask>([&](SqlTransaction &tx) -> Result<HookTask> {
+        Result<QSqlQuery> q = tx.exec(
+            QStringLiteral("SELECT ") + kTaskColumns + QStringLiteral(" FROM hook_task WHERE uuid = ?"), {uuid});
+        if (!q)
+            return q.status();
+        if (!q->next())
+            return Status::notFound(QStringLiteral("no webhook task with delivery id %1").arg(uuid.left(64)))
+                .withField(QStringLiteral("uuid"));
+        return taskFrom(*q);
+    });
+}
+
+Result<HookTask> WebhookService::task(qint64 id)
+{
+    return d->store.readValue<HookTask>([&](SqlTransaction &tx) -> Result<HookTask> {
+        Result<QSqlQuery> q =
+            tx.exec(QStringLiteral("SELECT ") + kTaskColumns + QStringLiteral(" FROM hook_task WHERE id = ?"), {id});
+        if (!q)
+            return q.status();
+        if (!q->next())
+            return Status::notFound(QStringLiteral("no webhook task %1").arg(id)).withField(QStringLiteral("id"));
+        return taskFrom(*q);
+    });
+}
+
+}  // namespace Switchyard::Webhook

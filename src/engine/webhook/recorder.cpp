@@ -1,0 +1,402 @@
+// What the delivery chain writes when a delivery ends or goes back: record() (a result, the
+// hook's last status, AUTO_DISABLE_AFTER, the retry it schedules), release() (claims given back
+// unsent), the recorder thread that group-commits what the delivery loop ended, the retry timer,
+// and the history's upkeep (stale claims, cleanup, the requeue at start) and the counters.
+//
+// Threads:
+//   - the recorder thread (runRecorder) records what the loop ended, then gives its room in the
+//     loop back (under Loop::mutex);
+//   - the workers of webhook_sender record() what failed before the wire, and release() what the
+//     loop did not take; the delivery loop thread release()s what waited at a stop;
+//   - the retry timer thread (RetryTimer::run) pushes due retries on the queue; schedule() comes
+//     from record(), claim() and release(), on their threads;
+//   - any caller's thread: cleanup, markStaleClaimsUnknown, requeueUndelivered, stats.
+// record() and release() are thread-safe (each is one store transaction, then atomics and the
+// timer): the only order between two threads' records is the store's.
+
+#include "webhook_p.h"
+
+#include "engine/store/store.h"
+
+#include <QJsonDocument>
+#include <QUuid>
+
+namespace Switchyard::Webhook {
+
+namespace {
+
+constexpr int kRequeuePage = 100;
+
+// A delivery's row as record() writes it.
+struct Written
+{
+    double ms = 0;
+    QString request, response;  // the history's JSON, encoded before the write transaction
+    bool disabled = false;
+    qint64 retryId = 0;
+    qint64 retryDue = 0;
+};
+
+// The history's JSON of each of `ended`, encoded before the write transaction.
+std::vector<Written> historyOf(const std::vector<Ended> &ended)
+{
+    std::vector<Written> out(ended.size());
+    for (std::size_t i = 0; i < ended.size(); ++i) {
+        const Flight &f = ended[i].flight;
+        out[i].ms = f.clock.isValid() ? double(f.clock.nsecsElapsed()) / 1e6 : 0;
+        out[i].request = QString::fromUtf8(QJsonDocument(f.request).toJson(QJsonDocument::Compact));
+        out[i].response = QString::fromUtf8(QJsonDocument(ended[i].response).toJson(QJsonDocument::Compact));
+    }
+    return out;
+}
+
+// The task's result, and its retry when the schedule has one left: the next attempt is a new
+// task (new delivery id) linked to the first delivery, held until its delay has passed; written
+// with the failure, so neither is lost.
+Status writeResult(SqlTransaction &tx, const Ended &e, Written &w,
+                   const std::vector<std::chrono::milliseconds> &schedule, qint64 deliveredNs)
+{
+    const Flight &f = e.flight;
+    const TaskOutcome outcome = e.outcome;
+    if (Status s =
+            tx.exec(QStringLiteral("UPDATE hook_task SET delivered_ns = ?, is_succeed = ?, outcome = ?, request = ?, "
+                                   "response = ?, duration_ms = ? WHERE id = ?"),
+                    {deliveredNs, outcome == TaskOutcome::Succeeded ? 1 : 0, name(outcome), w.request, w.response, w.ms,
+                     f.task.id})
+                .status();
+        !s)
+        return s;
+    const bool retry =
+        outcome == TaskOutcome::Failed && f.hook.id != 0 && f.hook.active && f.task.attempt < int(schedule.size());
+    if (!retry)
+        return Status::ok();
+    w.retryDue = nowMs() + schedule[std::size_t(f.task.attempt)].count();
+    const qint64 first = f.task.attempt > 0 && f.task.redeliveryOf > 0 ? f.task.redeliveryOf : f.task.id;
+    Result<qint64> id = tx.insertReturningId(
+        QStringLiteral(
+            "INSERT INTO hook_task (hook_id, uuid, payload, payload_version, event_type, created_ms, redelivery_of, "
+            "trace_id, attempt, deliver_after_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"),
+        {f.task.hookId, QUuid::createUuid().toString(QUuid::WithoutBraces), f.task.payload, f.task.payloadVersion,
+         name(f.task.eventType), nowMs(), first, f.task.traceId, f.task.attempt + 1, w.retryDue});
+    if (!id)
+        return id.status();
+    w.retryId = *id;
+    return Status::ok();
+}
+
+// AUTO_DISABLE_AFTER: the hook's last `limit` results all failed, and it is still active → it
+// is made inactive. Whether this made it so.
+Result<bool> disableWhenFailing(SqlTransaction &tx, qint64 hookId, int limit)
+{
+    Result<qint64> succeeded =
+        tx.scalar(QStringLiteral("SELECT COUNT(*) FROM (SELECT outcome FROM hook_task WHERE hook_id = ? "
+                                 "AND outcome IN ('succeeded', 'failed') ORDER BY id DESC LIMIT ?) last "
+                                 "WHERE outcome = 'succeeded'"),
+                  {hookId, limit});
+    Result<qint64> counted =
+        tx.scalar(QStringLiteral("SELECT COUNT(*) FROM (SELECT id FROM hook_task WHERE hook_id = ? "
+                                 "AND outcome IN ('succeeded', 'failed') ORDER BY id DESC LIMIT ?) last"),
+                  {hookId, limit});
+    if (!succeeded || !counted)
+        return !succeeded ? succeeded.status() : counted.status();
+    if (*succeeded > 0 || *counted < limit)
+        return false;
+    Result<QSqlQuery> off =
+        tx.exec(QStringLiteral("UPDATE webhook SET is_active = 0, updated_unix = ? WHERE id = ? AND is_active = 1"),
+                {QDateTime::currentSecsSinceEpoch(), hookId});
+    if (!off)
+        return off.status();
+    return off->numRowsAffected() > 0;
+}
+
+// The hook's last status (not for a skipped delivery or a deleted hook): written when it
+// differs from what this transaction wrote for it last, in `lastStatus` (a round's deliveries
+// are often all of one hook); then AUTO_DISABLE_AFTER (`limit`, 0: never) after a failure.
+Status writeHookStatus(SqlTransaction &tx, const Ended &e, Written &w, std::map<qint64, int> &lastStatus, int limit)
+{
+    const Flight &f = e.flight;
+    const TaskOutcome outcome = e.outcome;
+    if (outcome == TaskOutcome::Skipped || f.hook.id == 0)
+        return Status::ok();
+    const int status = int(outcome == TaskOutcome::Succeeded ? HookStatus::Succeed : HookStatus::Fail);
+    if (const auto [at, fresh] = lastStatus.try_emplace(f.hook.id, status); fresh || at->second != status) {
+        at->second = status;
+        if (Status s = tx.exec(QStringLiteral("UPDATE webhook SET last_status = ? WHERE id = ?"), {status, f.hook.id})
+                           .status();
+            !s)
+            return s;
+    }
+    if (outcome != TaskOutcome::Failed || limit <= 0)
+        return Status::ok();
+    Result<bool> disabled = disableWhenFailing(tx, f.hook.id, limit);
+    if (!disabled)
+        return disabled.status();
+    w.disabled = *disabled;
+    return Status::ok();
+}
+
+// Why a delivery failed, for the log and the notice: our error, else the receiver's status.
+QString failureOf(const Ended &e)
+{
+    return e.flight.error.isEmpty() ? e.response.value(QStringLiteral("status")).toVariant().toString()
+                                    : e.flight.error;
+}
+
+}  // namespace
+
+void RetryTimer::schedule(qint64 id, qint64 dueMs)
+{
+    {
+        std::lock_guard lock(m_mutex);
+        if (!m_held.insert(id).second)
+            return;  // held already (a requeue at start, a resync): one timer entry
+        m_due.emplace(dueMs, id);
+    }
+    m_changed.notify_all();
+}
+
+void RetryTimer::run(const CancelToken &cancel, const std::function<void(qint64)> &due)
+{
+    const CancelCallback wake = cancel.onCancel([this] {
+        {
+            std::lock_guard lock(m_mutex);
+        }
+        m_changed.notify_all();
+    });
+    std::unique_lock lock(m_mutex);
+    while (!cancel.isCancelled()) {
+        if (m_due.empty()) {
+            m_changed.wait(lock);
+            continue;
+        }
+        const qint64 next = m_due.begin()->first;
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        if (next > now) {
+            m_changed.wait_for(lock, std::chrono::milliseconds(next - now));
+            continue;
+        }
+        const qint64 id = m_due.begin()->second;
+        m_due.erase(m_due.begin());
+        m_held.erase(id);
+        lock.unlock();
+        due(id);
+        lock.lock();
+    }
+}
+
+void WebhookService::Impl::record(std::vector<Ended> &ended)
+{
+    if (ended.empty())
+        return;
+    const std::vector<std::chrono::milliseconds> &schedule = retrySchedule();
+    const qint64 deliveredNs = QDateTime::currentMSecsSinceEpoch() * 1'000'000;
+    std::vector<Written> out = historyOf(ended);
+    const Status written = store.write([&](SqlTransaction &tx) -> Status {
+        std::map<qint64, int> lastStatus;  // per hook, what this attempt of the transaction wrote
+        for (std::size_t i = 0; i < ended.size(); ++i) {
+            Written &w = out[i];
+            w.disabled = false;
+            w.retryId = 0;
+            if (Status s = writeResult(tx, ended[i], w, schedule, deliveredNs); !s)
+                return s;
+            if (Status s = writeHookStatus(tx, ended[i], w, lastStatus, config.webhook.autoDisableAfter); !s)
+                return s;
+        }
+        return Status::ok();
+    });
+    for (std::size_t i = 0; i < ended.size(); ++i) {
+        const Flight &f = ended[i].flight;
+        const Written &w = out[i];
+        if (written && w.disabled)
+            announceDisabled(ended[i]);
+        if (written)
+            announce(w.retryId > 0 ? std::vector<qint64>{f.task.id, w.retryId} : std::vector<qint64>{f.task.id});
+        if (written && w.retryId > 0) {
+            retries.schedule(w.retryId, w.retryDue);
+            qCInfo(lcWebhook).noquote() << "webhook" << f.hook.id << "delivery" << f.task.uuid
+                                        << "will be retried (attempt" << f.task.attempt + 1 << "of" << schedule.size()
+                                        << ") as task" << w.retryId;
+        }
+        tally(ended[i], w.ms);
+        if (!written)
+            qCWarning(lcWebhook).noquote()
+                << "the result of webhook task" << f.task.id
+                << "was not recorded (it stays claimed and becomes unknown):" << written.message();
+        if (ended[i].outcome == TaskOutcome::Failed)
+            qCInfo(lcWebhook).noquote() << "webhook" << f.hook.id << "delivery" << f.task.uuid
+                                        << "failed:" << failureOf(ended[i]);
+    }
+}
+
+void WebhookService::Impl::announceDisabled(const Ended &e)
+{
+    const QString message = QStringLiteral(
+                                "Webhook %1 (%2) was made inactive after %3 failed deliveries in a row "
+                                "([webhook] AUTO_DISABLE_AFTER); the last: %4")
+                                .arg(e.flight.hook.id)
+                                .arg(e.flight.hook.url.left(200))
+                                .arg(config.webhook.autoDisableAfter)
+                                .arg(failureOf(e));
+    qCWarning(lcWebhook).noquote() << message;
+    if (options.notice)
+        options.notice(message);
+}
+
+void WebhookService::Impl::tally(const Ended &e, double ms)
+{
+    ++outcomes[std::size_t(e.outcome)];
+    durationUs += qint64(ms * 1000);
+    if (e.flight.clock.isValid())  // it was sent (not refused or skipped before)
+        recentLatency.record(std::chrono::nanoseconds(qint64(ms * 1e6)));
+}
+
+void WebhookService::Impl::release(const std::vector<qint64> &ids, qint64 dueMs)
+{
+    if (ids.empty())
+        return;
+    const Status written = store.write([&](SqlTransaction &tx) -> Status {
+        for (qint64 id : ids)
+            if (Status s =
+                    tx.exec(QStringLiteral(
+                                "UPDATE hook_task SET is_delivered = 0, claimed_ms = 0, "
+                                "deliver_after_ms = CASE WHEN deliver_after_ms < ? THEN ? ELSE deliver_after_ms END "
+                                "WHERE id = ? AND outcome = ''"),
+                            {dueMs, dueMs, id})
+                        .status();
+                !s)
+                return s;
+        return Status::ok();
+    });
+    if (!written) {
+        qCWarning(lcWebhook).noquote() << ids.size()
+                                       << "claimed webhook task(s) could not be given back (they become unknown):"
+                                       << written.message();
+        return;
+    }
+    if (dueMs > 0)
+        for (qint64 id : ids)
+            retries.schedule(id, dueMs);
+}
+
+void WebhookService::Impl::toRecorder(std::vector<Ended> &&ended)
+{
+    {
+        std::lock_guard lock(recorder.mutex);
+        if (recorder.inbox.empty())
+            recorder.inbox = std::move(ended);
+        else
+            std::move(ended.begin(), ended.end(), std::back_inserter(recorder.inbox));
+    }
+    recorder.arrived.notify_one();
+}
+
+void WebhookService::Impl::runRecorder(const CancelToken &stop)
+{
+    std::vector<Ended> batch;
+    while (true) {
+        {
+            std::unique_lock lock(recorder.mutex);
+            stop.wait(recorder.arrived, lock, [&] { return !recorder.inbox.empty(); });
+            batch.swap(recorder.inbox);
+        }
+        if (batch.empty())  // stopped, and the loop (stopped before) left nothing
+            return;
+        record(batch);
+        // Their room in the loop comes back now that they are written.
+        std::map<qint64, qint64> freed;
+        for (const Ended &e : batch)
+            ++freed[e.flight.hook.id];
+        inFlight -= qint64(batch.size());
+        {
+            std::lock_guard lock(loop.mutex);
+            loop.held -= qint64(batch.size());
+            for (const auto &[hook, n] : freed)
+                if ((loop.heldPerHook[hook] -= n) <= 0)
+                    loop.heldPerHook.erase(hook);
+        }
+        loop.changed.notify_all();
+        batch.clear();
+    }
+}
+
+DeliveryStats WebhookService::stats() const
+{
+    DeliveryStats st;
+    st.succeeded = d->outcomes[std::size_t(TaskOutcome::Succeeded)];
+    st.failed = d->outcomes[std::size_t(TaskOutcome::Failed)];
+    st.skipped = d->outcomes[std::size_t(TaskOutcome::Skipped)];
+    st.durationSeconds = double(d->durationUs.load()) / 1e6;
+    st.inFlight = d->inFlight;
+    st.recent = d->recentLatency.count();
+    st.latencyP50Ms = d->recentLatency.quantileMs(0.50);
+    st.latencyP99Ms = d->recentLatency.quantileMs(0.99);
+    return st;
+}
+
+Result<qint64> WebhookService::cleanupOlderThan(std::chrono::milliseconds age)
+{
+    const qint64 before = nowMs() - age.count();
+    return d->store.writeValue<qint64>([&](SqlTransaction &tx) -> Result<qint64> {
+        Result<QSqlQuery> q =
+            tx.exec(QStringLiteral("DELETE FROM hook_task WHERE is_delivered = 1 AND outcome <> '' AND created_ms < ?"),
+                    {before});
+        if (!q)
+            return q.status();
+        return qint64(q->numRowsAffected());
+    });
+}
+
+Result<qint64> WebhookService::cleanupPerHook(qint64 keep)
+{
+    return d->store.writeValue<qint64>([&](SqlTransaction &tx) -> Result<qint64> {
+        Result<QSqlQuery> q =
+            tx.exec(QStringLiteral("DELETE FROM hook_task WHERE id IN (SELECT id FROM (SELECT id, ROW_NUMBER() OVER "
+                                   "(PARTITION BY hook_id ORDER BY id DESC) AS n FROM hook_task "
+                                   "WHERE is_delivered = 1 AND outcome <> '') ranked WHERE n > ?)"),
+                    {std::max<qint64>(keep, 0)});
+        if (!q)
+            return q.status();
+        return qint64(q->numRowsAffected());
+    });
+}
+
+Result<qint64> WebhookService::markStaleClaimsUnknown()
+{
+    const qint64 before = nowMs() - d->unknownAfter().count();
+    return d->store.writeValue<qint64>([&](SqlTransaction &tx) -> Result<qint64> {
+        Result<QSqlQuery> q =
+            tx.exec(QStringLiteral("UPDATE hook_task SET outcome = 'unknown', is_succeed = 0, response = ? "
+                                   "WHERE outcome = '' AND is_delivered = 1 AND claimed_ms < ?"),
+                    {QStringLiteral(
+                         "{\"error\":\"claimed but no result was recorded: the instance stopped during the delivery; "
+                         "the receiver may or may not have it\"}"),
+                     before});
+        if (!q)
+            return q.status();
+        return qint64(q->numRowsAffected());
+    });
+}
+
+Result<qint64> WebhookService::requeueUndelivered(const CancelToken &cancel)
+{
+    qint64 pushed = 0;
+    qint64 after = 0;
+    for (;;) {
+        Result<std::vector<qint64>> ids = d->store.readValue<std::vector<qint64>>([&](SqlTransaction &tx) {
+            return tx.numbers(
+                QStringLiteral(
+                    "SELECT id FROM hook_task WHERE outcome = '' AND is_delivered = 0 AND id > ? ORDER BY id LIMIT ?"),
+                {after, kRequeuePage});
+        });
+        if (!ids)
+            return ids.status();
+        if (ids->empty())
+            return pushed;
+        if (Status s = d->push(cancel, *ids); !s)
+            return s;
+        pushed += qint64(ids->size());
+        after = ids->back();
+    }
+}
+
+}  // namespace Switchyard::Webhook

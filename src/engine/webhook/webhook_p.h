@@ -1,0 +1,261 @@
+#pragma once
+
+// The webhook subsystem's inside: WebhookService::Impl and what its files share. Not for other
+// subsystems (they use webhook.h).
+//
+// A task's way, and the thread that owns each step:
+//   - any caller's thread (the admin API, cron, the notify bus): the public API writes hooks and
+//     tasks in the store and pushes task ids on webhook_sender (hookstore.cpp, tasksearch.cpp);
+//   - a worker of webhook_sender: deliver() reserves room in the delivery loop, claims its tasks
+//     in the store, builds each request (egress.cpp, DNS included) and hands it to the loop; what
+//     fails before the wire it records itself (deliveryloop.cpp);
+//   - the delivery loop thread: owns the HttpClient and every Flight it was handed until the
+//     flight ends, then gives it to the recorder (deliveryloop.cpp);
+//   - the recorder thread: writes what ended and gives its room in the loop back (recorder.cpp);
+//   - the retry timer thread: holds retries until they are due, then pushes them on the queue
+//     (RetryTimer, recorder.cpp).
+// start() (webhook.cpp) starts those threads in the order that lets the lifecycle stop them safely.
+//
+// The store, the queue, the secret box and the atomics are thread-safe. Everything else two
+// threads share is behind one of three mutexes: Loop::mutex, Recorder::mutex, RetryTimer's.
+
+#include "webhook.h"
+
+#include "httpclient.h"
+
+#include "engine/core/cancellation.h"
+#include "engine/core/latency.h"
+#include "engine/settings/config.h"
+
+#include <QAbstractEventDispatcher>
+#include <QDateTime>
+#include <QDeadlineTimer>
+#include <QElapsedTimer>
+#include <QJsonObject>
+#include <QLoggingCategory>
+#include <QSqlQuery>
+#include <QString>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <condition_variable>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <vector>
+
+Q_DECLARE_LOGGING_CATEGORY(lcWebhook)
+
+namespace Switchyard {
+template<typename T>
+class WorkerPoolQueue;
+}
+
+namespace Switchyard::Webhook {
+
+// The columns hookFrom() and taskFrom() read, in their order.
+inline const QString kHookColumns = QStringLiteral(
+    "id, repo_id, owner_id, is_system, url, name, http_method, content_type, secret, events, "
+    "is_active, type, meta, last_status, header_authorization <> '', created_unix, updated_unix");
+inline const QString kTaskColumns = QStringLiteral(
+    "id, hook_id, uuid, payload, payload_version, event_type, is_delivered, delivered_ns, "
+    "is_succeed, outcome, request, response, duration_ms, created_ms, redelivery_of, trace_id, "
+    "attempt, deliver_after_ms");
+
+inline qint64 nowMs()
+{
+    return QDateTime::currentMSecsSinceEpoch();
+}
+
+// A row of kHookColumns; Corruption when its stored events do not read.
+Result<Hook> hookFrom(const QSqlQuery &q);
+// A row of kTaskColumns.
+HookTask taskFrom(const QSqlQuery &q);
+
+// Holds scheduled retries until they are due, then hands them to `due` (the queue). Runs on a
+// thread its owner starts (run()) and stops by cancelling the token; schedule() from any thread.
+class RetryTimer
+{
+public:
+    void schedule(qint64 id, qint64 dueMs);
+    void run(const CancelToken &cancel, const std::function<void(qint64)> &due);
+
+private:
+    std::mutex m_mutex;  // guards m_due and m_held
+    std::condition_variable m_changed;
+    std::multimap<qint64, qint64> m_due;  // due (ms since the epoch) → task id
+    std::set<qint64> m_held;              // the ids in m_due
+};
+
+// One delivery: claimed and prepared by a worker, sent and read by the delivery loop. Owned by
+// one thread at a time, moved from one to the next: the worker until handOff() (or until it
+// records a failure before the wire), the loop until the exchange ends, then the recorder.
+struct Flight
+{
+    HookTask task;
+    Hook hook;
+    HttpDestination destination;  // the vetted address (or the proxy)
+    HttpExchange exchange;        // the request as sent, then its answer
+    QElapsedTimer clock;          // from the send
+    qint64 sentMs = 0;            // the send, on the wall clock (the hook's oldest one tells its pace)
+    QDeadlineTimer due;           // the send + DELIVER_TIMEOUT
+    QJsonObject request;
+    QString error;  // set when it failed before or instead of an answer (by us: the answer's own is in exchange.error)
+    bool ownerIsOrganization = false;  // read with the claim
+    QString sealedAuthorization;       // read with the claim
+    bool landed = false;               // its exchange finished (the loop records it)
+    bool interrupted = false;          // cut by a stop: it may have arrived (unknown)
+};
+
+// A delivery's end, to be recorded (by the worker that claimed it, or by the recorder).
+struct Ended
+{
+    Flight flight;
+    TaskOutcome outcome = TaskOutcome::Failed;
+    QJsonObject response;
+};
+
+struct WebhookService::Impl
+{
+    Impl(const EngineConfig &c, Store &s, const SecretBox &b, WebhookOptions o)
+        : config(c), store(s), secrets(b), options(std::move(o))
+    {}
+
+    // ---- Shared by every thread: set at construction (the queue by start(), before any task
+    // can be pushed), thread-safe or atomic after.
+    const EngineConfig &config;
+    Store &store;
+    const SecretBox &secrets;
+    WebhookOptions options;
+    std::shared_ptr<WorkerPoolQueue<qint64>> queue;
+    // DeliveryStats, by TaskOutcome (pending unused).
+    std::array<std::atomic<qint64>, 5> outcomes{};
+    std::atomic<qint64> durationUs{0};
+    RecentLatency recentLatency;      // of the deliveries that were sent (succeeded or failed)
+    std::atomic<qint64> inFlight{0};  // Loop::held, for stats() without the loop's mutex
+    std::atomic<qint64> bulkJob{0};   // the bulk redelivery running (its process id), 0: none
+    RetryTimer retries;
+
+    void announce(const std::vector<qint64> &ids) const
+    {
+        if (options.changed)
+            for (qint64 id : ids)
+                options.changed(id);
+    }
+
+    const std::vector<std::chrono::milliseconds> &retrySchedule() const
+    {
+        return options.retrySchedule.empty() ? config.webhook.retrySchedule : options.retrySchedule;
+    }
+
+    std::chrono::milliseconds timeout() const { return std::chrono::seconds(config.webhook.deliverTimeoutSeconds); }
+    std::chrono::milliseconds unknownAfter() const
+    {
+        return options.unknownAfter.count() > 0 ? options.unknownAfter : 2 * timeout() + std::chrono::seconds(30);
+    }
+
+    // Queues `ids` on webhook_sender; one already queued goes out once. Unavailable before start().
+    Status push(const CancelToken &cancel, const std::vector<qint64> &ids);
+
+    // ---- egress.cpp: the request, built on the worker's thread.
+    // Whether a delivery to `host` goes through [webhook] PROXY_URL (it matches PROXY_HOSTS).
+    bool proxied(const QString &host) const;
+    // The proxy as recorded in a delivery's request (never its password).
+    QString proxyForHistory() const;
+    // Builds the request (the channel's conversion, the egress check with its DNS lookup, the
+    // signatures), on the worker's thread; on failure sets f.error. transmit() sends it.
+    void prepare(Flight &f);
+
+    // ---- deliveryloop.cpp. The delivery loop: a thread of the lifecycle's that sends what the
+    // workers hand it and records each answer when it ends, so a worker never waits for a
+    // receiver. Started before the queue, so the lifecycle stops the queue (its producer) first.
+    static constexpr int kConnectionsPerHook = 6;  // as browsers and Qt per host; more wait here, off the clock
+
+    // What the workers, the delivery loop, the recorder and the shutdown share.
+    struct Loop
+    {
+        std::mutex mutex;                                // guards the fields below
+        std::condition_variable_any changed;             // room, settled, started, stopped
+        std::vector<Flight> inbox;                       // handed over, not yet seen by the loop
+        qint64 held = 0;                                 // room taken: reserved or handed over, and not yet recorded
+        std::map<qint64, qint64> heldPerHook;            // handed over and not yet recorded, per hook
+        std::map<qint64, qint64> oldestSentMs;           // per hook with deliveries on the wire: the oldest one's send
+        QAbstractEventDispatcher *dispatcher = nullptr;  // the loop thread's, while it runs
+        bool running = false;
+        bool stopped = false;              // the loop stopped taking flights: handOff() gives them back
+        bool closing = false;              // the shutdown began: workers stop waiting for room
+        std::vector<qint64> removedHooks;  // deleted since the loop last looked
+    } loop;
+
+    int maxInFlight() const { return std::max(1, options.maxInFlight); }
+    int maxHeldPerHook() const { return std::max(kConnectionsPerHook, options.maxHeldPerHook); }
+
+    // Room for `n` more deliveries in the loop, taken before they are claimed (a worker that
+    // waits for room holds no claim a crash would turn into `unknown`): waits, cancellably, while
+    // maxInFlight are held. False when cancelled or the loop has stopped.
+    bool reserve(const CancelToken &cancel, qint64 n);
+    void unreserve(qint64 n);
+    // Claims `ids` (compare-and-set, one transaction): the tasks with their hooks, leaving out
+    // those another worker has, gone or already delivered. A retry that is not due yet is not
+    // claimed: it goes back to the retry timer.
+    std::vector<Flight> claim(const std::vector<qint64> &ids);
+    // How long a hook holding `held` deliveries needs to send them (the loop's mutex held): its
+    // rounds of six, each as long as its oldest delivery on the wire has taken so far (a receiver
+    // that hangs looks slower the longer it hangs), at most DELIVER_TIMEOUT a round; with none on
+    // the wire, WebhookOptions::keepingUp a round.
+    qint64 drainMs(qint64 hook, qint64 held) const;
+    // The hook's receiver keeps up: its oldest delivery on the wire is younger than
+    // WebhookOptions::keepingUp, or it has none on the wire (what it holds has ended and waits
+    // for the recorder, or has just been handed over) (the loop's mutex held).
+    bool keepsUp(qint64 hook) const;
+    // Hands a prepared flight to the loop, in room reserved for it; false when it was not taken
+    // (the caller gives its room back). A hook that holds maxHeldPerHook already waits for room
+    // (up to busyHookWait) while its receiver keeps up; otherwise (slow or hanging) the task goes
+    // back to the store, due when that backlog should have been sent. A stopped loop gives it
+    // back as undelivered (queued at the next start).
+    bool handOff(const CancelToken &cancel, Flight &&f);
+    // A hook was deleted: the loop drops what of it waits and cuts what is on the wire.
+    void forget(qint64 hookId);
+    // Until nothing handed over is unrecorded, or `until`.
+    Status settle(const CancelToken &cancel, SteadyClock::time_point until);
+
+    // The delivery loop thread's body: its own state is a LoopThread's, on its stack.
+    class LoopThread;
+    void runLoop(const CancelToken &stop);
+    // Sends a prepared flight (on the delivery loop's thread); its clock and deadline start now.
+    void transmit(HttpClient &client, Flight &f) const;
+    // The answer (or its absence) of a flight whose exchange finished.
+    Ended landed(Flight &f) const;
+
+    // ---- recorder.cpp. The recorder: a thread of the lifecycle's that writes what the delivery
+    // loop ended, so the loop never waits for the database's write lock. What arrives while it
+    // writes is the next transaction (a group commit: the busier the loop, the more deliveries
+    // per transaction). Started before the loop, so the lifecycle stops it after the loop, and it
+    // writes all that the loop left it before it ends.
+    struct Recorder
+    {
+        std::mutex mutex;  // guards inbox
+        std::condition_variable_any arrived;
+        std::vector<Ended> inbox;  // ended on the wire, not yet written
+    } recorder;
+
+    void toRecorder(std::vector<Ended> &&ended);
+    void runRecorder(const CancelToken &stop);
+    // Records what happened to each of `ended` and their hooks' last status, in one transaction
+    // (a retry is written with the failure it follows); then announces, schedules and counts.
+    // From the recorder, or from a worker for what failed before the wire.
+    void record(std::vector<Ended> &ended);
+    // A hook made inactive by AUTO_DISABLE_AFTER: logged, and announced as a notice.
+    void announceDisabled(const Ended &e);
+    // DeliveryStats: `e` took `ms`.
+    void tally(const Ended &e, double ms);
+    // Gives claimed tasks back unsent (the delivery loop stopped, or their hook has too many
+    // deliveries held): undelivered again, due at `dueMs` (0: as they were), so a later start, the
+    // resync task or the retry timer queues them.
+    void release(const std::vector<qint64> &ids, qint64 dueMs);
+};
+
+}  // namespace Switchyard::Webhook
