@@ -162,6 +162,20 @@ struct HookTaskRow
     QString traceId;
     std::optional<int> attempt; // n: the n-th scheduled retry ([webhook] RETRY_SCHEDULE); none otherwise
     QDateTime deliverAfter;  // a retry is held until then
+    QString claimedBy;       // the instance that claimed it last
+    // Earlier attempts that ended with their instance (it died, or stopped before the answer):
+    // they may or may not have reached the receiver. Oldest first.
+    struct Interrupted
+    {
+        QString instanceId;
+        QDateTime claimedAt;
+        QDateTime endedAt;
+        QString endedBy;
+        QString reason; // lost | stopped
+        bool resent = false; // sent again under the same delivery id
+        bool operator==(const Interrupted &) const = default;
+    };
+    std::vector<Interrupted> interrupted;
     bool operator==(const HookTaskRow &) const = default;
 };
 

@@ -137,22 +137,24 @@ std::vector<CronTaskDefinition> builtInCronTasks(const BuiltInTaskServices &serv
                           : QStringLiteral("removed %1 delivered webhook task(s) older than %2").arg(*removed).arg(formatDuration(age));
     };
 
-    // Not in Gitea (which re-enqueues only at start): claims without a result become unknown, and
-    // tasks that were written but never reached the queue (it refused them) are queued again.
+    // Not in Gitea (which re-enqueues only at start): deliveries claimed by instances that are no
+    // longer live are taken over (sent again, or unknown), and tasks that were written but never
+    // reached the queue are queued again. The heartbeat's recovery does both too
+    // (store/instances.h); this sweep is the backstop, and what an operator runs by hand.
     CronTaskDefinition resync;
     resync.name = QStringLiteral("resync_undelivered_hook_tasks");
     resync.defaults.enabled = true;
     resync.defaults.schedule = QStringLiteral("@every 10m");
     resync.run = [webhooks](const CronRunContext &context) -> Result<QString> {
-        Result<qint64> unknown = webhooks->markStaleClaimsUnknown();
-        if (!unknown)
-            return unknown.status();
+        Result<qint64> interrupted = webhooks->recoverInterrupted(context.cancel);
+        if (!interrupted)
+            return interrupted.status();
         Result<qint64> requeued = webhooks->requeueUndelivered(context.cancel);
         if (!requeued)
             return requeued.status();
-        return QStringLiteral("%1 undelivered webhook task(s) queued again, %2 interrupted delivery(ies) marked unknown")
+        return QStringLiteral("%1 undelivered webhook task(s) queued again, %2 interrupted delivery(ies) taken over")
             .arg(*requeued)
-            .arg(*unknown);
+            .arg(*interrupted);
     };
 
     return {std::move(cache),         std::move(queues), std::move(notices_), std::move(vacuum), std::move(notifications),

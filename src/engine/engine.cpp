@@ -195,7 +195,7 @@ Status Engine::startParts(const CancelToken &cancel, EngineOptions options)
                 topics->publish(adminTopic(), "hook-task\n" + QByteArray::number(id));
         };
     }
-    p.webhooks = std::make_unique<Webhook::WebhookService>(cfg, *p.store, *p.secrets, std::move(webhookOptions));
+    p.webhooks = std::make_unique<Webhook::WebhookService>(cfg, *p.store, *p.secrets, *p.instances, std::move(webhookOptions));
     if (Status started = p.webhooks->start(cancel, *p.queues, *p.lifecycle); !started)
         return started;
 

@@ -211,6 +211,9 @@ HookTaskRow hookTaskRow(const HookTask &t)
         r.attempt = t.attempt;
     if (t.deliverAfterMs > 0)
         r.deliverAfter = QDateTime::fromMSecsSinceEpoch(t.deliverAfterMs, Qt::UTC);
+    r.claimedBy = t.claimedBy;
+    for (const Webhook::Interruption &i : t.interruptions)
+        r.interrupted.push_back({i.instance, i.claimedAt, i.endedAt, i.endedBy, i.reason, i.resent});
     return r;
 }
 

@@ -75,6 +75,18 @@ void describe(V &v, HookRow &h)
 }
 
 
+// An attempt that ended with its instance (HookTaskRow::interrupted).
+template<typename V>
+void describe(V &v, HookTaskRow::Interrupted &i)
+{
+    v("instance_id", i.instanceId);
+    v("claimed_at", i.claimedAt);
+    v("ended_at", i.endedAt);
+    v("ended_by", i.endedBy);
+    v("reason", i.reason);
+    v("resent", i.resent);
+}
+
 // HookTaskRow (admintypes.h): one delivery in the history.
 template<typename V>
 void describe(V &v, HookTaskRow &t)
@@ -97,6 +109,8 @@ void describe(V &v, HookTaskRow &t)
     v("trace_id", t.traceId);
     v("attempt", t.attempt, Json::Omit);
     v("deliver_after", t.deliverAfter, Json::Omit);
+    v("claimed_by", t.claimedBy, Json::Omit);
+    v("interrupted", t.interrupted, Json::Omit); // attempts its instance did not see to an end
 }
 
 // The new task of a redelivery or a test.

@@ -17,6 +17,9 @@
 
 #include "webhook_p.h"
 
+#include "engine/core/crashpoint.h"
+#include "engine/store/instances.h"
+
 #include "engine/store/store.h"
 
 #include <QEventLoop>
@@ -72,16 +75,16 @@ Result<HookRead> readHook(SqlTransaction &tx, qint64 hookId)
     return r;
 }
 
-// Claims task `id` (is_delivered 0 → 1, claimed_ms = `now`) and reads its row, in one statement.
-// Nothing when it is delivered, claimed elsewhere, gone — or a retry whose time has not come:
-// `dueMs` then says when it is due (0 or the past for the others).
-Result<std::optional<HookTask>> claimTask(SqlTransaction &tx, qint64 id, qint64 now, qint64 &dueMs)
+// Claims task `id` for instance `self` (is_delivered 0 → 1, claimed_ms = `now`) and reads its
+// row, in one statement. Nothing when it is delivered, claimed elsewhere, gone — or a retry whose
+// time has not come: `dueMs` then says when it is due (0 or the past for the others).
+Result<std::optional<HookTask>> claimTask(SqlTransaction &tx, qint64 id, qint64 now, const QString &self, qint64 &dueMs)
 {
     Result<QSqlQuery> claimed =
-        tx.exec(QStringLiteral("UPDATE hook_task SET is_delivered = 1, claimed_ms = ? WHERE id = ? "
+        tx.exec(QStringLiteral("UPDATE hook_task SET is_delivered = 1, claimed_ms = ?, claimed_by = ? WHERE id = ? "
                                "AND is_delivered = 0 AND deliver_after_ms <= ? RETURNING ") +
                     kTaskColumns,
-                {now, id, now});
+                {now, self, id, now});
     if (!claimed)
         return claimed.status();
     if (!claimed->next()) {
@@ -101,50 +104,59 @@ Result<std::optional<HookTask>> claimTask(SqlTransaction &tx, qint64 id, qint64 
 
 }  // namespace
 
-std::vector<Flight> WebhookService::Impl::claim(const std::vector<qint64> &ids)
+Result<std::vector<Flight>> WebhookService::Impl::claim(const CancelToken &stop, const std::vector<qint64> &ids)
 {
     std::vector<Flight> flights;
     std::vector<std::pair<qint64, qint64>> held;  // (id, due)
-    const Status read = store.write([&](SqlTransaction &tx) -> Status {
-        flights.clear();
-        held.clear();
-        std::map<qint64, HookRead> hooks;  // a batch is mostly one hook's: each hook is read once
-        const qint64 now = nowMs();
-        for (qint64 id : ids) {
-            qint64 dueMs = 0;
-            Result<std::optional<HookTask>> task = claimTask(tx, id, now, dueMs);
-            if (!task)
-                return task.status();
-            if (!*task) {
-                if (dueMs > now)
-                    held.emplace_back(id, dueMs);
-                continue;
-            }
-            Flight f;
-            f.task = std::move(**task);
-            auto hook = hooks.find(f.task.hookId);
-            if (hook == hooks.end()) {
-                Result<HookRead> r = readHook(tx, f.task.hookId);
-                if (!r)
-                    return r.status();
-                hook = hooks.emplace(f.task.hookId, std::move(r).value()).first;
-            }
-            f.error = hook->second.error;
-            if (f.error.isEmpty()) {
-                f.hook = hook->second.hook;
-                f.sealedAuthorization = hook->second.sealedAuthorization;
-                f.ownerIsOrganization = hook->second.ownerIsOrganization;
-            }
-            flights.push_back(std::move(f));
-        }
-        return Status::ok();
-    });
+    const QString self = instances.instanceId();
+    bool told = false;
+    const Status read = untilAvailable(
+        stop, options.retry,
+        [&] {
+            return store.write([&](SqlTransaction &tx) -> Status {
+                flights.clear();
+                held.clear();
+                std::map<qint64, HookRead> hooks;  // a batch is mostly one hook's: each hook is read once
+                const qint64 now = nowMs();
+                for (qint64 id : ids) {
+                    qint64 dueMs = 0;
+                    Result<std::optional<HookTask>> task = claimTask(tx, id, now, self, dueMs);
+                    if (!task)
+                        return task.status();
+                    if (!*task) {
+                        if (dueMs > now)
+                            held.emplace_back(id, dueMs);
+                        continue;
+                    }
+                    Flight f;
+                    f.task = std::move(**task);
+                    auto hook = hooks.find(f.task.hookId);
+                    if (hook == hooks.end()) {
+                        Result<HookRead> r = readHook(tx, f.task.hookId);
+                        if (!r)
+                            return r.status();
+                        hook = hooks.emplace(f.task.hookId, std::move(r).value()).first;
+                    }
+                    f.error = hook->second.error;
+                    if (f.error.isEmpty()) {
+                        f.hook = hook->second.hook;
+                        f.sealedAuthorization = hook->second.sealedAuthorization;
+                        f.ownerIsOrganization = hook->second.ownerIsOrganization;
+                    }
+                    flights.push_back(std::move(f));
+                }
+                return Status::ok();
+            });
+        },
+        [&](const Status &why) {
+            if (!std::exchange(told, true))
+                qCWarning(lcWebhook).noquote() << ids.size() << "webhook task(s) cannot be claimed yet, waiting:" << why.message();
+        });
     if (!read) {
-        qCWarning(lcWebhook).noquote() << ids.size()
-                                       << "webhook task(s) could not be claimed (they stay queued in the store):"
-                                       << read.message();
-        return {};
+        qCWarning(lcWebhook).noquote() << ids.size() << "webhook task(s) were not claimed (they go back to the queue):" << read.message();
+        return read;
     }
+    crashPoint("hooktask.claimed");
     for (const auto &[id, due] : held)
         retries.schedule(id, due);
     return flights;
@@ -219,7 +231,7 @@ bool WebhookService::Impl::handOff(const CancelToken &cancel, Flight &&f)
         const bool stopped = loop.stopped || !loop.dispatcher;
         const qint64 due = stopped ? 0 : nowMs() + drainMs(hook, heldOf());
         lock.unlock();
-        release({f.task.id}, due);
+        release(cancel, {f.task.id}, due);
         return false;
     }
     ++loop.heldPerHook[hook];
@@ -305,6 +317,7 @@ private:
     QTimer m_deadline;
     const QString m_overdue;
     QElapsedTimer m_sincePrune;
+    CancelToken m_stop; // run()'s
     bool m_graceStarted = false;
     QDeadlineTimer m_graceEnd;
 };
@@ -374,6 +387,7 @@ void WebhookService::Impl::LoopThread::settleRound()
             m_sendingPerHook.erase(hook);
     }
     m_finished.clear();
+    crashPoint("hooktask.sent"); // answered (or cut), not yet recorded
     sendNext(freed);  // first, so its receiver works while this round is recorded
     notePace(freed);
     d.toRecorder(std::move(ended));  // the room they hold is given back once they are recorded
@@ -472,7 +486,7 @@ bool WebhookService::Impl::LoopThread::windDown()
         const std::vector<qint64> ids = dropWaiting(m_waiting.begin()->first);
         unsent.insert(unsent.end(), ids.begin(), ids.end());
     }
-    d.release(unsent, 0);
+    d.release(m_stop, unsent, 0);
     return m_sending.empty();
 }
 
@@ -499,6 +513,7 @@ void WebhookService::Impl::LoopThread::waitRound()
 
 void WebhookService::Impl::LoopThread::run(const CancelToken &stop)
 {
+    m_stop = stop;
     {
         std::lock_guard lock(d.loop.mutex);
         d.loop.dispatcher = QAbstractEventDispatcher::instance();
@@ -544,15 +559,20 @@ void WebhookService::Impl::runLoop(const CancelToken &stop)
     LoopThread(*this).run(stop);
 }
 
-void WebhookService::deliver(const CancelToken &cancel, const std::vector<qint64> &ids)
+std::vector<qint64> WebhookService::deliver(const CancelToken &stop, const std::vector<qint64> &ids)
 {
     // Claimed in one transaction, prepared here (DNS included), handed to the delivery loop; what
     // fails before sending is recorded here, in one transaction.
-    if (!d->reserve(cancel, qint64(ids.size())))
-        return;  // stopping: the ids stay undelivered in the store, queued again by the next start
+    if (!d->reserve(stop, qint64(ids.size())))
+        return ids;  // stopping: back to the queue (and undelivered in the store)
+    Result<std::vector<Flight>> claimed = d->claim(stop, ids);
+    if (!claimed) {
+        d->unreserve(qint64(ids.size()));
+        return ids;
+    }
     qint64 unused = qint64(ids.size());
     std::vector<Ended> ended;
-    for (Flight &f : d->claim(ids)) {
+    for (Flight &f : *claimed) {
         if (f.error.isEmpty() && !f.hook.active) {
             ended.push_back({std::move(f), TaskOutcome::Skipped,
                              QJsonObject{{QStringLiteral("error"), QStringLiteral("the hook is inactive")}}});
@@ -567,11 +587,12 @@ void WebhookService::deliver(const CancelToken &cancel, const std::vector<qint64
             ended.push_back({std::move(f), TaskOutcome::Failed, std::move(response)});
             continue;
         }
-        if (d->handOff(cancel, std::move(f)))
+        if (d->handOff(stop, std::move(f)))
             --unused;
     }
     d->unreserve(unused);
-    d->record(ended);
+    d->record(stop, ended);
+    return {};
 }
 
 Status WebhookService::settle(const CancelToken &cancel, std::chrono::milliseconds timeout)

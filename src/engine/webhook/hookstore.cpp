@@ -9,6 +9,8 @@
 
 #include "webhook_p.h"
 
+#include "engine/core/crashpoint.h"
+
 #include "channels/channels.h"
 #include "payloads.h"
 
@@ -94,7 +96,41 @@ HookTask taskFrom(const QSqlQuery &q)
     t.traceId = q.value(15).toString();
     t.attempt = q.value(16).toInt();
     t.deliverAfterMs = q.value(17).toLongLong();
+    t.claimedBy = q.value(18).toString();
+    t.interruptions = interruptionsFrom(q.value(19).toString());
     return t;
+}
+
+QString interruptionsJson(const std::vector<Interruption> &interruptions)
+{
+    QJsonArray array;
+    for (const Interruption &i : interruptions)
+        array.append(QJsonObject{{QStringLiteral("instance"), i.instance},
+                                 {QStringLiteral("claimed_ms"), i.claimedAt.toMSecsSinceEpoch()},
+                                 {QStringLiteral("ended_ms"), i.endedAt.toMSecsSinceEpoch()},
+                                 {QStringLiteral("ended_by"), i.endedBy},
+                                 {QStringLiteral("reason"), i.reason},
+                                 {QStringLiteral("resent"), i.resent}});
+    return array.isEmpty() ? QString() : QString::fromUtf8(QJsonDocument(array).toJson(QJsonDocument::Compact));
+}
+
+std::vector<Interruption> interruptionsFrom(const QString &json)
+{
+    std::vector<Interruption> out;
+    if (json.isEmpty())
+        return out;
+    for (const QJsonValue &v : QJsonDocument::fromJson(json.toUtf8()).array()) {
+        const QJsonObject o = v.toObject();
+        Interruption i;
+        i.instance = o.value(QStringLiteral("instance")).toString();
+        i.claimedAt = QDateTime::fromMSecsSinceEpoch(o.value(QStringLiteral("claimed_ms")).toInteger(), Qt::UTC);
+        i.endedAt = QDateTime::fromMSecsSinceEpoch(o.value(QStringLiteral("ended_ms")).toInteger(), Qt::UTC);
+        i.endedBy = o.value(QStringLiteral("ended_by")).toString();
+        i.reason = o.value(QStringLiteral("reason")).toString();
+        i.resent = o.value(QStringLiteral("resent")).toBool();
+        out.push_back(std::move(i));
+    }
+    return out;
 }
 
 namespace {
@@ -280,8 +316,39 @@ Result<std::vector<Hook>> WebhookService::list()
     });
 }
 
+namespace {
+
+// The delivery id of the task one call of a dispatch makes for one hook: the same in every
+// dispatch of the same cause (prepare()'s `key`).
+QString derivedDeliveryId(const QString &traceId, const QString &key, qint64 hookId)
+{
+    static const QUuid kNamespace = QUuid::fromString(QLatin1String("8f6c2b8e-4a1d-4f0e-9c57-2f1e6b0d9a31"));
+    return QUuid::createUuidV5(kNamespace, QStringLiteral("%1\n%2\n%3").arg(traceId, key).arg(hookId)).toString(QUuid::WithoutBraces);
+}
+
+// A task for hook `h`: its id; with a derived delivery id that exists already, that task's id
+// when it is still undelivered (to be queued again), 0 when it is delivered.
+Result<qint64> insertTask(SqlTransaction &tx, const Hook &h, HookEventType type, const QByteArray &payload, const QString &traceId,
+                          const QString &key)
+{
+    const QString uuid = key.isEmpty() ? QUuid::createUuid().toString(QUuid::WithoutBraces) : derivedDeliveryId(traceId, key, h.id);
+    Result<QSqlQuery> inserted =
+        tx.exec(QStringLiteral("INSERT INTO hook_task (hook_id, uuid, payload, payload_version, event_type, created_ms, trace_id) "
+                               "VALUES (?, ?, ?, 2, ?, ?, ?) ON CONFLICT (uuid) DO NOTHING RETURNING id"),
+                {h.id, uuid, payload, name(type), nowMs(), traceId});
+    if (!inserted)
+        return inserted.status();
+    if (inserted->next())
+        return inserted->value(0).toLongLong();
+    inserted->finish();
+    return tx.scalar(QStringLiteral("SELECT COALESCE(MAX(id), 0) FROM hook_task WHERE uuid = ? AND is_delivered = 0 AND outcome = ''"),
+                     {uuid});
+}
+
+} // namespace
+
 Result<int> WebhookService::prepare(const CancelToken &cancel, const EventSource &source, HookEventType type,
-                                    const QByteArray &payload, const QString &ref, const QString &traceId)
+                                    const QByteArray &payload, const QString &ref, const QString &traceId, const QString &key)
 {
     if (d->config.webhook.disableWebhooks)
         return 0;
@@ -314,22 +381,19 @@ Result<int> WebhookService::prepare(const CancelToken &cancel, const EventSource
                 continue;
             if (isRefEvent(type) && !h.events.passesBranchFilter(ref))
                 continue;
-            Result<qint64> id = tx.insertReturningId(
-                QStringLiteral(
-                    "INSERT INTO hook_task (hook_id, uuid, payload, payload_version, event_type, created_ms, trace_id) "
-                    "VALUES (?, ?, ?, 2, ?, ?, ?) RETURNING id"),
-                {h.id, QUuid::createUuid().toString(QUuid::WithoutBraces), payload, name(type), nowMs(), traceId});
+            Result<qint64> id = insertTask(tx, h, type, payload, traceId, key);
             if (!id)
                 return id.status();
-            created.push_back(*id);
+            if (*id > 0)
+                created.push_back(*id);
         }
         return Status::ok();
     });
     if (!written)
         return written;
+    crashPoint("hooktask.stored");
     d->announce(created);
-    if (Status pushed = d->push(cancel, created); !pushed)
-        return pushed;  // stored: requeueUndelivered() sends them later
+    d->pushStored(cancel, created, "new");
     return int(created.size());
 }
 
@@ -349,8 +413,7 @@ Result<HookTask> WebhookService::redeliver(const CancelToken &cancel, qint64 id)
     if (!copy)
         return copy.status();
     d->announce({*copy});
-    if (Status pushed = d->push(cancel, {*copy}); !pushed)
-        return pushed;
+    d->pushStored(cancel, {*copy}, "redelivered");
     return task(*copy);
 }
 
@@ -403,8 +466,7 @@ Result<HookTask> WebhookService::test(const CancelToken &cancel, qint64 hookId)
     if (!id)
         return id.status();
     d->announce({*id});
-    if (Status pushed = d->push(cancel, {*id}); !pushed)
-        return pushed;
+    d->pushStored(cancel, {*id}, "test");
     return task(*id);
 }
 

@@ -153,7 +153,7 @@ void WebhookNotifier::send(const char *method, const EventSource &source, HookEv
 {
     payload.insert(u"sender"_s, Payload::user(c.doer));
     const QByteArray body = QJsonDocument(payload).toJson(QJsonDocument::Compact);
-    Result<int> prepared = m_service.prepare(CancelToken(), source, type, body, ref, c.traceId);
+    Result<int> prepared = m_service.prepare(CancelToken(), source, type, body, ref, c.traceId, c.nextKey());
     if (!prepared) {
         failed(method, c, prepared.status());
         return;

@@ -10,32 +10,39 @@
 //     loop did not take; the delivery loop thread release()s what waited at a stop;
 //   - the retry timer thread (RetryTimer::run) pushes due retries on the queue; schedule() comes
 //     from record(), claim() and release(), on their threads;
-//   - any caller's thread: cleanup, markStaleClaimsUnknown, requeueUndelivered, stats.
+//   - any caller's thread: cleanup, recoverInterrupted (also the heartbeat thread's recovery
+//     round), requeueUndelivered, stats.
 // record() and release() are thread-safe (each is one store transaction, then atomics and the
 // timer): the only order between two threads' records is the store's.
 
 #include "webhook_p.h"
 
+#include "engine/core/crashpoint.h"
+#include "engine/store/instances.h"
+
 #include "engine/store/store.h"
 
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QUuid>
 
 namespace Switchyard::Webhook {
-
-namespace {
-
-constexpr int kRequeuePage = 100;
 
 // A delivery's row as record() writes it.
 struct Written
 {
     double ms = 0;
     QString request, response;  // the history's JSON, encoded before the write transaction
+    bool fenced = false;        // another instance took the task over: nothing of it was written
+    bool resent = false;        // cut by a stop and made undelivered again (queued after this)
     bool disabled = false;
     qint64 retryId = 0;
     qint64 retryDue = 0;
 };
+
+namespace {
+
+constexpr int kRequeuePage = 100;
 
 // The history's JSON of each of `ended`, encoded before the write transaction.
 std::vector<Written> historyOf(const std::vector<Ended> &ended)
@@ -53,19 +60,22 @@ std::vector<Written> historyOf(const std::vector<Ended> &ended)
 // The task's result, and its retry when the schedule has one left: the next attempt is a new
 // task (new delivery id) linked to the first delivery, held until its delay has passed; written
 // with the failure, so neither is lost.
-Status writeResult(SqlTransaction &tx, const Ended &e, Written &w,
-                   const std::vector<std::chrono::milliseconds> &schedule, qint64 deliveredNs)
+Status writeResult(SqlTransaction &tx, const Ended &e, Written &w, const std::vector<std::chrono::milliseconds> &schedule,
+                   qint64 deliveredNs, const QString &self)
 {
     const Flight &f = e.flight;
     const TaskOutcome outcome = e.outcome;
-    if (Status s =
-            tx.exec(QStringLiteral("UPDATE hook_task SET delivered_ns = ?, is_succeed = ?, outcome = ?, request = ?, "
-                                   "response = ?, duration_ms = ? WHERE id = ?"),
-                    {deliveredNs, outcome == TaskOutcome::Succeeded ? 1 : 0, name(outcome), w.request, w.response, w.ms,
-                     f.task.id})
-                .status();
-        !s)
-        return s;
+    // Fenced by the claim: an instance declared lost may still finish what it sent, but what it
+    // held was taken over, and the history keeps the taker's account.
+    Result<QSqlQuery> q =
+        tx.exec(QStringLiteral("UPDATE hook_task SET delivered_ns = ?, is_succeed = ?, outcome = ?, request = ?, "
+                               "response = ?, duration_ms = ? WHERE id = ? AND claimed_by = ? AND outcome = ''"),
+                {deliveredNs, outcome == TaskOutcome::Succeeded ? 1 : 0, name(outcome), w.request, w.response, w.ms, f.task.id, self});
+    if (!q)
+        return q.status();
+    w.fenced = q->numRowsAffected() == 0;
+    if (w.fenced)
+        return Status::ok();
     const bool retry =
         outcome == TaskOutcome::Failed && f.hook.id != 0 && f.hook.active && f.task.attempt < int(schedule.size());
     if (!retry)
@@ -116,7 +126,7 @@ Status writeHookStatus(SqlTransaction &tx, const Ended &e, Written &w, std::map<
 {
     const Flight &f = e.flight;
     const TaskOutcome outcome = e.outcome;
-    if (outcome == TaskOutcome::Skipped || f.hook.id == 0)
+    if (outcome == TaskOutcome::Skipped || f.hook.id == 0 || w.fenced)
         return Status::ok();
     const int status = int(outcome == TaskOutcome::Succeeded ? HookStatus::Succeed : HookStatus::Fail);
     if (const auto [at, fresh] = lastStatus.try_emplace(f.hook.id, status); fresh || at->second != status) {
@@ -184,48 +194,73 @@ void RetryTimer::run(const CancelToken &cancel, const std::function<void(qint64)
     }
 }
 
-void WebhookService::Impl::record(std::vector<Ended> &ended)
+void WebhookService::Impl::record(const CancelToken &stop, std::vector<Ended> &ended)
 {
     if (ended.empty())
         return;
     const std::vector<std::chrono::milliseconds> &schedule = retrySchedule();
     const qint64 deliveredNs = QDateTime::currentMSecsSinceEpoch() * 1'000'000;
+    const QString self = instances.instanceId();
     std::vector<Written> out = historyOf(ended);
-    const Status written = store.write([&](SqlTransaction &tx) -> Status {
-        std::map<qint64, int> lastStatus;  // per hook, what this attempt of the transaction wrote
-        for (std::size_t i = 0; i < ended.size(); ++i) {
-            Written &w = out[i];
-            w.disabled = false;
-            w.retryId = 0;
-            if (Status s = writeResult(tx, ended[i], w, schedule, deliveredNs); !s)
-                return s;
-            if (Status s = writeHookStatus(tx, ended[i], w, lastStatus, config.webhook.autoDisableAfter); !s)
-                return s;
-        }
-        return Status::ok();
+    const Status written = patiently(stop, "record delivery results", [&] {
+        return store.write([&](SqlTransaction &tx) -> Status {
+            std::map<qint64, int> lastStatus;  // per hook, what this attempt of the transaction wrote
+            for (std::size_t i = 0; i < ended.size(); ++i) {
+                Written &w = out[i];
+                w = Written{w.ms, w.request, w.response};
+                if (ended[i].flight.interrupted) { // cut by this instance's stop
+                    Result<std::vector<qint64>> resent = interrupt(tx, {ended[i].flight.task.id}, QStringLiteral("stopped"),
+                                                                   ended[i].flight.error);
+                    if (!resent)
+                        return resent.status();
+                    w.resent = !resent->empty();
+                    continue;
+                }
+                if (Status s = writeResult(tx, ended[i], w, schedule, deliveredNs, self); !s)
+                    return s;
+                if (Status s = writeHookStatus(tx, ended[i], w, lastStatus, config.webhook.autoDisableAfter); !s)
+                    return s;
+            }
+            return Status::ok();
+        });
     });
+    if (written)
+        crashPoint("hooktask.recorded");
+    afterRecord(ended, out, written);
+}
+
+void WebhookService::Impl::afterRecord(const std::vector<Ended> &ended, const std::vector<Written> &out, const Status &written)
+{
+    const std::vector<std::chrono::milliseconds> &schedule = retrySchedule();
+    std::vector<qint64> resent;
     for (std::size_t i = 0; i < ended.size(); ++i) {
         const Flight &f = ended[i].flight;
         const Written &w = out[i];
-        if (written && w.disabled)
-            announceDisabled(ended[i]);
-        if (written)
-            announce(w.retryId > 0 ? std::vector<qint64>{f.task.id, w.retryId} : std::vector<qint64>{f.task.id});
-        if (written && w.retryId > 0) {
-            retries.schedule(w.retryId, w.retryDue);
-            qCInfo(lcWebhook).noquote() << "webhook" << f.hook.id << "delivery" << f.task.uuid
-                                        << "will be retried (attempt" << f.task.attempt + 1 << "of" << schedule.size()
-                                        << ") as task" << w.retryId;
-        }
         tally(ended[i], w.ms);
-        if (!written)
-            qCWarning(lcWebhook).noquote()
-                << "the result of webhook task" << f.task.id
-                << "was not recorded (it stays claimed and becomes unknown):" << written.message();
+        if (!written) {
+            qCWarning(lcWebhook).noquote() << "the result of webhook task" << f.task.id
+                                           << "was not recorded (it stays claimed; the next start sends it again):" << written.message();
+            continue;
+        }
+        if (w.fenced) {
+            qCWarning(lcWebhook).noquote() << "webhook task" << f.task.id << "was taken over by another instance (this one was"
+                                           << "declared lost): its result here is not recorded";
+            continue;
+        }
+        if (w.resent)
+            resent.push_back(f.task.id);
+        if (w.disabled)
+            announceDisabled(ended[i]);
+        announce(w.retryId > 0 ? std::vector<qint64>{f.task.id, w.retryId} : std::vector<qint64>{f.task.id});
+        if (w.retryId > 0) {
+            retries.schedule(w.retryId, w.retryDue);
+            qCInfo(lcWebhook).noquote() << "webhook" << f.hook.id << "delivery" << f.task.uuid << "will be retried (attempt"
+                                        << f.task.attempt + 1 << "of" << schedule.size() << ") as task" << w.retryId;
+        }
         if (ended[i].outcome == TaskOutcome::Failed)
-            qCInfo(lcWebhook).noquote() << "webhook" << f.hook.id << "delivery" << f.task.uuid
-                                        << "failed:" << failureOf(ended[i]);
+            qCInfo(lcWebhook).noquote() << "webhook" << f.hook.id << "delivery" << f.task.uuid << "failed:" << failureOf(ended[i]);
     }
+    pushStored(CancelToken(), resent, "interrupted");
 }
 
 void WebhookService::Impl::announceDisabled(const Ended &e)
@@ -250,32 +285,74 @@ void WebhookService::Impl::tally(const Ended &e, double ms)
         recentLatency.record(std::chrono::nanoseconds(qint64(ms * 1e6)));
 }
 
-void WebhookService::Impl::release(const std::vector<qint64> &ids, qint64 dueMs)
+void WebhookService::Impl::release(const CancelToken &stop, const std::vector<qint64> &ids, qint64 dueMs)
 {
     if (ids.empty())
         return;
-    const Status written = store.write([&](SqlTransaction &tx) -> Status {
-        for (qint64 id : ids)
-            if (Status s =
-                    tx.exec(QStringLiteral(
-                                "UPDATE hook_task SET is_delivered = 0, claimed_ms = 0, "
-                                "deliver_after_ms = CASE WHEN deliver_after_ms < ? THEN ? ELSE deliver_after_ms END "
-                                "WHERE id = ? AND outcome = ''"),
-                            {dueMs, dueMs, id})
-                        .status();
-                !s)
-                return s;
-        return Status::ok();
+    const QString self = instances.instanceId();
+    const Status written = patiently(stop, "give claimed webhook tasks back", [&] {
+        return store.write([&](SqlTransaction &tx) -> Status {
+            for (qint64 id : ids)
+                if (Status s = tx.exec(QStringLiteral("UPDATE hook_task SET is_delivered = 0, claimed_ms = 0, claimed_by = '', "
+                                                      "deliver_after_ms = CASE WHEN deliver_after_ms < ? THEN ? ELSE deliver_after_ms END "
+                                                      "WHERE id = ? AND outcome = '' AND claimed_by = ?"),
+                                       {dueMs, dueMs, id, self})
+                                   .status();
+                    !s)
+                    return s;
+            return Status::ok();
+        });
     });
     if (!written) {
         qCWarning(lcWebhook).noquote() << ids.size()
-                                       << "claimed webhook task(s) could not be given back (they become unknown):"
+                                       << "claimed webhook task(s) could not be given back (the next start sends them):"
                                        << written.message();
         return;
     }
     if (dueMs > 0)
         for (qint64 id : ids)
             retries.schedule(id, dueMs);
+}
+
+Result<std::vector<qint64>> WebhookService::Impl::interrupt(SqlTransaction &tx, const std::vector<qint64> &ids, const QString &reason,
+                                                            const QString &error)
+{
+    const bool resend = config.webhook.resendInterrupted;
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    std::vector<qint64> resent;
+    for (qint64 id : ids) {
+        Result<QSqlQuery> q = tx.exec(QStringLiteral("SELECT claimed_by, claimed_ms, interrupted FROM hook_task "
+                                                     "WHERE id = ? AND is_delivered = 1 AND outcome = ''"),
+                                      {id});
+        if (!q)
+            return q.status();
+        if (!q->next())
+            continue; // ended meanwhile
+        const QString holder = q->value(0).toString();
+        std::vector<Interruption> history = interruptionsFrom(q->value(2).toString());
+        history.push_back({holder, QDateTime::fromMSecsSinceEpoch(q->value(1).toLongLong(), Qt::UTC), now, instances.instanceId(), reason,
+                           resend});
+        q->finish();
+        const QString json = interruptionsJson(history);
+        const QString why = error.isEmpty() ? QStringLiteral("instance %1 ended during the delivery (%2): it may or may not have "
+                                                             "reached the receiver")
+                                                  .arg(holder.isEmpty() ? QStringLiteral("(unknown)") : holder, reason)
+                                            : error;
+        Result<QSqlQuery> written =
+            resend ? tx.exec(QStringLiteral("UPDATE hook_task SET is_delivered = 0, claimed_ms = 0, claimed_by = '', interrupted = ? "
+                                            "WHERE id = ? AND is_delivered = 1 AND outcome = '' AND claimed_by = ?"),
+                             {json, id, holder})
+                   : tx.exec(QStringLiteral("UPDATE hook_task SET outcome = 'unknown', is_succeed = 0, delivered_ns = ?, response = ?, "
+                                            "interrupted = ? WHERE id = ? AND is_delivered = 1 AND outcome = '' AND claimed_by = ?"),
+                             {now.toMSecsSinceEpoch() * 1'000'000,
+                              QString::fromUtf8(QJsonDocument(QJsonObject{{QStringLiteral("error"), why}}).toJson(QJsonDocument::Compact)),
+                              json, id, holder});
+        if (!written)
+            return written.status();
+        if (resend && written->numRowsAffected() > 0)
+            resent.push_back(id);
+    }
+    return resent;
 }
 
 void WebhookService::Impl::toRecorder(std::vector<Ended> &&ended)
@@ -301,7 +378,7 @@ void WebhookService::Impl::runRecorder(const CancelToken &stop)
         }
         if (batch.empty())  // stopped, and the loop (stopped before) left nothing
             return;
-        record(batch);
+        record(stop, batch);
         // Their room in the loop comes back now that they are written.
         std::map<qint64, qint64> freed;
         for (const Ended &e : batch)
@@ -360,21 +437,39 @@ Result<qint64> WebhookService::cleanupPerHook(qint64 keep)
     });
 }
 
-Result<qint64> WebhookService::markStaleClaimsUnknown()
+Result<qint64> WebhookService::recoverInterrupted(const CancelToken &cancel)
 {
-    const qint64 before = nowMs() - d->unknownAfter().count();
-    return d->store.writeValue<qint64>([&](SqlTransaction &tx) -> Result<qint64> {
-        Result<QSqlQuery> q =
-            tx.exec(QStringLiteral("UPDATE hook_task SET outcome = 'unknown', is_succeed = 0, response = ? "
-                                   "WHERE outcome = '' AND is_delivered = 1 AND claimed_ms < ?"),
-                    {QStringLiteral(
-                         "{\"error\":\"claimed but no result was recorded: the instance stopped during the delivery; "
-                         "the receiver may or may not have it\"}"),
-                     before});
-        if (!q)
-            return q.status();
-        return qint64(q->numRowsAffected());
-    });
+    const QString notLive = d->instances.notLive(QStringLiteral("claimed_by"));
+    qint64 total = 0;
+    for (;;) {
+        std::vector<qint64> ids;
+        std::vector<qint64> resent;
+        const Status written = d->store.write([&](SqlTransaction &tx) -> Status {
+            Result<std::vector<qint64>> found = tx.numbers(
+                QStringLiteral("SELECT id FROM hook_task WHERE is_delivered = 1 AND outcome = '' AND %1 ORDER BY id LIMIT ?").arg(notLive),
+                {kRequeuePage});
+            if (!found)
+                return found.status();
+            ids = std::move(found).value();
+            Result<std::vector<qint64>> again = d->interrupt(tx, ids, QStringLiteral("lost"), {});
+            if (!again)
+                return again.status();
+            resent = std::move(again).value();
+            return Status::ok();
+        });
+        if (!written)
+            return written;
+        d->announce(ids);
+        d->pushStored(cancel, resent, "interrupted");
+        total += qint64(ids.size());
+        if (qint64(ids.size()) < kRequeuePage || cancel.isCancelled())
+            break;
+    }
+    if (total > 0)
+        qCWarning(lcWebhook).noquote() << total << "webhook deliveries were interrupted by an instance that ended during them;"
+                                       << (d->config.webhook.resendInterrupted ? "they are sent again under their delivery ids"
+                                                                               : "they are marked unknown (RESEND_INTERRUPTED = false)");
+    return total;
 }
 
 Result<qint64> WebhookService::requeueUndelivered(const CancelToken &cancel)

@@ -1,7 +1,8 @@
 // The webhook service's frame: its construction, start() — which starts the recorder, the
 // delivery loop, the webhook_sender queue and the retry timer in the order that lets the
-// lifecycle stop them safely, then sweeps stale claims and requeues what is undelivered — the
-// push on the queue, and the outcomes' names. The service's work is in hookstore.cpp,
+// lifecycle stop them safely, then takes over the claims of instances that are not live,
+// requeues what is undelivered and joins the heartbeat's recovery — the push on the queue, the
+// patient writes, and the outcomes' names. The service's work is in hookstore.cpp,
 // tasksearch.cpp, deliveryloop.cpp, egress.cpp and recorder.cpp; webhook_p.h says which thread
 // owns what.
 //
@@ -13,6 +14,7 @@
 #include "engine/core/cancellation.h"
 #include "engine/core/lifecycle.h"
 #include "engine/queue/queue.h"
+#include "engine/store/instances.h"
 
 Q_LOGGING_CATEGORY(lcWebhook, "switchyard.webhook", QtInfoMsg)
 
@@ -53,9 +55,35 @@ Status WebhookService::Impl::push(const CancelToken &cancel, const std::vector<q
     return Status::ok();
 }
 
-WebhookService::WebhookService(const EngineConfig &config, Store &store, const SecretBox &secrets,
+void WebhookService::Impl::pushStored(const CancelToken &cancel, const std::vector<qint64> &ids, const char *what)
+{
+    if (ids.empty())
+        return;
+    if (Status pushed = push(cancel, ids); !pushed) {
+        resync = true;
+        qCWarning(lcWebhook).noquote() << ids.size() << what << "webhook task(s) are stored but not queued (" << pushed.message()
+                                       << "); the next recovery round queues them";
+    }
+}
+
+Status WebhookService::Impl::patiently(const CancelToken &stop, const char *what, const std::function<Status()> &attempt) const
+{
+    bool told = false;
+    const auto wait = [&](const Status &why) {
+        if (!std::exchange(told, true))
+            qCWarning(lcWebhook).noquote() << "cannot" << what << "yet, waiting:" << why.message();
+    };
+    Status s = untilAvailable(stop, options.retry, attempt, wait);
+    if (s.code() == Status::Code::Unavailable && stop.isCancelled()) {
+        const CancelSource bound = CancelSource::withTimeout(CancelToken(), kStopPatience);
+        s = untilAvailable(bound.token(), options.retry, attempt, wait);
+    }
+    return s;
+}
+
+WebhookService::WebhookService(const EngineConfig &config, Store &store, const SecretBox &secrets, InstanceRegistry &instances,
                                WebhookOptions options)
-    : d(std::make_unique<Impl>(config, store, secrets, std::move(options)))
+    : d(std::make_unique<Impl>(config, store, secrets, instances, std::move(options)))
 {}
 
 WebhookService::~WebhookService() = default;
@@ -78,11 +106,11 @@ Status WebhookService::start(const CancelToken &cancel, QueueManager &queues, Li
         if (!cancel.wait(d->loop.changed, lock, [this] { return d->loop.running || d->loop.stopped; }))
             return cancel.cause();
     }
-    Result<std::shared_ptr<WorkerPoolQueue<qint64>>> queue =
-        queues.createUniqueQueue<qint64>(cancel, QStringLiteral("webhook_sender"), [this](std::vector<qint64> ids) {
-            deliver(CancelToken(), ids);  // a delivery is bounded by DELIVER_TIMEOUT; never retried
-            return std::vector<qint64>{};
-        });
+    // A delivery is bounded by DELIVER_TIMEOUT; what a stop kept the worker from claiming goes
+    // back to the queue.
+    Result<std::shared_ptr<WorkerPoolQueue<qint64>>> queue = queues.createUniqueQueue<qint64>(
+        cancel, QStringLiteral("webhook_sender"),
+        [this, stop = lifecycle.shutdownToken()](std::vector<qint64> ids) { return deliver(stop, ids); });
     if (!queue)
         return queue.status();
     d->queue = std::move(queue).value();
@@ -102,26 +130,27 @@ Status WebhookService::start(const CancelToken &cancel, QueueManager &queues, Li
     if (Status timer = lifecycle.runWithCancel(
             QStringLiteral("webhook retries"),
             [this](const CancelToken &stop) {
-                d->retries.run(stop, [this, &stop](qint64 id) {
-                    if (Status pushed = d->push(stop, {id}); !pushed)
-                        qCWarning(lcWebhook).noquote()
-                            << "retry task" << id
-                            << "not queued (it stays undelivered and is queued at the next start):" << pushed.message();
-                });
+                d->retries.run(stop, [this, &stop](qint64 id) { d->pushStored(stop, {id}, "due retry"); });
             });
         !timer)
         return timer;
-    if (Result<qint64> unknown = markStaleClaimsUnknown(); !unknown)
-        return unknown.status();
-    else if (*unknown > 0)
-        qCWarning(lcWebhook).noquote() << *unknown
-                                       << "webhook deliveries were interrupted by an earlier stop; they are marked "
-                                          "unknown (redeliver them if needed)";
+    if (Result<qint64> recovered = recoverInterrupted(cancel); !recovered)
+        return recovered.status();
     Result<qint64> requeued = requeueUndelivered(cancel);
     if (!requeued)
         return requeued.status();
     if (*requeued > 0)
         qCInfo(lcWebhook).noquote() << *requeued << "undelivered webhook tasks are queued again";
+    d->instances.addRecoverer(QStringLiteral("webhooks"), [this](const CancelToken &c, bool adopted) -> Status {
+        if (Result<qint64> recovered = recoverInterrupted(c); !recovered)
+            return recovered.status();
+        if (!adopted && !d->resync.exchange(false))
+            return Status::ok();
+        Result<qint64> again = requeueUndelivered(c);
+        if (!again)
+            d->resync = true;
+        return again.status();
+    });
     return Status::ok();
 }
 

@@ -3,16 +3,21 @@
 // Webhooks (SPEC §9, seed 001 §12.6–12.9): hooks kept in the store, a task per event and hook,
 // and signed delivery on the unique `webhook_sender` queue with a history of every attempt.
 //
-// Delivery is at most once per task: a worker claims a task by compare-and-set (is_delivered
-// 0 → 1) before it sends, so two workers — or two instances on one PostgreSQL — never send one
-// task twice. There is no automatic retry (Gitea's semantics): a failed task stays in the history
-// and an operator redelivers it (a new task, a new delivery id). A task claimed but without a
-// result — the instance stopped mid-delivery — is marked `unknown` once its claim is older than
-// 2 × DELIVER_TIMEOUT + 30 s, so nothing stays pending and nothing hides; the receiver may or may
-// not have seen it.
+// Delivery is at least once, and never twice by two workers: a worker claims a task by
+// compare-and-set (is_delivered 0 → 1, claimed_by this instance) before it sends, so two workers
+// — or two instances on one PostgreSQL — never send one task at the same time. A claim whose
+// instance is no longer live (it crashed, stopped mid-delivery, or went silent:
+// store/instances.h) is taken over: the attempt is recorded as interrupted, and with [webhook]
+// RESEND_INTERRUPTED (the default) the task is sent again under its delivery id, so a receiver
+// that dedupes by X-Gitea-Delivery / X-GitHub-Delivery sees one delivery; without it the task
+// ends `unknown` for an operator. A failed delivery is not retried (Gitea's semantics) unless
+// [webhook] RETRY_SCHEDULE says so; an operator redelivers it (a new task, a new delivery id).
+// A store that is only unavailable (busy, full) is waited out by whoever holds the task; a
+// task that fell out of the queue is queued again by the next recovery round.
 
 #include "hookevents.h"
 
+#include "engine/core/retry.h"
 #include "engine/core/status.h"
 
 #include <QByteArray>
@@ -29,6 +34,7 @@ namespace Switchyard {
 
 class CancelToken;
 class EngineConfig;
+class InstanceRegistry;
 class Lifecycle;
 class QueueManager;
 class SecretBox;
@@ -61,6 +67,20 @@ struct Hook
 
 // What a task's history says.
 enum class TaskOutcome { Pending, Succeeded, Failed, Unknown, Skipped };
+
+// An attempt that ended with its instance: the delivery may or may not have reached the
+// receiver. The task keeps them in order (its history's earlier attempts).
+struct Interruption
+{
+    QString instance;    // the instance that held the claim
+    QDateTime claimedAt;
+    QDateTime endedAt;   // when it was taken over
+    QString endedBy;     // the instance that took it over
+    QString reason;      // "lost": the instance died or went silent; "stopped": it stopped first
+    bool resent = false; // sent again under the same delivery id ([webhook] RESEND_INTERRUPTED)
+
+    bool operator==(const Interruption &) const = default;
+};
 QString name(TaskOutcome outcome);
 std::optional<TaskOutcome> taskOutcomeFromName(QStringView name);
 
@@ -84,6 +104,8 @@ struct HookTask
     QString traceId;
     int attempt = 0;          // 0: a first delivery or a manual redelivery; n: the n-th retry
     qint64 deliverAfterMs = 0; // a retry waits until then (ms since the epoch); 0: at once
+    QString claimedBy;         // the instance that claimed it last ("" while never claimed)
+    std::vector<Interruption> interruptions; // attempts its instance did not see to an end, oldest first
 
     bool operator==(const HookTask &) const = default;
 };
@@ -118,8 +140,8 @@ struct WebhookOptions
 {
     // Resolves a host name for the egress check; empty: the system resolver (QHostInfo).
     std::function<QList<QHostAddress>(const QString &host)> resolve;
-    // A claim without a result older than this is `unknown`; 0: 2 × DELIVER_TIMEOUT + 30 s.
-    std::chrono::milliseconds unknownAfter{0};
+    // Waiting out a store that is unavailable (a claim, a result, a task given back).
+    RetryDelays retry;
     // Bytes of a response body kept in the history; reading stops there.
     qint64 maxResponseBytes = 1 << 20;
     // Where a hook disabled by [webhook] AUTO_DISABLE_AFTER is announced (the engine: a system
@@ -142,8 +164,9 @@ struct WebhookOptions
     std::chrono::milliseconds keepingUp{100};
     std::chrono::milliseconds busyHookWait{250};
     // At shutdown, how long deliveries on the wire may still finish; then they are cut and
-    // recorded `unknown` (they may have arrived). Those waiting for a connection go back to the
-    // store unsent at once.
+    // recorded as interrupted (they may have arrived): sent again after the next start, or
+    // `unknown` without RESEND_INTERRUPTED. Those waiting for a connection go back to the store
+    // unsent at once.
     std::chrono::milliseconds stopGrace{3000};
 };
 
@@ -166,14 +189,17 @@ struct DeliveryStats
 class WebhookService
 {
 public:
-    WebhookService(const EngineConfig &config, Store &store, const SecretBox &secrets, WebhookOptions options = {}); // Not owned
+    // Not owned.
+    WebhookService(const EngineConfig &config, Store &store, const SecretBox &secrets, InstanceRegistry &instances,
+                   WebhookOptions options = {});
     ~WebhookService();
 
     // Starts the delivery loop (a thread of `lifecycle`'s, stopped after the queue: at shutdown
-    // what is on the wire gets the rest of its DELIVER_TIMEOUT and what waits goes back to the
-    // store), creates the webhook_sender queue, marks stale claims unknown, and re-enqueues every
-    // undelivered task (in pages of 100). With a retry schedule, a thread of `lifecycle`'s holds
-    // retries until they are due and then queues them (registered after the queue: it stops first).
+    // what is on the wire gets WebhookOptions::stopGrace and what waits goes back to the store),
+    // creates the webhook_sender queue, takes over the claims of instances that are not live,
+    // re-enqueues every undelivered task (in pages of 100), and joins the heartbeat's recovery
+    // rounds. A thread of `lifecycle`'s holds retries until they are due and then queues them
+    // (registered after the queue: it stops first).
     Status start(const CancelToken &cancel, QueueManager &queues, Lifecycle &lifecycle);
 
     // A new hook: 400 naming the field (url, type, http_method, content_type, events, secret,
@@ -188,10 +214,15 @@ public:
     Result<std::vector<Hook>> list(); // by id
 
     // The hooks of `source` that subscribe to `type` get a task each, queued for delivery. Gates,
-    // in order: [webhook] DISABLE_WEBHOOKS; the subscription; an empty push (no commits) only to
+    // in order: [security] DISABLE_WEBHOOKS; the subscription; an empty push (no commits) only to
     // gitea and gogs; the branch filter for push, create and delete (`ref`). How many tasks.
+    // With a `key` (NotifyContext::nextKey(): the call's place in its cause's dispatch) each
+    // delivery id is derived from the trace, the key and the hook, so preparing the same call
+    // again (an event dispatched again after a crash) makes no second task: the existing one is
+    // queued if it is still undelivered. Without one, delivery ids are random. Stored tasks the
+    // queue does not take are queued by the next recovery round: that is not an error.
     Result<int> prepare(const CancelToken &cancel, const EventSource &source, HookEventType type, const QByteArray &payload,
-                        const QString &ref, const QString &traceId);
+                        const QString &ref, const QString &traceId, const QString &key = {});
     // A copy of task `id` under a new delivery id, queued; the history keeps the original.
     Result<HookTask> redeliver(const CancelToken &cancel, qint64 id);
 
@@ -223,8 +254,10 @@ public:
     // The claim is synchronous, so a caller answers 409 before it detaches anything.
     Status claimBulkRedelivery(qint64 job);
     void releaseBulkRedelivery(qint64 job);
-    // Claims older than the bound without a result become `unknown` (at start, and by cron).
-    Result<qint64> markStaleClaimsUnknown();
+    // Tasks claimed by instances that are no longer live are taken over: their attempt is
+    // recorded as interrupted, and they are sent again (queued here) or, without [webhook]
+    // RESEND_INTERRUPTED, marked `unknown`. At start, at every heartbeat, and by cron: how many.
+    Result<qint64> recoverInterrupted(const CancelToken &cancel);
     // cleanup_hook_task_table: delivered tasks (with a result) queued before now − `age`, or all
     // but the `keep` newest delivered tasks of each hook. Undelivered and in-flight tasks stay.
     // How many were removed.
@@ -236,8 +269,10 @@ public:
     DeliveryStats stats() const;
 
     // The queue's handler: claims a batch and hands it to the delivery loop, returning at once
-    // (or when there is room: WebhookOptions::maxInFlight). Public for the tests.
-    void deliver(const CancelToken &cancel, const std::vector<qint64> &ids);
+    // (or when there is room: WebhookOptions::maxInFlight). `stop` ends its waits (for room, for
+    // an unavailable store); what it could not claim then is returned, to go back to the queue.
+    // Public for the tests.
+    std::vector<qint64> deliver(const CancelToken &stop, const std::vector<qint64> &ids);
     // Waits until every delivery handed to the loop is recorded (a flush of webhook_sender
     // waits for this too). DeadlineExceeded after `timeout`.
     Status settle(const CancelToken &cancel, std::chrono::milliseconds timeout);

@@ -25,6 +25,7 @@
 
 #include "engine/core/cancellation.h"
 #include "engine/core/latency.h"
+#include "engine/core/retry.h"
 #include "engine/settings/config.h"
 
 #include <QAbstractEventDispatcher>
@@ -50,6 +51,7 @@
 Q_DECLARE_LOGGING_CATEGORY(lcWebhook)
 
 namespace Switchyard {
+class SqlTransaction;
 template<typename T>
 class WorkerPoolQueue;
 }
@@ -63,7 +65,7 @@ inline const QString kHookColumns = QStringLiteral(
 inline const QString kTaskColumns = QStringLiteral(
     "id, hook_id, uuid, payload, payload_version, event_type, is_delivered, delivered_ns, "
     "is_succeed, outcome, request, response, duration_ms, created_ms, redelivery_of, trace_id, "
-    "attempt, deliver_after_ms");
+    "attempt, deliver_after_ms, claimed_by, interrupted");
 
 inline qint64 nowMs()
 {
@@ -74,6 +76,14 @@ inline qint64 nowMs()
 Result<Hook> hookFrom(const QSqlQuery &q);
 // A row of kTaskColumns.
 HookTask taskFrom(const QSqlQuery &q);
+
+// The `interrupted` column: the JSON array of a task's interruptions, and back.
+QString interruptionsJson(const std::vector<Interruption> &interruptions);
+std::vector<Interruption> interruptionsFrom(const QString &json);
+
+// At shutdown, how long a task given back or a result may still wait for an unavailable store
+// (then it is left claimed: the next start takes it over).
+constexpr std::chrono::seconds kStopPatience{2};
 
 // Holds scheduled retries until they are due, then hands them to `due` (the queue). Runs on a
 // thread its owner starts (run()) and stops by cancelling the token; schedule() from any thread.
@@ -107,8 +117,10 @@ struct Flight
     bool ownerIsOrganization = false;  // read with the claim
     QString sealedAuthorization;       // read with the claim
     bool landed = false;               // its exchange finished (the loop records it)
-    bool interrupted = false;          // cut by a stop: it may have arrived (unknown)
+    bool interrupted = false;          // cut by a stop: it may have arrived (recorded as an interruption)
 };
+
+struct Written; // a delivery's row as record() writes it (recorder.cpp)
 
 // A delivery's end, to be recorded (by the worker that claimed it, or by the recorder).
 struct Ended
@@ -120,8 +132,8 @@ struct Ended
 
 struct WebhookService::Impl
 {
-    Impl(const EngineConfig &c, Store &s, const SecretBox &b, WebhookOptions o)
-        : config(c), store(s), secrets(b), options(std::move(o))
+    Impl(const EngineConfig &c, Store &s, const SecretBox &b, InstanceRegistry &i, WebhookOptions o)
+        : config(c), store(s), secrets(b), instances(i), options(std::move(o))
     {}
 
     // ---- Shared by every thread: set at construction (the queue by start(), before any task
@@ -129,7 +141,9 @@ struct WebhookService::Impl
     const EngineConfig &config;
     Store &store;
     const SecretBox &secrets;
+    InstanceRegistry &instances; // who holds a claim (store/instances.h)
     WebhookOptions options;
+    std::atomic<bool> resync{false}; // a stored task was not queued: the next recovery round requeues
     std::shared_ptr<WorkerPoolQueue<qint64>> queue;
     // DeliveryStats, by TaskOutcome (pending unused).
     std::array<std::atomic<qint64>, 5> outcomes{};
@@ -152,13 +166,15 @@ struct WebhookService::Impl
     }
 
     std::chrono::milliseconds timeout() const { return std::chrono::seconds(config.webhook.deliverTimeoutSeconds); }
-    std::chrono::milliseconds unknownAfter() const
-    {
-        return options.unknownAfter.count() > 0 ? options.unknownAfter : 2 * timeout() + std::chrono::seconds(30);
-    }
 
     // Queues `ids` on webhook_sender; one already queued goes out once. Unavailable before start().
     Status push(const CancelToken &cancel, const std::vector<qint64> &ids);
+    // push() for tasks already in the store: when the queue does not take them, the next
+    // recovery round queues them (logged, not an error).
+    void pushStored(const CancelToken &cancel, const std::vector<qint64> &ids, const char *what);
+    // A write that must not be lost (a result, a task given back): an unavailable store is
+    // waited out until `stop`, and then for kStopPatience more (logging the first failure).
+    Status patiently(const CancelToken &stop, const char *what, const std::function<Status()> &attempt) const;
 
     // ---- egress.cpp: the request, built on the worker's thread.
     // Whether a delivery to `host` goes through [webhook] PROXY_URL (it matches PROXY_HOSTS).
@@ -198,10 +214,11 @@ struct WebhookService::Impl
     // maxInFlight are held. False when cancelled or the loop has stopped.
     bool reserve(const CancelToken &cancel, qint64 n);
     void unreserve(qint64 n);
-    // Claims `ids` (compare-and-set, one transaction): the tasks with their hooks, leaving out
-    // those another worker has, gone or already delivered. A retry that is not due yet is not
-    // claimed: it goes back to the retry timer.
-    std::vector<Flight> claim(const std::vector<qint64> &ids);
+    // Claims `ids` for this instance (compare-and-set, one transaction): the tasks with their
+    // hooks, leaving out those another worker has, gone or already delivered. A retry that is not
+    // due yet is not claimed: it goes back to the retry timer. An unavailable store is waited out
+    // until `stop` (then Unavailable: nothing was claimed).
+    Result<std::vector<Flight>> claim(const CancelToken &stop, const std::vector<qint64> &ids);
     // How long a hook holding `held` deliveries needs to send them (the loop's mutex held): its
     // rounds of six, each as long as its oldest delivery on the wire has taken so far (a receiver
     // that hangs looks slower the longer it hangs), at most DELIVER_TIMEOUT a round; with none on
@@ -245,17 +262,29 @@ struct WebhookService::Impl
     void toRecorder(std::vector<Ended> &&ended);
     void runRecorder(const CancelToken &stop);
     // Records what happened to each of `ended` and their hooks' last status, in one transaction
-    // (a retry is written with the failure it follows); then announces, schedules and counts.
-    // From the recorder, or from a worker for what failed before the wire.
-    void record(std::vector<Ended> &ended);
+    // (a retry is written with the failure it follows; a delivery a stop cut is recorded as an
+    // interruption); then announces, schedules and counts. A result is fenced by the claim: one
+    // whose task another instance took over meanwhile is not written. An unavailable store is
+    // waited out (patiently(): until `stop`, then kStopPatience); what stays unwritten stays
+    // claimed, for the next start. From the recorder, or from a worker for what failed before the
+    // wire.
+    void record(const CancelToken &stop, std::vector<Ended> &ended);
+    // What follows a record(): announcements, retries scheduled, interrupted tasks queued, counts.
+    void afterRecord(const std::vector<Ended> &ended, const std::vector<Written> &out, const Status &written);
     // A hook made inactive by AUTO_DISABLE_AFTER: logged, and announced as a notice.
     void announceDisabled(const Ended &e);
     // DeliveryStats: `e` took `ms`.
     void tally(const Ended &e, double ms);
     // Gives claimed tasks back unsent (the delivery loop stopped, or their hook has too many
     // deliveries held): undelivered again, due at `dueMs` (0: as they were), so a later start, the
-    // resync task or the retry timer queues them.
-    void release(const std::vector<qint64> &ids, qint64 dueMs);
+    // resync task or the retry timer queues them. An unavailable store is waited out (patiently()).
+    void release(const CancelToken &stop, const std::vector<qint64> &ids, qint64 dueMs);
+    // Takes over `ids`' claims (held by `holder`, whose end this is: `reason` "lost" or
+    // "stopped"), in `tx`: each attempt is appended to the task's interruptions, and the task is
+    // made undelivered again (RESEND_INTERRUPTED: returned, to be queued) or `unknown`. A task no
+    // longer held by `holder` without an outcome is left alone.
+    Result<std::vector<qint64>> interrupt(SqlTransaction &tx, const std::vector<qint64> &ids, const QString &reason,
+                                          const QString &error);
 };
 
 }  // namespace Switchyard::Webhook
