@@ -1,0 +1,509 @@
+// The LevelDB queue on a full disk: a small tmpfs, mounted in a mount namespace of this process's
+// own, filled up with a filler file. A push that cannot be written fails Unavailable, naming the
+// queue and its directory; pops and acks go on meanwhile; once the filler is deleted the queue
+// writes again without being reopened by its owner, every accepted item is handed out, and a
+// restart finds no damage.
+//
+// Both ways LevelDB meets a full disk are covered: a write to its log that fails (the record is
+// left torn, and LevelDB would append the next one behind it, misaligned), and a compaction that
+// fails (LevelDB's background error: every later write fails until the database is reopened).
+#include "engine/queue/levelqueue.h"
+
+#include "support/wait.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QHash>
+#include <QLoggingCategory>
+#include <QRandomGenerator>
+#include <QSet>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+
+#include <fcntl.h>
+#include <sched.h>
+#include <sys/mount.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+using namespace Switchyard;
+using namespace std::chrono_literals;
+
+namespace {
+
+// Why the tests cannot mount a small disk; empty when they can. Set by main().
+QString g_mountError;
+
+QString errorText(int error)
+{
+    return QString::fromLocal8Bit(std::strerror(error));
+}
+
+bool writeProcFile(const char *path, const QByteArray &text)
+{
+    const int fd = ::open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    const bool written = ::write(fd, text.constData(), size_t(text.size())) == text.size();
+    ::close(fd);
+    return written;
+}
+
+// Gives this process a mount namespace of its own whose mounts do not propagate back, so the
+// tmpfs mounts below are seen by this process only and go away with it. A mount namespace is a
+// thread's: this must run before any thread starts (LevelDB's compaction thread must see the
+// same mounts as the test). As root a mount namespace will do; otherwise a user namespace of our
+// own grants the mount. Returns why neither worked, or an empty string.
+QString enterPrivateMountNamespace()
+{
+    if (::unshare(CLONE_NEWNS) != 0) {
+        const QString asRoot = errorText(errno);
+        const QByteArray uid = QByteArray::number(::getuid());
+        const QByteArray gid = QByteArray::number(::getgid());
+        if (::unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0)
+            return QStringLiteral("unshare(CLONE_NEWNS) failed (%1), and unshare(CLONE_NEWUSER | CLONE_NEWNS) too (%2)")
+                .arg(asRoot, errorText(errno));
+        if (!writeProcFile("/proc/self/setgroups", "deny") ||
+            !writeProcFile("/proc/self/uid_map", uid + ' ' + uid + " 1") ||
+            !writeProcFile("/proc/self/gid_map", gid + ' ' + gid + " 1"))
+            return QStringLiteral("cannot map this user into a user namespace: %1").arg(errorText(errno));
+    }
+    if (::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0)
+        return QStringLiteral("cannot make / private in the new mount namespace: %1").arg(errorText(errno));
+    return QString();
+}
+
+// A tmpfs of `bytes` on a temporary directory, unmounted at the end. error() says why not.
+class SmallDisk
+{
+public:
+    explicit SmallDisk(qint64 bytes)
+    {
+        if (!g_mountError.isEmpty()) {
+            m_error = QStringLiteral("no private mount namespace for a small disk: %1").arg(g_mountError);
+            return;
+        }
+        const QByteArray options = "size=" + QByteArray::number(bytes) + ",mode=0700";
+        if (::mount("tmpfs", QFile::encodeName(m_dir.path()).constData(), "tmpfs", 0, options.constData()) != 0) {
+            m_error = QStringLiteral("cannot mount a tmpfs on %1: %2").arg(m_dir.path(), errorText(errno));
+            return;
+        }
+        m_mounted = true;
+    }
+    ~SmallDisk()
+    {
+        if (m_mounted)
+            ::umount2(QFile::encodeName(m_dir.path()).constData(), MNT_DETACH);
+    }
+    SmallDisk(const SmallDisk &) = delete;
+    SmallDisk &operator=(const SmallDisk &) = delete;
+
+    const QString &error() const { return m_error; }
+    QString filePath(const QString &name) const { return m_dir.filePath(name); }
+
+    qint64 available() const
+    {
+        struct statvfs info = {};
+        if (::statvfs(QFile::encodeName(m_dir.path()).constData(), &info) != 0)
+            return 0;
+        return qint64(info.f_bavail) * qint64(info.f_frsize);
+    }
+
+    // Writes the filler: zeros (a sparse file would take no room on a tmpfs) until about
+    // `leave` bytes are free. Returns whether it could.
+    bool fill(qint64 leave) const
+    {
+        QFile filler(filePath(QStringLiteral("filler")));
+        if (!filler.open(QIODevice::WriteOnly | QIODevice::Unbuffered))
+            return false;
+        const QByteArray chunk(4096, '\0');
+        while (available() > leave + chunk.size()) {
+            if (filler.write(chunk) != chunk.size())
+                return false;
+        }
+        return true;
+    }
+    bool removeFiller() const { return QFile::remove(filePath(QStringLiteral("filler"))); }
+
+private:
+    QTemporaryDir m_dir;
+    QString m_error;
+    bool m_mounted = false;
+};
+
+// LevelDB's informational log, which the queue passes on at debug level ("leveldb: …"): set
+// when a compaction's table could not be written ("Level-0 table #5: 0 bytes IO error: …").
+std::atomic<bool> g_compactionFailed = false;
+QtMessageHandler g_previousHandler = nullptr;
+QLoggingCategory::CategoryFilter g_previousFilter = nullptr;
+
+void watchLevelDb(QtMsgType type, const QMessageLogContext &context, const QString &message)
+{
+    if (type == QtDebugMsg && message.startsWith(QLatin1String("leveldb:"))) {
+        if (message.contains(QLatin1String("Level-0 table")) && message.contains(QLatin1String("error")))
+            g_compactionFailed = true;
+        return;
+    }
+    g_previousHandler(type, context, message);
+}
+
+void queueDebugOn(QLoggingCategory *category)
+{
+    if (g_previousFilter)  // null while installFilter() applies this filter to the existing categories
+        g_previousFilter(category);
+    if (qstrcmp(category->categoryName(), "switchyard.queue") == 0)
+        category->setEnabled(QtDebugMsg, true);
+}
+
+// Watches LevelDB's log while it lives (whatever QT_LOGGING_RULES says of debug messages).
+class LevelDbWatch
+{
+public:
+    LevelDbWatch()
+    {
+        g_compactionFailed = false;
+        g_previousHandler = qInstallMessageHandler(watchLevelDb);
+        g_previousFilter = QLoggingCategory::installFilter(queueDebugOn);
+    }
+    ~LevelDbWatch()
+    {
+        QLoggingCategory::installFilter(g_previousFilter);
+        qInstallMessageHandler(g_previousHandler);
+    }
+    LevelDbWatch(const LevelDbWatch &) = delete;
+    LevelDbWatch &operator=(const LevelDbWatch &) = delete;
+};
+
+QueueTiming fullDiskTiming()
+{
+    QueueTiming timing;
+    timing.levelOpenAttempts = 1;
+    timing.pushBlockTime = 100ms;
+    return timing;
+}
+
+// About a page of the disk: a number, then random bytes (LevelDB compresses its tables, and a
+// compaction must need as much room as the log it empties).
+QByteArray bigItem(int number, QRandomGenerator &random)
+{
+    QByteArray data = QByteArray::number(number).rightJustified(10, '0') + ':';
+    const qsizetype header = data.size();
+    data.resize(4000);
+    for (qsizetype at = header; at < data.size(); ++at)
+        data[at] = char(random.bounded(256));
+    return data;
+}
+
+// The write-ahead logs in a LevelDB directory, oldest first.
+QStringList logsIn(const QString &path)
+{
+    return QDir(path).entryList({QStringLiteral("*.log")}, QDir::Files, QDir::Name);
+}
+
+// What a test did with a queue, to check against what comes out of it.
+struct Ledger
+{
+    QList<QByteArray> accepted;        // pushes that returned ok
+    QHash<QByteArray, int> handedOut;  // how often each item was popped
+    QSet<QByteArray> ackFailed;        // popped items whose ack returned an error
+    int acked = 0;
+
+    // Pushes `item`; returns the push's outcome and books it when accepted.
+    Status push(LevelQueue &queue, const QByteArray &item)
+    {
+        const Status pushed = queue.pushItem(CancelToken(), item);
+        if (pushed)
+            accepted.append(item);
+        return pushed;
+    }
+    // Pops up to `max` items (waiting briefly) and acknowledges them. Returns the pop's outcome.
+    Result<int> popAndAck(LevelQueue &queue, int max)
+    {
+        const Result<std::vector<PoppedItem>> popped = queue.popItems(CancelToken(), max, SteadyClock::now() + 50ms);
+        if (!popped)
+            return popped.status();
+        for (const PoppedItem &item : *popped)
+            ++handedOut[item.data];
+        if (popped->empty())
+            return 0;
+        if (const Status ack = queue.ack(CancelToken(), *popped); !ack) {
+            for (const PoppedItem &item : *popped)
+                ackFailed.insert(item.data);
+        } else {
+            acked += int(popped->size());
+        }
+        return int(popped->size());
+    }
+    // Pops and acknowledges until nothing waits. Returns the first failure.
+    Status drain(LevelQueue &queue)
+    {
+        while (true) {
+            const Result<int> popped = popAndAck(queue, 64);
+            if (!popped)
+                return popped.status();
+            if (*popped == 0 && *queue.len(CancelToken()) == 0)
+                return Status::ok();
+        }
+    }
+    // Items handed out more than once, and items handed out that were never accepted.
+    int duplicates() const
+    {
+        int count = 0;
+        for (auto it = handedOut.cbegin(); it != handedOut.cend(); ++it)
+            count += it.value() - 1;
+        return count;
+    }
+    QStringList strangers() const
+    {
+        const QSet<QByteArray> known(accepted.cbegin(), accepted.cend());
+        QStringList found;
+        for (auto it = handedOut.cbegin(); it != handedOut.cend(); ++it) {
+            if (!known.contains(it.key()))
+                found.append(QString::fromLatin1(it.key().left(10)));
+        }
+        return found;
+    }
+    QStringList neverHandedOut() const
+    {
+        QStringList missing;
+        for (const QByteArray &item : accepted) {
+            if (!handedOut.contains(item))
+                missing.append(QString::fromLatin1(item.left(10)));
+        }
+        return missing;
+    }
+};
+
+// A push the full disk refused: Unavailable, naming the queue and its directory, and the cause.
+bool refusedForTheDisk(const Status &status, const QString &queue, const QString &directory)
+{
+    return status.code() == Status::Code::Unavailable && status.message().contains(queue) &&
+           status.message().contains(directory) && status.message().contains(errorText(ENOSPC));
+}
+
+}  // namespace
+
+class TestLevelQueueFull : public QObject
+{
+    Q_OBJECT
+
+    // Restarts the queue at `path` (after the disk has room again): nothing is reported damaged,
+    // nothing counted lost, and what comes back is only what `ledger` says may: the items whose
+    // ack failed (`mayComeBack`, in flight when the queue closed) — nothing acknowledged.
+    static void restartFindsNoDamage(const QString &path, bool unique, bool sync, const QSet<QByteArray> &mayComeBack,
+                                     qint64 expectedBack)
+    {
+        QStringList reports;
+        auto reopened = LevelQueue::open(CancelToken(), QStringLiteral("full"), path, 100000, unique, sync,
+                                         fullDiskTiming(), [&](const QString &message) { reports.append(message); });
+        QVERIFY2(reopened, qPrintable(reopened.status().message()));
+        LevelQueue &queue = **reopened;
+        QVERIFY2(reports.isEmpty(), qPrintable(reports.join(QLatin1Char('\n'))));
+        QCOMPARE(queue.corruptDropped(), qint64(0));
+        QCOMPARE(*queue.len(CancelToken()), expectedBack);
+        Ledger after;
+        const Status drained = after.drain(queue);
+        QVERIFY2(drained, qPrintable(drained.message()));
+        for (auto it = after.handedOut.cbegin(); it != after.handedOut.cend(); ++it)
+            QVERIFY2(mayComeBack.contains(it.key()),
+                     qPrintable(QStringLiteral("item %1 came back").arg(QString::fromLatin1(it.key().left(10)))));
+    }
+
+private Q_SLOTS:
+    void initTestCase() { QVERIFY2(g_mountError.isEmpty(), qPrintable(g_mountError)); }
+
+    // A write to LevelDB's log fails for want of room. Until the disk has room again every push
+    // fails, pops and acks go on (a unique queue's pops write at once: they fail too). Then the
+    // queue writes again on its own, hands out every accepted item once, and a restart finds the
+    // logs whole: only items whose ack failed (SYNC: an ack is written at once) come back.
+    void aFullLogIsSurvivedAndWritingResumesWhenSpaceReturns_data()
+    {
+        QTest::addColumn<bool>("unique");
+        QTest::addColumn<bool>("sync");
+        QTest::newRow("simple") << false << false;
+        QTest::newRow("unique") << true << false;
+        QTest::newRow("sync") << false << true;
+    }
+    void aFullLogIsSurvivedAndWritingResumesWhenSpaceReturns()
+    {
+        QFETCH(bool, unique);
+        QFETCH(bool, sync);
+        const SmallDisk disk(8 << 20);
+        QVERIFY2(disk.error().isEmpty(), qPrintable(disk.error()));
+        // 1.5 MiB for the queue: its log fills it long before LevelDB's 4 MiB memtable would
+        // switch to a new log, so the failing write is a log's.
+        QVERIFY(disk.fill(1536 << 10));
+        const QString path = disk.filePath(QStringLiteral("full_queue"));
+        QStringList reports;
+        auto opened = LevelQueue::open(CancelToken(), QStringLiteral("full"), path, 100000, unique, sync,
+                                       fullDiskTiming(), [&](const QString &message) { reports.append(message); });
+        QVERIFY2(opened, qPrintable(opened.status().message()));
+        LevelQueue &queue = **opened;
+        QRandomGenerator random(1);
+        Ledger ledger;
+        int next = 0;
+        Status failed;
+        while ((failed = ledger.push(queue, bigItem(next++, random))))
+            QVERIFY2(next < 1000, "1000 items of 4 KB fitted on a disk of 1.5 MiB");
+        QVERIFY2(refusedForTheDisk(failed, QStringLiteral("full"), path), qPrintable(failed.message()));
+
+        // While the disk is full.
+        for (int round = 0; round < 3; ++round) {
+            const Status pushed = ledger.push(queue, bigItem(next++, random));
+            QVERIFY2(refusedForTheDisk(pushed, QStringLiteral("full"), path), qPrintable(pushed.message()));
+            const Result<int> popped = ledger.popAndAck(queue, 10);
+            if (unique)
+                QVERIFY2(refusedForTheDisk(popped.status(), QStringLiteral("full"), path),
+                         qPrintable(popped.status().message()));
+            else
+                QVERIFY2(popped && *popped == 10, qPrintable(popped.status().message()));
+        }
+
+        // Space returns: the queue writes again without being reopened by its owner.
+        QVERIFY(disk.removeFiller());
+        Status resumed;
+        QVERIFY2(Test::eventually([&] { return (resumed = ledger.push(queue, bigItem(next++, random))).isOk(); }, 10s),
+                 qPrintable(resumed.message()));
+        for (int i = 0; i < 50; ++i) {
+            const Status pushed = ledger.push(queue, bigItem(next++, random));
+            QVERIFY2(pushed, qPrintable(pushed.message()));
+        }
+        const Status drained = ledger.drain(queue);
+        QVERIFY2(drained, qPrintable(drained.message()));
+        QVERIFY2(ledger.neverHandedOut().isEmpty(), qPrintable(ledger.neverHandedOut().join(QLatin1Char(' '))));
+        QVERIFY2(ledger.strangers().isEmpty(), qPrintable(ledger.strangers().join(QLatin1Char(' '))));
+        QCOMPARE(ledger.duplicates(), 0);
+        QCOMPARE(queue.corruptDropped(), qint64(0));
+        QVERIFY2(reports.isEmpty(), qPrintable(reports.join(QLatin1Char('\n'))));
+        if (!sync)
+            QVERIFY(ledger.ackFailed.isEmpty());  // an ack rides on a later write: kept until the reopen
+        queue.close();
+        opened->reset();
+
+        restartFindsNoDamage(path, unique, sync, ledger.ackFailed, ledger.ackFailed.size());
+    }
+
+    // A compaction fails for want of room: LevelDB's background error, after which it refuses
+    // every write until the database is reopened. The log itself fits (its size at LevelDB's
+    // switch to a second log is measured first on an ordinary disk), the table does not.
+    void aFailedCompactionIsSurvivedAndWritingResumesWhenSpaceReturns()
+    {
+        // The size of the first log when the memtable is full and LevelDB starts a second one.
+        qint64 firstLog = 0;
+        {
+            QTemporaryDir scratch;
+            const QString path = scratch.filePath(QStringLiteral("calibration"));
+            auto queue =
+                LevelQueue::open(CancelToken(), QStringLiteral("full"), path, 100000, false, true, fullDiskTiming());
+            QVERIFY2(queue, qPrintable(queue.status().message()));
+            QRandomGenerator random(2);
+            const QString first = logsIn(path).constFirst();
+            for (int i = 0; logsIn(path).constLast() == first; ++i) {
+                QVERIFY2(i < 5000, "LevelDB never started a second log");
+                firstLog = QFileInfo(QDir(path).filePath(first)).size();
+                QVERIFY((*queue)->pushItem(CancelToken(), bigItem(i, random)));
+            }
+        }
+
+        const LevelDbWatch watch;
+        const SmallDisk disk(firstLog + (8 << 20));
+        QVERIFY2(disk.error().isEmpty(), qPrintable(disk.error()));
+        const QString path = disk.filePath(QStringLiteral("full_queue"));
+        QStringList reports;
+        auto opened = LevelQueue::open(CancelToken(), QStringLiteral("full"), path, 100000, false, true,
+                                       fullDiskTiming(), [&](const QString &message) { reports.append(message); });
+        QVERIFY2(opened, qPrintable(opened.status().message()));
+        LevelQueue &queue = **opened;
+        // Room for the first log and 512 KiB: the table its compaction writes does not fit.
+        QVERIFY(disk.fill(firstLog + (512 << 10)));
+        QRandomGenerator random(2);
+        Ledger ledger;
+        int next = 0;
+        const QString first = logsIn(path).constFirst();
+        while (logsIn(path).constLast() == first) {
+            const Status pushed = ledger.push(queue, bigItem(next++, random));
+            QVERIFY2(pushed, qPrintable(pushed.message()));
+        }
+        // The compaction runs now. Nothing is written until it has failed: LevelDB logs the failed
+        // table, then records its background error before it lets a write in.
+        QVERIFY2(Test::eventually([] { return g_compactionFailed.load(); }), "LevelDB's compaction did not fail");
+        const Status failed = ledger.push(queue, "small " + QByteArray::number(next++));
+        QVERIFY2(refusedForTheDisk(failed, QStringLiteral("full"), path), qPrintable(failed.message()));
+        QVERIFY2(failed.message().contains(QLatin1String(".ldb")),
+                 qPrintable(failed.message()));  // the table's write failed
+
+        // While the disk is full: pops go on (SYNC: their acks fail, those items stay in flight).
+        for (int round = 0; round < 3; ++round) {
+            const Status pushed = ledger.push(queue, "small " + QByteArray::number(next++));
+            QVERIFY2(refusedForTheDisk(pushed, QStringLiteral("full"), path), qPrintable(pushed.message()));
+            const Result<int> popped = ledger.popAndAck(queue, 10);
+            QVERIFY2(popped && *popped == 10, qPrintable(popped.status().message()));
+        }
+        QCOMPARE(int(ledger.ackFailed.size()), 30);
+
+        QVERIFY(disk.removeFiller());
+        Status resumed;
+        QVERIFY2(Test::eventually([&] { return (resumed = ledger.push(queue, bigItem(next++, random))).isOk(); }, 10s),
+                 qPrintable(resumed.message()));
+        const Status drained = ledger.drain(queue);
+        QVERIFY2(drained, qPrintable(drained.message()));
+        QVERIFY2(ledger.neverHandedOut().isEmpty(), qPrintable(ledger.neverHandedOut().join(QLatin1Char(' '))));
+        QVERIFY2(ledger.strangers().isEmpty(), qPrintable(ledger.strangers().join(QLatin1Char(' '))));
+        QCOMPARE(ledger.duplicates(), 0);
+        QVERIFY2(reports.isEmpty(), qPrintable(reports.join(QLatin1Char('\n'))));
+        queue.close();
+        opened->reset();
+
+        restartFindsNoDamage(path, false, true, ledger.ackFailed, ledger.ackFailed.size());
+    }
+
+    // The queue closes while the disk is still full (its database was never reopened): the acks
+    // made meanwhile were never written, so those items come back after the restart; nothing
+    // else does, nothing is lost, and the torn end of the log is no damage.
+    void aQueueClosedOnAFullDiskRestartsWithoutDamage()
+    {
+        const SmallDisk disk(8 << 20);
+        QVERIFY2(disk.error().isEmpty(), qPrintable(disk.error()));
+        QVERIFY(disk.fill(1536 << 10));
+        const QString path = disk.filePath(QStringLiteral("full_queue"));
+        Ledger ledger;
+        {
+            auto opened =
+                LevelQueue::open(CancelToken(), QStringLiteral("full"), path, 100000, false, false, fullDiskTiming());
+            QVERIFY2(opened, qPrintable(opened.status().message()));
+            LevelQueue &queue = **opened;
+            QRandomGenerator random(3);
+            int next = 0;
+            Status failed;
+            while ((failed = ledger.push(queue, bigItem(next++, random))))
+                QVERIFY(next < 1000);
+            QVERIFY2(refusedForTheDisk(failed, QStringLiteral("full"), path), qPrintable(failed.message()));
+            for (int round = 0; round < 3; ++round) {
+                const Result<int> popped = ledger.popAndAck(queue, 10);
+                QVERIFY2(popped && *popped == 10, qPrintable(popped.status().message()));
+            }
+            queue.close();
+        }
+        QVERIFY(disk.removeFiller());
+        const QSet<QByteArray> all(ledger.accepted.cbegin(), ledger.accepted.cend());
+        restartFindsNoDamage(path, false, false, all, ledger.accepted.size());
+    }
+};
+
+// Not QTEST_GUILESS_MAIN: the mount namespace must be entered before any thread exists.
+int main(int argc, char *argv[])
+{
+    g_mountError = enterPrivateMountNamespace();
+    QCoreApplication app(argc, argv);
+    TestLevelQueueFull test;
+    QTEST_SET_MAIN_SOURCE_PATH
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "tst_levelqueuefull.moc"
