@@ -7,7 +7,10 @@
 // Both ways LevelDB meets a full disk are covered: a write to its log that fails (the record is
 // left torn, and LevelDB would append the next one behind it, misaligned), and a compaction that
 // fails (LevelDB's background error: every later write fails until the database is reopened).
+// LevelWriter's part (refuse, keep the Later batches, write them to the reopened database) is
+// tested on its own too.
 #include "engine/queue/levelqueue.h"
+#include "engine/queue/levelwriter.h"
 
 #include "support/wait.h"
 
@@ -24,6 +27,8 @@
 
 #include <atomic>
 #include <cerrno>
+#include <cstdarg>
+#include <cstdio>
 #include <cstring>
 
 #include <fcntl.h>
@@ -31,6 +36,10 @@
 #include <sys/mount.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
+
+#include <leveldb/db.h>
+#include <leveldb/env.h>
+#include <leveldb/write_batch.h>
 
 using namespace Switchyard;
 using namespace std::chrono_literals;
@@ -289,6 +298,38 @@ bool refusedForTheDisk(const Status &status, const QString &queue, const QString
 
 }  // namespace
 
+// A bare LevelDB database (created) whose recovery reports what it dropped in `drops`.
+class DropLog final : public leveldb::Logger
+{
+public:
+    void Logv(const char *format, va_list ap) override
+    {
+        char line[1024];
+        std::vsnprintf(line, sizeof line, format, ap);
+        if (std::strstr(line, "dropping"))
+            drops.append(QString::fromUtf8(line));
+    }
+    QStringList drops;  // written by the thread that opens the database (recovery)
+};
+
+std::unique_ptr<leveldb::DB> openDb(const QString &path, DropLog *log)
+{
+    leveldb::Options options;
+    options.create_if_missing = true;
+    options.info_log = log;
+    leveldb::DB *raw = nullptr;
+    if (!leveldb::DB::Open(options, path.toStdString(), &raw).ok())
+        return nullptr;
+    return std::unique_ptr<leveldb::DB>(raw);
+}
+
+leveldb::WriteBatch putBatch(const std::string &key, const std::string &value)
+{
+    leveldb::WriteBatch batch;
+    batch.Put(key, value);
+    return batch;
+}
+
 class TestLevelQueueFull : public QObject
 {
     Q_OBJECT
@@ -317,6 +358,56 @@ class TestLevelQueueFull : public QObject
 
 private Q_SLOTS:
     void initTestCase() { QVERIFY2(g_mountError.isEmpty(), qPrintable(g_mountError)); }
+
+    // LevelWriter on its own: a failed write refuses every later one, keeps the Later batches
+    // (the failed write's and those that come since) and writes them, first, to the database
+    // its owner reopened. The failed write's own batch is not there; nothing was damaged.
+    void theWriterKeepsLaterBatchesForTheReopenedDatabase()
+    {
+        const SmallDisk disk(4 << 20);
+        QVERIFY2(disk.error().isEmpty(), qPrintable(disk.error()));
+        const QString path = disk.filePath(QStringLiteral("db"));
+        DropLog log;
+        std::unique_ptr<leveldb::DB> db = openDb(path, &log);
+        QVERIFY(db);
+        const auto value = [&](const std::string &key) {
+            std::string found;
+            return db->Get(leveldb::ReadOptions(), key, &found).ok() ? found : std::string("(none)");
+        };
+        LevelWriter writer(db.get(), QStringLiteral("test"));
+        QVERIFY(writer.write(putBatch("before", "0"), false));
+        QVERIFY(disk.fill(64 << 10));
+        QVERIFY(writer.write(putBatch("later", "1"), false, LevelWriter::Wait::Later));
+        const Status failed = writer.write(putBatch("big", std::string(256 << 10, 'x')), false);
+        QVERIFY2(!failed && failed.message().contains(errorText(ENOSPC)), qPrintable(failed.message()));
+        QVERIFY(writer.failed());
+        QCOMPARE(writer.failure().message(), failed.message());
+
+        const Status refused = writer.write(putBatch("small", "2"), false);
+        QCOMPARE(refused.code(), Status::Code::Unavailable);
+        QVERIFY2(refused.message().contains(failed.message()), qPrintable(refused.message()));
+        QVERIFY(writer.write(putBatch("later", "3"), false, LevelWriter::Wait::Later));
+        QVERIFY(writer.write(putBatch("also later", "4"), false, LevelWriter::Wait::Later));
+        writer.flush();
+        QCOMPARE(value("later"), std::string("(none)"));  // kept, not written
+
+        QVERIFY(disk.removeFiller());
+        writer.suspend();
+        db.reset();
+        db = openDb(path, &log);
+        QVERIFY(db);
+        const Status resumed = writer.resume(db.get(), nullptr);
+        QVERIFY2(resumed, qPrintable(resumed.message()));
+        QVERIFY(!writer.failed());
+        QCOMPARE(value("before"), std::string("0"));
+        QCOMPARE(value("later"), std::string("3"));  // in their order
+        QCOMPARE(value("also later"), std::string("4"));
+        QCOMPARE(value("big"), std::string("(none)"));
+        QCOMPARE(value("small"), std::string("(none)"));
+        QVERIFY(writer.write(putBatch("after", "5"), false));
+        QCOMPARE(value("after"), std::string("5"));
+        QVERIFY2(log.drops.isEmpty(), qPrintable(log.drops.join(QLatin1Char('\n'))));
+    }
 
     // A write to LevelDB's log fails for want of room. Until the disk has room again every push
     // fails, pops and acks go on (a unique queue's pops write at once: they fail too). Then the
