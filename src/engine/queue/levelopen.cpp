@@ -1,15 +1,25 @@
 // Opening the LevelDB queue: LevelDB's recovery of the write-ahead log (what it dropped is
-// reported), and the queue's own recovery of its state from the stored keys (levelqueue.h).
-// Runs on the thread that calls open(), before the queue is shared.
+// reported), and the queue's own recovery of its state from the stored keys (levelqueue.h); then
+// reopening its database after a failed write. open() and recover() run on the thread that calls
+// open(), before the queue is shared; repair() on any thread that finds the writer failed, and
+// reopen() with m_mutex held throughout, while nobody else uses the database handle.
 #include "levelkeys.h"
 #include "levelqueue.h"
 #include "queuelogging.h"
 
 #include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QSet>
 
+#include <cerrno>
 #include <cstdarg>
 #include <cstdio>
+#include <cstring>
+#include <utility>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <leveldb/db.h>
 #include <leveldb/env.h>
@@ -35,10 +45,11 @@ public:
             m_drops.append(line);
         }
     }
-    QStringList drops() const
+    // What recovery dropped since the last call.
+    QStringList takeDrops()
     {
         std::lock_guard lock(m_mutex);
-        return m_drops;
+        return std::exchange(m_drops, QStringList());
     }
 
 private:
@@ -46,9 +57,11 @@ private:
     QStringList m_drops;  // guarded by m_mutex
 };
 
-LevelQueue::LevelQueue(QString name, std::unique_ptr<RecoveryLog> log, std::unique_ptr<leveldb::DB> db, int capacity,
-                       bool unique, bool sync, QueueTiming timing)
+LevelQueue::LevelQueue(QString name, QString directory, std::unique_ptr<RecoveryLog> log,
+                       std::unique_ptr<leveldb::DB> db, int capacity, bool unique, bool sync, QueueTiming timing,
+                       QueueDamageReporter reportDamage)
     : m_name(std::move(name))
+    , m_directory(std::move(directory))
     , m_log(std::move(log))
     , m_db(std::move(db))
     , m_writer(std::make_unique<LevelWriter>(m_db.get(), m_name))
@@ -56,6 +69,7 @@ LevelQueue::LevelQueue(QString name, std::unique_ptr<RecoveryLog> log, std::uniq
     , m_unique(unique)
     , m_sync(sync)
     , m_timing(timing)
+    , m_reportDamage(std::move(reportDamage))
 {}
 
 LevelQueue::~LevelQueue()
@@ -75,6 +89,34 @@ bool heldByAnotherOpener(const leveldb::Status &status)
             text.find("already held") != std::string::npos);
 }
 
+leveldb::Status openLevelDb(const QString &directory, leveldb::Logger *log, leveldb::DB **db)
+{
+    leveldb::Options options;
+    options.create_if_missing = true;
+    options.info_log = log;
+    return leveldb::DB::Open(options, QDir::toNativeSeparators(directory).toStdString(), db);
+}
+
+// Tells the operator what LevelDB's recovery dropped (`lost` items found missing, if known).
+void reportDrops(const QueueDamageReporter &reportDamage, const QString &name, const QString &directory,
+                 const QStringList &drops, qint64 lost, const QString &when)
+{
+    const QString message =
+        lost > 0 ? QStringLiteral(
+                       "Queue %1: %2 stored item(s) were lost to a damaged LevelDB log at %3 and skipped; "
+                       "they will not be delivered. LevelDB reported: %4")
+                       .arg(name)
+                       .arg(lost)
+                       .arg(directory, drops.join(QStringLiteral("; ")))
+                 : QStringLiteral(
+                       "Queue %1: LevelDB dropped part of a damaged log at %2 %3; items in that part may be lost "
+                       "or delivered again. LevelDB reported: %4")
+                       .arg(name, directory, when, drops.join(QStringLiteral("; ")));
+    qCCritical(lcQueue).noquote() << message;
+    if (reportDamage)
+        reportDamage(message);
+}
+
 }  // namespace
 
 Result<std::unique_ptr<LevelQueue>> LevelQueue::open(const CancelToken &cancel, QString name, const QString &directory,
@@ -84,13 +126,10 @@ Result<std::unique_ptr<LevelQueue>> LevelQueue::open(const CancelToken &cancel, 
     if (!QDir().mkpath(directory))
         return Status::unavailable(QStringLiteral("cannot create the queue directory %1").arg(directory));
     auto log = std::make_unique<RecoveryLog>();
-    leveldb::Options options;
-    options.create_if_missing = true;
-    options.info_log = log.get();
     leveldb::Status status;
     leveldb::DB *raw = nullptr;
     for (int attempt = 1; attempt <= std::max(1, timing.levelOpenAttempts); ++attempt) {
-        status = leveldb::DB::Open(options, QDir::toNativeSeparators(directory).toStdString(), &raw);
+        status = openLevelDb(directory, log.get(), &raw);
         if (status.ok() || !heldByAnotherOpener(status))
             break;  // only a lock held elsewhere is worth waiting for
         qCWarning(lcQueue).noquote() << "queue" << name << ": cannot open" << directory << "(attempt" << attempt
@@ -101,28 +140,13 @@ Result<std::unique_ptr<LevelQueue>> LevelQueue::open(const CancelToken &cancel, 
     if (!status.ok())
         return fromLevel(status, QStringLiteral("cannot open LevelDB queue %1 at %2").arg(name, directory));
 
-    std::unique_ptr<LevelQueue> queue(
-        new LevelQueue(name, std::move(log), std::unique_ptr<leveldb::DB>(raw), capacity, unique, sync, timing));
+    std::unique_ptr<LevelQueue> queue(new LevelQueue(name, directory, std::move(log), std::unique_ptr<leveldb::DB>(raw),
+                                                     capacity, unique, sync, timing, std::move(reportDamage)));
     const Result<qint64> lost = queue->recover();
     if (!lost)
         return lost.status();
-    const QStringList drops = queue->m_log->drops();
-    if (*lost > 0 || !drops.isEmpty()) {
-        const QString message =
-            *lost > 0 ? QStringLiteral(
-                            "Queue %1: %2 stored item(s) were lost to a damaged LevelDB log at %3 and skipped; "
-                            "they will not be delivered. LevelDB reported: %4")
-                            .arg(name)
-                            .arg(*lost)
-                            .arg(directory, drops.join(QStringLiteral("; ")))
-                      : QStringLiteral(
-                            "Queue %1: LevelDB dropped part of a damaged log at %2 while opening it; items in "
-                            "that part may be lost or delivered again. LevelDB reported: %3")
-                            .arg(name, directory, drops.join(QStringLiteral("; ")));
-        qCCritical(lcQueue).noquote() << message;
-        if (reportDamage)
-            reportDamage(message);
-    }
+    if (const QStringList drops = queue->m_log->takeDrops(); *lost > 0 || !drops.isEmpty())
+        reportDrops(queue->m_reportDamage, name, directory, drops, *lost, QStringLiteral("while opening it"));
     return queue;
 }
 
@@ -219,6 +243,96 @@ Result<qint64> LevelQueue::recover()
         qCInfo(lcQueue).noquote() << "queue" << m_name << ":" << m_recovered
                                   << "in-flight item(s) of the previous run put back";
     return lost;
+}
+
+Status LevelQueue::repair(QueueLock &lock)
+{
+    if (!m_writer->failed())
+        return Status::ok();
+    if (SteadyClock::now() < m_nextReopen)
+        return refusal();
+    // The handle is replaced: nobody may be using it without the lock.
+    awaitIdle(lock, [this] { return !m_pushBusy && !m_popBusy && m_readers == 0; });
+    if (!m_writer->failed())
+        return Status::ok();  // reopened meanwhile
+    if (SteadyClock::now() < m_nextReopen)
+        return refusal();  // another thread tried meanwhile
+    m_nextReopen = SteadyClock::now() + m_timing.levelReopenInterval;
+    m_reopenFailure = reopen();
+    return m_reopenFailure ? Status::ok() : refusal();
+}
+
+Status LevelQueue::reopen()
+{
+    // While the disk is full the database stays open: pops go on reading it.
+    if (Status room = probeRoom(); !room)
+        return room;
+    m_writer->suspend();
+    m_db.reset();  // its log ends with the torn record; LevelDB waits for its compaction
+    m_log->takeDrops();
+    leveldb::DB *raw = nullptr;
+    if (const leveldb::Status opened = openLevelDb(m_directory, m_log.get(), &raw); !opened.ok()) {
+        m_writer->resume(nullptr, nullptr);
+        return fromLevel(opened, QStringLiteral("its recovery failed"));
+    }
+    m_db.reset(raw);
+    if (const QStringList drops = m_log->takeDrops(); !drops.isEmpty())
+        reportDrops(m_reportDamage, m_name, m_directory, drops, 0,
+                    QStringLiteral("while reopening it after a failed write"));
+    // A failed push whose write LevelDB replayed anyway (a failed sync leaves that open) is
+    // undone: the entries from the tail on are no item's.
+    leveldb::WriteBatch undo;
+    for (const std::string &key : m_unwritten)
+        undo.Delete(key);
+    const Status resumed = m_writer->resume(m_db.get(), m_unwritten.empty() ? nullptr : &undo);
+    if (!resumed)
+        return resumed;
+    m_unwritten.clear();
+    qCInfo(lcQueue).noquote() << "queue" << m_name << ": LevelDB database at" << m_directory
+                              << "reopened after a failed write; writing again";
+    return Status::ok();
+}
+
+Status LevelQueue::probeRoom() const
+{
+    // LevelDB's recovery writes what its logs hold into a table before it deletes them.
+    qint64 need = 64 << 10;
+    for (const QFileInfo &log : QDir(m_directory).entryInfoList({QStringLiteral("*.log")}, QDir::Files))
+        need += log.size();
+    const QByteArray probe = QFile::encodeName(QDir(m_directory).filePath(QStringLiteral("SPACE-PROBE")));
+    const int fd = ::open(probe.constData(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return Status::unavailable(QStringLiteral("cannot create %1: %2")
+                                       .arg(QFile::decodeName(probe), QString::fromLocal8Bit(std::strerror(errno))));
+    const int error = ::posix_fallocate(fd, 0, need);
+    ::close(fd);
+    ::unlink(probe.constData());
+    if (error != 0)
+        return Status::unavailable(QStringLiteral("no room for the %1 bytes its recovery writes (%2)")
+                                       .arg(need)
+                                       .arg(QString::fromLocal8Bit(std::strerror(error))));
+    return Status::ok();
+}
+
+Status LevelQueue::refusal() const
+{
+    QString message = QStringLiteral(
+                          "queue %1: nothing is written to %2 until its LevelDB database is reopened after a "
+                          "failed write (%3); tried at most every %4 ms")
+                          .arg(m_name, m_directory, m_writer->failure().message())
+                          .arg(m_timing.levelReopenInterval.count());
+    if (!m_reopenFailure)
+        message += QStringLiteral("; not reopened: %1").arg(m_reopenFailure.message());
+    return Status::unavailable(message);
+}
+
+void LevelQueue::forgetPush(quint64 tail, const QByteArray *items)
+{
+    for (quint64 seq = m_tail; seq < tail; ++seq) {
+        m_unwritten.push_back(seqKey(kQueued, seq));
+        if (m_unique)
+            m_unwritten.push_back(memberKey(items[seq - m_tail]));
+    }
 }
 
 }  // namespace Switchyard

@@ -1,9 +1,12 @@
+// The LevelDB queue's pushes, pops and acks. Any thread; levelqueue.h says what m_mutex guards and
+// who uses the database without it. Opening, and reopening after a failed write: levelopen.cpp.
 #include "levelqueue.h"
 
 #include "channelqueue.h"
 #include "levelkeys.h"
 #include "queuelogging.h"
 
+#include <QScopeGuard>
 #include <QSet>
 
 #include <algorithm>
@@ -36,11 +39,17 @@ qsizetype LevelQueue::waiting() const
 
 Status LevelQueue::claimPush(QueueLock &lock, const CancelToken &cancel)
 {
-    if (!m_pushBusy && !m_waits.closed() && waiting() < m_capacity) { // the usual case, without the waits' machinery
+    if (!m_pushBusy && !m_waits.closed() && waiting() < m_capacity &&
+        !m_writer->failed()) {  // the usual case, without the waits' machinery
         m_pushBusy = true;
         return Status::ok();
     }
     while (true) {
+        if (m_writer->failed() && !m_waits.closed()) {
+            if (Status usable = repair(lock); !usable)
+                return usable;
+            continue;  // the lock may have been let go: look again
+        }
         if (Status room = m_waits.waitForRoom(lock, cancel, m_name, m_capacity, m_timing.pushBlockTime,
                                               [&] { return waiting() < m_capacity; });
             !room)
@@ -100,8 +109,10 @@ Status LevelQueue::commitPush(QueueLock &lock, void *batch, quint64 tail, const 
     const Status written = write(batch, m_sync);
     lock.lock();
     endPush(lock);
-    if (!written)
+    if (!written) {
+        forgetPush(tail, items);
         return written;
+    }
     keep(items, tail - m_tail);
     m_tail = tail;
     if (waiting() >= m_spinNeed.load(std::memory_order_relaxed))
@@ -117,7 +128,7 @@ Status LevelQueue::pushItem(const CancelToken &cancel, const QByteArray &data)
     std::unique_lock lock(m_mutex);
     std::string ignored;
     auto queued = [&] { return m_unique && m_db->Get(leveldb::ReadOptions(), memberKey(data), &ignored).ok(); };
-    if (!m_waits.closed() && queued())
+    if (!m_waits.closed() && !m_writer->failed() && queued())  // failed: m_db may be null; claimPush() says why
         return Status::alreadyExists(QStringLiteral("item already in queue %1").arg(m_name));
     if (Status claimed = claimPush(lock, cancel); !claimed)
         return claimed;
@@ -180,26 +191,38 @@ Result<std::vector<PeekedItem>> LevelQueue::peek(const CancelToken &, qint64 off
     qint64 frontSize = 0;
     std::vector<quint64> front; // the front's keys from the offset on
     const leveldb::Snapshot *snapshot = nullptr;
+    leveldb::DB *db = nullptr;  // not replaced while m_readers counts this peek
     {
         std::lock_guard lock(m_mutex);
+        if (!m_db)
+            return refusal();
+        db = m_db.get();
+        ++m_readers;
         head = m_head;
         tail = m_tail;
         frontSize = qint64(m_front.size());
         for (qint64 at = offset; at < frontSize && qint64(front.size()) < limit; ++at)
             front.push_back(m_front[size_t(at)]);
-        snapshot = m_db->GetSnapshot();
+        snapshot = db->GetSnapshot();
     }
+    const auto done = qScopeGuard([&] {
+        db->ReleaseSnapshot(snapshot);
+        std::lock_guard lock(m_mutex);
+        --m_readers;
+        if (m_idleWaiters > 0)
+            m_idle.notify_all();
+    });
     leveldb::ReadOptions options;
     options.snapshot = snapshot;
     options.fill_cache = false; // an operator's look must not evict the consumers' blocks
     std::vector<PeekedItem> items;
     std::string value;
     for (size_t i = 0; i < front.size(); ++i) {
-        if (m_db->Get(options, seqKey(kQueued, front[i]), &value).ok())
+        if (db->Get(options, seqKey(kQueued, front[i]), &value).ok())
             items.push_back(PeekedItem{offset + qint64(i), QByteArray::fromStdString(value), QDateTime()});
     }
     if (qint64(items.size()) < limit) {
-        std::unique_ptr<leveldb::Iterator> it(m_db->NewIterator(options));
+        std::unique_ptr<leveldb::Iterator> it(db->NewIterator(options));
         for (it->Seek(seqKey(kQueued, head + quint64(std::max<qint64>(offset - frontSize, 0))));
              it->Valid() && it->key()[0] == kQueued && qint64(items.size()) < limit; it->Next()) {
             const quint64 seq = seqOf(it->key());
@@ -209,7 +232,6 @@ Result<std::vector<PeekedItem>> LevelQueue::peek(const CancelToken &, qint64 off
                                        QDateTime()});
         }
     }
-    m_db->ReleaseSnapshot(snapshot);
     return items;
 }
 
@@ -217,6 +239,8 @@ Result<std::vector<PoppedItem>> LevelQueue::popItems(const CancelToken &cancel, 
                                                      std::optional<SteadyClock::time_point> until, int atLeast)
 {
     std::unique_lock lock(m_mutex);
+    if (m_writer->failed())
+        repair(lock);  // consumers alone bring the queue back too; a simple queue's pops go on meanwhile
     if (waiting() < atLeast && !m_waits.closed()) {
         // Short of items: poll for the pushes that bring them before sleeping, so a pusher in full
         // flow never pays for waking us (it tests the need once per push and raises the flag
@@ -257,6 +281,8 @@ Result<std::vector<PoppedItem>> LevelQueue::popItems(const CancelToken &cancel, 
     }
     if (waiting() == 0)
         return cancel.isCancelled() ? Result<std::vector<PoppedItem>>(cancel.cause()) : std::vector<PoppedItem>();
+    if (!m_db)  // a reopen failed
+        return refusal();
 
     // Reserve the entries — released ones first, then from the head — and read them. A popped
     // item stays where it is until its ack deletes it; the pop only moves the head mark, so a
@@ -361,6 +387,11 @@ Status LevelQueue::ack(const CancelToken &, const std::vector<PoppedItem> &items
     // Without SYNC the ack rides on the next write (a push's, the next pop's mark): if the process
     // dies first, the batch is handled again after the restart, as if it had died during the
     // handler (at least once). With SYNC it is written and synced now.
+    if (m_writer->failed()) {
+        QueueLock lock(m_mutex);
+        if (Status usable = repair(lock); !usable && m_sync)
+            return usable;  // without SYNC the ack waits in the writer for the reopened database
+    }
     leveldb::WriteBatch batch;
     for (const PoppedItem &item : items)
         batch.Delete(seqKey(kQueued, item.ref));
@@ -377,6 +408,8 @@ Status LevelQueue::release(const CancelToken &, const std::vector<PoppedItem> &i
     if (m_unique) {
         // An equal item may be being pushed, or popped (its membership removed).
         awaitIdle(lock, [this] { return !m_popBusy && !m_pushBusy; });
+        if (Status usable = repair(lock); !usable)
+            return usable;
         leveldb::WriteBatch batch;
         QSet<QByteArray> members;
         for (const PoppedItem &item : items) {
@@ -405,7 +438,11 @@ Result<bool> LevelQueue::hasItem(const CancelToken &, const QByteArray &data)
     if (!m_unique)
         return false;
     std::string ignored;
+    std::unique_lock lock(m_mutex);  // m_db may be replaced (a reopen) or null (a reopen failed)
+    if (!m_db)
+        return refusal();
     const leveldb::Status status = m_db->Get(leveldb::ReadOptions(), memberKey(data), &ignored);
+    lock.unlock();
     if (status.ok())
         return true;
     if (status.IsNotFound())
@@ -425,6 +462,8 @@ Result<qint64> LevelQueue::removeAll(const CancelToken &)
     // The entries a pop reserved are taken, not queued; a push's are not queued yet. Items in
     // flight stay for their acks.
     awaitIdle(lock, [this] { return !m_popBusy && !m_pushBusy; });
+    if (Status usable = repair(lock); !usable)
+        return usable;
     leveldb::WriteBatch batch;
     for (const quint64 seq : m_front)
         batch.Delete(seqKey(kQueued, seq));
@@ -451,8 +490,12 @@ Result<qint64> LevelQueue::removeAll(const CancelToken &)
 void LevelQueue::close()
 {
     {
-        std::lock_guard lock(m_mutex);
+        QueueLock lock(m_mutex);
         m_waits.close();
+        if (m_writer->failed()) {  // a last attempt, so that the acks kept meanwhile are written
+            m_nextReopen = {};
+            repair(lock);
+        }
     }
     m_writer->flush();
 }
