@@ -45,6 +45,11 @@ struct QueueTiming
     // too, and a pop takes them from there instead of reading them back (#22). Older items, and
     // every item after a restart, are read from LevelDB. 0: always read.
     qsizetype levelWindowBytes = 4 << 20;
+    // LevelDB after a failed write (a full disk): the queue writes nothing more until it has
+    // reopened its database, which a write, pop or ack attempts at most this often, once the disk
+    // has room for LevelDB's recovery (a failed attempt costs a failed fallocate of the logs'
+    // size). 1 s: a disk an operator freed is written to again within a second.
+    std::chrono::milliseconds levelReopenInterval{1000};
     // Redis in-flight lists: an instance whose heartbeat key is older than heartbeatTtl is dead
     // and its in-flight items go back to the queue. Refreshed every heartbeatInterval.
     std::chrono::milliseconds heartbeatTtl{30000};
@@ -154,7 +159,9 @@ public:
     virtual qint64 corruptDropped() const { return 0; }
 };
 
-// Where a backend reports damage an operator must see (the engine: a system notice).
+// Where a backend reports damage an operator must see (the engine: a system notice). Called on
+// the thread that opens the queue, or that reopens it after a failed write with the queue's lock
+// held: it must not call the queue.
 using QueueDamageReporter = std::function<void(const QString &message)>;
 
 struct BaseQueueOptions

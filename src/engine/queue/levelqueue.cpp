@@ -1,273 +1,35 @@
+// The LevelDB queue's pushes, pops and acks. Any thread; levelqueue.h says what m_mutex guards and
+// who uses the database without it. Opening, and reopening after a failed write: levelopen.cpp.
 #include "levelqueue.h"
 
 #include "channelqueue.h"
+#include "levelkeys.h"
 #include "queuelogging.h"
 
-#include <QDir>
+#include <QScopeGuard>
 #include <QSet>
 
 #include <algorithm>
-#include <cstdarg>
-#include <cstdio>
 #include <thread>
 
 #include <leveldb/db.h>
-#include <leveldb/env.h>
 #include <leveldb/write_batch.h>
 
 namespace Switchyard {
 
+using namespace LevelKeys;
+
 namespace {
 
-// Sequence numbers start in the middle so items can be put back in front of the head.
-constexpr quint64 kMiddle = quint64(1) << 62;
-constexpr char kQueued = 'q';
-constexpr char kHeadMark = 'h';       // key 'h' → the head: every 'q' key below it was popped
-constexpr char kLegacyInFlight = 'f'; // popped items before #22's rework (converted at open)
-constexpr char kMember = 'u';
 // What an item in the window costs beside its bytes, about: the QByteArray, its header, the
 // allocator's.
 constexpr qsizetype kEntryCost = 48;
 
-// `seq` big-endian into bytes at..at+7 of `into`.
-void putSeq(std::string &into, size_t at, quint64 seq)
-{
-    for (int i = 0; i < 8; ++i)
-        into[at + size_t(7 - i)] = char((seq >> (8 * i)) & 0xff);
-}
-
-std::string encodeSeq(quint64 seq)
-{
-    std::string bytes(8, '\0');
-    putSeq(bytes, 0, seq);
-    return bytes;
-}
-
-std::string seqKey(char prefix, quint64 seq)
-{
-    std::string key(9, prefix);
-    putSeq(key, 1, seq);
-    return key;
-}
-
-// The big-endian sequence at `from` (a key's, after its prefix; a mark's value, at 0).
-quint64 seqOf(const leveldb::Slice &bytes, size_t from = 1)
-{
-    quint64 seq = 0;
-    for (size_t i = from; i < from + 8 && i < bytes.size(); ++i)
-        seq = (seq << 8) | quint8(bytes[i]);
-    return seq;
-}
-
-std::string memberKey(const QByteArray &data)
-{
-    std::string key(1, kMember);
-    key.append(data.constData(), size_t(data.size()));
-    return key;
-}
-
-leveldb::Slice slice(const QByteArray &data)
-{
-    return leveldb::Slice(data.constData(), size_t(data.size()));
-}
-
 } // namespace
-
-// LevelDB's informational log, kept in memory instead of a LOG file: recovery reports what it
-// dropped from a damaged write-ahead log here ("… dropping N bytes; Corruption: …").
-class LevelQueue::RecoveryLog final : public leveldb::Logger
-{
-public:
-    void Logv(const char *format, va_list ap) override
-    {
-        char buffer[1024];
-        std::vsnprintf(buffer, sizeof buffer, format, ap);
-        const QString line = QString::fromUtf8(buffer).trimmed();
-        qCDebug(lcQueue).noquote() << "leveldb:" << line;
-        if (line.contains(QLatin1String("dropping"))) {
-            std::lock_guard lock(m_mutex);
-            m_drops.append(line);
-        }
-    }
-    QStringList drops() const
-    {
-        std::lock_guard lock(m_mutex);
-        return m_drops;
-    }
-
-private:
-    mutable std::mutex m_mutex;
-    QStringList m_drops; // guarded by m_mutex
-};
-
-LevelQueue::LevelQueue(QString name, std::unique_ptr<RecoveryLog> log, std::unique_ptr<leveldb::DB> db, int capacity,
-                       bool unique, bool sync, QueueTiming timing)
-    : m_name(std::move(name)), m_log(std::move(log)), m_db(std::move(db)),
-      m_writer(std::make_unique<LevelWriter>(m_db.get(), m_name)), m_capacity(std::max(1, capacity)), m_unique(unique),
-      m_sync(sync), m_timing(timing)
-{
-}
-
-LevelQueue::~LevelQueue()
-{
-    m_writer.reset();
-    m_db.reset(); // before the log it writes to
-}
-
-namespace {
-
-// Another process (or another open in this one) holds the directory: worth waiting for.
-bool heldByAnotherOpener(const leveldb::Status &status)
-{
-    const std::string text = status.ToString();
-    return status.IsIOError() && text.find("lock ") != std::string::npos && text.find("LOCK") != std::string::npos
-           && (text.find("temporarily unavailable") != std::string::npos || text.find("already held") != std::string::npos);
-}
-
-} // namespace
-
-Result<std::unique_ptr<LevelQueue>> LevelQueue::open(const CancelToken &cancel, QString name, const QString &directory,
-                                                     int capacity, bool unique, bool sync, QueueTiming timing,
-                                                     QueueDamageReporter reportDamage)
-{
-    if (!QDir().mkpath(directory))
-        return Status::unavailable(QStringLiteral("cannot create the queue directory %1").arg(directory));
-    auto log = std::make_unique<RecoveryLog>();
-    leveldb::Options options;
-    options.create_if_missing = true;
-    options.info_log = log.get();
-    leveldb::Status status;
-    leveldb::DB *raw = nullptr;
-    for (int attempt = 1; attempt <= std::max(1, timing.levelOpenAttempts); ++attempt) {
-        status = leveldb::DB::Open(options, QDir::toNativeSeparators(directory).toStdString(), &raw);
-        if (status.ok() || !heldByAnotherOpener(status))
-            break; // only a lock held elsewhere is worth waiting for
-        qCWarning(lcQueue).noquote() << "queue" << name << ": cannot open" << directory << "(attempt" << attempt
-                                     << "):" << QString::fromStdString(status.ToString());
-        if (attempt < timing.levelOpenAttempts && !cancel.sleepFor(timing.levelOpenInterval))
-            return cancel.cause();
-    }
-    if (!status.ok())
-        return fromLevel(status, QStringLiteral("cannot open LevelDB queue %1 at %2").arg(name, directory));
-
-    std::unique_ptr<LevelQueue> queue(
-        new LevelQueue(name, std::move(log), std::unique_ptr<leveldb::DB>(raw), capacity, unique, sync, timing));
-    const Result<qint64> lost = queue->recover();
-    if (!lost)
-        return lost.status();
-    const QStringList drops = queue->m_log->drops();
-    if (*lost > 0 || !drops.isEmpty()) {
-        const QString message =
-            *lost > 0 ? QStringLiteral("Queue %1: %2 stored item(s) were lost to a damaged LevelDB log at %3 and skipped; "
-                                       "they will not be delivered. LevelDB reported: %4")
-                            .arg(name).arg(*lost).arg(directory, drops.join(QStringLiteral("; ")))
-                      : QStringLiteral("Queue %1: LevelDB dropped part of a damaged log at %2 while opening it; items in "
-                                       "that part may be lost or delivered again. LevelDB reported: %3")
-                            .arg(name, directory, drops.join(QStringLiteral("; ")));
-        qCCritical(lcQueue).noquote() << message;
-        if (reportDamage)
-            reportDamage(message);
-    }
-    return queue;
-}
 
 Status LevelQueue::write(void *batch, bool sync, LevelWriter::Wait wait)
 {
     return m_writer->write(std::move(*static_cast<leveldb::WriteBatch *>(batch)), sync, wait);
-}
-
-Result<qint64> LevelQueue::recover()
-{
-    std::lock_guard lock(m_mutex);
-    const leveldb::ReadOptions read;
-    std::string markValue;
-    const leveldb::Status markStatus = m_db->Get(read, std::string(1, kHeadMark), &markValue);
-    if (!markStatus.ok() && !markStatus.IsNotFound())
-        return fromLevel(markStatus, QStringLiteral("queue %1 head mark").arg(m_name));
-    const bool marked = markStatus.ok() && markValue.size() == 8;
-    quint64 mark = marked ? seqOf(markValue, 0) : 0;
-
-    // Keys below the mark were popped and not acknowledged: in flight when the previous run
-    // stopped. From the mark on, keys wait; they are contiguous unless a damaged log lost some:
-    // count the gaps and close them up.
-    std::unique_ptr<leveldb::Iterator> it(m_db->NewIterator(read));
-    std::vector<std::pair<quint64, std::string>> front; // key, and the item for a unique queue
-    quint64 stored = 0;
-    quint64 first = 0;
-    quint64 last = 0;
-    for (it->Seek(seqKey(kQueued, 0)); it->Valid() && it->key()[0] == kQueued; it->Next()) {
-        const quint64 seq = seqOf(it->key());
-        if (marked && seq < mark) {
-            front.emplace_back(seq, m_unique ? it->value().ToString() : std::string());
-            continue;
-        }
-        if (stored++ == 0)
-            first = seq;
-        last = seq;
-    }
-    if (!it->status().ok())
-        return fromLevel(it->status(), QStringLiteral("queue %1 scan").arg(m_name));
-    if (!marked)
-        mark = stored > 0 ? first : kMiddle;
-    m_head = mark;
-    m_tail = stored > 0 ? last + 1 : mark;
-    const qint64 lost = qint64(m_tail - m_head - stored);
-    leveldb::WriteBatch batch;
-    if (lost > 0) {
-        quint64 seq = m_head;
-        for (it->Seek(seqKey(kQueued, m_head)); it->Valid() && it->key()[0] == kQueued; it->Next()) {
-            if (seqOf(it->key()) != seq) {
-                batch.Delete(it->key());
-                batch.Put(seqKey(kQueued, seq), it->value());
-            }
-            ++seq;
-        }
-        m_tail = seq;
-        m_corrupt += lost;
-    }
-
-    // The layout before #22 moved popped items to 'f' keys (and had no mark): they go in front of
-    // everything else, oldest first.
-    std::vector<std::pair<std::string, std::string>> moved;
-    for (it->Seek(std::string(1, kLegacyInFlight)); it->Valid() && it->key()[0] == kLegacyInFlight; it->Next())
-        moved.emplace_back(it->key().ToString(), it->value().ToString());
-    if (!it->status().ok())
-        return fromLevel(it->status(), QStringLiteral("queue %1 scan").arg(m_name));
-    if (!moved.empty()) {
-        quint64 seq = (front.empty() ? m_head : front.front().first) - moved.size();
-        std::vector<std::pair<quint64, std::string>> older;
-        for (auto &[key, value] : moved) {
-            batch.Delete(key);
-            batch.Put(seqKey(kQueued, seq), value);
-            older.emplace_back(seq++, std::move(value));
-        }
-        front.insert(front.begin(), std::make_move_iterator(older.begin()), std::make_move_iterator(older.end()));
-    }
-
-    // In-flight items go back to the front, oldest first. A unique queue dropped their membership
-    // when they were popped: an item queued again meanwhile (or twice in flight) is kept once.
-    QSet<QByteArray> members;
-    for (const auto &[seq, value] : front) {
-        if (m_unique) {
-            const QByteArray data = QByteArray::fromStdString(value);
-            std::string ignored;
-            if (members.contains(data) || m_db->Get(read, memberKey(data), &ignored).ok()) {
-                batch.Delete(seqKey(kQueued, seq));
-                continue;
-            }
-            members.insert(data);
-            batch.Put(memberKey(data), leveldb::Slice());
-        }
-        m_front.push_back(seq);
-    }
-    m_recovered = qint64(m_front.size());
-    m_windowFrom = m_tail; // nothing in memory: the stored items are read from LevelDB
-    batch.Put(std::string(1, kHeadMark), encodeSeq(m_head));
-    if (Status written = write(&batch, true); !written)
-        return written;
-    if (m_recovered > 0)
-        qCInfo(lcQueue).noquote() << "queue" << m_name << ":" << m_recovered << "in-flight item(s) of the previous run put back";
-    return lost;
 }
 
 qsizetype LevelQueue::waiting() const
@@ -277,11 +39,17 @@ qsizetype LevelQueue::waiting() const
 
 Status LevelQueue::claimPush(QueueLock &lock, const CancelToken &cancel)
 {
-    if (!m_pushBusy && !m_waits.closed() && waiting() < m_capacity) { // the usual case, without the waits' machinery
+    if (!m_pushBusy && !m_waits.closed() && waiting() < m_capacity &&
+        !m_writer->failed()) {  // the usual case, without the waits' machinery
         m_pushBusy = true;
         return Status::ok();
     }
     while (true) {
+        if (m_writer->failed() && !m_waits.closed()) {
+            if (Status usable = repair(lock); !usable)
+                return usable;
+            continue;  // the lock may have been let go: look again
+        }
         if (Status room = m_waits.waitForRoom(lock, cancel, m_name, m_capacity, m_timing.pushBlockTime,
                                               [&] { return waiting() < m_capacity; });
             !room)
@@ -341,8 +109,10 @@ Status LevelQueue::commitPush(QueueLock &lock, void *batch, quint64 tail, const 
     const Status written = write(batch, m_sync);
     lock.lock();
     endPush(lock);
-    if (!written)
+    if (!written) {
+        forgetPush(tail, items);
         return written;
+    }
     keep(items, tail - m_tail);
     m_tail = tail;
     if (waiting() >= m_spinNeed.load(std::memory_order_relaxed))
@@ -358,7 +128,7 @@ Status LevelQueue::pushItem(const CancelToken &cancel, const QByteArray &data)
     std::unique_lock lock(m_mutex);
     std::string ignored;
     auto queued = [&] { return m_unique && m_db->Get(leveldb::ReadOptions(), memberKey(data), &ignored).ok(); };
-    if (!m_waits.closed() && queued())
+    if (!m_waits.closed() && !m_writer->failed() && queued())  // failed: m_db may be null; claimPush() says why
         return Status::alreadyExists(QStringLiteral("item already in queue %1").arg(m_name));
     if (Status claimed = claimPush(lock, cancel); !claimed)
         return claimed;
@@ -421,26 +191,38 @@ Result<std::vector<PeekedItem>> LevelQueue::peek(const CancelToken &, qint64 off
     qint64 frontSize = 0;
     std::vector<quint64> front; // the front's keys from the offset on
     const leveldb::Snapshot *snapshot = nullptr;
+    leveldb::DB *db = nullptr;  // not replaced while m_readers counts this peek
     {
         std::lock_guard lock(m_mutex);
+        if (!m_db)
+            return refusal();
+        db = m_db.get();
+        ++m_readers;
         head = m_head;
         tail = m_tail;
         frontSize = qint64(m_front.size());
         for (qint64 at = offset; at < frontSize && qint64(front.size()) < limit; ++at)
             front.push_back(m_front[size_t(at)]);
-        snapshot = m_db->GetSnapshot();
+        snapshot = db->GetSnapshot();
     }
+    const auto done = qScopeGuard([&] {
+        db->ReleaseSnapshot(snapshot);
+        std::lock_guard lock(m_mutex);
+        --m_readers;
+        if (m_idleWaiters > 0)
+            m_idle.notify_all();
+    });
     leveldb::ReadOptions options;
     options.snapshot = snapshot;
     options.fill_cache = false; // an operator's look must not evict the consumers' blocks
     std::vector<PeekedItem> items;
     std::string value;
     for (size_t i = 0; i < front.size(); ++i) {
-        if (m_db->Get(options, seqKey(kQueued, front[i]), &value).ok())
+        if (db->Get(options, seqKey(kQueued, front[i]), &value).ok())
             items.push_back(PeekedItem{offset + qint64(i), QByteArray::fromStdString(value), QDateTime()});
     }
     if (qint64(items.size()) < limit) {
-        std::unique_ptr<leveldb::Iterator> it(m_db->NewIterator(options));
+        std::unique_ptr<leveldb::Iterator> it(db->NewIterator(options));
         for (it->Seek(seqKey(kQueued, head + quint64(std::max<qint64>(offset - frontSize, 0))));
              it->Valid() && it->key()[0] == kQueued && qint64(items.size()) < limit; it->Next()) {
             const quint64 seq = seqOf(it->key());
@@ -450,7 +232,6 @@ Result<std::vector<PeekedItem>> LevelQueue::peek(const CancelToken &, qint64 off
                                        QDateTime()});
         }
     }
-    m_db->ReleaseSnapshot(snapshot);
     return items;
 }
 
@@ -458,6 +239,8 @@ Result<std::vector<PoppedItem>> LevelQueue::popItems(const CancelToken &cancel, 
                                                      std::optional<SteadyClock::time_point> until, int atLeast)
 {
     std::unique_lock lock(m_mutex);
+    if (m_writer->failed())
+        repair(lock);  // consumers alone bring the queue back too; a simple queue's pops go on meanwhile
     if (waiting() < atLeast && !m_waits.closed()) {
         // Short of items: poll for the pushes that bring them before sleeping, so a pusher in full
         // flow never pays for waking us (it tests the need once per push and raises the flag
@@ -498,6 +281,8 @@ Result<std::vector<PoppedItem>> LevelQueue::popItems(const CancelToken &cancel, 
     }
     if (waiting() == 0)
         return cancel.isCancelled() ? Result<std::vector<PoppedItem>>(cancel.cause()) : std::vector<PoppedItem>();
+    if (!m_db)  // a reopen failed
+        return refusal();
 
     // Reserve the entries — released ones first, then from the head — and read them. A popped
     // item stays where it is until its ack deletes it; the pop only moves the head mark, so a
@@ -602,6 +387,11 @@ Status LevelQueue::ack(const CancelToken &, const std::vector<PoppedItem> &items
     // Without SYNC the ack rides on the next write (a push's, the next pop's mark): if the process
     // dies first, the batch is handled again after the restart, as if it had died during the
     // handler (at least once). With SYNC it is written and synced now.
+    if (m_writer->failed()) {
+        QueueLock lock(m_mutex);
+        if (Status usable = repair(lock); !usable && m_sync)
+            return usable;  // without SYNC the ack waits in the writer for the reopened database
+    }
     leveldb::WriteBatch batch;
     for (const PoppedItem &item : items)
         batch.Delete(seqKey(kQueued, item.ref));
@@ -618,6 +408,8 @@ Status LevelQueue::release(const CancelToken &, const std::vector<PoppedItem> &i
     if (m_unique) {
         // An equal item may be being pushed, or popped (its membership removed).
         awaitIdle(lock, [this] { return !m_popBusy && !m_pushBusy; });
+        if (Status usable = repair(lock); !usable)
+            return usable;
         leveldb::WriteBatch batch;
         QSet<QByteArray> members;
         for (const PoppedItem &item : items) {
@@ -646,7 +438,11 @@ Result<bool> LevelQueue::hasItem(const CancelToken &, const QByteArray &data)
     if (!m_unique)
         return false;
     std::string ignored;
+    std::unique_lock lock(m_mutex);  // m_db may be replaced (a reopen) or null (a reopen failed)
+    if (!m_db)
+        return refusal();
     const leveldb::Status status = m_db->Get(leveldb::ReadOptions(), memberKey(data), &ignored);
+    lock.unlock();
     if (status.ok())
         return true;
     if (status.IsNotFound())
@@ -666,6 +462,8 @@ Result<qint64> LevelQueue::removeAll(const CancelToken &)
     // The entries a pop reserved are taken, not queued; a push's are not queued yet. Items in
     // flight stay for their acks.
     awaitIdle(lock, [this] { return !m_popBusy && !m_pushBusy; });
+    if (Status usable = repair(lock); !usable)
+        return usable;
     leveldb::WriteBatch batch;
     for (const quint64 seq : m_front)
         batch.Delete(seqKey(kQueued, seq));
@@ -692,8 +490,12 @@ Result<qint64> LevelQueue::removeAll(const CancelToken &)
 void LevelQueue::close()
 {
     {
-        std::lock_guard lock(m_mutex);
+        QueueLock lock(m_mutex);
         m_waits.close();
+        if (m_writer->failed()) {  // a last attempt, so that the acks kept meanwhile are written
+            m_nextReopen = {};
+            repair(lock);
+        }
     }
     m_writer->flush();
 }

@@ -10,6 +10,8 @@
 #include <limits>
 #include <memory>
 #include <mutex>
+#include <string>
+#include <vector>
 
 namespace leveldb {
 class DB;
@@ -28,13 +30,26 @@ namespace Switchyard {
 // log lost), and the keys below it are in flight or released. At open every key below the mark
 // goes back to the front of the queue, oldest first: the previous run crashed or was stopped
 // while handling it. Thread-safe.
+//
+// A full disk (any failed write): the writer refuses every write from then on (LevelWriter: the
+// log LevelDB would go on appending to is torn), and the queue reopens its database — closes it
+// and opens it again: LevelDB's recovery ignores the torn record at the end of the old log and
+// starts a new one — once a write, pop or ack finds the writer failed, at most every
+// levelReopenInterval, and only when the disk has room for what recovery writes (levelopen.cpp).
+// Until then pushes fail Unavailable, naming the queue, its directory and the failed write; pops
+// of a simple queue go on (their head marks and the acks wait in the writer); a unique queue's
+// pops, SYNC acks, releases of a unique queue and removeAll fail too. The state in memory (head,
+// tail, front, window, waits) stays authoritative throughout: the reopened database holds what
+// was written, plus what the writer kept. Threads: whoever finds the writer failed reopens, with
+// m_mutex held throughout and no push, pop or peek under way (they use m_db without the lock).
 class LevelQueue final : public BaseQueue
 {
 public:
     // Opens (creating) `directory`, retrying levelOpenAttempts × levelOpenInterval only while
     // another process holds its lock; any other failure (permissions, corruption) fails at once.
     // Items LevelDB lost while recovering a damaged log are counted (corruptDropped()), the
-    // sequence is closed up, and `reportDamage` is told once.
+    // sequence is closed up, and `reportDamage` is told once (and again if a reopen after a
+    // failed write finds damage).
     static Result<std::unique_ptr<LevelQueue>> open(const CancelToken &cancel, QString name, const QString &directory,
                                                     int capacity, bool unique, bool sync, QueueTiming timing,
                                                     QueueDamageReporter reportDamage = {});
@@ -62,11 +77,22 @@ public:
     class RecoveryLog; // LevelDB's info log, read for what recovery dropped
 
 private:
-    LevelQueue(QString name, std::unique_ptr<RecoveryLog> log, std::unique_ptr<leveldb::DB> db, int capacity, bool unique,
-               bool sync, QueueTiming timing);
+    LevelQueue(QString name, QString directory, std::unique_ptr<RecoveryLog> log, std::unique_ptr<leveldb::DB> db,
+               int capacity, bool unique, bool sync, QueueTiming timing, QueueDamageReporter reportDamage);
     // Puts in-flight items back, and closes gaps left by items a damaged log lost (counted).
     // Returns the number of lost items found.
     Result<qint64> recover();
+    // After a failed write (m_writer->failed()): reopens the database if the last attempt is
+    // levelReopenInterval old and the disk has room. Ok when the writer writes again; else why
+    // not (refusal()). Requires m_mutex, and that the caller holds no push or pop turn: it may
+    // let the lock go while it waits for the push, pop and peeks under way (levelopen.cpp).
+    Status repair(QueueLock &lock);
+    Status reopen();           // requires m_mutex, no push, pop or peek under way
+    Status probeRoom() const;  // whether the disk has room for LevelDB's recovery
+    Status refusal() const;    // requires m_mutex: why writes are refused
+    // A failed push's keys (the entries m_tail..tail-1, and a unique queue's memberships), which
+    // the reopen deletes. Requires m_mutex.
+    void forgetPush(quint64 tail, const QByteArray *items);
     // Through m_writer (group commit); `batch` is a leveldb::WriteBatch, taken.
     Status write(void *batch, bool sync, LevelWriter::Wait wait = LevelWriter::Wait::UntilWritten);
     // A push: waits for room and for its turn (one push writes at a time); writes the entries
@@ -92,13 +118,18 @@ private:
     }
 
     const QString m_name;
+    const QString m_directory;
     std::unique_ptr<RecoveryLog> m_log; // outlives m_db, which writes to it
+    // Replaced by reopen() (m_mutex held, no push, pop or peek under way, the writer suspended);
+    // null while a reopen failed (then m_writer->failed()). Used without the lock by the push
+    // and pop holding their turn (m_pushBusy, m_popBusy) and by peeks (m_readers).
     std::unique_ptr<leveldb::DB> m_db;
     std::unique_ptr<LevelWriter> m_writer; // every write goes through it
     const qsizetype m_capacity;
     const bool m_unique;
     const bool m_sync;
     const QueueTiming m_timing;
+    const QueueDamageReporter m_reportDamage;
     qint64 m_recovered = 0;
 
     mutable QueueMutex m_mutex;
@@ -127,8 +158,13 @@ private:
     // push and one pop at a time; removeAll, and release in a unique queue, wait for both.
     bool m_pushBusy = false;    // guarded by m_mutex
     bool m_popBusy = false;     // guarded by m_mutex
-    std::condition_variable_any m_idle; // a push or pop finished writing
+    std::condition_variable_any m_idle;  // a push or pop finished writing, or a peek reading
     int m_idleWaiters = 0;              // guarded by m_mutex
+    int m_readers = 0;                  // guarded by m_mutex; peeks reading m_db without the lock
+    // After a failed write (levelopen.cpp).
+    SteadyClock::time_point m_nextReopen;  // guarded by m_mutex; no attempt before it
+    Status m_reopenFailure;                // guarded by m_mutex; why the last attempt did not reopen
+    std::vector<std::string> m_unwritten;  // guarded by m_mutex; forgetPush()'s keys
 };
 
 } // namespace Switchyard
