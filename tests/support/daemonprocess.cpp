@@ -98,6 +98,20 @@ int DaemonProcess::stop()
     return code;
 }
 
+void DaemonProcess::kill()
+{
+    if (!m_process.finished())
+        m_process.kill();
+    output();
+}
+
+bool DaemonProcess::waitForExit(int boundMs)
+{
+    const bool ended = m_process.finished() || m_process.waitForFinished(boundMs);
+    output();
+    return ended;
+}
+
 QByteArray DaemonProcess::adminToken() const
 {
     QFile file(QDir(m_options.dataDir).filePath(QStringLiteral("admin-token")));

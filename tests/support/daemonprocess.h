@@ -41,6 +41,12 @@ public:
     bool start(const Options &options);
     // SIGTERM and wait; returns the exit code (-1 when it crashed or hung).
     int stop();
+    // SIGKILL (a crash) and wait.
+    void kill();
+    // Waits for the daemon to end by itself (a crash point); false when it still runs after the bound.
+    bool waitForExit(int boundMs = 30000);
+    bool crashed() const { return m_process.crashed(); } // ended by a signal
+    bool running() { return !m_process.finished(); }
 
     QUrl baseUrl() const { return m_baseUrl; } // http(s)://127.0.0.1:PORT/api/v1
     quint16 port() const { return quint16(m_baseUrl.port()); }

@@ -174,6 +174,8 @@ bool HttpReceiver::answerOne(int client, const QByteArray &data, qsizetype heade
         return ::recv(client, &byte, 1, MSG_DONTWAIT) <= 0;
     };
     if (!how) {
+        if (const int delay = m_answerDelayMs; delay > 0) // a receiver that works a little before it answers
+            peerGone(delay);
         const ssize_t written = ::send(client, response.constData(), size_t(response.size()), MSG_NOSIGNAL);
         return m_keepAlive && written == ssize_t(response.size()); // the next request on this connection
     }

@@ -47,6 +47,9 @@ public:
     };
     // Keeps connections open for further requests (set before the first one).
     void setKeepAlive(bool keep) { m_keepAlive = keep; }
+    // Each ordinary answer waits this long after its request arrived (a peer that hangs up
+    // meanwhile cuts it short): deliveries stay on the wire for a while.
+    void setAnswerDelay(int ms) { m_answerDelayMs = ms; }
     // Requests for `path` get this instead of an answer.
     void misbehave(const QByteArray &path, Misbehaviour how);
     // Body bytes the Huge path managed to send (how much the peer read before it stopped).
@@ -63,6 +66,7 @@ private:
     quint16 m_port = 0;
     std::atomic<bool> m_stop = false;
     std::atomic<bool> m_keepAlive = false;
+    std::atomic<int> m_answerDelayMs = 0;
     mutable std::mutex m_mutex;
     int m_status = 200;       // guarded by m_mutex
     QByteArray m_body = "ok"; // guarded by m_mutex

@@ -1134,6 +1134,49 @@ private Q_SLOTS:
         QCOMPARE(c.engine().webhooks().list()->size(), std::size_t(0));
     }
 
+    // A delivery whose instance ended during it: the row says it was resent, its tooltip says
+    // why, and the Attempts tab lists the interrupted attempt (who held it, who took it over)
+    // before the last one.
+    void anInterruptedDeliveryShowsItsAttempts()
+    {
+        Test::HttpReceiver receiver;
+        receiver.respond(200, "ok");
+        ConsoleFixture c("[webhook]\nALLOWED_HOST_LIST = loopback\n");
+        Webhook::Hook hook;
+        hook.isSystem = true;
+        hook.url = QString::fromLatin1(receiver.url("/hook"));
+        hook.events.sendEverything = true;
+        const Result<Webhook::Hook> created = c.engine().webhooks().create(hook);
+        QVERIFY(created);
+        // A task claimed by an instance that is gone, as a crash leaves it.
+        QVERIFY(c.engine().store().write([&](SqlTransaction &tx) {
+            return tx.exec(QStringLiteral("INSERT INTO hook_task (hook_id, uuid, payload, payload_version, event_type, created_ms, "
+                                          "is_delivered, claimed_ms, claimed_by) VALUES (?, 'abandoned-delivery', ?, 2, 'push', ?, 1, ?, "
+                                          "'gone-instance')"),
+                           {created->id, QByteArray(R"({"ref":"refs/heads/main","commits":[]})"), QDateTime::currentMSecsSinceEpoch(),
+                            QDateTime::currentMSecsSinceEpoch()})
+                .status();
+        }));
+        MainWindow &w = c.open(QStringLiteral("webhooks"));
+        WebhooksPage &page = *w.page<WebhooksPage>(QStringLiteral("webhooks"));
+        QVERIFY(c.engine().webhooks().recoverInterrupted(CancelToken()));
+        QVERIFY(Test::eventually([&] { return receiver.requests().size() == 1; }));
+        QCOMPARE(receiver.requests().front().header("X-Gitea-Delivery"), QByteArray("abandoned-delivery"));
+        QVERIFY(Test::eventually([&] {
+            page.refresh();
+            return page.tasks().rowCount() == 1 && page.tasks().rows().front().status == QLatin1String("succeeded");
+        }));
+        const QModelIndex status = page.tasks().index(0, HookTaskModel::Status);
+        QVERIFY2(status.data().toString().endsWith(QLatin1String("resent")), qPrintable(status.data().toString()));
+        QVERIFY(status.data(Qt::ToolTipRole).toString().contains(QLatin1String("gone-instance")));
+        QVERIFY(page.selectTask(page.tasks().rows().front().id));
+        const QString attempts = page.attemptsText()->toPlainText();
+        QVERIFY2(attempts.contains(QStringLiteral("Attempt 1 — unknown (interrupted)")) && attempts.contains(QLatin1String("gone-instance"))
+                     && attempts.contains(QLatin1String("sent again under the same delivery id")) && attempts.contains(QStringLiteral("Attempt 2 — succeeded")),
+                 qPrintable(attempts));
+        QVERIFY(!page.attemptsText()->accessibleName().isEmpty());
+    }
+
     // A chat channel through the dialog: choosing slack shows its settings (named, reachable by
     // Tab), a missing channel is refused with that field focused, and the hook then delivers a
     // Slack message to the receiver.

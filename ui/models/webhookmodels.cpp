@@ -127,6 +127,19 @@ QVariant HookTaskModel::headerData(int section, Qt::Orientation orientation, int
     return {};
 }
 
+QString HookTaskModel::interruptedSummary(const Admin::HookTaskRow &row)
+{
+    QStringList lines;
+    for (const Admin::HookTaskRow::Interrupted &i : row.interrupted)
+        lines << (i.reason == QLatin1String("stopped")
+                      ? tr("Interrupted: instance %1 stopped during the delivery (%2); it may or may not have arrived.")
+                      : tr("Interrupted: instance %1 ended during the delivery (%2); it may or may not have arrived."))
+                     .arg(i.instanceId.isEmpty() ? tr("(unknown)") : i.instanceId, formatTime(i.claimedAt))
+                 + u' '
+                 + (i.resent ? tr("Sent again under the same delivery id.") : tr("Not sent again (RESEND_INTERRUPTED is off)."));
+    return lines.join(u'\n');
+}
+
 QVariant HookTaskModel::data(const QModelIndex &index, int role) const
 {
     const Admin::HookTaskRow *row = rowAt(index.row());
@@ -147,6 +160,8 @@ QVariant HookTaskModel::data(const QModelIndex &index, int role) const
                 return statusColor(StatusColor::Muted);
             return statusColor(StatusColor::Info);
         case Qt::ToolTipRole:
+            if (index.column() == Status && !row->interrupted.empty())
+                return interruptedSummary(*row);
             if (index.column() == Status) {
                 const QJsonObject response = row->response.toObject();
                 if (response.contains(QStringLiteral("error")))
@@ -183,9 +198,14 @@ QVariant HookTaskModel::data(const QModelIndex &index, int role) const
                     return row->redeliveryOf > 0 ? tr("%1 (again)").arg(row->eventType) : row->eventType;
                 case Status: {
                     const QJsonObject response = row->response.toObject();
+                    QString text = row->status;
                     if (response.contains(QStringLiteral("status")))
-                        return tr("%1 · %2").arg(row->status).arg(response.value(QStringLiteral("status")).toInt());
-                    return row->status;
+                        text = tr("%1 · %2").arg(row->status).arg(response.value(QStringLiteral("status")).toInt());
+                    if (row->interrupted.empty())
+                        return text;
+                    // An interrupted attempt: it was sent again under its delivery id, or (without
+                    // RESEND_INTERRUPTED) it ended unknown.
+                    return row->interrupted.back().resent ? tr("%1 · resent").arg(text) : tr("%1 (interrupted)").arg(text);
                 }
                 case Duration: return row->isDelivered ? formatDuration(qint64(row->durationMs)) : QString();
                 case Delivery: return row->uuid;

@@ -39,6 +39,8 @@ public:
     int columnCount(const QModelIndex &parent = QModelIndex()) const override;
     QVariant data(const QModelIndex &index, int role) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+    // One sentence per attempt that ended with its instance, and what came of it.
+    static QString interruptedSummary(const Admin::HookTaskRow &row);
 
 protected:
     qint64 keyOf(const Admin::HookTaskRow &row) const override { return row.id; }

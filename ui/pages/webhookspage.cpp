@@ -220,8 +220,10 @@ WebhooksPage::WebhooksPage(Admin::AdminBackend &backend, QWidget *parent)
     m_tabs->setAccessibleName(tr("The selected delivery"));
     m_request = makeText(m_tabs, tr("Request sent"));
     m_response = makeText(m_tabs, tr("Response received"));
+    m_attempts = makeText(m_tabs, tr("The delivery's attempts"));
     m_tabs->addTab(m_request, tr("&Request"));
     m_tabs->addTab(m_response, tr("Re&sponse"));
+    m_tabs->addTab(m_attempts, tr("Atte&mpts"));
     auto *below = new QSplitter(Qt::Horizontal, split);
     below->addWidget(m_tabs);
     auto *figures = new QWidget(below);
@@ -415,7 +417,11 @@ void WebhooksPage::taskSelectionChanged()
     if (!row) {
         m_request->clear();
         m_response->clear();
+        m_attempts->clear();
+        m_tabs->setTabText(m_tabs->indexOf(m_attempts), tr("Atte&mpts"));
     } else {
+        m_attempts->setPlainText(describeAttempts(*row));
+        m_tabs->setTabText(m_tabs->indexOf(m_attempts), tr("Atte&mpts (%1)").arg(row->interrupted.size() + 1));
         const QJsonObject request = row->request.toObject();
         const QJsonObject response = row->response.toObject();
         m_request->setPlainText(request.isEmpty() ? tr("Not sent yet (%1).").arg(row->status)
@@ -429,6 +435,29 @@ void WebhooksPage::taskSelectionChanged()
             m_response->setPlainText(tr("No answer yet (%1).").arg(row->status));
     }
     updateActions();
+}
+
+// The delivery's attempts, oldest first: those that ended with their instance, then the last.
+QString WebhooksPage::describeAttempts(const Admin::HookTaskRow &row)
+{
+    QStringList lines;
+    int n = 0;
+    for (const Admin::HookTaskRow::Interrupted &i : row.interrupted) {
+        lines << tr("Attempt %1 — unknown (interrupted)").arg(++n);
+        lines << tr("  claimed by instance %1 at %2").arg(i.instanceId.isEmpty() ? tr("(unknown)") : i.instanceId, formatTime(i.claimedAt));
+        lines << (i.reason == QLatin1String("stopped") ? tr("  the instance stopped before the answer; it may or may not have arrived")
+                                                       : tr("  the instance ended during the delivery; it may or may not have arrived"));
+        lines << tr("  taken over at %1 by %2").arg(formatTime(i.endedAt), i.endedBy);
+        lines << (i.resent ? tr("  sent again under the same delivery id (%1)").arg(row.uuid)
+                           : tr("  not sent again: [webhook] RESEND_INTERRUPTED is off; redeliver it if the receiver tolerates a duplicate"));
+        lines << QString();
+    }
+    lines << tr("Attempt %1 — %2").arg(++n).arg(row.status);
+    if (!row.claimedBy.isEmpty())
+        lines << tr("  claimed by instance %1").arg(row.claimedBy);
+    if (row.delivered.isValid())
+        lines << tr("  ended at %1 after %2 ms").arg(formatTime(row.delivered)).arg(row.durationMs, 0, 'f', 1);
+    return lines.join(u'\n');
 }
 
 void WebhooksPage::updateActions()

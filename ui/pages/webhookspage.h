@@ -46,6 +46,7 @@ public:
     QTabWidget *detailTabs() const { return m_tabs; }
     QPlainTextEdit *requestText() const { return m_request; }
     QPlainTextEdit *responseText() const { return m_response; }
+    QPlainTextEdit *attemptsText() const { return m_attempts; }
     QAction *addAction() const { return m_add; }
     QAction *editAction() const { return m_edit; }
     QAction *deleteAction() const { return m_delete; }
@@ -80,6 +81,8 @@ private:
     void readTasks(qint64 page, const Done &done);
     void selectionChanged() override;
     void taskSelectionChanged();
+    // The delivery's attempts, for the Attempts tab: those that ended with their instance, then the last.
+    static QString describeAttempts(const Admin::HookTaskRow &row);
     void updateActions();
     void openDialog(const Admin::HookRow *existing);
     void submitDialog();
@@ -98,6 +101,7 @@ private:
     QTabWidget *m_tabs;
     QPlainTextEdit *m_request;
     QPlainTextEdit *m_response;
+    QPlainTextEdit *m_attempts; // the delivery's attempts: interrupted ones, then the last
     QAction *m_add;
     QAction *m_edit;
     QAction *m_delete;

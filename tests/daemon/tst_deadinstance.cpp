@@ -1,0 +1,147 @@
+// Three daemons sharing one PostgreSQL database and one Redis (queues, locks, cron ticks); one is
+// killed while it works and never comes back. Its heartbeat stops, a live instance declares it
+// lost and takes over what it held: every event accepted by any of the three reaches the webhook
+// receiver within 90 s, no delivery stays claimed without an outcome, and cron ticks still run
+// once each.
+#include "chain.h"
+
+#include "support/postgresserver.h"
+#include "support/redisserver.h"
+#include "support/wait.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Switchyard;
+using namespace Switchyard::Test;
+using namespace std::chrono_literals;
+
+namespace {
+
+const QString kDaemon = QStringLiteral(SWITCHYARDD_PATH);
+constexpr int kEvents = 150;
+constexpr int kKillAfter = 75;
+
+}  // namespace
+
+class tst_DeadInstance : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void aDeadInstanceLosesNothing()
+    {
+        RedisServer redis;
+        const Status redisUp = redis.start();
+        QVERIFY2(redisUp, qPrintable(redisUp.message()));
+        Result<PostgresServer *> pg = PostgresServer::shared();
+        QVERIFY2(pg, qPrintable(pg.status().message()));
+        Result<DatabaseSettings> db = (*pg)->createDatabase(QStringLiteral("deadinstance"));
+        QVERIFY2(db, qPrintable(db.status().message()));
+        HttpReceiver receiver;
+        receiver.setKeepAlive(true);
+        receiver.setAnswerDelay(10);
+        const QByteArray redisUrl = redis.url().toUtf8();
+        const QByteArray config =
+            "[webhook]\nALLOWED_HOST_LIST = loopback\n"
+            "[queue]\nTYPE = redis\nCONN_STR = " +
+            redisUrl +
+            "\n"
+            "[global_lock]\nSERVICE_TYPE = redis\nSERVICE_CONN_STR = " +
+            redisUrl +
+            "\n"
+            "[database]\nINSTANCE_HEARTBEAT = 200ms\nINSTANCE_GRACE = 1s\nDB_TYPE = postgres\nHOST = " +
+            db->host.toUtf8() + "\nNAME = " + db->name.toUtf8() + "\nUSER = " + db->user.toUtf8() +
+            "\nPASSWD = " + db->passwd.toUtf8() +
+            "\n"
+            "[security]\nSECRET_KEY = dead-instance-test-key-dead-instance\n"
+            "[cron.chain_probe]\nCOMMAND = /bin/true\nSCHEDULE = */2 * * * * *\n"; // ticks on the clock: every instance has the same ones
+        QTemporaryDir dirs[3];
+        std::unique_ptr<DaemonProcess> daemons[3];
+        for (int i = 0; i < 3; ++i) {
+            DaemonProcess::Options options;
+            options.program = kDaemon;
+            options.dataDir = dirs[i].path();
+            options.config = config;
+            daemons[i] = std::make_unique<DaemonProcess>();
+            QVERIFY2(daemons[i]->start(options), daemons[i]->output().constData());
+        }
+        QVERIFY(Chain::createSystemHook(Chain::Api(*daemons[0]), receiver.url("/hook")) > 0);
+
+        QList<int> accepted;
+        QDateTime killedAt;
+        for (int n = 1; n <= kEvents; ++n) {
+            if (n == kKillAfter + 1) {
+                daemons[1]->kill();  // mid-work, and never again
+                killedAt = QDateTime::currentDateTimeUtc();
+            }
+            int target = n % 3;
+            if (target == 1 && !killedAt.isNull())
+                target = n % 2 == 0 ? 0 : 2;
+            const int status = Chain::post(Chain::Api(*daemons[target]), Chain::Kind::Push, n);
+            QVERIFY2(status == 202,
+                     qPrintable(QStringLiteral("event %1 to daemon %2: %3").arg(n).arg(target).arg(status)));
+            accepted << n;
+        }
+
+        const Chain::Api api(*daemons[0]);
+        Chain::Tally tally;
+        QVERIFY2(Test::eventually(
+                     [&] {
+                         tally = Chain::tally(receiver.requests(), Chain::Kind::Push);
+                         return tally.missing(accepted) == 0;
+                     },
+                     90s),
+                 qPrintable(tally.describe(accepted)));
+        Chain::Ledger book;
+        QVERIFY2(Test::eventually([&] {
+                     book = Chain::ledger(api);
+                     return book.pending == 0 && book.eventStatus.value(QStringLiteral("done")) == kEvents;
+                 }),
+                 qPrintable(QStringLiteral("pending %1 (claimed without outcome %2); events done %3")
+                                .arg(book.pending)
+                                .arg(book.claimedWithoutOutcome)
+                                .arg(book.eventStatus.value(QStringLiteral("done")))));
+        QCOMPARE(book.claimedWithoutOutcome, 0);
+        tally = Chain::tally(receiver.requests(), Chain::Kind::Push);
+        qInfo().noquote() << tally.describe(accepted) << ";" << book.interrupted
+                          << "delivery(ies) interrupted and sent again";
+        QCOMPARE(tally.splitEvents(), 0);
+
+        // The dead one is listed lost, by one of the living.
+        bool lost = false;
+        for (const QJsonValue &i : api.get(QStringLiteral("/instances")).json().array())
+            if (i[QStringLiteral("ended")].toString() == QLatin1String("lost"))
+                lost = true;
+        QVERIFY(lost);
+
+        // Cron after the kill: ticks keep coming, each run once (two runs of one tick would start
+        // within moments of each other; ticks are 2 s apart).
+        QVERIFY(Test::eventually(
+            [&] {
+                int after = 0;
+                for (const QJsonValue &r :
+                     api.get(QStringLiteral("/cron/chain_probe/runs"), QStringLiteral("limit=500")).json().array())
+                    if (r[QStringLiteral("status")].toString() == QLatin1String("finished") &&
+                        QDateTime::fromString(r[QStringLiteral("started_at")].toString(), Qt::ISODateWithMs) > killedAt)
+                        ++after;
+                return after >= 3;
+            },
+            30s));
+        QList<QDateTime> starts;
+        for (const QJsonValue &r :
+             api.get(QStringLiteral("/cron/chain_probe/runs"), QStringLiteral("limit=500")).json().array())
+            if (r[QStringLiteral("status")].toString() == QLatin1String("finished") &&
+                r[QStringLiteral("trigger")].toString() == QLatin1String("schedule"))
+                starts << QDateTime::fromString(r[QStringLiteral("started_at")].toString(), Qt::ISODateWithMs);
+        std::sort(starts.begin(), starts.end());
+        for (qsizetype i = 1; i < starts.size(); ++i)
+            QVERIFY2(starts[i - 1].msecsTo(starts[i]) >= 1000,
+                     qPrintable(QStringLiteral("two runs %1 ms apart").arg(starts[i - 1].msecsTo(starts[i]))));
+        QCOMPARE(daemons[0]->stop(), 0);
+        QCOMPARE(daemons[2]->stop(), 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_DeadInstance)
+#include "tst_deadinstance.moc"
