@@ -196,7 +196,7 @@ Status Engine::startParts(const CancelToken &cancel, EngineOptions options)
         };
     }
     p.webhooks = std::make_unique<Webhook::WebhookService>(cfg, *p.store, *p.secrets, *p.instances, std::move(webhookOptions));
-    if (Status started = p.webhooks->start(cancel, *p.queues, *p.lifecycle); !started)
+    if (Status started = p.webhooks->start(cancel, *p.queues, *p.lifecycle, *p.processes); !started)
         return started;
 
     // Mail: its queue (when the mailer is on) before the bus, whose notifier fills it.

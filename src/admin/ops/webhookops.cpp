@@ -548,24 +548,12 @@ const Op<DeliveryRedeliverArgs, BulkRedelivery> deliveryRedeliver{
             return matched.status();
         if (a.dryRun)
             return BulkRedelivery{*matched, -1, true, false};
-        if (!c.detach)
-            return Status::unavailable(QStringLiteral("this caller cannot run a job after the answer"));
-        // The job is a cancellable process: its pid is the job id, its entry carries the progress.
-        auto job = std::make_shared<ProcessRegistry::Handle>(c.engine.processes().addCancellable(
-            CancelToken(), ProcessType::Normal, QStringLiteral("bulk redeliver: %1 deliveries (%2)").arg(*matched).arg(c.engineDoer())));
-        const qint64 pid = job->pid();
-        if (Status claimed = c.engine.webhooks().claimBulkRedelivery(pid); !claimed)
-            return claimed;
-        c.detach([&engine = c.engine, job, filter = *filter](const CancelToken &stop) {
-            const CancelToken token = job->token();
-            const CancelCallback onStop = stop.onCancel([&engine, pid = job->pid()] { engine.processes().cancelProcess(pid, QStringLiteral("the instance is stopping")); });
-            Result<qint64> done = engine.webhooks().redeliverMatching(token, filter, [&job](qint64 n, qint64 total) { job->setProgress(n, total); });
-            if (!done)
-                engine.notices().add(QStringLiteral("webhook"), QStringLiteral("Bulk redelivery stopped: %1").arg(done.status().message()));
-            engine.webhooks().releaseBulkRedelivery(job->pid());
-            job->reset();
-        });
-        return BulkRedelivery{*matched, pid, false, true};
+        // A job of the store, on a thread of the engine's: listed as a cancellable process (its
+        // pid is the job id the API answers), resumed by a live instance if this one ends.
+        Result<Webhook::WebhookService::BulkJob> job = c.engine.webhooks().startBulkRedelivery(*filter, c.engineDoer());
+        if (!job)
+            return job.status();
+        return BulkRedelivery{job->matched, job->pid, false, true};
     },
     [](const DeliveryRedeliverArgs &a) { return a.dryRun; }};
 

@@ -243,10 +243,20 @@ QStringList deliveryFewerIndexes(StoreBackend)
 // instance that is not live is taken over at once. event.notified: the notifiers that had
 // finished an event handed back unfinished. hook_task.interrupted: the attempts an instance
 // ended during (JSON); such a delivery is sent again under its delivery id. The partial index
-// holds only the claims in progress, which the recovery reads every heartbeat.
-QStringList claimHolders(StoreBackend)
+// holds only the claims in progress, which the recovery reads every heartbeat. `bulk_job`: a bulk
+// redelivery (its filter as JSON in args), its progress (after_id: the last original
+// redelivered, up to bound_id; done of total) and who runs it; state running | finished |
+// cancelled | failed; at most one runs (the partial unique index).
+QStringList claimHolders(StoreBackend b)
 {
     return {
+        QStringLiteral("CREATE TABLE bulk_job (%1, kind TEXT NOT NULL, args TEXT NOT NULL, doer TEXT NOT NULL DEFAULT '', "
+                       "claimed_by TEXT NOT NULL DEFAULT '', claimed_ms BIGINT NOT NULL DEFAULT 0, created_ms BIGINT NOT NULL, "
+                       "total BIGINT NOT NULL DEFAULT 0, done BIGINT NOT NULL DEFAULT 0, after_id BIGINT NOT NULL DEFAULT 0, "
+                       "bound_id BIGINT NOT NULL DEFAULT 0, state TEXT NOT NULL DEFAULT 'running', message TEXT NOT NULL DEFAULT '', "
+                       "ended_ms BIGINT NOT NULL DEFAULT 0)")
+            .arg(id(b)),
+        QStringLiteral("CREATE UNIQUE INDEX bulk_job_running ON bulk_job (kind) WHERE state = 'running'"),
         QStringLiteral("CREATE TABLE instance (id TEXT PRIMARY KEY, node TEXT NOT NULL, host TEXT NOT NULL DEFAULT '', "
                        "pid BIGINT NOT NULL DEFAULT 0, version TEXT NOT NULL DEFAULT '', started_ms BIGINT NOT NULL, "
                        "heartbeat_ms BIGINT NOT NULL, stopped_ms BIGINT NOT NULL DEFAULT 0, ended TEXT NOT NULL DEFAULT '', "
@@ -275,7 +285,7 @@ const std::vector<Migration> &storeMigrations()
         {8, "delivery retries", &deliveryRetries},
         {9, "delivery search by hook and status", &deliveryHookStatus},
         {10, "fewer delivery indexes", &deliveryFewerIndexes},
-        {11, "claim holders and instances", &claimHolders},
+        {11, "claim holders, instances and bulk jobs", &claimHolders},
     };
     return migrations;
 }

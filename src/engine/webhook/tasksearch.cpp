@@ -1,10 +1,9 @@
 // The search of the delivery history and what walks it: the filter's WHERE clause, a page with
-// its total, a count, a keyset walk of every match (forEach, an export), and the bulk
-// redelivery of what a filter matches, one per instance at a time.
+// its total, a count, and a keyset walk of every match (forEach, an export). The bulk
+// redelivery, which walks a filter's matches as a job, is bulkjobs.cpp's.
 //
-// Threads: every function runs on its caller's thread (the admin API, a job's thread for a bulk
-// redelivery), any number at once; each page is its own short read transaction, so a long walk
-// never holds the store. The bulk redelivery's slot is an atomic (Impl::bulkJob).
+// Threads: every function runs on its caller's thread (the admin API, an export), any number at
+// once; each page is its own short read transaction, so a long walk never holds the store.
 
 #include "webhook_p.h"
 
@@ -15,13 +14,6 @@ namespace Switchyard::Webhook {
 
 namespace {
 
-// The WHERE clause of a search and its values.
-struct TaskWhere
-{
-    QString sql;
-    QVariantList values;
-};
-
 // `text` as a LIKE pattern that matches it anywhere: %, _ and the escape itself taken literally.
 QString containsPattern(const QString &text)
 {
@@ -31,6 +23,8 @@ QString containsPattern(const QString &text)
         .replace(u'_', QStringLiteral("\\_"));
     return u'%' + escaped + u'%';
 }
+
+}  // namespace
 
 TaskWhere whereOf(const TaskFilter &filter, StoreBackend backend)
 {
@@ -71,8 +65,6 @@ TaskWhere whereOf(const TaskFilter &filter, StoreBackend backend)
     }
     return w;
 }
-
-}  // namespace
 
 Result<TaskPage> WebhookService::tasks(const TaskFilter &filter)
 {
@@ -149,16 +141,6 @@ Status keysetWalk(Store &store, const CancelToken &cancel, const TaskFilter &fil
     }
 }
 
-qint64 idColumn(const QSqlQuery &q)
-{
-    return q.value(0).toLongLong();
-}
-
-qint64 itself(const qint64 &id)
-{
-    return id;
-}
-
 qint64 taskId(const HookTask &t)
 {
     return t.id;
@@ -170,59 +152,6 @@ Status WebhookService::forEach(const CancelToken &cancel, const TaskFilter &filt
                                const std::function<Status(const std::vector<HookTask> &)> &sink, qint64 pageSize)
 {
     return keysetWalk<HookTask>(d->store, cancel, filter, pageSize, kTaskColumns, &taskFrom, &taskId, sink);
-}
-
-Result<qint64> WebhookService::redeliverMatching(const CancelToken &cancel, const TaskFilter &filter,
-                                                 const std::function<void(qint64 done, qint64 total)> &progress)
-{
-    if (!filter.outcome || (*filter.outcome != TaskOutcome::Failed && *filter.outcome != TaskOutcome::Unknown))
-        return Status::invalidArgument(QStringLiteral("a bulk redelivery takes status failed or unknown"))
-            .withField(QStringLiteral("status"));
-    // The ids first (a few bytes each, oldest first), then one redelivery at a time: each is its
-    // own transaction and push, so a cancel leaves whole redeliveries behind.
-    std::vector<qint64> ids;
-    const Status listed = keysetWalk<qint64>(d->store, cancel, filter, 10000, QStringLiteral("id"), &idColumn, &itself,
-                                             [&ids](const std::vector<qint64> &page) {
-                                                 ids.insert(ids.end(), page.begin(), page.end());
-                                                 return Status::ok();
-                                             });
-    if (!listed)
-        return listed;
-    std::reverse(ids.begin(), ids.end());
-    const qint64 total = qint64(ids.size());
-    if (progress)
-        progress(0, total);
-    qint64 done = 0;
-    for (qint64 id : ids) {
-        const auto stopped = [&](const Status &why) {
-            return Status(why.code(),
-                          QStringLiteral("%1 (after %2 of %3 redeliveries)").arg(why.message()).arg(done).arg(total));
-        };
-        if (cancel.isCancelled())
-            return stopped(cancel.cause());
-        Result<HookTask> copy = redeliver(cancel, id);
-        if (!copy && copy.status().code() != Status::Code::NotFound)  // removed meanwhile (cleanup): nothing to send
-            return stopped(copy.status());
-        ++done;
-        if (progress)
-            progress(done, total);
-    }
-    return done;
-}
-
-Status WebhookService::claimBulkRedelivery(qint64 job)
-{
-    qint64 none = 0;
-    if (d->bulkJob.compare_exchange_strong(none, job))
-        return Status::ok();
-    return Status::conflict(
-        QStringLiteral("a bulk redelivery is already running (job %1); wait for it or cancel it").arg(none));
-}
-
-void WebhookService::releaseBulkRedelivery(qint64 job)
-{
-    qint64 mine = job;
-    d->bulkJob.compare_exchange_strong(mine, 0);
 }
 
 }  // namespace Switchyard::Webhook

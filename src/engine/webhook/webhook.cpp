@@ -88,8 +88,10 @@ WebhookService::WebhookService(const EngineConfig &config, Store &store, const S
 
 WebhookService::~WebhookService() = default;
 
-Status WebhookService::start(const CancelToken &cancel, QueueManager &queues, Lifecycle &lifecycle)
+Status WebhookService::start(const CancelToken &cancel, QueueManager &queues, Lifecycle &lifecycle, ProcessRegistry &processes)
 {
+    d->lifecycle = &lifecycle;
+    d->processes = &processes;
     // The recorder, then the delivery loop, then the queue: the lifecycle stops in reverse, so the
     // queue's workers (which hand the loop deliveries) stop before it, and the loop before the
     // recorder that writes what it ended.
@@ -136,6 +138,8 @@ Status WebhookService::start(const CancelToken &cancel, QueueManager &queues, Li
         return timer;
     if (Result<qint64> recovered = recoverInterrupted(cancel); !recovered)
         return recovered.status();
+    if (Result<qint64> resumed = resumeBulkJobs(); !resumed)
+        return resumed.status();
     Result<qint64> requeued = requeueUndelivered(cancel);
     if (!requeued)
         return requeued.status();
@@ -144,6 +148,8 @@ Status WebhookService::start(const CancelToken &cancel, QueueManager &queues, Li
     d->instances.addRecoverer(QStringLiteral("webhooks"), [this](const CancelToken &c, bool adopted) -> Status {
         if (Result<qint64> recovered = recoverInterrupted(c); !recovered)
             return recovered.status();
+        if (Result<qint64> resumed = resumeBulkJobs(); !resumed)
+            return resumed.status();
         if (!adopted && !d->resync.exchange(false))
             return Status::ok();
         Result<qint64> again = requeueUndelivered(c);

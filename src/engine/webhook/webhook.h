@@ -35,6 +35,7 @@ namespace Switchyard {
 class CancelToken;
 class EngineConfig;
 class InstanceRegistry;
+class ProcessRegistry;
 class Lifecycle;
 class QueueManager;
 class SecretBox;
@@ -200,7 +201,8 @@ public:
     // re-enqueues every undelivered task (in pages of 100), and joins the heartbeat's recovery
     // rounds. A thread of `lifecycle`'s holds retries until they are due and then queues them
     // (registered after the queue: it stops first).
-    Status start(const CancelToken &cancel, QueueManager &queues, Lifecycle &lifecycle);
+    // `processes` lists the bulk redelivery jobs.
+    Status start(const CancelToken &cancel, QueueManager &queues, Lifecycle &lifecycle, ProcessRegistry &processes);
 
     // A new hook: 400 naming the field (url, type, http_method, content_type, events, secret,
     // authorization, meta) when it is not valid, and nothing is written. `authorization`: the
@@ -243,17 +245,32 @@ public:
     // start). Page and limit ignored.
     Status forEach(const CancelToken &cancel, const TaskFilter &filter, const std::function<Status(const std::vector<HookTask> &)> &sink,
                    qint64 pageSize = 500);
-    // Redelivers every task `filter` matches (failed or unknown ones only: InvalidArgument naming
-    // `status` otherwise), oldest first, at most those that matched when it started. `progress`
-    // (may be empty) hears (done, total) after each. How many were redelivered; on cancel or an
-    // error, what was done stays done and the status says where it stopped.
+    // Bulk redelivery (docs/webhooks.md "Redelivering in bulk"): every task `filter` matches
+    // (failed or unknown ones only: InvalidArgument naming `status` otherwise), oldest first, at
+    // most those that matched when it started. It is a job of the store (bulk_job): one runs at
+    // a time across the instances sharing the store (Conflict naming the one running, so two
+    // over one filter never send each delivery twice); each redelivery and the job's progress are
+    // one transaction, so a job whose instance ends is resumed where it stopped by a live one
+    // (resumeBulkJobs()), and nothing is redelivered twice.
+    //
+    // redeliverMatching() runs one on the caller's thread: `progress` (may be empty) hears
+    // (done, total) after each; how many were redelivered; on cancel or an error, what was done
+    // stays done, the job ends (cancelled or failed) and the status says where it stopped.
     Result<qint64> redeliverMatching(const CancelToken &cancel, const TaskFilter &filter,
                                      const std::function<void(qint64 done, qint64 total)> &progress = {});
-    // One bulk redelivery at a time per instance (two over one filter would send each delivery
-    // twice): claims the slot for `job` (its process id) or Conflict naming the one running.
-    // The claim is synchronous, so a caller answers 409 before it detaches anything.
-    Status claimBulkRedelivery(qint64 job);
-    void releaseBulkRedelivery(qint64 job);
+    // Starts one on a thread of the lifecycle's, listed as a cancellable process with its
+    // progress; returns at once (the claim is synchronous: a caller answers 409 before anything
+    // runs). An operator's cancel ends it; a stop of the instance leaves it to be resumed.
+    struct BulkJob
+    {
+        qint64 jobId = 0;   // bulk_job's id
+        qint64 pid = 0;     // its process on this instance
+        qint64 matched = 0; // how many it redelivers
+    };
+    Result<BulkJob> startBulkRedelivery(const TaskFilter &filter, const QString &doer);
+    // Jobs held by instances that are no longer live are taken over and resumed here (at start,
+    // at every heartbeat): how many.
+    Result<qint64> resumeBulkJobs();
     // Tasks claimed by instances that are no longer live are taken over: their attempt is
     // recorded as interrupted, and they are sent again (queued here) or, without [webhook]
     // RESEND_INTERRUPTED, marked `unknown`. At start, at every heartbeat, and by cron: how many.

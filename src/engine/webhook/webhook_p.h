@@ -51,7 +51,10 @@
 Q_DECLARE_LOGGING_CATEGORY(lcWebhook)
 
 namespace Switchyard {
+class Lifecycle;
+class ProcessRegistry;
 class SqlTransaction;
+enum class StoreBackend;
 template<typename T>
 class WorkerPoolQueue;
 }
@@ -80,6 +83,14 @@ HookTask taskFrom(const QSqlQuery &q);
 // The `interrupted` column: the JSON array of a task's interruptions, and back.
 QString interruptionsJson(const std::vector<Interruption> &interruptions);
 std::vector<Interruption> interruptionsFrom(const QString &json);
+
+// The WHERE clause of a search and its values (tasksearch.cpp).
+struct TaskWhere
+{
+    QString sql;
+    QVariantList values;
+};
+TaskWhere whereOf(const TaskFilter &filter, StoreBackend backend);
 
 // At shutdown, how long a task given back or a result may still wait for an unavailable store
 // (then it is left claimed: the next start takes it over).
@@ -150,7 +161,8 @@ struct WebhookService::Impl
     std::atomic<qint64> durationUs{0};
     RecentLatency recentLatency;      // of the deliveries that were sent (succeeded or failed)
     std::atomic<qint64> inFlight{0};  // Loop::held, for stats() without the loop's mutex
-    std::atomic<qint64> bulkJob{0};   // the bulk redelivery running (its process id), 0: none
+    Lifecycle *lifecycle = nullptr;     // set by start(): runs bulk jobs
+    ProcessRegistry *processes = nullptr; // set by start(): lists them
     RetryTimer retries;
 
     void announce(const std::vector<qint64> &ids) const
@@ -279,6 +291,17 @@ struct WebhookService::Impl
     // deliveries held): undelivered again, due at `dueMs` (0: as they were), so a later start, the
     // resync task or the retry timer queues them. An unavailable store is waited out (patiently()).
     void release(const CancelToken &stop, const std::vector<qint64> &ids, qint64 dueMs);
+    // ---- bulkjobs.cpp: bulk redeliveries as jobs of the store.
+    // Claims the store's bulk-job slot for `filter` (Conflict naming the job that runs): its id
+    // and how many it redelivers.
+    Result<std::pair<qint64, qint64>> beginBulkJob(const TaskFilter &filter, const QString &doer);
+    // Runs job `jobId` from where it stopped; the job ends finished, or cancelled / failed (its
+    // status), unless the instance is stopping (`stop`): then it stays to be resumed.
+    Result<qint64> walkBulkJob(const CancelToken &cancel, const CancelToken &stop, qint64 jobId, const TaskFilter &filter,
+                               const std::function<void(qint64 done, qint64 total)> &progress);
+    // Starts walkBulkJob() on a thread of the lifecycle's, as a cancellable process: its pid.
+    Result<qint64> runBulkJob(qint64 jobId, const TaskFilter &filter, qint64 total, const QString &doer);
+
     // Takes over `ids`' claims (held by `holder`, whose end this is: `reason` "lost" or
     // "stopped"), in `tx`: each attempt is appended to the task's interruptions, and the task is
     // made undelivered again (RESEND_INTERRUPTED: returned, to be queued) or `unknown`. A task no

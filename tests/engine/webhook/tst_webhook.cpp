@@ -648,16 +648,106 @@ private Q_SLOTS:
         for (const HookTask &t : latest->rows)
             QVERIFY(t.redeliveryOf > 0);
 
-        // One bulk redelivery at a time: the slot is claimed before anything runs.
-        QVERIFY(f.hooks().claimBulkRedelivery(41));
-        const Status second = f.hooks().claimBulkRedelivery(42);
-        QCOMPARE(second.code(), Status::Code::Conflict);
-        QVERIFY2(second.message().contains(QLatin1String("job 41")), qPrintable(second.message()));
-        f.hooks().releaseBulkRedelivery(42); // not the holder: no effect
-        QCOMPARE(f.hooks().claimBulkRedelivery(43).code(), Status::Code::Conflict);
-        f.hooks().releaseBulkRedelivery(41);
-        QVERIFY(f.hooks().claimBulkRedelivery(43));
-        f.hooks().releaseBulkRedelivery(43);
+        // One bulk redelivery at a time (in the store: across instances): the slot is claimed
+        // before anything runs; the job's row says how it ended.
+        QVERIFY(f.engine->store().write([](SqlTransaction &tx) {
+            return tx.exec(QStringLiteral("INSERT INTO bulk_job (kind, args, doer, claimed_by, created_ms, state) "
+                                          "VALUES ('redeliver', '{}', 'someone', 'other-instance', 0, 'running')"))
+                .status();
+        }));
+        const Result<WebhookService::BulkJob> second = f.hooks().startBulkRedelivery(failedOfA, QStringLiteral("tester"));
+        QCOMPARE(second.status().code(), Status::Code::Conflict);
+        QVERIFY2(second.status().message().contains(QLatin1String("someone")), qPrintable(second.status().message()));
+        QVERIFY(f.engine->store().write([](SqlTransaction &tx) {
+            return tx.exec(QStringLiteral("UPDATE bulk_job SET state = 'finished' WHERE claimed_by = 'other-instance'")).status();
+        }));
+        const auto states = [&] {
+            return f.engine->store()
+                .readValue<QStringList>([](SqlTransaction &tx) -> Result<QStringList> {
+                    Result<QSqlQuery> q = tx.exec(QStringLiteral("SELECT state FROM bulk_job ORDER BY id"));
+                    if (!q)
+                        return q.status();
+                    QStringList out;
+                    while (q->next())
+                        out << q->value(0).toString();
+                    return out;
+                })
+                .valueOr({});
+        };
+        QCOMPARE(states(), (QStringList{QStringLiteral("cancelled"), QStringLiteral("finished"), QStringLiteral("finished")}));
+    }
+
+    // A bulk redelivery whose instance ended is resumed where it stopped by a live one: the
+    // originals it had redelivered are not redelivered again, the others are; started as a job,
+    // it runs as a process of this instance and finishes.
+    void aBulkRedeliveryIsResumedWhereItStopped()
+    {
+        HookFixture f("[database]\nINSTANCE_HEARTBEAT = 30m\nINSTANCE_GRACE = 1h\n"); // this test calls the recovery itself
+        f.receiver.respond(500, "no");
+        const Result<Hook> h = f.hooks().create(f.hook());
+        QVERIFY(h);
+        for (int i = 0; i < 6; ++i)
+            QVERIFY(f.hooks().prepare(CancelToken(), {7, 0}, HookEventType::Push, kPush, QStringLiteral("refs/heads/main"), {}));
+        f.settle();
+        TaskFilter failed;
+        failed.hookId = h->id;
+        failed.outcome = TaskOutcome::Failed;
+        std::vector<qint64> originals;
+        const std::vector<HookTask> failedRows = f.hooks().tasks(failed)->rows;
+        for (const HookTask &t : failedRows)
+            originals.insert(originals.begin(), t.id); // oldest first
+        QCOMPARE(originals.size(), std::size_t(6));
+        f.receiver.respond(200, "fine");
+        // A job a dead instance ran: it had redelivered the first two (its copies exist).
+        QVERIFY(f.engine->store().write([&](SqlTransaction &tx) -> Status {
+            for (int i = 0; i < 2; ++i)
+                if (Status s = tx.exec(QStringLiteral("INSERT INTO hook_task (hook_id, uuid, payload, payload_version, event_type, "
+                                                      "created_ms, redelivery_of, outcome, is_delivered) SELECT hook_id, ?, payload, "
+                                                      "payload_version, event_type, 0, id, 'succeeded', 1 FROM hook_task WHERE id = ?"),
+                                       {QStringLiteral("copy-%1").arg(i), originals[std::size_t(i)]})
+                                   .status();
+                    !s)
+                    return s;
+            return tx.exec(QStringLiteral("INSERT INTO bulk_job (kind, args, doer, claimed_by, created_ms, total, done, after_id, bound_id) "
+                                          "VALUES ('redeliver', ?, 'someone', 'dead-instance', 0, 6, 2, ?, ?)"),
+                           {QStringLiteral(R"({"hook_id":%1,"status":"failed"})").arg(h->id), originals[1], originals.back()})
+                .status();
+        }));
+        const Result<qint64> resumed = f.hooks().resumeBulkJobs();
+        QVERIFY(resumed);
+        QCOMPARE(*resumed, qint64(1));
+        QVERIFY(Test::eventually([&] {
+            return f.engine->store()
+                       .readValue<qint64>([](SqlTransaction &tx) { return tx.scalar(QStringLiteral("SELECT COUNT(*) FROM bulk_job WHERE state = 'finished'")); })
+                       .valueOr(0) == 1;
+        }));
+        f.settle();
+        std::map<qint64, int> copies;
+        TaskFilter all;
+        all.hookId = h->id;
+        all.limit = 100;
+        const std::vector<HookTask> allRows = f.hooks().tasks(all)->rows;
+        for (const HookTask &t : allRows)
+            if (t.redeliveryOf > 0)
+                ++copies[t.redeliveryOf];
+        for (qint64 original : originals)
+            QVERIFY2(copies[original] == 1, qPrintable(QString::number(original)));
+        QCOMPARE(f.receiver.requests().size(), 6 + 4); // the first deliveries, then the four the job had left
+
+        // Started by an operator: a process with its progress, and it finishes.
+        f.receiver.respond(500, "no");
+        QVERIFY(f.hooks().prepare(CancelToken(), {7, 0}, HookEventType::Push, kPush, QStringLiteral("refs/heads/main"), {}));
+        f.settle();
+        f.receiver.respond(200, "fine");
+        const Result<WebhookService::BulkJob> job = f.hooks().startBulkRedelivery(failed, QStringLiteral("tester"));
+        QVERIFY2(job, qPrintable(job.status().message()));
+        QCOMPARE(job->matched, qint64(7));
+        QVERIFY(job->pid > 0);
+        QVERIFY(Test::eventually([&] {
+            return f.engine->store()
+                       .readValue<qint64>([](SqlTransaction &tx) { return tx.scalar(QStringLiteral("SELECT COUNT(*) FROM bulk_job WHERE state = 'finished'")); })
+                       .valueOr(0) == 2;
+        }));
     }
 
     // The default egress policy refuses loopback and private addresses, checked on the address
@@ -1389,7 +1479,8 @@ private Q_SLOTS:
                                                             restart);
             QVERIFY2(e, qPrintable(e.status().message()));
             QCOMPARE((*e)->webhooks().count(unknown).valueOr(-1), qint64(6));
-            for (const HookTask &t : (*e)->webhooks().tasks(unknown)->rows) {
+            const std::vector<HookTask> unknownRows = (*e)->webhooks().tasks(unknown)->rows;
+            for (const HookTask &t : unknownRows) {
                 QCOMPARE(t.interruptions.size(), std::size_t(1));
                 QCOMPARE(t.interruptions.front().reason, QStringLiteral("stopped"));
                 QVERIFY(!t.interruptions.front().resent);
