@@ -201,7 +201,7 @@ Status Engine::startParts(const CancelToken &cancel, EngineOptions options)
 
     // Mail: its queue (when the mailer is on) before the bus, whose notifier fills it.
     p.mail = std::make_unique<Mail::MailService>(cfg, std::move(options.mailOptions));
-    if (Status started = p.mail->start(cancel, *p.queues, p.lifecycle->shutdownToken()); !started)
+    if (Status started = p.mail->start(cancel, *p.queues, p.lifecycle->shutdownToken(), *p.store, *p.instances); !started)
         return started;
 
     // The notify bus, its notifiers in dispatch order, then the producer that feeds it.

@@ -4,9 +4,11 @@
 #include "engine/core/cancellation.h"
 #include "engine/core/crashpoint.h"
 #include "engine/core/mailaddress.h"
+#include "engine/core/retry.h"
 #include "engine/core/version.h"
 #include "engine/queue/queue.h"
 #include "engine/settings/config.h"
+#include "engine/store/instances.h"
 
 #include <QJsonArray>
 #include <QSysInfo>
@@ -24,6 +26,10 @@ struct MailService::Private
     MailOptions options;
     const Templates templates;
     std::shared_ptr<WorkerPoolQueue<Message>> queue;
+    Store *store = nullptr;                 // set by start()
+    InstanceRegistry *instances = nullptr;  // set by start()
+    std::atomic<bool> resync{false};        // an outbox row was not queued: the next recovery round queues it
+    std::atomic<qint64> prunedMs{0};        // the outbox's last prune
     std::atomic<qint64> queued{0};
     std::atomic<qint64> sent{0};
     std::atomic<qint64> failed{0};
@@ -46,42 +52,104 @@ struct MailService::Private
         lastErrorAt = QDateTime::currentDateTimeUtc();
     }
 
-    // The queue's work: send the batch, log and count each outcome; nothing goes back (no retry)
-    // but what shutdown stopped before it was sent, which returns to the queue.
-    std::vector<Message> handle(const CancelToken &shutdown, const std::vector<Message> &batch)
+    // Pushes messages whose rows are in the outbox; what the queue refuses waits there.
+    void pushStored(const std::vector<Message> &messages)
     {
-        const std::vector<Status> results = sender()->send(shutdown, batch);
-        std::vector<Message> unsent;
-        for (std::size_t i = 0; i < batch.size(); ++i) {
-            const Status &r = i < results.size() ? results[i] : Status::internal(QStringLiteral("the sender gave no result"));
-            if (!r && shutdown.isCancelled() && r.code() == Status::Code::Cancelled) {
-                unsent.push_back(batch[i]);
-                continue;
+        for (const Message &m : messages)
+            if (Status pushed = queue->push(CancelToken(), m); !pushed) {
+                resync = true;
+                qCWarning(lcMail).noquote() << "mail" << m.info << "to" << m.toAddress << "is in the outbox but not queued ("
+                                            << pushed.message() << "); the next recovery round queues it";
             }
-            if (r) {
-                ++sent;
-                qCDebug(lcMail).noquote() << "sent" << batch[i].info << "to" << batch[i].toAddress;
-                continue;
-            }
-            recordFailure(r.message());
-            qCWarning(lcMail).noquote() << "mail" << batch[i].info << "to" << batch[i].toAddress << "failed:" << r.message()
-                                        << (batch[i].traceId.isEmpty() ? QString() : QStringLiteral("(trace %1)").arg(batch[i].traceId));
-        }
-        if (!unsent.empty())
-            qCInfo(lcMail).noquote() << unsent.size() << "mail(s) go back to the queue: the instance is stopping";
-        crashPoint("mail.sent");
-        return unsent;
     }
+
+    // A store write of the chain: an unavailable store is waited out until `stop`, then for 2 s
+    // more (a result at a stop); what stays unwritten is taken over after the next start.
+    Status patiently(const CancelToken &stop, const std::function<Status()> &attempt) const
+    {
+        Status s = untilAvailable(stop, RetryDelays{}, attempt);
+        if (s.code() == Status::Code::Unavailable && stop.isCancelled()) {
+            const CancelSource bound = CancelSource::withTimeout(CancelToken(), std::chrono::seconds(2));
+            s = untilAvailable(bound.token(), RetryDelays{}, attempt);
+        }
+        return s;
+    }
+
+    std::vector<Message> handle(const CancelToken &shutdown, const std::vector<Message> &batch);
+    void account(const Message &m, const Status &r);
 };
+
+// The queue's work: claim the batch's outbox rows, send what was claimed (a row claimed or ended
+// elsewhere is not sent), record each outcome; nothing goes back (no retry, as in Gitea) but
+// what shutdown stopped before it was sent, which returns to the queue.
+std::vector<Message> MailService::Private::handle(const CancelToken &shutdown, const std::vector<Message> &batch)
+{
+    const QString self = instances->instanceId();
+    std::vector<qint64> ids;
+    for (const Message &m : batch)
+        if (m.outboxId > 0)
+            ids.push_back(m.outboxId);
+    Result<std::set<qint64>> claimed = untilAvailable(shutdown, RetryDelays{}, [&] { return Outbox::claim(*store, ids, self); });
+    if (!claimed)
+        return batch; // stopping: back to the queue (and unclaimed in the outbox)
+    crashPoint("mail.claimed");
+    std::vector<Message> toSend;
+    for (const Message &m : batch) // a row queued twice is in the batch twice: sent once
+        if (m.outboxId == 0 || claimed->erase(m.outboxId) > 0) // an item of a version without the outbox: sent as it was
+            toSend.push_back(m);
+    const std::vector<Status> results = toSend.empty() ? std::vector<Status>{} : sender()->send(shutdown, toSend);
+    crashPoint("mail.sent");
+    std::vector<Message> unsent;
+    std::vector<qint64> released;
+    std::vector<std::tuple<qint64, bool, QString>> outcomes;
+    for (std::size_t i = 0; i < toSend.size(); ++i) {
+        const Message &m = toSend[i];
+        const Status &r = i < results.size() ? results[i] : Status::internal(QStringLiteral("the sender gave no result"));
+        if (!r && shutdown.isCancelled() && r.code() == Status::Code::Cancelled) {
+            unsent.push_back(m);
+            if (m.outboxId > 0)
+                released.push_back(m.outboxId);
+            continue;
+        }
+        account(m, r);
+        if (m.outboxId > 0)
+            outcomes.emplace_back(m.outboxId, bool(r), r.message());
+    }
+    if (Status written = patiently(shutdown, [&] { return Outbox::record(*store, outcomes, self); }); !written)
+        qCWarning(lcMail).noquote() << outcomes.size() << "mail outcome(s) not recorded (those mails go again after the next start):"
+                                    << written.message();
+    else
+        crashPoint("mail.recorded");
+    if (!released.empty()) {
+        patiently(shutdown, [&] { return Outbox::release(*store, released, self); });
+        qCInfo(lcMail).noquote() << unsent.size() << "mail(s) go back to the queue: the instance is stopping";
+    }
+    return unsent;
+}
+
+void MailService::Private::account(const Message &m, const Status &r)
+{
+    if (r) {
+        ++sent;
+        qCDebug(lcMail).noquote() << "sent" << m.info << "to" << m.toAddress;
+        return;
+    }
+    recordFailure(r.message());
+    qCWarning(lcMail).noquote() << "mail" << m.info << "to" << m.toAddress << "failed:" << r.message()
+                                << (m.traceId.isEmpty() ? QString() : QStringLiteral("(trace %1)").arg(m.traceId));
+}
 
 MailService::MailService(const EngineConfig &config, MailOptions options) : d(std::make_unique<Private>(config, std::move(options))) {}
 
 MailService::~MailService() = default;
 
-Status MailService::start(const CancelToken &cancel, QueueManager &queues, const CancelToken &shutdown)
+Status MailService::start(const CancelToken &cancel, QueueManager &queues, const CancelToken &shutdown, Store &store,
+                          InstanceRegistry &instances)
 {
     if (!enabled())
         return Status::ok();
+    d->store = &store;
+    d->instances = &instances;
     // The workers' handler has no token of its own: the instance's shutdown stops a batch between
     // two mails (or cuts the one on the wire, which the server then discards), and what was not
     // sent goes back to the queue for the next start.
@@ -92,7 +160,47 @@ Status MailService::start(const CancelToken &cancel, QueueManager &queues, const
     if (!queue)
         return queue.status();
     d->queue = std::move(queue).value();
+    if (Result<qint64> queued = recover(cancel, true); !queued)
+        return queued.status();
+    else if (*queued > 0)
+        qCInfo(lcMail).noquote() << *queued << "unsent mail(s) of the outbox are queued again";
+    instances.addRecoverer(QStringLiteral("mail"), [this](const CancelToken &c, bool adopted) -> Status {
+        Result<qint64> queued = recover(c, adopted || d->resync.exchange(false));
+        if (!queued)
+            d->resync = true;
+        return queued.status();
+    });
     return Status::ok();
+}
+
+Result<qint64> MailService::recover(const CancelToken &cancel, bool everything)
+{
+    if (!d->queue || !d->store)
+        return qint64(0);
+    Result<std::vector<Message>> interrupted = Outbox::takeOver(*d->store, *d->instances);
+    if (!interrupted)
+        return interrupted.status();
+    if (!interrupted->empty())
+        qCWarning(lcMail).noquote() << interrupted->size() << "mail(s) were being sent by an instance that ended; they are sent again";
+    d->pushStored(*interrupted);
+    qint64 queued = qint64(interrupted->size());
+    for (qint64 after = 0; everything && !cancel.isCancelled();) {
+        Result<std::vector<Message>> page = Outbox::unsent(*d->store, after, 500);
+        if (!page)
+            return page.status();
+        if (page->empty())
+            break;
+        d->pushStored(*page);
+        queued += qint64(page->size());
+        after = page->back().outboxId;
+    }
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    if (now - d->prunedMs > 3'600'000) { // ended mails stay a week
+        d->prunedMs = now;
+        if (Result<qint64> pruned = Outbox::prune(*d->store, now - 7LL * 24 * 3'600'000); !pruned)
+            qCWarning(lcMail).noquote() << "the outbox could not be pruned:" << pruned.status().message();
+    }
+    return queued;
 }
 
 const MailerSettings &MailService::settings() const
@@ -120,22 +228,18 @@ const Templates &MailService::templates() const
     return d->templates;
 }
 
-Status MailService::sendAsync(std::vector<Message> messages)
+Status MailService::sendAsync(std::vector<Message> messages, const QString &key)
 {
-    if (!d->queue)
+    if (!d->queue || messages.empty())
         return Status::ok();
-    qint64 queued = 0;
-    for (const Message &m : messages) {
-        if (Status pushed = d->queue->push(CancelToken(), m); !pushed)
-            return Status(pushed.code(), QStringLiteral("mail %1 to %2 not queued (%3 of %4 queued before it): %5")
-                                             .arg(m.info, m.toAddress)
-                                             .arg(queued)
-                                             .arg(messages.size())
-                                             .arg(pushed.message()));
+    Result<std::vector<Message>> stored = Outbox::put(*d->store, std::move(messages), key);
+    if (!stored)
+        return Status(stored.status().code(), QStringLiteral("mail not queued: the outbox did not take it: %1").arg(stored.status().message()));
+    crashPoint("mail.stored");
+    d->queued += qint64(stored->size());
+    d->pushStored(*stored);
+    if (!stored->empty())
         crashPoint("mail.queued");
-        ++d->queued;
-        ++queued;
-    }
     return Status::ok();
 }
 

@@ -6,9 +6,14 @@
 // smtp+starttls, smtp+unix) over one connection per batch, sendmail, or dummy (logs).
 //
 // As in Gitea there is no retry: a mail the server refuses is logged and counted, and the others
-// of its batch are still sent. Unlike Gitea the queue is persistent (`level` by default), so
-// queued mail survives a restart; after a kill -9 the batches workers held go out again — at most
-// workers × BATCH_LENGTH mails twice (at-least-once).
+// of its batch are still sent. Unlike Gitea every queued mail is first a row of the store's
+// outbox (mail_outbox: pending, claimed by the instance sending it, then sent, failed or
+// unknown), and the queue carries it to a worker: a mail is sent at least once whatever ends —
+// the queue (an item it lost, a dead instance's LevelDB), the instance (a claim whose instance
+// is no longer live is taken over and sent again: store/instances.h), or the store for a while
+// (waited out). What may go twice: a mail the server took whose outcome was not yet written.
+// A mail made for an event's dispatch has an outbox key derived from the event and the call, so
+// the event dispatched again after a crash does not queue it twice.
 //
 // Never one message with several recipients in To: every recipient gets their own.
 
@@ -32,6 +37,7 @@ namespace Switchyard {
 
 class CancelToken;
 class EngineConfig;
+class InstanceRegistry;
 class QueueManager;
 class Store;
 struct MailerSettings;
@@ -58,6 +64,7 @@ struct Message
     std::vector<std::pair<QString, QString>> headers;
     QDateTime date;
     QString traceId;
+    qint64 outboxId = 0; // its row in the outbox (mail_outbox); 0 in an item queued by a version without one
 
     QString header(const QString &name) const; // the first of that name (any case), or ""
 
@@ -128,17 +135,22 @@ public:
     MailService(const EngineConfig &config, MailOptions options = {}); // config not owned
     ~MailService();
 
-    // Creates the `mail` queue (whose workers send) when [mailer] ENABLED. `shutdown` (the
-    // lifecycle's) stops a batch: what was not sent goes back to the queue.
-    Status start(const CancelToken &cancel, QueueManager &queues, const CancelToken &shutdown);
+    // Creates the `mail` queue (whose workers send) when [mailer] ENABLED, takes over the mails
+    // of instances that are no longer live and queues what the outbox holds unsent; then joins
+    // the heartbeat's recovery rounds. `shutdown` (the lifecycle's) stops a batch: what was not
+    // sent goes back to the queue. Not owned.
+    Status start(const CancelToken &cancel, QueueManager &queues, const CancelToken &shutdown, Store &store, InstanceRegistry &instances);
     const MailerSettings &settings() const;
     bool enabled() const;
     bool notifying() const; // [service] ENABLE_NOTIFY_MAIL and ENABLED: the notifier is on the bus
 
-    // Queues composed messages in order (nothing when the mailer is off), stopping at the first
-    // that the queue does not take: its error (which says how many were queued before it). The
-    // caller decides whether that is a failure to count (recordNotQueued) or one to retry.
-    Status sendAsync(std::vector<Message> messages);
+    // Queues composed messages (nothing when the mailer is off): written to the outbox in one
+    // transaction, then pushed on the queue (a push that fails is queued by the next recovery
+    // round: not an error). With a `key` (NotifyContext::nextKey()) each message's outbox key is
+    // derived from it, its trace and its place, so queuing the same call again queues nothing
+    // new. The store's error when the outbox cannot take them (the caller decides whether that is
+    // a failure to count — recordNotQueued — or one to retry).
+    Status sendAsync(std::vector<Message> messages, const QString &key = {});
     // Counts and logs `messages` the queue did not take, and will not be retried.
     void recordNotQueued(const std::vector<Message> &messages, const Status &why);
     // A failure before anything was queued (a template that did not render), counted and logged.
@@ -150,6 +162,10 @@ public:
     Result<TestMailResult> sendTest(const CancelToken &cancel, const QString &to, const QString &traceId);
 
     MailStats stats() const;
+    // Mails claimed by instances that are no longer live are sent again (their interrupted
+    // attempt recorded), and, when `everything`, every unsent mail of the outbox is queued again
+    // (a dead instance's queue may hold it): how many were queued.
+    Result<qint64> recover(const CancelToken &cancel, bool everything);
     // The From display name and address of a message (FROM_DISPLAY_NAME_FORMAT with `displayName`).
     QString fromDisplayName(const QString &displayName) const;
     Message newMessage(const QString &info, const QString &traceId) const; // From, envelope, Date set

@@ -16,9 +16,13 @@
 
 #include <map>
 #include <memory>
+#include <set>
+#include <tuple>
 
 namespace Switchyard {
+class InstanceRegistry;
 class SqlTransaction;
+class Store;
 }
 
 namespace Switchyard::Mail {
@@ -26,6 +30,27 @@ namespace Switchyard::Mail {
 using ForgeDb::IssueFacts;
 
 Q_DECLARE_LOGGING_CATEGORY(lcMail)
+
+// ---- the outbox (outbox.cpp): mail_outbox rows, one per queued mail ----
+namespace Outbox {
+// Writes `messages` (their outboxId set), in one transaction: with a `key`, each message's key is
+// derived from its trace, the key and its place, and one written before is found instead (still
+// unsent: to be queued again; ended: not). The messages to push.
+Result<std::vector<Message>> put(Store &store, std::vector<Message> messages, const QString &key);
+// Claims the rows `ids` for `self` (unclaimed and unsent ones only): those claimed.
+Result<std::set<qint64>> claim(Store &store, const std::vector<qint64> &ids, const QString &self);
+// Ends claimed rows: (id, ok, error); fenced by the claim.
+Status record(Store &store, const std::vector<std::tuple<qint64, bool, QString>> &outcomes, const QString &self);
+// Gives claims back unsent.
+Status release(Store &store, const std::vector<qint64> &ids, const QString &self);
+// Rows claimed by instances that are not live: each attempt recorded as interrupted, the claim
+// given back. Their messages, to be queued again.
+Result<std::vector<Message>> takeOver(Store &store, const InstanceRegistry &instances);
+// Unclaimed unsent rows after id `after`, oldest first, at most `limit`.
+Result<std::vector<Message>> unsent(Store &store, qint64 after, int limit);
+// Ended rows older than `ms`: how many were removed.
+Result<qint64> prune(Store &store, qint64 olderThanMs);
+} // namespace Outbox
 
 // ---- the wire form (message.cpp) ----
 // An unstructured header's value: as it is when printable ASCII, else RFC 2047 Q-encoded words

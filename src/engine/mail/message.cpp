@@ -164,6 +164,8 @@ QJsonObject Message::toJson() const
                   {QStringLiteral("trace_id"), traceId}};
     if (!html.isEmpty())
         o.insert(QStringLiteral("html"), html);
+    if (outboxId > 0)
+        o.insert(QStringLiteral("outbox_id"), outboxId);
     return o;
 }
 
@@ -188,6 +190,7 @@ std::optional<Message> Message::fromJson(const QJsonObject &o)
     }
     m.date = QDateTime::fromMSecsSinceEpoch(o.value(QStringLiteral("date_ms")).toInteger(), Qt::UTC);
     m.traceId = o.value(QStringLiteral("trace_id")).toString();
+    m.outboxId = o.value(QStringLiteral("outbox_id")).toInteger();
     return m;
 }
 

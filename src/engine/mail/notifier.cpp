@@ -251,15 +251,16 @@ struct MailNotifier::Private
         fail(method, what, why.message());
     }
 
-    // A mail the queue does not take comes back with the event (those queued before it may then
-    // go twice: at least once); without a repeatable dispatch it is counted as lost.
+    // A mail the outbox does not take comes back with the event (its keys find what was written
+    // before: nothing goes twice); without a repeatable dispatch it is counted as lost.
     void queue(const std::shared_ptr<NotifyScope> &scope, std::vector<Message> composed)
     {
         if (composed.empty())
             return;
         ++events;
         messages += qint64(composed.size());
-        if (Status queued = service.sendAsync(composed); !queued) {
+        // The dispatch's key makes the outbox rows the same ones when the event comes again.
+        if (Status queued = service.sendAsync(composed, scope ? scope->nextKey() : QString()); !queued) {
             if (scope) {
                 qCInfo(lcMail).noquote() << "the event's mail waits:" << queued.message();
                 scope->retryLater(queued);

@@ -246,7 +246,9 @@ QStringList deliveryFewerIndexes(StoreBackend)
 // holds only the claims in progress, which the recovery reads every heartbeat. `bulk_job`: a bulk
 // redelivery (its filter as JSON in args), its progress (after_id: the last original
 // redelivered, up to bound_id; done of total) and who runs it; state running | finished |
-// cancelled | failed; at most one runs (the partial unique index).
+// cancelled | failed; at most one runs (the partial unique index). `mail_outbox`: every queued
+// mail (the message as JSON) until a week after it ended: pending (outcome ''), claimed by the
+// instance sending it, then sent or failed; uuid keys a mail an event's dispatch makes.
 QStringList claimHolders(StoreBackend b)
 {
     return {
@@ -257,6 +259,15 @@ QStringList claimHolders(StoreBackend b)
                        "ended_ms BIGINT NOT NULL DEFAULT 0)")
             .arg(id(b)),
         QStringLiteral("CREATE UNIQUE INDEX bulk_job_running ON bulk_job (kind) WHERE state = 'running'"),
+        QStringLiteral("CREATE TABLE mail_outbox (%1, uuid TEXT NOT NULL UNIQUE, message TEXT NOT NULL, to_address TEXT NOT NULL DEFAULT '', "
+                       "info TEXT NOT NULL DEFAULT '', trace_id TEXT NOT NULL DEFAULT '', created_ms BIGINT NOT NULL, "
+                       "is_claimed INTEGER NOT NULL DEFAULT 0, claimed_by TEXT NOT NULL DEFAULT '', claimed_ms BIGINT NOT NULL DEFAULT 0, "
+                       "outcome TEXT NOT NULL DEFAULT '', error TEXT NOT NULL DEFAULT '', ended_ms BIGINT NOT NULL DEFAULT 0, "
+                       "interrupted TEXT NOT NULL DEFAULT '')")
+            .arg(id(b)),
+        QStringLiteral("CREATE INDEX mail_outbox_unsent ON mail_outbox (id) WHERE outcome = ''"),
+        QStringLiteral("CREATE INDEX mail_outbox_ended ON mail_outbox (ended_ms) WHERE outcome <> ''"),
+        QStringLiteral("CREATE INDEX mail_outbox_trace ON mail_outbox (trace_id)"),
         QStringLiteral("CREATE TABLE instance (id TEXT PRIMARY KEY, node TEXT NOT NULL, host TEXT NOT NULL DEFAULT '', "
                        "pid BIGINT NOT NULL DEFAULT 0, version TEXT NOT NULL DEFAULT '', started_ms BIGINT NOT NULL, "
                        "heartbeat_ms BIGINT NOT NULL, stopped_ms BIGINT NOT NULL DEFAULT 0, ended TEXT NOT NULL DEFAULT '', "
@@ -285,7 +296,7 @@ const std::vector<Migration> &storeMigrations()
         {8, "delivery retries", &deliveryRetries},
         {9, "delivery search by hook and status", &deliveryHookStatus},
         {10, "fewer delivery indexes", &deliveryFewerIndexes},
-        {11, "claim holders, instances and bulk jobs", &claimHolders},
+        {11, "claim holders, instances, bulk jobs and the mail outbox", &claimHolders},
     };
     return migrations;
 }

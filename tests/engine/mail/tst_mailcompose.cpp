@@ -686,6 +686,68 @@ private Q_SLOTS:
         QCOMPARE(sent.front().subject, QStringLiteral("kept"));
         (*again)->shutdown();
     }
+
+    // The outbox: a mail is a row before it is a queue item. Queued twice under one key (an
+    // event dispatched again), it is sent once; the queue pushing it twice (a restart's requeue
+    // beside the LevelDB item) sends it once; a mail an instance that ended was sending is sent
+    // again, with its interrupted attempt recorded; an item queued by a version without the
+    // outbox is sent as it is.
+    void theOutboxSendsEachMailOnce()
+    {
+        QTemporaryDir dir;
+        const QByteArray ini = "[mailer]\nENABLED = true\nPROTOCOL = dummy\nFROM = f@example.com\n"
+                               "[database]\nINSTANCE_HEARTBEAT = 30m\nINSTANCE_GRACE = 1h\n"; // the test calls the recovery itself
+        auto box = std::make_shared<Outbox>();
+        EngineOptions options;
+        options.mailOptions.makeSender = [box] { return std::make_unique<RecordingSender>(box); };
+        Result<std::unique_ptr<Engine>> e = Engine::start(CancelToken(), Test::configFrom(ini, dir.path()), std::move(options));
+        QVERIFY(e);
+        const auto mail = [&](const QString &to) {
+            Message m = (*e)->mail().newMessage(QStringLiteral("test"), QStringLiteral("trace-outbox"));
+            m.toAddress = to;
+            m.subject = to;
+            return m;
+        };
+        QVERIFY((*e)->mail().sendAsync({mail(QStringLiteral("a@example.com")), mail(QStringLiteral("b@example.com"))}, QStringLiteral("mail#0")));
+        QVERIFY((*e)->mail().sendAsync({mail(QStringLiteral("a@example.com")), mail(QStringLiteral("b@example.com"))}, QStringLiteral("mail#0")));
+        QVERIFY((*e)->queues().flushAll(CancelToken(), 10s));
+        QCOMPARE(box->take().size(), std::size_t(2));
+        QVERIFY((*e)->mail().sendAsync({mail(QStringLiteral("a@example.com"))}, QStringLiteral("mail#0"))); // sent: nothing again
+        QVERIFY((*e)->mail().recover(CancelToken(), true)); // everything unsent queued again: nothing
+        QVERIFY((*e)->queues().flushAll(CancelToken(), 10s));
+        QCOMPARE(box->take().size(), std::size_t(0));
+
+        // Claimed by an instance that is gone, never answered: taken over and sent again.
+        Message lost = mail(QStringLiteral("lost@example.com"));
+        QVERIFY((*e)->store().write([&](SqlTransaction &tx) {
+            return tx.exec(QStringLiteral("INSERT INTO mail_outbox (uuid, message, to_address, created_ms, is_claimed, claimed_by, claimed_ms) "
+                                          "VALUES ('lost-mail', ?, ?, 0, 1, 'gone-instance', 1)"),
+                           {QString::fromUtf8(QJsonDocument(lost.toJson()).toJson()), lost.toAddress})
+                .status();
+        }));
+        const Result<qint64> recovered = (*e)->mail().recover(CancelToken(), false);
+        QVERIFY(recovered);
+        QCOMPARE(*recovered, qint64(1));
+        QVERIFY((*e)->queues().flushAll(CancelToken(), 10s));
+        const std::vector<Message> again = box->take();
+        QCOMPARE(again.size(), std::size_t(1));
+        QCOMPARE(again.front().toAddress, QStringLiteral("lost@example.com"));
+        const QString history = (*e)->store()
+                                    .readValue<QString>([](SqlTransaction &tx) -> Result<QString> {
+                                        Result<QSqlQuery> q = tx.exec(QStringLiteral("SELECT outcome || ' ' || interrupted FROM mail_outbox WHERE uuid = 'lost-mail'"));
+                                        if (!q || !q->next())
+                                            return Status::notFound(QStringLiteral("no row"));
+                                        return q->value(0).toString();
+                                    })
+                                    .valueOr({});
+        QVERIFY2(history.startsWith(QLatin1String("sent ")) && history.contains(QLatin1String("gone-instance")), qPrintable(history));
+
+        // An item of a version without the outbox (no row): sent as it is.
+        QVERIFY((*e)->mail().queue()->push(CancelToken(), mail(QStringLiteral("legacy@example.com"))));
+        QVERIFY((*e)->queues().flushAll(CancelToken(), 10s));
+        QCOMPARE(box->take().size(), std::size_t(1));
+        (*e)->shutdown();
+    }
 };
 
 QTEST_GUILESS_MAIN(tst_MailCompose)
