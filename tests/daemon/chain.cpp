@@ -1,5 +1,7 @@
 #include "chain.h"
 
+#include "support/wait.h"
+
 #include <QFile>
 #include <QJsonDocument>
 
@@ -193,6 +195,32 @@ Ledger ledger(const Api &api)
             break;
     }
     return l;
+}
+
+Settled settle(const HttpReceiver &receiver, Kind kind, const QList<int> &accepted, const Api &api, std::chrono::milliseconds bound)
+{
+    Settled s;
+    if (!eventually(
+            [&] {
+                s.tally = tally(receiver.requests(), kind);
+                return s.tally.missing(accepted) == 0;
+            },
+            bound)) {
+        s.problem = s.tally.describe(accepted);
+        return s;
+    }
+    const qint64 expected = accepted.size();
+    if (!eventually([&] {
+            s.book = ledger(api);
+            return s.book.pending == 0 && s.book.eventStatus.value(QStringLiteral("done")) == expected;
+        }))
+        s.problem = QStringLiteral("pending %1 (claimed without outcome %2); events done %3 of %4")
+                        .arg(s.book.pending)
+                        .arg(s.book.claimedWithoutOutcome)
+                        .arg(s.book.eventStatus.value(QStringLiteral("done")))
+                        .arg(expected);
+    s.tally = tally(receiver.requests(), kind);  // what arrived while the store settled, too
+    return s;
 }
 
 }  // namespace Switchyard::Test::Chain

@@ -15,6 +15,8 @@
 #include <QString>
 #include <QUrl>
 
+#include <chrono>
+
 namespace Switchyard::Test::Chain {
 
 // A running daemon's API, with its token.
@@ -65,5 +67,17 @@ struct Ledger
     QMap<QString, qint64> eventStatus;  // event status → count
 };
 Ledger ledger(const Api &api);
+
+// Waits (up to `bound`) until every event of `accepted` reached the receiver, then until the
+// store has settled: no delivery without an outcome, `accepted` events done. What was seen; its
+// `problem` says what never came, empty when all did.
+struct Settled
+{
+    Tally tally;
+    Ledger book;
+    QString problem;
+};
+Settled settle(const HttpReceiver &receiver, Kind kind, const QList<int> &accepted, const Api &api,
+               std::chrono::milliseconds bound);
 
 }  // namespace Switchyard::Test::Chain

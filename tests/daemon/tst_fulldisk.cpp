@@ -153,28 +153,16 @@ private Q_SLOTS:
 
         int said = 0;
         for (const QByteArray &line : daemon.output().split('\n'))
-            if ((line.contains("No space left") || line.contains("disk is full") || line.contains("waiting")) && said++ < 12)
+            if ((line.contains("No space left") || line.contains("disk is full") || line.contains("waiting")) &&
+                said++ < 12)
                 qInfo().noquote() << "daemon:" << line.mid(24, 260);
         QVERIFY(QFile::remove(filler));
-        Chain::Tally tally;
-        QVERIFY2(Test::eventually(
-                     [&] {
-                         tally = Chain::tally(receiver.requests(), Chain::Kind::Push);
-                         return tally.missing(accepted) == 0;
-                     },
-                     60s),
-                 qPrintable(tally.describe(accepted)));
-        Chain::Ledger book;
-        QVERIFY2(Test::eventually([&] {
-                     book = Chain::ledger(api);
-                     return book.pending == 0 && book.eventStatus.value(QStringLiteral("done")) == accepted.size();
-                 }),
-                 qPrintable(QStringLiteral("pending %1; events done %2 of %3")
-                                .arg(book.pending)
-                                .arg(book.eventStatus.value(QStringLiteral("done")))
-                                .arg(accepted.size())));
+        const Chain::Settled settled = Chain::settle(receiver, Chain::Kind::Push, accepted, api, 60s);
+        QVERIFY2(settled.problem.isEmpty(), qPrintable(settled.problem));
+        const Chain::Tally &tally = settled.tally;
+        const Chain::Ledger &book = settled.book;
         QCOMPARE(book.claimedWithoutOutcome, 0);
-        QCOMPARE(Chain::tally(receiver.requests(), Chain::Kind::Push).splitEvents(), 0);
+        QCOMPARE(tally.splitEvents(), 0);
         QVERIFY2(!daemon.output().contains("damaged"), daemon.output().constData());
         QVERIFY2(api.get(QStringLiteral("/notices")).body.indexOf("damaged") < 0,
                  api.get(QStringLiteral("/notices")).body.constData());

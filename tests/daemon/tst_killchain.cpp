@@ -84,25 +84,11 @@ private Q_SLOTS:
         }
         QCOMPARE(kills, int(kKillsAfter.size()));
 
-        Chain::Tally tally;
-        QVERIFY2(Test::eventually(
-                     [&] {
-                         tally = Chain::tally(receiver.requests(), Chain::Kind::Push);
-                         return tally.missing(accepted) == 0;
-                     },
-                     90s),
-                 qPrintable(tally.describe(accepted)));
-        Chain::Ledger book;
-        QVERIFY2(Test::eventually([&] {
-                     book = Chain::ledger(*api);
-                     return book.pending == 0 && book.eventStatus.value(QStringLiteral("done")) == kEvents;
-                 }),
-                 qPrintable(QStringLiteral("pending %1 (claimed without outcome %2); events done %3")
-                                .arg(book.pending)
-                                .arg(book.claimedWithoutOutcome)
-                                .arg(book.eventStatus.value(QStringLiteral("done")))));
+        const Chain::Settled settled = Chain::settle(receiver, Chain::Kind::Push, accepted, *api, 90s);
+        QVERIFY2(settled.problem.isEmpty(), qPrintable(settled.problem));
+        const Chain::Tally &tally = settled.tally;
+        const Chain::Ledger &book = settled.book;
         QCOMPARE(book.claimedWithoutOutcome, 0);
-        tally = Chain::tally(receiver.requests(), Chain::Kind::Push);
         qInfo().noquote() << "after" << kills << "kills:" << tally.describe(accepted) << ";" << book.interrupted
                           << "delivery(ies) interrupted and sent again";
         QCOMPARE(tally.splitEvents(), 0);
