@@ -33,7 +33,8 @@ struct Written
 {
     double ms = 0;
     QString request, response;  // the history's JSON, encoded before the write transaction
-    bool fenced = false;        // another instance took the task over: nothing of it was written
+    bool fenced = false;        // nothing of it was written: another instance took it over, or it is gone
+    bool gone = false;          // the task is gone (its hook was deleted)
     bool resent = false;        // cut by a stop and made undelivered again (queued after this)
     bool disabled = false;
     qint64 retryId = 0;
@@ -74,8 +75,14 @@ Status writeResult(SqlTransaction &tx, const Ended &e, Written &w, const std::ve
     if (!q)
         return q.status();
     w.fenced = q->numRowsAffected() == 0;
-    if (w.fenced)
+    if (w.fenced) {
+        // Taken over, or gone with its hook (a delete cuts its deliveries): only the first is news.
+        Result<qint64> present = tx.scalar(QStringLiteral("SELECT COUNT(*) FROM hook_task WHERE id = ?"), {f.task.id});
+        if (!present)
+            return present.status();
+        w.gone = *present == 0;
         return Status::ok();
+    }
     const bool retry =
         outcome == TaskOutcome::Failed && f.hook.id != 0 && f.hook.active && f.task.attempt < int(schedule.size());
     if (!retry)
@@ -243,8 +250,9 @@ void WebhookService::Impl::afterRecord(const std::vector<Ended> &ended, const st
             continue;
         }
         if (w.fenced) {
-            qCWarning(lcWebhook).noquote() << "webhook task" << f.task.id << "was taken over by another instance (this one was"
-                                           << "declared lost): its result here is not recorded";
+            if (!w.gone)
+                qCWarning(lcWebhook).noquote() << "webhook task" << f.task.id << "was taken over by another instance (this one was"
+                                               << "declared lost): its result here is not recorded";
             continue;
         }
         if (w.resent)
