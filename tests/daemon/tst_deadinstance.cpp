@@ -1,5 +1,6 @@
-// Three daemons sharing one PostgreSQL database and one Redis (queues, locks, cron ticks); one is
-// killed while it works and never comes back. Its heartbeat stops, a live instance declares it
+// Three daemons sharing one PostgreSQL database and one Redis (locks, cron ticks), each with its
+// queues on its own disk; one is killed while deliveries it claimed are on the wire, with events
+// it accepted still in its queue, and never comes back. Its heartbeat stops, a live instance declares it
 // lost and takes over what it held: every event accepted by any of the three reaches the webhook
 // receiver within 90 s, no delivery stays claimed without an outcome, and cron ticks still run
 // once each.
@@ -40,13 +41,13 @@ private Q_SLOTS:
         QVERIFY2(db, qPrintable(db.status().message()));
         HttpReceiver receiver;
         receiver.setKeepAlive(true);
-        receiver.setAnswerDelay(10);
+        receiver.setAnswerDelay(50);
         const QByteArray redisUrl = redis.url().toUtf8();
         const QByteArray config =
             "[webhook]\nALLOWED_HOST_LIST = loopback\n"
-            "[queue]\nTYPE = redis\nCONN_STR = " +
-            redisUrl +
-            "\n"
+            // Each daemon's queues on its own disk (LevelDB): what the dead one queued is found
+            // again through the store, not through a shared queue.
+            "[queue]\nTYPE = level\n"
             "[global_lock]\nSERVICE_TYPE = redis\nSERVICE_CONN_STR = " +
             redisUrl +
             "\n"
@@ -73,10 +74,22 @@ private Q_SLOTS:
         QDateTime killedAt;
         for (int n = 1; n <= kEvents; ++n) {
             if (n == kKillAfter + 1) {
-                daemons[1]->kill();  // mid-work, and never again
+                // Mid-work, and never again: when the daemon has deliveries on the wire (claimed
+                // by it, their answers pending at the receiver).
+                const Chain::Api second(*daemons[1]);
+                QVERIFY(Test::eventually([&] {
+                    return second.get(QStringLiteral("/deliveries/stats"))
+                               .json()
+                               .object()
+                               .value(QStringLiteral("in_flight"))
+                               .toInteger() > 0;
+                }));
+                daemons[1]->kill();
                 killedAt = QDateTime::currentDateTimeUtc();
             }
             int target = n % 3;
+            if (n > kKillAfter - 10 && n <= kKillAfter)
+                target = 1;  // a burst to the one that will die
             if (target == 1 && !killedAt.isNull())
                 target = n % 2 == 0 ? 0 : 2;
             const int status = Chain::post(Chain::Api(*daemons[target]), Chain::Kind::Push, n);

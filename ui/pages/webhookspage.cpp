@@ -208,7 +208,7 @@ WebhooksPage::WebhooksPage(Admin::AdminBackend &backend, QWidget *parent)
     m_taskView->setColumnHidden(HookTaskModel::Hook, true); // shown for all webhooks
     m_taskView->header()->resizeSection(HookTaskModel::Created, 140);
     m_taskView->header()->resizeSection(HookTaskModel::Event, 140);
-    m_taskView->header()->resizeSection(HookTaskModel::Status, 110);
+    m_taskView->header()->resizeSection(HookTaskModel::Status, 175); // "succeeded · 200 · resent" fits
     m_taskView->header()->resizeSection(HookTaskModel::Duration, 55);
     m_taskView->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     m_taskView->addAction(m_redeliver);
@@ -421,7 +421,9 @@ void WebhooksPage::taskSelectionChanged()
         m_tabs->setTabText(m_tabs->indexOf(m_attempts), tr("Atte&mpts"));
     } else {
         m_attempts->setPlainText(describeAttempts(*row));
-        m_tabs->setTabText(m_tabs->indexOf(m_attempts), tr("Atte&mpts (%1)").arg(row->interrupted.size() + 1));
+        // The count only when there is more than the one attempt every delivery has.
+        m_tabs->setTabText(m_tabs->indexOf(m_attempts), row->interrupted.empty() ? tr("Atte&mpts")
+                                                                                 : tr("Atte&mpts (%1)").arg(row->interrupted.size() + 1));
         const QJsonObject request = row->request.toObject();
         const QJsonObject response = row->response.toObject();
         m_request->setPlainText(request.isEmpty() ? tr("Not sent yet (%1).").arg(row->status)
