@@ -68,10 +68,13 @@ private Q_SLOTS:
         int kills = 0;
         for (int n = 1; n <= kEvents; ++n) {
             if (kKillsAfter.contains(n - 1)) {
-                // Kill while a delivery is on the wire: right after one arrives (its answer waits).
+                // Kill while a delivery is on the wire: the next one to arrive gets no answer
+                // before the kill, so the restarted daemon has at least one interruption to resend.
+                receiver.setAnswerDelay(600'000);
                 const qsizetype seen = receiver.requests().size();
                 QVERIFY(Test::eventually([&] { return receiver.requests().size() > seen; }));
                 daemon->kill();
+                receiver.setAnswerDelay(10);
                 QVERIFY(daemon->crashed());
                 ++kills;
                 daemon = std::make_unique<DaemonProcess>();
@@ -92,6 +95,7 @@ private Q_SLOTS:
         qInfo().noquote() << "after" << kills << "kills:" << tally.describe(accepted) << ";" << book.interrupted
                           << "delivery(ies) interrupted and sent again";
         QCOMPARE(tally.splitEvents(), 0);
+        QVERIFY2(book.interrupted > 0, "no delivery was interrupted by the kills");
         QVERIFY2(tally.duplicates() <= kills * kDuplicatesPerKill, qPrintable(tally.describe(accepted)));
         QVERIFY2(!daemon->output().contains("damaged"), daemon->output().constData());
         QCOMPARE(daemon->stop(), 0);

@@ -89,8 +89,8 @@ struct EventService::Impl
     const EventServiceOptions options;
     std::shared_ptr<WorkerPoolQueue<qint64>> queue;
     std::atomic<bool> resync{false}; // a push failed: the next recovery round queues pending rows again
-    std::mutex observerMutex;
-    Observer observer; // set before start()
+    std::mutex observerMutex; // guards observer: set by the console's thread, read by workers
+    Observer observer;        // guarded by observerMutex
     std::mutex workingMutex;
     std::set<qint64> working; // guarded by workingMutex: the events this instance's workers hold
 
@@ -320,19 +320,46 @@ Status EventService::start(const CancelToken &cancel, QueueManager &queues, cons
 
 Result<qint64> EventService::recoverClaims(const CancelToken &cancel)
 {
-    Result<std::vector<qint64>> released = d->store.writeValue<std::vector<qint64>>([&](SqlTransaction &tx) {
-        return tx.numbers(QStringLiteral("UPDATE event SET status = 'pending', claimed_by = '' WHERE status = 'processing' AND %1 RETURNING id")
-                              .arg(d->instances.notLive(QStringLiteral("claimed_by"))));
+    // Claims of instances that are not live, and this instance's own that none of its workers
+    // holds (a write that failed for good left them): the working set is locked while they are
+    // released, so no worker takes one up meanwhile (a worker enters it before it claims).
+    const QString self = d->instances.instanceId();
+    Result<std::vector<qint64>> released = d->store.writeValue<std::vector<qint64>>([&](SqlTransaction &tx) -> Result<std::vector<qint64>> {
+        Result<std::vector<qint64>> gone = tx.numbers(
+            QStringLiteral("UPDATE event SET status = 'pending', claimed_by = '' WHERE status = 'processing' AND %1 RETURNING id")
+                .arg(d->instances.notLive(QStringLiteral("claimed_by"))));
+        if (!gone)
+            return gone;
+        Result<std::vector<qint64>> mine =
+            tx.numbers(QStringLiteral("SELECT id FROM event WHERE status = 'processing' AND claimed_by = ?"), {self});
+        if (!mine)
+            return mine;
+        std::lock_guard lock(d->workingMutex);
+        for (qint64 id : *mine) {
+            if (d->working.count(id))
+                continue;
+            Result<QSqlQuery> q = tx.exec(QStringLiteral("UPDATE event SET status = 'pending', claimed_by = '' WHERE id = ? AND status = "
+                                                         "'processing' AND claimed_by = ?"),
+                                          {id, self});
+            if (!q)
+                return q.status();
+            if (q->numRowsAffected() > 0)
+                gone->push_back(id);
+        }
+        return gone;
     });
     if (!released)
         return released.status();
     if (released->empty())
         return 0;
-    qCWarning(lcCore).noquote() << released->size() << "event(s) held by an instance that is no longer live go back to pending";
+    qCWarning(lcCore).noquote() << released->size() << "event(s) held by an instance that is no longer live, or left claimed here,"
+                                << "go back to pending";
     for (qint64 id : *released) {
         d->tell(id);
-        if (Status pushed = d->queue->push(cancel, id); !pushed && pushed.code() != Status::Code::AlreadyExists)
-            d->resync = true; // pending in the store: the next round queues it
+        if (Status pushed = d->queue->push(cancel, id); !pushed && pushed.code() != Status::Code::AlreadyExists) {
+            d->resync = true; // pending in the store: the next round queues it (and stops pushing now: a full queue is slow)
+            break;
+        }
     }
     return qint64(released->size());
 }
@@ -482,6 +509,8 @@ bool EventService::process(const CancelToken &stop, qint64 id)
     if (!record) {
         if (record.status().code() == Status::Code::Unavailable)
             d->giveBack(id, record.status().message(), {});
+        else // the row does not read: nothing can be made of it
+            d->end(stop, id, QStringLiteral("failed"), record.status().message());
         return record.status().code() != Status::Code::Unavailable;
     }
     d->tell(*record);

@@ -30,6 +30,11 @@ struct MailService::Private
     InstanceRegistry *instances = nullptr;  // set by start()
     std::atomic<bool> resync{false};        // an outbox row was not queued: the next recovery round queues it
     std::atomic<qint64> prunedMs{0};        // the outbox's last prune
+    // The outbox rows this instance's workers hold (from before their claim until their outcome
+    // is written or they go back): a claim of this instance's that is not in here was left by a
+    // write that failed for good, and is taken over by recover().
+    std::mutex handMutex; // guards inHand
+    std::multiset<qint64> inHand;
     std::atomic<qint64> queued{0};
     std::atomic<qint64> sent{0};
     std::atomic<qint64> failed{0};
@@ -52,14 +57,17 @@ struct MailService::Private
         lastErrorAt = QDateTime::currentDateTimeUtc();
     }
 
-    // Pushes messages whose rows are in the outbox; what the queue refuses waits there.
+    // Pushes messages whose rows are in the outbox, until the queue refuses one: that one and
+    // the rest wait there, for the next recovery round (a full queue refuses each push only
+    // after its push wait: the rest are not tried now).
     void pushStored(const std::vector<Message> &messages)
     {
         for (const Message &m : messages)
             if (Status pushed = queue->push(CancelToken(), m); !pushed) {
                 resync = true;
-                qCWarning(lcMail).noquote() << "mail" << m.info << "to" << m.toAddress << "is in the outbox but not queued ("
-                                            << pushed.message() << "); the next recovery round queues it";
+                qCWarning(lcMail).noquote() << "mail" << m.info << "to" << m.toAddress << "and what follows are in the outbox but not queued ("
+                                            << pushed.message() << "); the next recovery round queues them";
+                return;
             }
     }
 
@@ -89,9 +97,21 @@ std::vector<Message> MailService::Private::handle(const CancelToken &shutdown, c
     for (const Message &m : batch)
         if (m.outboxId > 0)
             ids.push_back(m.outboxId);
+    {
+        std::lock_guard lock(handMutex);
+        inHand.insert(ids.begin(), ids.end());
+    }
+    const auto letGo = [&] {
+        std::lock_guard lock(handMutex);
+        for (qint64 id : ids)
+            if (const auto it = inHand.find(id); it != inHand.end())
+                inHand.erase(it);
+    };
     Result<std::set<qint64>> claimed = untilAvailable(shutdown, RetryDelays{}, [&] { return Outbox::claim(*store, ids, self); });
-    if (!claimed)
+    if (!claimed) {
+        letGo();
         return batch; // stopping: back to the queue (and unclaimed in the outbox)
+    }
     crashPoint("mail.claimed");
     std::vector<Message> toSend;
     for (const Message &m : batch) // a row queued twice is in the batch twice: sent once
@@ -124,6 +144,7 @@ std::vector<Message> MailService::Private::handle(const CancelToken &shutdown, c
         patiently(shutdown, [&] { return Outbox::release(*store, released, self); });
         qCInfo(lcMail).noquote() << unsent.size() << "mail(s) go back to the queue: the instance is stopping";
     }
+    letGo();
     return unsent;
 }
 
@@ -177,7 +198,10 @@ Result<qint64> MailService::recover(const CancelToken &cancel, bool everything)
 {
     if (!d->queue || !d->store)
         return qint64(0);
-    Result<std::vector<Message>> interrupted = Outbox::takeOver(*d->store, *d->instances);
+    Result<std::vector<Message>> interrupted = [&] {
+        std::lock_guard lock(d->handMutex); // a worker holds a row before it claims it
+        return Outbox::takeOver(*d->store, *d->instances, d->inHand);
+    }();
     if (!interrupted)
         return interrupted.status();
     if (!interrupted->empty())

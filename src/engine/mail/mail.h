@@ -146,7 +146,7 @@ public:
 
     // Queues composed messages (nothing when the mailer is off): written to the outbox in one
     // transaction, then pushed on the queue (a push that fails is queued by the next recovery
-    // round: not an error). With a `key` (NotifyContext::nextKey()) each message's outbox key is
+    // round: not an error). With a `key` (NotifyContext::keyFor()) each message's outbox key is
     // derived from it, its trace and its place, so queuing the same call again queues nothing
     // new. The store's error when the outbox cannot take them (the caller decides whether that is
     // a failure to count — recordNotQueued — or one to retry).

@@ -43,9 +43,10 @@ Result<std::set<qint64>> claim(Store &store, const std::vector<qint64> &ids, con
 Status record(Store &store, const std::vector<std::tuple<qint64, bool, QString>> &outcomes, const QString &self);
 // Gives claims back unsent.
 Status release(Store &store, const std::vector<qint64> &ids, const QString &self);
-// Rows claimed by instances that are not live: each attempt recorded as interrupted, the claim
-// given back. Their messages, to be queued again.
-Result<std::vector<Message>> takeOver(Store &store, const InstanceRegistry &instances);
+// Rows claimed by instances that are not live, and this instance's own claims that are not in
+// `inHand` (left by a write that failed for good): each attempt recorded as interrupted, the
+// claim given back. Their messages, to be queued again.
+Result<std::vector<Message>> takeOver(Store &store, const InstanceRegistry &instances, const std::multiset<qint64> &inHand);
 // Unclaimed unsent rows after id `after`, oldest first, at most `limit`.
 Result<std::vector<Message>> unsent(Store &store, qint64 after, int limit);
 // Ended rows older than `ms`: how many were removed.

@@ -260,8 +260,8 @@ struct MailNotifier::Private
         ++events;
         messages += qint64(composed.size());
         // The dispatch's key makes the outbox rows the same ones when the event comes again.
-        if (Status queued = service.sendAsync(composed, scope ? scope->nextKey() : QString()); !queued) {
-            if (scope) {
+        if (Status queued = service.sendAsync(composed, scope ? scope->callKey() : QString()); !queued) {
+            if (scope && queued.code() == Status::Code::Unavailable) { // the store, not the mail
                 qCInfo(lcMail).noquote() << "the event's mail waits:" << queued.message();
                 scope->retryLater(queued);
             } else {

@@ -35,10 +35,15 @@ std::optional<Message> messageOf(qint64 id, const QString &json)
     return m;
 }
 
-QString derivedKey(const Message &m, const QString &key, std::size_t place)
+// A mail's outbox key: the call's key and what the mail is — its recipient, its Message-ID (the
+// issue, comment or release it is about), what and its subject — not its place among the call's mails, so a
+// recipient added or gone between two dispatches does not rename the others.
+QString derivedKey(const Message &m, const QString &key)
 {
     static const QUuid kNamespace = QUuid::fromString(QLatin1String("3a9d3f6e-7c1b-4f52-8e0a-5b2d6c9e1f47"));
-    return QUuid::createUuidV5(kNamespace, QStringLiteral("%1\n%2\n%3\n%4").arg(m.traceId, key).arg(place).arg(m.toAddress))
+    return QUuid::createUuidV5(kNamespace, QStringLiteral("%1\n%2\n%3\n%4\n%5\n%6").arg(m.traceId, key, m.toAddress.toLower(),
+                                                                                       m.header(QStringLiteral("Message-ID")), m.info,
+                                                                                       m.subject))
         .toString(QUuid::WithoutBraces);
 }
 
@@ -59,7 +64,7 @@ Result<std::vector<Message>> put(Store &store, std::vector<Message> messages, co
         std::vector<Message> toPush;
         for (std::size_t i = 0; i < messages.size(); ++i) {
             Message m = messages[i];
-            const QString uuid = key.isEmpty() ? QUuid::createUuid().toString(QUuid::WithoutBraces) : derivedKey(m, key, i);
+            const QString uuid = key.isEmpty() ? QUuid::createUuid().toString(QUuid::WithoutBraces) : derivedKey(m, key);
             Result<QSqlQuery> q = tx.exec(QStringLiteral("INSERT INTO mail_outbox (uuid, message, to_address, info, trace_id, created_ms) "
                                                          "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (uuid) DO NOTHING RETURNING id"),
                                           {uuid, messageJson(m), m.toAddress, m.info, m.traceId, QDateTime::currentMSecsSinceEpoch()});
@@ -129,12 +134,13 @@ Status release(Store &store, const std::vector<qint64> &ids, const QString &self
     });
 }
 
-Result<std::vector<Message>> takeOver(Store &store, const InstanceRegistry &instances)
+Result<std::vector<Message>> takeOver(Store &store, const InstanceRegistry &instances, const std::multiset<qint64> &inHand)
 {
     return store.writeValue<std::vector<Message>>([&](SqlTransaction &tx) -> Result<std::vector<Message>> {
         Result<QSqlQuery> q = tx.exec(QStringLiteral("SELECT id, message, claimed_by, claimed_ms, interrupted FROM mail_outbox "
-                                                     "WHERE is_claimed = 1 AND outcome = '' AND %1 ORDER BY id LIMIT 500")
-                                          .arg(instances.notLive(QStringLiteral("claimed_by"))));
+                                                     "WHERE is_claimed = 1 AND outcome = '' AND (%1 OR claimed_by = ?) ORDER BY id LIMIT 500")
+                                          .arg(instances.notLive(QStringLiteral("claimed_by"))),
+                                      {instances.instanceId()});
         if (!q)
             return q.status();
         struct Row
@@ -145,8 +151,9 @@ Result<std::vector<Message>> takeOver(Store &store, const InstanceRegistry &inst
         };
         std::vector<Row> rows;
         while (q->next())
-            rows.push_back({q->value(0).toLongLong(), q->value(1).toString(), q->value(2).toString(), q->value(4).toString(),
-                            q->value(3).toLongLong()});
+            if (q->value(2).toString() != instances.instanceId() || !inHand.count(q->value(0).toLongLong())) // own ones only when orphaned
+                rows.push_back({q->value(0).toLongLong(), q->value(1).toString(), q->value(2).toString(), q->value(4).toString(),
+                                q->value(3).toLongLong()});
         q->finish();
         std::vector<Message> again;
         for (const Row &r : rows) {

@@ -450,7 +450,8 @@ void UINotifier::push(const NotifyContext &c, const NotificationItem &item)
     if (!m_queue)
         return;
     if (Status pushed = m_queue->push(CancelToken(), item); !pushed) {
-        if (c.scope) {
+        // A queue that is full or cannot write passes; anything else would fail again.
+        if (c.scope && (pushed.code() == Status::Code::Unavailable || pushed.code() == Status::Code::DeadlineExceeded)) {
             c.retryLater(pushed); // the event comes back to this notifier (items queued before may go twice)
             return;
         }

@@ -51,6 +51,8 @@ void NotifyBus::broadcast(const char *event, const NotifyContext *c, const Call 
         ++m_stats.delivered;
     }
     NotifyScope *scope = c ? c->scope.get() : nullptr;
+    if (scope)
+        scope->beginCall();
     for (const Entry &entry : notifiers) {
         if (scope) {
             if (scope->skips(entry.name))
@@ -78,6 +80,8 @@ void NotifyBus::broadcast(const char *event, const NotifyContext *c, const Call 
 
 void NotifyBus::drop(const char *event, const NotifyContext &c, const QString &reason, const QString &detail, const Status &cause)
 {
+    if (c.scope)
+        c.scope->beginCall(); // a dropped call keeps its number too
     if (c.scope && cause.code() == Status::Code::Unavailable) {
         // The store, not the event: the whole dispatch is made again later.
         qCInfo(lcNotify).noquote() << event << "waits:" << detail;
@@ -116,9 +120,14 @@ std::set<QString> NotifyScope::done(const QStringList &all) const
     return finished;
 }
 
-QString NotifyScope::nextKey()
+QString NotifyScope::callKey() const
 {
-    return QStringLiteral("%1#%2").arg(m_current).arg(m_calls[m_current]++);
+    return QStringLiteral("%1#%2").arg(m_current).arg(m_call);
+}
+
+QString NotifyScope::keyFor(const QString &what)
+{
+    return QStringLiteral("%1#%2/%3#%4").arg(m_current).arg(m_call).arg(what).arg(m_asked[{m_current, what}]++);
 }
 
 namespace {

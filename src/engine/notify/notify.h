@@ -31,7 +31,14 @@ public:
     // `done`: the notifiers that finished this cause in an earlier dispatch (left out).
     explicit NotifyScope(std::set<QString> done = {}) : m_done(std::move(done)) {}
 
-    // The bus: whether `notifier` is left out, and which one runs now ("" between notifiers).
+    // The bus: a bus call begins (every call of the dispatch, broadcast or dropped, counts, so a
+    // call keeps its number in every dispatch of the cause); whether `notifier` is left out, and
+    // which one runs now ("" between notifiers).
+    void beginCall()
+    {
+        ++m_call;
+        m_asked.clear();
+    }
     bool skips(const QString &notifier) const { return m_done.count(notifier) > 0; }
     void enter(const QString &notifier) { m_current = notifier; }
     // The notifier running now could not finish; outside a notifier (the bus's own loading)
@@ -42,16 +49,23 @@ public:
     QString failures() const;
     // After a dispatch: of `all`, the notifiers that have finished, in this dispatch or before.
     std::set<QString> done(const QStringList &all) const;
-    // A name for the running notifier's next call in this dispatch, "<notifier>#<n>": the same in
-    // every dispatch of the same cause, whose calls come in the same order — so what a notifier
-    // makes of a call can be keyed by it (webhook delivery ids) and is not made twice when the
-    // cause is dispatched again after a crash.
-    QString nextKey();
+    // A name for what the running notifier makes of the current call,
+    // "<notifier>#<call>/<what>#<n>" (`what`: the notifier's own words for it — the hook event
+    // type; n: how often it asked for that `what` in this call before): the same in every
+    // dispatch of the same cause, whose calls come in the same order, so what a notifier makes
+    // can be keyed by it (webhook delivery ids, the mail outbox) and is not made twice when the
+    // cause is dispatched again after a crash. Named by what, not by how many things came before
+    // it, so a call that failed part-way does not shift the names of the rest.
+    QString keyFor(const QString &what);
+    // "<notifier>#<call>": for a notifier that names what it makes by its content (the mail
+    // outbox: recipient, message id, subject).
+    QString callKey() const;
 
 private:
     std::set<QString> m_done;
     QString m_current;
-    std::map<QString, int> m_calls;       // per notifier, this dispatch
+    int m_call = -1;                       // the bus call under way, from 0
+    std::map<std::pair<QString, QString>, int> m_asked; // (notifier, what) → keys given in this call
     std::map<QString, QString> m_failures; // notifier ("" for the bus) → why
 };
 
@@ -69,8 +83,8 @@ struct NotifyContext
         if (scope)
             scope->retryLater(why);
     }
-    // NotifyScope::nextKey(); "" without a scope.
-    QString nextKey() const { return scope ? scope->nextKey() : QString(); }
+    // NotifyScope::keyFor(); "" without a scope.
+    QString keyFor(const QString &what) const { return scope ? scope->keyFor(what) : QString(); }
 };
 
 class Notifier

@@ -100,13 +100,26 @@ QString InstanceRegistry::clockSql() const
                : QStringLiteral("(CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER))");
 }
 
+std::chrono::milliseconds InstanceRegistry::trustAfter() const
+{
+    return m_options.trustAfter.count() >= 0 ? m_options.trustAfter : m_options.grace;
+}
+
+bool InstanceRegistry::trusted() const
+{
+    const qint64 since = m_beatingSince.load();
+    const qint64 now = std::chrono::duration_cast<std::chrono::nanoseconds>(SteadyClock::now().time_since_epoch()).count();
+    return since > 0 && now - since >= std::chrono::duration_cast<std::chrono::nanoseconds>(trustAfter()).count();
+}
+
 QString InstanceRegistry::notLive(const QString &column) const
 {
     // The instance's id and the grace are ours, not input: written into the statement.
     QString self = m_instanceId;
     self.replace(u'\'', QStringLiteral("''"));
-    return QStringLiteral(
-               "(%1 <> '%2' AND %1 NOT IN (SELECT id FROM instance WHERE stopped_ms = 0 AND heartbeat_ms >= %3 - %4))")
+    if (!trusted()) // not beating long enough yet to judge others' heartbeats: only the ended are not live
+        return QStringLiteral("(%1 <> '%2' AND %1 NOT IN (SELECT id FROM instance WHERE stopped_ms = 0))").arg(column, self);
+    return QStringLiteral("(%1 <> '%2' AND %1 NOT IN (SELECT id FROM instance WHERE stopped_ms = 0 AND heartbeat_ms >= %3 - %4))")
         .arg(column, self, clockSql())
         .arg(m_options.grace.count());
 }
@@ -158,6 +171,15 @@ Status InstanceRegistry::registerSelf(bool again)
         return Status(
             written.code(),
             QStringLiteral("cannot register instance %1 in the store: %2").arg(m_instanceId, written.message()));
+    if (!again) {
+        m_beatingSince = std::chrono::duration_cast<std::chrono::nanoseconds>(SteadyClock::now().time_since_epoch()).count();
+        m_lastEndSeen = m_store
+                            .readValue<qint64>([&](SqlTransaction &tx) {
+                                return tx.scalar(QStringLiteral("SELECT COALESCE(MAX(stopped_ms), 0) FROM instance WHERE id <> ?"),
+                                                 {m_instanceId});
+                            })
+                            .valueOr(0);
+    }
     if (!lost.isEmpty()) {
         m_lostAtStart = lost;
         qCWarning(lcStore).noquote() << "the previous run of this data directory (" << lost.join(QStringLiteral(", "))
@@ -172,60 +194,72 @@ void InstanceRegistry::addRecoverer(const QString &name, Recoverer recoverer)
     m_recoverers.emplace_back(name, std::move(recoverer));
 }
 
-Status InstanceRegistry::beat(const CancelToken &cancel)
+Result<bool> InstanceRegistry::beat()
 {
     bool declaredDead = false;
     QStringList lost;
+    qint64 lastEnd = 0;
+    const bool judge = trusted();
     const Status written = m_store.write([&](SqlTransaction &tx) -> Status {
         lost.clear();
-        Result<QSqlQuery> q = tx.exec(
-            QStringLiteral("UPDATE instance SET heartbeat_ms = %1 WHERE id = ? AND stopped_ms = 0").arg(clockSql()),
-            {m_instanceId});
+        Result<QSqlQuery> q = tx.exec(QStringLiteral("UPDATE instance SET heartbeat_ms = %1 WHERE id = ? AND stopped_ms = 0").arg(clockSql()),
+                                      {m_instanceId});
         if (!q)
             return q.status();
         declaredDead = q->numRowsAffected() == 0;
-        Result<QStringList> silent =
-            declareLost(tx, QStringLiteral("id <> ? AND heartbeat_ms < %1 - ?").arg(clockSql()),
-                        {m_instanceId, qint64(m_options.grace.count())});
-        if (!silent)
-            return silent.status();
-        lost = *silent;
+        if (judge) {
+            Result<QStringList> silent = declareLost(tx, QStringLiteral("id <> ? AND heartbeat_ms < %1 - ?").arg(clockSql()),
+                                                     {m_instanceId, qint64(m_options.grace.count())});
+            if (!silent)
+                return silent.status();
+            lost = *silent;
+        }
+        Result<qint64> ended = tx.scalar(QStringLiteral("SELECT COALESCE(MAX(stopped_ms), 0) FROM instance WHERE id <> ?"), {m_instanceId});
+        if (!ended)
+            return ended.status();
+        lastEnd = *ended;
         return Status::ok();
     });
     if (!written) {
         if (!m_beatFailed)
-            qCWarning(lcStore).noquote() << "instance" << m_instanceId
-                                         << ": the heartbeat cannot be written:" << written.message();
+            qCWarning(lcStore).noquote() << "instance" << m_instanceId << ": the heartbeat cannot be written:" << written.message();
         m_beatFailed = true;
+        m_beatingSince = 0; // an outage: others' heartbeats say nothing until this one has beaten for the grace again
         return written;
     }
-    if (m_beatFailed)
+    if (m_beatFailed) {
         qCInfo(lcStore).noquote() << "instance" << m_instanceId << ": the heartbeat is written again";
+        m_beatingSince = std::chrono::duration_cast<std::chrono::nanoseconds>(SteadyClock::now().time_since_epoch()).count();
+    }
     m_beatFailed = false;
     if (declaredDead) {
         // Another instance found this one silent past the grace and took its claims over; what
         // this one still finishes is fenced (its writes name it as the claimant).
-        qCWarning(lcStore).noquote() << "instance" << m_instanceId
-                                     << "was declared lost (its heartbeat was late by more than"
+        qCWarning(lcStore).noquote() << "instance" << m_instanceId << "was declared lost (its heartbeat was late by more than"
                                      << m_options.grace.count() << "ms); it registers again";
         if (Status again = registerSelf(true); !again)
             return again;
     }
     if (!lost.isEmpty())
-        qCWarning(lcStore).noquote() << "instance(s)" << lost.join(QStringLiteral(", "))
-                                     << "stopped beating for more than" << m_options.grace.count()
-                                     << "ms: declared lost; their claims are taken over";
-    const bool adopted = !lost.isEmpty();
+        qCWarning(lcStore).noquote() << "instance(s)" << lost.join(QStringLiteral(", ")) << "stopped beating for more than"
+                                     << m_options.grace.count() << "ms: declared lost; their claims are taken over";
+    const bool ended = lastEnd > m_lastEndSeen;
+    m_lastEndSeen = std::max(m_lastEndSeen, lastEnd);
+    return ended;
+}
+
+Status InstanceRegistry::recover(const CancelToken &cancel, bool adopted)
+{
     std::vector<std::pair<QString, Recoverer>> recoverers;
     {
         std::lock_guard lock(m_mutex);
         recoverers = m_recoverers;
     }
     Status result = Status::ok();
-    for (const auto &[name, recover] : recoverers) {
+    for (const auto &[name, recoverOne] : recoverers) {
         if (cancel.isCancelled())
             break;
-        if (Status s = recover(cancel, adopted); !s) {
+        if (Status s = recoverOne(cancel, adopted); !s) {
             qCWarning(lcStore).noquote() << "recovery of" << name << "failed:" << s.message();
             result = s;
         }
@@ -233,16 +267,49 @@ Status InstanceRegistry::beat(const CancelToken &cancel)
     return result;
 }
 
+Status InstanceRegistry::beatAndRecover(const CancelToken &cancel)
+{
+    Result<bool> ended = beat();
+    if (!ended)
+        return ended.status();
+    return recover(cancel, *ended);
+}
+
 Status InstanceRegistry::run(Lifecycle &lifecycle)
 {
+    // The recovery thread: a round after each beat, until the shutdown begins (the queues the
+    // recoverers push to stop then); rounds asked for while one runs fold into the next.
+    const CancelToken shuttingDown = lifecycle.shutdownToken();
+    if (Status recovering = lifecycle.runWithCancel(QStringLiteral("instance recovery"), [this, shuttingDown](const CancelToken &) {
+            for (;;) {
+                bool adopted = false;
+                {
+                    std::unique_lock lock(m_mutex);
+                    if (!shuttingDown.wait(m_beaten, lock, [this] { return m_rounds > 0; }))
+                        return;
+                    m_rounds = 0;
+                    adopted = std::exchange(m_adopted, false);
+                }
+                recover(shuttingDown, adopted);
+            }
+        });
+        !recovering)
+        return recovering;
     return lifecycle.runWithCancel(QStringLiteral("instance heartbeat"), [this](const CancelToken &cancel) {
-        while (cancel.sleepFor(m_options.heartbeat))
-            beat(cancel);
+        while (cancel.sleepFor(m_options.heartbeat)) {
+            const Result<bool> ended = beat();
+            if (!ended)
+                continue;
+            {
+                std::lock_guard lock(m_mutex);
+                ++m_rounds;
+                m_adopted = m_adopted || *ended;
+            }
+            m_beaten.notify_all();
+        }
         if (Status stopped = stop(); !stopped)
-            qCWarning(lcStore).noquote() << "instance" << m_instanceId
-                                         << "could not be marked stopped (it is declared lost"
-                                         << m_options.grace.count()
-                                         << "ms after its last heartbeat):" << stopped.message();
+            qCWarning(lcStore).noquote() << "instance" << m_instanceId << "could not be marked stopped (it is declared lost"
+                                         << m_options.grace.count() << "ms after its last heartbeat):" << stopped.message();
     });
 }
 

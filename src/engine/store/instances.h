@@ -18,10 +18,19 @@
 // One clock: heartbeats are written and their age is judged with the database's clock, so
 // instances whose own clocks differ still agree on who is live.
 //
-// Threads: start() on the caller's. run() adds the heartbeat thread, a component of the
-// lifecycle registered before the services it recovers, so it stops after them: it beats every
-// INSTANCE_HEARTBEAT, declares instances whose heartbeat is older than the grace dead, and then
-// runs the recoverers. At its stop the row is marked stopped. Everything else is thread-safe.
+// Judging others takes a trusted view: an instance judges others by their heartbeats only once
+// it has itself been beating without a break for the grace (InstanceOptions::trustAfter). After
+// an outage of the store every heartbeat is old; the first instance back must not declare the
+// others dead while they are only reconnecting. Until then only stopped, lost or unknown
+// instances are not live to it.
+//
+// Threads: start() on the caller's. run() adds two threads, components of the lifecycle
+// registered before the services they recover, so they stop after them: the heartbeat thread
+// beats every INSTANCE_HEARTBEAT and declares instances whose heartbeat is older than the grace
+// lost (and marks this instance stopped at its end); the recovery thread runs the recoverers
+// after each beat — on its own thread, so a slow round (a queue that is full) never delays a
+// heartbeat — until the shutdown begins (the services' queues stop then). Everything else is
+// thread-safe.
 
 #include "engine/core/status.h"
 
@@ -30,7 +39,9 @@
 #include <QStringList>
 #include <QVariant>
 
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -47,6 +58,9 @@ struct InstanceOptions
 {
     std::chrono::milliseconds heartbeat{5000};  // [database] INSTANCE_HEARTBEAT
     std::chrono::milliseconds grace{15000};     // [database] INSTANCE_GRACE
+    // How long this instance must have beaten without a break before it judges others by their
+    // heartbeats; negative: the grace.
+    std::chrono::milliseconds trustAfter{-1};
     QString version;                            // shown in the list
 };
 
@@ -95,17 +109,21 @@ public:
     QString clockSql() const;
 
     // Run after each beat, in the order added: takes over the claims of instances that are not
-    // live. `adopted` is true when this beat declared an instance dead:
-    // the recoverer then also queues again what waits in the store, since the dead instance's
-    // queues (a LevelDB directory on its own disk) may hold it. Errors are logged.
+    // live. `adopted` is true when an instance ended since the last round (declared lost, or
+    // stopped): the recoverer then also queues again what waits in the store, since the ended
+    // instance's queues (a LevelDB directory on its own disk) may hold it. Errors are logged.
     using Recoverer = std::function<Status(const CancelToken &cancel, bool adopted)>;
     void addRecoverer(const QString &name, Recoverer recoverer);
 
-    // Starts the heartbeat thread (see above).
+    // Starts the heartbeat and recovery threads (see above).
     Status run(Lifecycle &lifecycle);
-    // One beat: the heartbeat, then instances silent past the grace declared lost, then the
-    // recoverers. run()'s loop, and tests.
-    Status beat(const CancelToken &cancel);
+    // One beat: the heartbeat, then (trusted) instances silent past the grace declared lost.
+    // Whether an instance ended since the last beat; the heartbeat thread's loop, and tests.
+    Result<bool> beat();
+    // One round of the recoverers: the recovery thread's loop, and tests.
+    Status recover(const CancelToken &cancel, bool adopted);
+    // beat() then recover(): tests.
+    Status beatAndRecover(const CancelToken &cancel);
     // Marks this instance stopped (its thread's end; idempotent).
     Status stop();
 
@@ -116,6 +134,9 @@ private:
     InstanceRegistry(Store &store, QString instanceId, InstanceOptions options);
     Status registerSelf(bool again);
     Result<QStringList> declareLost(SqlTransaction &tx, const QString &where, const QVariantList &values);
+    // This instance has beaten without a break for InstanceOptions::trustAfter.
+    bool trusted() const;
+    std::chrono::milliseconds trustAfter() const;
 
     Store &m_store;
     const QString m_instanceId;
@@ -123,10 +144,15 @@ private:
     QString m_node;
     int m_nodeLock = -1;  // the flock'd node-id file, -1 when this engine has a node of its own
     QStringList m_lostAtStart;
-    std::mutex m_mutex;  // guards m_recoverers and m_stopped
+    std::mutex m_mutex;  // guards m_recoverers, m_stopped, m_rounds and m_adopted
+    std::condition_variable_any m_beaten; // a beat asks the recovery thread for a round
     std::vector<std::pair<QString, Recoverer>> m_recoverers;
     bool m_stopped = false;
+    int m_rounds = 0;       // rounds asked for and not yet run
+    bool m_adopted = false; // an instance ended since the last round
+    std::atomic<qint64> m_beatingSince{0}; // steady ns of the first beat since the last failure (0: failing)
     bool m_beatFailed = false;  // heartbeat thread only: log an outage once
+    qint64 m_lastEndSeen = 0;   // heartbeat thread only: the latest stopped_ms of another instance seen
 };
 
 }  // namespace Switchyard

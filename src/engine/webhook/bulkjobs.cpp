@@ -101,7 +101,9 @@ Result<std::pair<qint64, qint64>> WebhookService::Impl::beginBulkJob(const TaskF
     if (Status s = checkBulkFilter(filter); !s)
         return s;
     const TaskWhere where = whereOf(filter, store.backend());
-    return store.writeValue<std::pair<qint64, qint64>>([&](SqlTransaction &tx) -> Result<std::pair<qint64, qint64>> {
+    // Held across the write: the job is in runningJobs before a recovery round can see its row.
+    std::lock_guard jobs(jobsMutex);
+    Result<std::pair<qint64, qint64>> job = store.writeValue<std::pair<qint64, qint64>>([&](SqlTransaction &tx) -> Result<std::pair<qint64, qint64>> {
         Result<QSqlQuery> running = tx.exec(QStringLiteral("SELECT id, claimed_by, doer FROM bulk_job WHERE state = 'running'"));
         if (!running)
             return running.status();
@@ -123,6 +125,9 @@ Result<std::pair<qint64, qint64>> WebhookService::Impl::beginBulkJob(const TaskF
             return id.status();
         return std::pair{*id, *total};
     });
+    if (job)
+        runningJobs.insert(job->first);
+    return job;
 }
 
 Result<qint64> WebhookService::Impl::walkBulkJob(const CancelToken &cancel, const CancelToken &stop, qint64 jobId, const TaskFilter &filter,
@@ -190,7 +195,10 @@ Result<qint64> WebhookService::Impl::walkBulkJob(const CancelToken &cancel, cons
     const QString state = ended ? QStringLiteral("finished") : cancel.isCancelled() ? QStringLiteral("cancelled") : QStringLiteral("failed");
     const QString message = ended ? QString()
                                   : QStringLiteral("%1 (after %2 of %3 redeliveries)").arg(ended.message()).arg(at ? at->done : 0).arg(at ? at->total : 0);
-    patiently(CancelToken(), "end a bulk redelivery job", [&] {
+    // Bounded: a job whose end is not written stays running, this instance's, and not running
+    // here — resumeBulkJobs() takes it up again (and ends it, having nothing left).
+    const CancelSource bound = CancelSource::withTimeout(CancelToken(), std::chrono::seconds(30));
+    patiently(bound.token(), "end a bulk redelivery job", [&] {
         return store.write([&](SqlTransaction &tx) {
             return tx.exec(QStringLiteral("UPDATE bulk_job SET state = ?, message = ?, ended_ms = ? WHERE id = ? AND claimed_by = ? "
                                           "AND state = 'running'"),
@@ -218,9 +226,14 @@ Result<qint64> WebhookService::Impl::runBulkJob(qint64 jobId, const TaskFilter &
         if (!done && !stop.isCancelled() && options.notice)
             options.notice(QStringLiteral("Bulk redelivery job %1 stopped: %2").arg(jobId).arg(done.status().message()));
         job->reset();
+        std::lock_guard lock(jobsMutex);
+        runningJobs.erase(jobId);
     });
-    if (!started)
+    if (!started) {
+        std::lock_guard lock(jobsMutex);
+        runningJobs.erase(jobId);
         return started; // stopping: the job stays, to be resumed at the next start
+    }
     return pid;
 }
 
@@ -230,7 +243,10 @@ Result<qint64> WebhookService::redeliverMatching(const CancelToken &cancel, cons
     Result<std::pair<qint64, qint64>> job = d->beginBulkJob(filter, {});
     if (!job)
         return job.status();
-    return d->walkBulkJob(cancel, CancelToken(), job->first, filter, progress);
+    Result<qint64> done = d->walkBulkJob(cancel, CancelToken(), job->first, filter, progress);
+    std::lock_guard lock(d->jobsMutex);
+    d->runningJobs.erase(job->first);
+    return done;
 }
 
 Result<WebhookService::BulkJob> WebhookService::startBulkRedelivery(const TaskFilter &filter, const QString &doer)
@@ -252,14 +268,23 @@ Result<qint64> WebhookService::resumeBulkJobs()
         QString args, doer, from;
         qint64 total = 0;
     };
+    // jobsMutex before the transaction, as where a job begins: a job that begins is in
+    // runningJobs before anyone can see its row unheld.
+    std::unique_lock jobs(d->jobsMutex);
     Result<std::vector<Taken>> taken = d->store.writeValue<std::vector<Taken>>([&](SqlTransaction &tx) -> Result<std::vector<Taken>> {
-        Result<QSqlQuery> q = tx.exec(QStringLiteral("SELECT id, args, doer, claimed_by, total FROM bulk_job WHERE state = 'running' AND %1")
-                                          .arg(d->instances.notLive(QStringLiteral("claimed_by"))));
+        // Jobs of instances that are no longer live, and this instance's own that nothing here
+        // runs (their end was not written).
+        Result<QSqlQuery> q = tx.exec(
+            QStringLiteral("SELECT id, args, doer, claimed_by, total FROM bulk_job WHERE state = 'running' AND (%1 OR claimed_by = ?)")
+                .arg(d->instances.notLive(QStringLiteral("claimed_by"))),
+            {d->instances.instanceId()});
         if (!q)
             return q.status();
         std::vector<Taken> rows;
         while (q->next())
-            rows.push_back({q->value(0).toLongLong(), q->value(1).toString(), q->value(2).toString(), q->value(3).toString(), q->value(4).toLongLong()});
+            if (!d->runningJobs.count(q->value(0).toLongLong())) // jobsMutex is held (below)
+                rows.push_back({q->value(0).toLongLong(), q->value(1).toString(), q->value(2).toString(), q->value(3).toString(),
+                                q->value(4).toLongLong()});
         q->finish();
         std::vector<Taken> mine;
         for (const Taken &t : rows) {
@@ -273,6 +298,10 @@ Result<qint64> WebhookService::resumeBulkJobs()
         }
         return mine;
     });
+    if (taken)
+        for (const Taken &t : *taken)
+            d->runningJobs.insert(t.id);
+    jobs.unlock();
     if (!taken)
         return taken.status();
     for (const Taken &t : *taken) {

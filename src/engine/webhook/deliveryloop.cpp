@@ -451,7 +451,7 @@ std::vector<qint64> WebhookService::Impl::LoopThread::dropWaiting(qint64 hook)
 void WebhookService::Impl::LoopThread::cutRemoved(const std::vector<qint64> &removed)
 {
     for (qint64 hook : removed) {
-        dropWaiting(hook);
+        d.letGo(dropWaiting(hook)); // gone with their hook
         for (Flight &f : m_sending)
             if (f.hook.id == hook && !f.landed) {
                 f.error = QStringLiteral("the hook was deleted during the delivery");
@@ -487,6 +487,7 @@ bool WebhookService::Impl::LoopThread::windDown()
         unsent.insert(unsent.end(), ids.begin(), ids.end());
     }
     d.release(m_stop, unsent, 0);
+    d.letGo(unsent);
     return m_sending.empty();
 }
 
@@ -565,13 +566,16 @@ std::vector<qint64> WebhookService::deliver(const CancelToken &stop, const std::
     // fails before sending is recorded here, in one transaction.
     if (!d->reserve(stop, qint64(ids.size())))
         return ids;  // stopping: back to the queue (and undelivered in the store)
+    d->hold(ids);    // in hand from before the claim until the loop has them, or they end here
     Result<std::vector<Flight>> claimed = d->claim(stop, ids);
     if (!claimed) {
         d->unreserve(qint64(ids.size()));
+        d->letGo(ids);
         return ids;
     }
     qint64 unused = qint64(ids.size());
     std::vector<Ended> ended;
+    std::set<qint64> handed;
     for (Flight &f : *claimed) {
         if (f.error.isEmpty() && !f.hook.active) {
             ended.push_back({std::move(f), TaskOutcome::Skipped,
@@ -587,11 +591,19 @@ std::vector<qint64> WebhookService::deliver(const CancelToken &stop, const std::
             ended.push_back({std::move(f), TaskOutcome::Failed, std::move(response)});
             continue;
         }
-        if (d->handOff(stop, std::move(f)))
+        const qint64 id = f.task.id;
+        if (d->handOff(stop, std::move(f))) {
             --unused;
+            handed.insert(id);
+        }
     }
     d->unreserve(unused);
     d->record(stop, ended);
+    std::vector<qint64> done;
+    for (qint64 id : ids)
+        if (!handed.count(id))
+            done.push_back(id);
+    d->letGo(done);
     return {};
 }
 

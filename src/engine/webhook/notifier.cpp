@@ -153,7 +153,8 @@ void WebhookNotifier::send(const char *method, const EventSource &source, HookEv
 {
     payload.insert(u"sender"_s, Payload::user(c.doer));
     const QByteArray body = QJsonDocument(payload).toJson(QJsonDocument::Compact);
-    Result<int> prepared = m_service.prepare(CancelToken(), source, type, body, ref, c.traceId, c.nextKey());
+    // Keyed by the call and the event type (a call sends each type once, or in a fixed order).
+    Result<int> prepared = m_service.prepare(CancelToken(), source, type, body, ref, c.traceId, c.keyFor(name(type)));
     if (!prepared) {
         failed(method, c, prepared.status());
         return;

@@ -20,7 +20,7 @@
 // read from the store; when it cannot be read the event is logged and counted, not half sent —
 // unless the store is only unavailable and the event's producer dispatches it again
 // (NotifyContext::retryLater). Each call's tasks get delivery ids derived from the event's trace
-// and NotifyContext::nextKey(), so an event dispatched again after a crash makes no second task.
+// and NotifyContext::keyFor(), so an event dispatched again after a crash makes no second task.
 
 #include "engine/notify/notify.h"
 

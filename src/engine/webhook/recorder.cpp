@@ -216,7 +216,7 @@ void WebhookService::Impl::record(const CancelToken &stop, std::vector<Ended> &e
                 Written &w = out[i];
                 w = Written{w.ms, w.request, w.response};
                 if (ended[i].flight.interrupted) { // cut by this instance's stop
-                    Result<std::vector<qint64>> resent = interrupt(tx, {ended[i].flight.task.id}, QStringLiteral("stopped"),
+                    Result<std::vector<qint64>> resent = interrupt(tx, {{ended[i].flight.task.id, self}}, QStringLiteral("stopped"),
                                                                    ended[i].flight.error);
                     if (!resent)
                         return resent.status();
@@ -322,20 +322,21 @@ void WebhookService::Impl::release(const CancelToken &stop, const std::vector<qi
             retries.schedule(id, dueMs);
 }
 
-Result<std::vector<qint64>> WebhookService::Impl::interrupt(SqlTransaction &tx, const std::vector<qint64> &ids, const QString &reason,
-                                                            const QString &error)
+Result<std::vector<qint64>> WebhookService::Impl::interrupt(SqlTransaction &tx, const std::vector<std::pair<qint64, QString>> &claims,
+                                                            const QString &reason, const QString &error)
 {
     const bool resend = config.webhook.resendInterrupted;
     const QDateTime now = QDateTime::currentDateTimeUtc();
     std::vector<qint64> resent;
-    for (qint64 id : ids) {
+    for (const auto &[id, judged] : claims) {
+        // Still the claim that was judged: another instance may have taken it over meanwhile.
         Result<QSqlQuery> q = tx.exec(QStringLiteral("SELECT claimed_by, claimed_ms, interrupted FROM hook_task "
-                                                     "WHERE id = ? AND is_delivered = 1 AND outcome = ''"),
-                                      {id});
+                                                     "WHERE id = ? AND is_delivered = 1 AND outcome = '' AND claimed_by = ?"),
+                                      {id, judged});
         if (!q)
             return q.status();
         if (!q->next())
-            continue; // ended meanwhile
+            continue; // ended or taken over meanwhile
         const QString holder = q->value(0).toString();
         std::vector<Interruption> history = interruptionsFrom(q->value(2).toString());
         history.push_back({holder, QDateTime::fromMSecsSinceEpoch(q->value(1).toLongLong(), Qt::UTC), now, instances.instanceId(), reason,
@@ -387,6 +388,10 @@ void WebhookService::Impl::runRecorder(const CancelToken &stop)
         if (batch.empty())  // stopped, and the loop (stopped before) left nothing
             return;
         record(stop, batch);
+        std::vector<qint64> recorded;
+        for (const Ended &e : batch)
+            recorded.push_back(e.flight.task.id);
+        letGo(recorded);
         // Their room in the loop comes back now that they are written.
         std::map<qint64, qint64> freed;
         for (const Ended &e : batch)
@@ -445,21 +450,66 @@ Result<qint64> WebhookService::cleanupPerHook(qint64 keep)
     });
 }
 
+void WebhookService::Impl::hold(const std::vector<qint64> &ids)
+{
+    std::lock_guard lock(handMutex);
+    inHand.insert(ids.begin(), ids.end());
+}
+
+void WebhookService::Impl::letGo(const std::vector<qint64> &ids)
+{
+    std::lock_guard lock(handMutex);
+    for (qint64 id : ids)
+        if (const auto it = inHand.find(id); it != inHand.end())
+            inHand.erase(it);
+}
+
+Result<std::vector<qint64>> WebhookService::Impl::interruptOwnOrphans(SqlTransaction &tx)
+{
+    const QString self = instances.instanceId();
+    Result<std::vector<qint64>> mine =
+        tx.numbers(QStringLiteral("SELECT id FROM hook_task WHERE is_delivered = 1 AND outcome = '' AND claimed_by = ?"), {self});
+    if (!mine)
+        return mine;
+    // Locked while they are taken over: a worker holds an id (hold()) before it claims it.
+    std::lock_guard lock(handMutex);
+    std::vector<std::pair<qint64, QString>> orphans;
+    for (qint64 id : *mine)
+        if (!inHand.count(id))
+            orphans.emplace_back(id, self);
+    if (orphans.empty())
+        return std::vector<qint64>{};
+    qCWarning(lcWebhook).noquote() << orphans.size() << "webhook task(s) stayed claimed here after a write that failed; taken over";
+    return interrupt(tx, orphans, QStringLiteral("lost"), {});
+}
+
 Result<qint64> WebhookService::recoverInterrupted(const CancelToken &cancel)
 {
     const QString notLive = d->instances.notLive(QStringLiteral("claimed_by"));
-    qint64 total = 0;
+    Result<std::vector<qint64>> orphans =
+        d->store.writeValue<std::vector<qint64>>([&](SqlTransaction &tx) { return d->interruptOwnOrphans(tx); });
+    if (!orphans)
+        return orphans.status();
+    d->pushStored(cancel, *orphans, "interrupted");
+    qint64 total = qint64(orphans->size());
     for (;;) {
         std::vector<qint64> ids;
         std::vector<qint64> resent;
         const Status written = d->store.write([&](SqlTransaction &tx) -> Status {
-            Result<std::vector<qint64>> found = tx.numbers(
-                QStringLiteral("SELECT id FROM hook_task WHERE is_delivered = 1 AND outcome = '' AND %1 ORDER BY id LIMIT ?").arg(notLive),
+            Result<QSqlQuery> found = tx.exec(
+                QStringLiteral("SELECT id, claimed_by FROM hook_task WHERE is_delivered = 1 AND outcome = '' AND %1 ORDER BY id LIMIT ?")
+                    .arg(notLive),
                 {kRequeuePage});
             if (!found)
                 return found.status();
-            ids = std::move(found).value();
-            Result<std::vector<qint64>> again = d->interrupt(tx, ids, QStringLiteral("lost"), {});
+            ids.clear();
+            std::vector<std::pair<qint64, QString>> claims;
+            while (found->next()) {
+                ids.push_back(found->value(0).toLongLong());
+                claims.emplace_back(ids.back(), found->value(1).toString());
+            }
+            found->finish();
+            Result<std::vector<qint64>> again = d->interrupt(tx, claims, QStringLiteral("lost"), {});
             if (!again)
                 return again.status();
             resent = std::move(again).value();

@@ -218,7 +218,7 @@ public:
     // The hooks of `source` that subscribe to `type` get a task each, queued for delivery. Gates,
     // in order: [security] DISABLE_WEBHOOKS; the subscription; an empty push (no commits) only to
     // gitea and gogs; the branch filter for push, create and delete (`ref`). How many tasks.
-    // With a `key` (NotifyContext::nextKey(): the call's place in its cause's dispatch) each
+    // With a `key` (NotifyContext::keyFor(): the call's place in its cause's dispatch and the event type) each
     // delivery id is derived from the trace, the key and the hook, so preparing the same call
     // again (an event dispatched again after a crash) makes no second task: the existing one is
     // queued if it is still undelivered. Without one, delivery ids are random. Stored tasks the

@@ -153,6 +153,15 @@ struct WebhookService::Impl
     Store &store;
     const SecretBox &secrets;
     InstanceRegistry &instances; // who holds a claim (store/instances.h)
+    // The tasks this instance holds: claimed (or being claimed) by a worker, in the loop, or with
+    // the recorder, until they ended or went back. A claim of this instance's that is not in here
+    // was left by a write that failed for good, and is taken over (interruptOwnOrphans()).
+    std::mutex handMutex; // guards inHand
+    std::multiset<qint64> inHand;
+    void hold(const std::vector<qint64> &ids);
+    void letGo(const std::vector<qint64> &ids);
+    // This instance's claims nobody here holds, interrupted (in `tx`): those to queue again.
+    Result<std::vector<qint64>> interruptOwnOrphans(SqlTransaction &tx);
     WebhookOptions options;
     std::atomic<bool> resync{false}; // a stored task was not queued: the next recovery round requeues
     std::shared_ptr<WorkerPoolQueue<qint64>> queue;
@@ -161,6 +170,8 @@ struct WebhookService::Impl
     std::atomic<qint64> durationUs{0};
     RecentLatency recentLatency;      // of the deliveries that were sent (succeeded or failed)
     std::atomic<qint64> inFlight{0};  // Loop::held, for stats() without the loop's mutex
+    std::mutex jobsMutex;            // guards runningJobs
+    std::set<qint64> runningJobs;    // the bulk jobs this instance runs now (bulkjobs.cpp)
     Lifecycle *lifecycle = nullptr;     // set by start(): runs bulk jobs
     ProcessRegistry *processes = nullptr; // set by start(): lists them
     RetryTimer retries;
@@ -293,7 +304,8 @@ struct WebhookService::Impl
     void release(const CancelToken &stop, const std::vector<qint64> &ids, qint64 dueMs);
     // ---- bulkjobs.cpp: bulk redeliveries as jobs of the store.
     // Claims the store's bulk-job slot for `filter` (Conflict naming the job that runs): its id
-    // and how many it redelivers.
+    // (in runningJobs: the caller runs it, and takes it out when it ends) and how many it
+    // redelivers.
     Result<std::pair<qint64, qint64>> beginBulkJob(const TaskFilter &filter, const QString &doer);
     // Runs job `jobId` from where it stopped; the job ends finished, or cancelled / failed (its
     // status), unless the instance is stopping (`stop`): then it stays to be resumed.
@@ -302,12 +314,12 @@ struct WebhookService::Impl
     // Starts walkBulkJob() on a thread of the lifecycle's, as a cancellable process: its pid.
     Result<qint64> runBulkJob(qint64 jobId, const TaskFilter &filter, qint64 total, const QString &doer);
 
-    // Takes over `ids`' claims (held by `holder`, whose end this is: `reason` "lost" or
-    // "stopped"), in `tx`: each attempt is appended to the task's interruptions, and the task is
-    // made undelivered again (RESEND_INTERRUPTED: returned, to be queued) or `unknown`. A task no
-    // longer held by `holder` without an outcome is left alone.
-    Result<std::vector<qint64>> interrupt(SqlTransaction &tx, const std::vector<qint64> &ids, const QString &reason,
-                                          const QString &error);
+    // Takes over `claims` (task id, the holder judged gone), in `tx`: each attempt is appended to
+    // the task's interruptions (`reason` "lost" or "stopped"), and the task is made undelivered
+    // again (RESEND_INTERRUPTED: returned, to be queued) or `unknown`. A task that ended, or that
+    // another instance holds by now, is left alone.
+    Result<std::vector<qint64>> interrupt(SqlTransaction &tx, const std::vector<std::pair<qint64, QString>> &claims,
+                                          const QString &reason, const QString &error);
 };
 
 }  // namespace Switchyard::Webhook

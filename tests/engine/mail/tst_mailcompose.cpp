@@ -708,8 +708,12 @@ private Q_SLOTS:
             m.subject = to;
             return m;
         };
+        // Paused, so both calls find the rows pending: each queues both mails, each row sends once.
+        QVERIFY((*e)->mail().queue()->pool().pause(CancelToken()));
         QVERIFY((*e)->mail().sendAsync({mail(QStringLiteral("a@example.com")), mail(QStringLiteral("b@example.com"))}, QStringLiteral("mail#0")));
         QVERIFY((*e)->mail().sendAsync({mail(QStringLiteral("a@example.com")), mail(QStringLiteral("b@example.com"))}, QStringLiteral("mail#0")));
+        QCOMPARE((*e)->mail().queue()->stats().length, qint64(4));
+        (*e)->mail().queue()->pool().resume();
         QVERIFY((*e)->queues().flushAll(CancelToken(), 10s));
         QCOMPARE(box->take().size(), std::size_t(2));
         QVERIFY((*e)->mail().sendAsync({mail(QStringLiteral("a@example.com"))}, QStringLiteral("mail#0"))); // sent: nothing again

@@ -139,6 +139,7 @@ private Q_SLOTS:
         QTemporaryDir a, b, c;
         InstanceOptions options;
         options.grace = 5s;
+        options.trustAfter = 0ms; // judges heartbeats from its first beat
         std::unique_ptr<InstanceRegistry> judge = registry(*store, QStringLiteral("judge"), a.path(), options);
         std::unique_ptr<InstanceRegistry> stopped = registry(*store, QStringLiteral("stopped"), b.path(), options);
         std::unique_ptr<InstanceRegistry> silent = registry(*store, QStringLiteral("silent"), c.path(), options);
@@ -160,6 +161,7 @@ private Q_SLOTS:
         QTemporaryDir a, b, c;
         InstanceOptions options;
         options.grace = 5s;
+        options.trustAfter = 0ms;
         std::unique_ptr<InstanceRegistry> live = registry(*store, QStringLiteral("live"), a.path(), options);
         std::unique_ptr<InstanceRegistry> other = registry(*store, QStringLiteral("other"), b.path(), options);
         std::unique_ptr<InstanceRegistry> silent = registry(*store, QStringLiteral("silent"), c.path(), options);
@@ -168,13 +170,19 @@ private Q_SLOTS:
             rounds.push_back(adopted);
             return Status::ok();
         });
-        QVERIFY(live->beat(CancelToken()));
+        std::vector<bool> otherRounds;
+        other->addRecoverer(QStringLiteral("probe"), [&](const CancelToken &, bool adopted) {
+            otherRounds.push_back(adopted);
+            return Status::ok();
+        });
+        QVERIFY(live->beatAndRecover(CancelToken()));
         QCOMPARE(rounds, std::vector<bool>{false});
         setHeartbeat(*store, QStringLiteral("silent"), 1);
-        QVERIFY(live->beat(CancelToken()));
+        QVERIFY(live->beatAndRecover(CancelToken()));
         QCOMPARE(rounds, (std::vector<bool>{false, true}));
-        QVERIFY(other->beat(CancelToken()));  // too late: it is declared already
-        QVERIFY(live->beat(CancelToken()));
+        QVERIFY(other->beatAndRecover(CancelToken())); // too late to declare it: it hears of the end all the same
+        QCOMPARE(otherRounds, std::vector<bool>{true});
+        QVERIFY(live->beatAndRecover(CancelToken()));
         QCOMPARE(rounds, (std::vector<bool>{false, true, false}));
         const std::vector<InstanceRecord> rows = *live->list();
         for (const InstanceRecord &r : rows)
@@ -185,8 +193,36 @@ private Q_SLOTS:
 
         // The "silent" one was only slow: its next beat finds itself declared, and it registers
         // again (what it held has been taken over; its writes are fenced by their claims).
-        QVERIFY(silent->beat(CancelToken()));
+        QVERIFY(silent->beatAndRecover(CancelToken()));
         QVERIFY(notLive(*store, *live, {QStringLiteral("silent")}).isEmpty());
+    }
+
+    // An instance judges others by their heartbeats only once it has beaten without a break for
+    // the grace (after an outage of the store every heartbeat is old): until then only the ended
+    // and the unknown are not live to it, and its beat declares nobody lost.
+    void aNewcomerDoesNotJudgeHeartbeats()
+    {
+        std::unique_ptr<Store> store = freshStore();
+        QTemporaryDir a, b, c, d;
+        InstanceOptions newcomer;
+        newcomer.grace = 5s;
+        newcomer.trustAfter = std::chrono::hours(1);
+        std::unique_ptr<InstanceRegistry> fresh = registry(*store, QStringLiteral("fresh"), a.path(), newcomer);
+        std::unique_ptr<InstanceRegistry> quiet = registry(*store, QStringLiteral("quiet"), b.path());
+        std::unique_ptr<InstanceRegistry> ended = registry(*store, QStringLiteral("ended"), c.path());
+        QVERIFY(ended->stop());
+        setHeartbeat(*store, QStringLiteral("quiet"), 1);
+        QCOMPARE(notLive(*store, *fresh, {QStringLiteral("quiet"), QStringLiteral("ended"), QStringLiteral("nobody")}),
+                 (QStringList{QStringLiteral("ended"), QStringLiteral("nobody")}));
+        QVERIFY(fresh->beat());
+        const std::vector<InstanceRecord> rows = *fresh->list();
+        for (const InstanceRecord &r : rows)
+            if (r.id == QLatin1String("quiet"))
+                QVERIFY(r.ended.isEmpty()); // not declared
+        InstanceOptions trusted = newcomer;
+        trusted.trustAfter = 0ms;
+        std::unique_ptr<InstanceRegistry> old = registry(*store, QStringLiteral("old"), d.path(), trusted);
+        QCOMPARE(notLive(*store, *old, {QStringLiteral("quiet")}), QStringList{QStringLiteral("quiet")});
     }
 
     // A recoverer that fails does not keep the others from running; the beat reports it.
@@ -202,7 +238,7 @@ private Q_SLOTS:
             ++after;
             return Status::ok();
         });
-        const Status beat = r->beat(CancelToken());
+        const Status beat = r->beatAndRecover(CancelToken());
         QCOMPARE(beat.code(), Status::Code::Unavailable);
         QCOMPARE(after, 1);
     }

@@ -1122,7 +1122,11 @@ private Q_SLOTS:
             QVERIFY(f.hooks().prepare(CancelToken(), {7, 0}, HookEventType::Push, kPush, QStringLiteral("refs/heads/main"), {}));
         f.settle();
         // Three more that the queue never took, written straight to the store: one never queued,
-        // one claimed by this (live) instance, one by an instance that is gone.
+        // one claimed by a live instance (another one on this store), one by an instance that is
+        // gone.
+        QTemporaryDir otherData;
+        Result<std::unique_ptr<InstanceRegistry>> other = InstanceRegistry::start(f.engine->store(), QStringLiteral("other-live"), otherData.path());
+        QVERIFY(other);
         QVERIFY(f.engine->store().write([&](SqlTransaction &tx) -> Status {
             for (const char *uuid : {"never-queued", "in-flight", "abandoned"})
                 if (Status s = tx.exec(QStringLiteral("INSERT INTO hook_task (hook_id, uuid, payload, payload_version, event_type, created_ms) "
@@ -1132,7 +1136,7 @@ private Q_SLOTS:
                     !s)
                     return s;
             if (Status s = tx.exec(QStringLiteral("UPDATE hook_task SET is_delivered = 1, claimed_ms = ?, claimed_by = ? WHERE uuid = 'in-flight'"),
-                                   {QDateTime::currentMSecsSinceEpoch(), f.engine->instanceId()})
+                                   {QDateTime::currentMSecsSinceEpoch(), QStringLiteral("other-live")})
                                .status();
                 !s)
                 return s;
@@ -1217,8 +1221,8 @@ private Q_SLOTS:
     // is not written over the taker's account.
     void aResultForATaskTakenOverIsNotRecorded()
     {
-        HookFixture f;
-        f.receiver.setAnswerDelay(kSanitized ? 3000 : 1000);
+        HookFixture f("[database]\nINSTANCE_HEARTBEAT = 30m\nINSTANCE_GRACE = 1h\n"); // no recovery round meanwhile
+        f.receiver.misbehave("/hook", Test::HttpReceiver::Misbehaviour::Hang); // on the wire until DELIVER_TIMEOUT (2 s)
         const Result<Hook> h = f.hooks().create(f.hook());
         QVERIFY(h);
         QCOMPARE(*f.hooks().prepare(CancelToken(), {7, 0}, HookEventType::Push, kPush, QStringLiteral("refs/heads/main"), {}), 1);
@@ -1227,7 +1231,7 @@ private Q_SLOTS:
         QVERIFY(f.engine->store().write([](SqlTransaction &tx) {
             return tx.exec(QStringLiteral("UPDATE hook_task SET claimed_by = 'the-taker'")).status();
         }));
-        f.settle(); // the answer came, and was recorded — or not
+        f.settle(); // the delivery was cut at DELIVER_TIMEOUT, and recorded — or not
         const HookTask t = f.only(h->id);
         QCOMPARE(t.outcome, TaskOutcome::Pending);
         QCOMPARE(t.claimedBy, QStringLiteral("the-taker"));
