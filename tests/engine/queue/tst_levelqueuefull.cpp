@@ -553,17 +553,29 @@ private Q_SLOTS:
         Ledger ledger;
         int next = 0;
         const QString first = logsIn(path).constFirst();
+        Status switched;
         while (logsIn(path).constLast() == first) {
-            const Status pushed = ledger.push(queue, bigItem(next++, random));
-            QVERIFY2(pushed, qPrintable(pushed.message()));
+            switched = ledger.push(queue, bigItem(next++, random));
+            if (!switched)
+                break;
+        }
+        // The push that starts the second log races the compaction it triggers for the last
+        // 512 KiB. Usually its record is written first and the table is what fails; when the
+        // table's first blocks win (seen under ThreadSanitizer), that push is refused for the
+        // disk instead — refused, not accepted, so the ledger does not count it.
+        if (!switched) {
+            QVERIFY2(logsIn(path).constLast() != first, qPrintable(switched.message()));
+            QVERIFY2(refusedForTheDisk(switched, QStringLiteral("full"), path), qPrintable(switched.message()));
         }
         // The compaction runs now. Nothing is written until it has failed: LevelDB logs the failed
         // table, then records its background error before it lets a write in.
         QVERIFY2(Test::eventually([] { return g_compactionFailed.load(); }), "LevelDB's compaction did not fail");
         const Status failed = ledger.push(queue, "small " + QByteArray::number(next++));
         QVERIFY2(refusedForTheDisk(failed, QStringLiteral("full"), path), qPrintable(failed.message()));
-        QVERIFY2(failed.message().contains(QLatin1String(".ldb")),
-                 qPrintable(failed.message()));  // the table's write failed
+        if (switched) {
+            QVERIFY2(failed.message().contains(QLatin1String(".ldb")),
+                     qPrintable(failed.message()));  // the table's write failed
+        }
 
         // While the disk is full: pops go on (SYNC: their acks fail, those items stay in flight).
         for (int round = 0; round < 3; ++round) {
