@@ -62,8 +62,12 @@ void HttpReceiver::respondInTurn(QList<QPair<int, QByteArray>> answers)
 
 QList<HttpReceiver::Request> HttpReceiver::requests() const
 {
+    // A copy of its own: a shared one would let the serving thread, finding itself the last owner
+    // (a relaxed reference-count check), move the elements this caller is still reading.
     std::lock_guard lock(m_mutex);
-    return m_requests;
+    QList<Request> copy = m_requests;
+    copy.detach();
+    return copy;
 }
 
 void HttpReceiver::misbehave(const QByteArray &path, Misbehaviour how)
