@@ -1,4 +1,5 @@
 #include "adminserver.h"
+#include "adminserver_p.h"
 
 
 #include "admin/eventsource.h"
@@ -34,13 +35,13 @@
 namespace Switchyard::Server {
 
 using namespace Admin;
+using namespace Detail;
 using Method = QHttpServerRequest::Method;
 
 namespace {
 
 constexpr int kDefaultLimit = 50;
 constexpr int kMaxLimit = 500;
-const QString kPrefix = QStringLiteral("/api/v1");
 
 QString methodOf(Method method)
 {
@@ -56,7 +57,9 @@ QString methodOf(Method method)
     }
 }
 
-QByteArray bearer(const QByteArray &authorization)
+} // namespace
+
+QByteArray Detail::bearer(const QByteArray &authorization)
 {
     const QByteArray value = authorization.trimmed();
     const qsizetype space = value.indexOf(' ');
@@ -68,15 +71,32 @@ QByteArray bearer(const QByteArray &authorization)
     return value.mid(space + 1).trimmed();
 }
 
-} // namespace
-
-// The pipeline's own refusals (no entry ran), with the code a client maps them to.
-static Reply refusal(int httpStatus, const QString &message, const QString &field = QString())
+Reply Detail::refusal(int httpStatus, const QString &message, const QString &field)
 {
     const Status status(Answer::codeForHttp(httpStatus), message);
     Reply reply = Answer::failure(field.isEmpty() ? status : status.withField(field));
     reply.status = httpStatus;
     return reply;
+}
+
+Reply Detail::reply(const Refusal &refused)
+{
+    Reply answer = refusal(refused.status, refused.message, refused.field);
+    for (const auto &[name, value] : refused.headers)
+        answer.headers.emplace_back(name, value);
+    return answer;
+}
+
+Refusal Detail::noRoute(const QString &method, const QString &path, const QStringList &allowed)
+{
+    if (!path.startsWith(kPrefix + u'/'))
+        return {404, QStringLiteral("no such endpoint: %1 (the API lives under %2)").arg(path.left(200), kPrefix), {}, {}};
+    if (allowed.isEmpty())
+        return {404, QStringLiteral("no such endpoint: %1 %2").arg(method, path.left(200)), {}, {}};
+    return {405,
+            QStringLiteral("%1 is not allowed on %2 (allowed: %3)").arg(method, path.left(200), allowed.join(QStringLiteral(", "))),
+            {},
+            {{"Allow", allowed.join(QStringLiteral(", ")).toLatin1()}}};
 }
 
 // ---- Streamed answers ---------------------------------------------------------------------------
@@ -236,23 +256,7 @@ Status AdminServer::listen()
         ssl.setProtocol(QSsl::TlsV1_2OrLater); // explicit: never SSLv3, TLS 1.0 or 1.1
         tls = ssl;
     }
-    EdgeHooks hooks;
-    hooks.bodyLimit = [this](const QByteArray &method, const QByteArray &path) {
-        const QString decoded = QString::fromLatin1(path);
-        if (decoded.startsWith(kPrefix + u'/')) {
-            std::map<QString, QString> params;
-            QStringList allowed;
-            if (const Route *route = match(QString::fromLatin1(method), decoded.mid(kPrefix.size()).split(u'/', Qt::SkipEmptyParts),
-                                           &params, &allowed);
-                route && route->maxBody > 0)
-                return route->maxBody;
-        }
-        return m_options.maxBodySize;
-    };
-    hooks.errorBody = [](int status, const QString &message, const QString &field) {
-        return refusal(status, message, field).body;
-    };
-    m_edge = new HttpEdge(m_options.edge, std::move(hooks));
+    m_edge = new HttpEdge(m_options.edge, edgeHooks());
     if (tls)
         m_edge->setTls(*tls);
     if (!m_edge->start(address, m_options.port)) {
@@ -348,24 +352,14 @@ void AdminServer::handle(const QHttpServerRequest &request, QHttpServerResponder
     }
     const QString path = request.url().path(QUrl::FullyEncoded);
     pending->path = path;
-    if (!path.startsWith(kPrefix + u'/')) {
-        finish(pending, refusal(404, QStringLiteral("no such endpoint: %1 (the API lives under %2)").arg(path.left(200), kPrefix)));
-        return;
-    }
-    const QStringList segments = path.mid(kPrefix.size()).split(u'/', Qt::SkipEmptyParts);
-
     QStringList allowed;
     std::map<QString, QString> params;
-    const Route *matched = match(methodOf(request.method()), segments, &params, &allowed);
+    const Route *matched = path.startsWith(kPrefix + u'/')
+                               ? match(methodOf(request.method()), path.mid(kPrefix.size()).split(u'/', Qt::SkipEmptyParts),
+                                       &params, &allowed)
+                               : nullptr;
     if (!matched) {
-        if (!allowed.isEmpty()) {
-            Reply reply = refusal(405, QStringLiteral("%1 is not allowed on %2 (allowed: %3)")
-                                                .arg(methodOf(request.method()), path.left(200), allowed.join(QStringLiteral(", "))));
-            reply.headers.emplace_back("Allow", allowed.join(QStringLiteral(", ")).toLatin1());
-            finish(pending, std::move(reply));
-        } else {
-            finish(pending, refusal(404, QStringLiteral("no such endpoint: %1 %2").arg(methodOf(request.method()), path.left(200))));
-        }
+        finish(pending, reply(noRoute(methodOf(request.method()), path, allowed)));
         return;
     }
 
@@ -548,134 +542,6 @@ void AdminServer::stream(const std::shared_ptr<Pending> &pending, std::shared_pt
                 socket->abort(); // no last chunk: the client sees the answer was cut
         }, Qt::QueuedConnection);
     });
-}
-
-Result<Identity> AdminServer::authenticate(const QByteArray &authorization, const QString &remoteAddr, int *httpStatus,
-                                           QString *retryAfter, QByteArray *tokenHash)
-{
-    const QByteArray token = bearer(authorization);
-    if (token.isEmpty()) { // guesses nothing: answered, not counted
-        *httpStatus = 401;
-        return Status(Status::Code::Unauthenticated, QStringLiteral("unauthorized"));
-    }
-    const QByteArray hash = Tokens::hash(token);
-    if (std::optional<Identity> found = identify(hash)) {
-        if (tokenHash)
-            *tokenHash = hash;
-        return *found; // the right token is never refused by the limiter
-    }
-    const QString network = HttpEdge::networkOf(QHostAddress(remoteAddr));
-    if (const qint64 wait = m_limiter.retryAfter(network, hash); wait > 0) {
-        *httpStatus = 429;
-        *retryAfter = QString::number(wait);
-        return Status::unavailable(QStringLiteral("too many failed authentications from this network or with this token; retry later"));
-    }
-    m_limiter.fail(network, hash);
-    *httpStatus = 401;
-    return Status(Status::Code::Unauthenticated, QStringLiteral("unauthorized"));
-}
-
-std::optional<Identity> AdminServer::identify(const QByteArray &hash)
-{
-    // Every candidate is compared (constant time each), so timing does not tell which matched.
-    std::optional<Identity> found;
-    if (Tokens::equal(hash, m_adminTokenHash))
-        found = Identity{QStringLiteral("admin"), Role::Admin};
-    reloadTokens();
-    for (const TokenInfo &named : m_namedTokens) {
-        if (Tokens::equal(hash, named.hash) && !found)
-            found = Identity{named.name, named.role};
-    }
-    return found;
-}
-
-void AdminServer::recheckStreams()
-{
-    // A revoked token, or one whose role changed, loses its stream within one interval.
-    for (auto &stream : m_streams) {
-        if (!stream.socket || stream.socket->state() != QAbstractSocket::ConnectedState)
-            continue;
-        const std::optional<Identity> now = identify(stream.tokenHash);
-        if (!now)
-            stream.socket->close(QWebSocketProtocol::CloseCode(4401), QStringLiteral("the token was revoked"));
-        else if (now->role != stream.identity.role || now->name != stream.identity.name)
-            stream.socket->close(QWebSocketProtocol::CloseCode(4401), QStringLiteral("the token's role changed; reconnect"));
-    }
-}
-
-void AdminServer::reloadTokens()
-{
-    // Every request looks (a revoked token stops at once): one stat(), not QFileInfo's several.
-    struct stat info {};
-    const bool exists = ::stat(QFile::encodeName(m_tokens.path()).constData(), &info) == 0;
-    const qint64 modified = exists ? qint64(info.st_mtim.tv_sec) * 1'000'000'000 + info.st_mtim.tv_nsec : -1;
-    const qint64 size = exists ? qint64(info.st_size) : -1;
-    if (modified == m_tokensModifiedNs && size == m_tokensSize)
-        return;
-    m_tokensModifiedNs = modified;
-    m_tokensSize = size;
-    Result<std::vector<TokenInfo>> tokens = m_tokens.list();
-    if (!tokens) {
-        qCWarning(lcCore).noquote() << "named tokens not loaded:" << tokens.status().message();
-        m_namedTokens.clear(); // fail closed
-        return;
-    }
-    m_namedTokens = std::move(tokens).value();
-}
-
-bool AdminServer::originAllowed(const QString &origin) const
-{
-    if (origin.isEmpty() || m_options.allowedOrigins.contains(origin))
-        return true;
-    const QUrl url(origin);
-    const QHostAddress host(url.host());
-    const bool local = url.host() == QLatin1String("localhost") || (!host.isNull() && (host.isLoopback() || host == m_options.address));
-    return local && url.port() == int(m_port);
-}
-
-void AdminServer::acceptStream()
-{
-    while (m_http->hasPendingWebSocketConnections()) {
-        std::unique_ptr<QWebSocket> socket = m_http->nextPendingWebSocketConnection();
-        if (!socket)
-            continue;
-        // The upgrade has happened already (QtHttpServer 6.4 cannot refuse it first): a refused
-        // client is closed at once with a policy code and receives no frame.
-        const QUrl url = socket->requestUrl();
-        const QString remoteAddr = socket->peerAddress().toString();
-        if (url.path() != kPrefix + QStringLiteral("/stream")) {
-            socket->close(QWebSocketProtocol::CloseCode(4404), QStringLiteral("no stream at %1").arg(url.path().left(100)));
-            continue;
-        }
-        if (!originAllowed(socket->origin())) {
-            socket->close(QWebSocketProtocol::CloseCode(4403), QStringLiteral("origin not allowed"));
-            continue;
-        }
-        QByteArray authorization = socket->request().rawHeader("Authorization");
-        if (authorization.isEmpty() && QUrlQuery(url).hasQueryItem(QStringLiteral("token")))
-            authorization = "Bearer " + QUrlQuery(url).queryItemValue(QStringLiteral("token"), QUrl::FullyDecoded).toUtf8();
-        int status = 401;
-        QString retryAfter;
-        QByteArray tokenHash;
-        Result<Identity> identity = authenticate(authorization, remoteAddr, &status, &retryAfter, &tokenHash);
-        if (!identity) {
-            socket->close(QWebSocketProtocol::CloseCode(status == 429 ? 4429 : 4401), identity.status().message());
-            continue;
-        }
-        if (identity->role == Role::Ingest) {
-            socket->close(QWebSocketProtocol::CloseCode(4403), QStringLiteral("an ingest token may only post events"));
-            continue;
-        }
-        QWebSocket *raw = socket.get();
-        connect(raw, &QWebSocket::disconnected, this, [this, raw] {
-            const auto it = std::find_if(m_streams.begin(), m_streams.end(), [raw](const Stream &s) { return s.socket.get() == raw; });
-            if (it != m_streams.end()) {
-                it->socket.release()->deleteLater();
-                m_streams.erase(it);
-            }
-        });
-        m_streams.push_back(Stream{std::move(socket), tokenHash, *identity});
-    }
 }
 
 void AdminServer::broadcast(const QByteArray &frame)

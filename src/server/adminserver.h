@@ -3,8 +3,11 @@
 // The daemon's admin API (docs/api.md): HTTP on QtHttpServer and the live stream on QtWebSockets,
 // over the admin layer's operations — the same functions the console's local backend calls.
 //
-// Every request goes through one pipeline: body limit (413) → route (404/405) → authentication
-// (401, failed attempts rate-limited per address: 429) → QoS admission when [qos] ENABLED (503)
+// Every request goes through one pipeline. On its head, before a byte of the body is read (the
+// edge calls admitHead): body limit (413) → route (404/405) → authentication (401, failed attempts
+// rate-limited per address: 429; an event may bring a signature instead) → the bodies' budget
+// (503). Then, with the body, again in handle(): route → authentication → QoS admission when
+// [qos] ENABLED (503)
 // → the entry (Op::execute: its arguments checked, a change refused to read-only tokens with 403,
 // changes audited before acting). Handlers that may wait (flush, self-check, Redis locks …) run on the server's
 // thread pool and answer when done; the rest answer inline. The routes are the operation
@@ -130,6 +133,10 @@ private:
     Result<Admin::Identity> authenticate(const QByteArray &authorization, const QString &remoteAddr, int *httpStatus,
                                          QString *retryAfter, QByteArray *tokenHash = nullptr);
     std::optional<Admin::Identity> identify(const QByteArray &tokenHash);
+    // The edge's hooks: body limits, refusals' bodies, and the judgement of a request head.
+    EdgeHooks edgeHooks();
+    std::optional<Refusal> admitHead(const RequestHead &head, const QHostAddress &peer);
+    static bool isStream(const RequestHead &head);
     void recheckStreams();
     void reloadTokens();
     void acceptStream();

@@ -8,8 +8,6 @@
 #include <QTcpSocket>
 #include <QTimer>
 
-#include <http_parser.h>
-
 #include <arpa/inet.h>
 #include <cerrno>
 #include <climits>
@@ -25,26 +23,23 @@ using Clock = std::chrono::steady_clock;
 
 struct HttpEdge::Connection
 {
+    explicit Connection(qint64 &budgetUsed) : buffered(budgetUsed) {}
+    ~Connection() { buffered -= charged; }
+    Connection(const Connection &) = delete;
+    Connection &operator=(const Connection &) = delete;
+
     HttpEdge *edge = nullptr;
     QPointer<QTcpSocket> socket;
     QString network;
-    http_parser parser{};
+    QHostAddress peer;
+    std::unique_ptr<RequestFramer> framer;
     Phase phase = Phase::Fresh;
     Clock::time_point since = Clock::now(); // start of the phase
     Clock::time_point lastByte = Clock::now();
-    QByteArray url;
-    bool inHeaders = false; // past the request line
-    qint64 bodyBytes = 0;
-    qint64 bodyLimit = 0;
+    bool reserve = false;  // taken beyond the caps: only authenticated requests are served
     bool handedOn = false; // QtHttpServer has the socket (after the TLS handshake)
-
-    struct Refusal
-    {
-        int status = 0;
-        QString message;
-        QString field;
-    };
-    std::optional<Refusal> refusal; // set by a parser callback, acted on after it returns
+    qint64 &buffered;      // the edge's m_buffered
+    qint64 charged = 0;    // body bytes of the current request charged to it
 };
 
 namespace {
@@ -53,10 +48,16 @@ QByteArray reasonPhrase(int status)
 {
     switch (status) {
     case 400: return "Bad Request";
+    case 401: return "Unauthorized";
+    case 403: return "Forbidden";
+    case 404: return "Not Found";
+    case 405: return "Method Not Allowed";
     case 408: return "Request Timeout";
     case 413: return "Payload Too Large";
     case 414: return "URI Too Long";
+    case 429: return "Too Many Requests";
     case 431: return "Request Header Fields Too Large";
+    case 503: return "Service Unavailable";
     default: return "Error";
     }
 }
@@ -176,9 +177,11 @@ void HttpEdge::adopt(int descriptor)
         address.setAddress(reinterpret_cast<sockaddr *>(&peer));
     const QString network = networkOf(address);
     purge();
-    const bool room = (int(m_connections.size()) < m_cap || evictOldestIdle())
+    const int regular = int(m_connections.size()) - countReserved();
+    const bool room = (regular < m_cap || evictOldestIdle())
                       && (countIn(network) < m_limits.maxPerNetwork || evictOldestIdle(network));
-    if (!room) {
+    const bool reserve = !room && countReserved() < m_limits.reserved;
+    if (!room && !reserve) {
         ::close(descriptor); // every connection is busy: this one waits for none of them
         return;
     }
@@ -188,12 +191,13 @@ void HttpEdge::adopt(int descriptor)
         delete socket;
         return;
     }
-    auto connection = std::make_unique<Connection>();
+    auto connection = std::make_unique<Connection>(m_buffered);
     connection->edge = this;
     connection->socket = socket;
     connection->network = network;
-    http_parser_init(&connection->parser, HTTP_REQUEST);
-    connection->parser.data = connection.get();
+    connection->peer = address;
+    connection->reserve = reserve;
+    connection->framer = std::make_unique<RequestFramer>(policyFor(*connection));
     m_connections[socket] = std::move(connection); // replaces a stale entry at a reused address
     track(socket);
     if (auto *tls = qobject_cast<QSslSocket *>(socket)) {
@@ -209,6 +213,56 @@ void HttpEdge::adopt(int descriptor)
         m_connections.at(socket)->handedOn = true;
         addPendingConnection(socket); // QtHttpServer connects its readyRead after ours
     }
+}
+
+FramerPolicy HttpEdge::policyFor(Connection &connection)
+{
+    FramerPolicy policy;
+    policy.bodyLimit = [this](const RequestHead &head) { return m_hooks.bodyLimit(head.method, head.path); };
+    policy.admit = [this, c = &connection](const RequestHead &head) { return admit(*c, head); };
+    policy.mayUpgrade = [this](const RequestHead &head) { return m_hooks.mayUpgrade && m_hooks.mayUpgrade(head); };
+    return policy;
+}
+
+Refusal HttpEdge::budgetSpent() const
+{
+    return Refusal{503,
+                   QStringLiteral("body: the server is receiving %1 bytes of request bodies already ([server] BODY_BUDGET = %2); "
+                                  "retry shortly")
+                       .arg(m_buffered)
+                       .arg(m_limits.bodyBudget),
+                   QStringLiteral("body"),
+                   {{"Retry-After", "1"}}};
+}
+
+std::optional<Refusal> HttpEdge::admit(Connection &c, const RequestHead &head)
+{
+    if (c.reserve && !(m_hooks.authenticated && m_hooks.authenticated(head)))
+        return Refusal{503,
+                       QStringLiteral("too many connections from your network (%1, [server] MAX_CONNECTIONS_PER_ADDRESS) or "
+                                      "in all ([server] MAX_CONNECTIONS): the connections kept in reserve serve only "
+                                      "requests with a valid token")
+                           .arg(c.network),
+                       QString(),
+                       {{"Retry-After", "1"}}};
+    if (m_hooks.admit)
+        if (std::optional<Refusal> refused = m_hooks.admit(head, c.peer))
+            return refused;
+    // A declared body is charged whole before a byte of it is read; a chunked one as it comes.
+    if (!head.chunked && head.contentLength > 0 && !charge(c, head.contentLength))
+        return budgetSpent();
+    return std::nullopt;
+}
+
+bool HttpEdge::charge(Connection &c, qint64 bytes)
+{
+    if (bytes <= c.charged)
+        return true;
+    if (m_buffered + (bytes - c.charged) > m_limits.bodyBudget)
+        return false;
+    m_buffered += bytes - c.charged;
+    c.charged = bytes;
+    return true;
 }
 
 QTcpSocket *HttpEdge::nextPendingConnection()
@@ -244,103 +298,36 @@ void HttpEdge::onReadyRead(Connection &c)
     }
     if (c.phase == Phase::Upgraded)
         return;
-    c.lastByte = Clock::now();
+    const auto now = Clock::now();
+    c.lastByte = now;
     // QtHttpServer reads inside a transaction: what is available now is what it has not seen.
     const QByteArray bytes = socket->peek(socket->bytesAvailable());
-    static const http_parser_settings settings = [] {
-        http_parser_settings s{};
-        s.on_message_begin = &HttpEdge::onMessageBegin;
-        s.on_url = &HttpEdge::onUrl;
-        s.on_header_field = &HttpEdge::onHeaderField;
-        s.on_headers_complete = &HttpEdge::onHeadersComplete;
-        s.on_body = &HttpEdge::onBody;
-        s.on_message_complete = &HttpEdge::onMessageComplete;
-        return s;
-    }();
-    http_parser_execute(&c.parser, &settings, bytes.constData(), size_t(bytes.size()));
-    if (c.refusal) {
-        const Connection::Refusal refusal = *c.refusal;
-        refuse(c, refusal.status, refusal.message, refusal.field);
+    const RequestFramer::Phase framed = c.framer->feed(bytes.constData(), size_t(bytes.size()));
+    if (framed == RequestFramer::Phase::Body && c.framer->head().chunked && !charge(c, c.framer->bodyBytes())) {
+        refuse(c, budgetSpent());
         return;
     }
-    if (c.parser.upgrade) {
+    Phase next = c.phase;
+    switch (framed) {
+    case RequestFramer::Phase::Waiting: break; // Fresh or Idle, as it was
+    case RequestFramer::Phase::Head: next = Phase::Head; break;
+    case RequestFramer::Phase::Body: next = Phase::Body; break;
+    case RequestFramer::Phase::Complete: next = Phase::Handling; break; // until the answer is written
+    case RequestFramer::Phase::Upgraded:
         // The rest of this socket's bytes are WebSocket frames: the stream's business.
         c.phase = Phase::Upgraded;
         disconnect(socket, &QIODevice::readyRead, this, nullptr);
         return;
+    case RequestFramer::Phase::Refused: refuse(c, *c.framer->refusal()); return;
     }
-    const auto error = http_errno(c.parser.http_errno);
-    if (error == HPE_HEADER_OVERFLOW && !c.inHeaders) // the parser counts before it hands the URL over
-        refuse(c, 414, QStringLiteral("URL longer than %1 bytes").arg(kMaxUrlBytes), QStringLiteral("url"));
-    else if (error == HPE_HEADER_OVERFLOW)
-        refuse(c, 431, QStringLiteral("request head larger than %1 bytes").arg(HTTP_MAX_HEADER_SIZE));
-    else if (error != HPE_OK)
-        refuse(c, 400, QStringLiteral("malformed HTTP request: %1").arg(QString::fromLatin1(http_errno_description(error))));
-}
-
-int HttpEdge::onMessageBegin(http_parser *parser)
-{
-    auto &c = *static_cast<Connection *>(parser->data);
-    c.phase = Phase::Head;
-    c.since = Clock::now();
-    c.url.clear();
-    c.inHeaders = false;
-    c.bodyBytes = 0;
-    return 0;
-}
-
-int HttpEdge::onHeaderField(http_parser *parser, const char *, size_t)
-{
-    static_cast<Connection *>(parser->data)->inHeaders = true;
-    return 0;
-}
-
-int HttpEdge::onUrl(http_parser *parser, const char *at, size_t length)
-{
-    auto &c = *static_cast<Connection *>(parser->data);
-    if (c.url.size() + qint64(length) > kMaxUrlBytes) {
-        c.refusal = Connection::Refusal{414, QStringLiteral("URL longer than %1 bytes").arg(kMaxUrlBytes), QStringLiteral("url")};
-        return 1;
+    if (next != c.phase) {
+        c.phase = next;
+        c.since = now;
+        // The head is admitted: a client that waits for it may send the body now (curl does for
+        // bodies over 1 MiB; a refusal reaches it before it has sent any).
+        if (next == Phase::Body && c.framer->head().expectContinue)
+            socket->write("HTTP/1.1 100 Continue\r\n\r\n");
     }
-    c.url.append(at, qsizetype(length));
-    return 0;
-}
-
-int HttpEdge::onHeadersComplete(http_parser *parser)
-{
-    auto &c = *static_cast<Connection *>(parser->data);
-    c.phase = Phase::Body;
-    c.since = Clock::now();
-    const qsizetype query = c.url.indexOf('?');
-    const QByteArray path = query < 0 ? c.url : c.url.left(query);
-    c.bodyLimit = c.edge->m_hooks.bodyLimit(http_method_str(http_method(parser->method)), path);
-    const bool chunked = parser->flags & F_CHUNKED;
-    if (!chunked && parser->content_length != ULLONG_MAX && parser->content_length > quint64(c.bodyLimit)) {
-        c.refusal = Connection::Refusal{413, QStringLiteral("body: larger than the limit of %1 bytes ([server] MAX_BODY_SIZE)").arg(c.bodyLimit),
-                                        QStringLiteral("body")};
-        return 1; // the parser stops; nothing of the body is read
-    }
-    return 0;
-}
-
-int HttpEdge::onBody(http_parser *parser, const char *, size_t length)
-{
-    auto &c = *static_cast<Connection *>(parser->data);
-    c.bodyBytes += qint64(length);
-    if (c.bodyBytes > c.bodyLimit) { // a chunked body grew past the limit
-        c.refusal = Connection::Refusal{413, QStringLiteral("body: larger than the limit of %1 bytes ([server] MAX_BODY_SIZE)").arg(c.bodyLimit),
-                                        QStringLiteral("body")};
-        return 1;
-    }
-    return 0;
-}
-
-int HttpEdge::onMessageComplete(http_parser *parser)
-{
-    auto &c = *static_cast<Connection *>(parser->data);
-    c.phase = Phase::Handling; // until the answer is written
-    c.since = Clock::now();
-    return 0;
 }
 
 void HttpEdge::onWritten(Connection &c)
@@ -351,6 +338,8 @@ void HttpEdge::onWritten(Connection &c)
     if (c.phase == Phase::Handling) {
         c.phase = Phase::Idle;
         c.since = Clock::now();
+        c.buffered -= c.charged; // the answer is out: QtHttpServer has let go of the body
+        c.charged = 0;
     } else if (c.phase == Phase::Refused && !m_tls) {
         // The refusal is out: tell the peer we are done, keep discarding what it still sends so
         // the close is not a reset that could destroy the answer on its way.
@@ -358,12 +347,11 @@ void HttpEdge::onWritten(Connection &c)
     }
 }
 
-void HttpEdge::refuse(Connection &c, int status, const QString &message, const QString &field)
+void HttpEdge::refuse(Connection &c, const Refusal &refusal)
 {
     QTcpSocket *socket = c.socket;
     c.phase = Phase::Refused;
     c.since = Clock::now();
-    c.refusal.reset();
     // QtHttpServer sees nothing more of this connection; what it has buffered is dropped.
     disconnect(socket, &QIODevice::readyRead, nullptr, nullptr);
     if (socket->isTransactionStarted())
@@ -373,10 +361,12 @@ void HttpEdge::refuse(Connection &c, int status, const QString &message, const Q
         if (auto it = m_connections.find(socket); it != m_connections.end())
             onReadyRead(*it->second);
     });
-    const QByteArray body = m_hooks.errorBody(status, message, field);
-    QByteArray answer = "HTTP/1.1 " + QByteArray::number(status) + ' ' + reasonPhrase(status)
-                        + "\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: "
-                        + QByteArray::number(body.size()) + "\r\n\r\n" + body;
+    const QByteArray body = m_hooks.errorBody(refusal.status, refusal.message, refusal.field);
+    QByteArray answer = "HTTP/1.1 " + QByteArray::number(refusal.status) + ' ' + reasonPhrase(refusal.status)
+                        + "\r\nContent-Type: application/json\r\nConnection: close\r\n";
+    for (const auto &[name, value] : refusal.headers)
+        answer += name + ": " + value + "\r\n";
+    answer += "Content-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body;
     socket->write(answer);
 }
 
@@ -406,7 +396,7 @@ void HttpEdge::sweep()
                 timedOut.push_back(socket);
             break;
         case Phase::Body:
-            if (now - c->lastByte > m_limits.idleTimeout)
+            if (now - c->lastByte > m_limits.idleTimeout || tooSlow(*c, now))
                 timedOut.push_back(socket);
             break;
         case Phase::Refused:
@@ -421,11 +411,15 @@ void HttpEdge::sweep()
     for (QTcpSocket *socket : close)
         socket->abort();
     for (QTcpSocket *socket : timedOut) {
-        if (auto it = m_connections.find(socket); it != m_connections.end())
-            refuse(*it->second, 408,
-                   it->second->phase == Phase::Head
-                       ? QStringLiteral("the request head did not arrive within %1").arg(formatDuration(m_limits.headerTimeout))
-                       : QStringLiteral("no byte of the body for %1").arg(formatDuration(m_limits.idleTimeout)));
+        if (auto it = m_connections.find(socket); it != m_connections.end()) {
+            Connection &c = *it->second;
+            QString why = c.phase == Phase::Head
+                              ? QStringLiteral("the request head did not arrive within %1").arg(formatDuration(m_limits.headerTimeout))
+                          : now - c.lastByte > m_limits.idleTimeout
+                              ? QStringLiteral("no byte of the body for %1").arg(formatDuration(m_limits.idleTimeout))
+                              : QStringLiteral("the body came at less than %1 bytes/s ([server] MIN_BODY_RATE)").arg(m_limits.minBodyRate);
+            refuse(c, Refusal{408, std::move(why), QString(), {}});
+        }
     }
     for (QTcpSocket *socket : drained)
         socket->abort();
@@ -455,7 +449,19 @@ bool HttpEdge::evictOldestIdle(const QString &network)
 int HttpEdge::countIn(const QString &network) const
 {
     return int(std::count_if(m_connections.begin(), m_connections.end(),
-                             [&](const auto &entry) { return entry.second->network == network; }));
+                             [&](const auto &entry) { return !entry.second->reserve && entry.second->network == network; }));
+}
+
+int HttpEdge::countReserved() const
+{
+    return int(std::count_if(m_connections.begin(), m_connections.end(), [](const auto &entry) { return entry.second->reserve; }));
+}
+
+bool HttpEdge::tooSlow(const Connection &c, Clock::time_point now) const
+{
+    // After a grace of headerTimeout, the body keeps pace: bytes >= minBodyRate x (time since its head - grace).
+    const auto late = std::chrono::duration_cast<std::chrono::milliseconds>(now - c.since - m_limits.headerTimeout);
+    return m_limits.minBodyRate > 0 && late.count() > 0 && c.framer->bodyBytes() * 1000 < m_limits.minBodyRate * late.count();
 }
 
 } // namespace Switchyard::Server

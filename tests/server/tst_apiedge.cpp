@@ -88,6 +88,65 @@ Upload upload(quint16 port, const QByteArray &head, qint64 bodyBytes, const std:
     return result;
 }
 
+// Opens one connection per head, writes the heads, then `bodyBytes` of body to each in turn until
+// every connection has an answer (or sent it all): the answers, in order.
+QList<QByteArray> uploadAll(quint16 port, const QList<QByteArray> &heads, qint64 bodyBytes)
+{
+    std::vector<std::unique_ptr<QTcpSocket>> sockets;
+    QList<QByteArray> answers;
+    std::vector<qint64> sent(size_t(heads.size()), 0);
+    for (const QByteArray &head : heads) {
+        sockets.push_back(std::make_unique<QTcpSocket>());
+        sockets.back()->connectToHost(QHostAddress::LocalHost, port);
+        if (!sockets.back()->waitForConnected(5000))
+            return {};
+        sockets.back()->write(head);
+        answers.append(QByteArray());
+    }
+    const QByteArray piece(64 << 10, 'z');
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    for (bool pending = true; pending && std::chrono::steady_clock::now() < deadline;) {
+        pending = false;
+        for (size_t i = 0; i < sockets.size(); ++i) {
+            QTcpSocket &socket = *sockets[i];
+            socket.waitForReadyRead(1);
+            answers[qsizetype(i)] += socket.readAll();
+            if (answers[qsizetype(i)].contains("\r\n\r\n") || socket.state() != QAbstractSocket::ConnectedState)
+                continue;
+            pending = true;
+            if (sent[i] < bodyBytes && socket.bytesToWrite() < (1 << 20)) {
+                socket.write(piece.left(qsizetype(std::min<qint64>(piece.size(), bodyBytes - sent[i]))));
+                sent[i] += std::min<qint64>(piece.size(), bodyBytes - sent[i]);
+            }
+            socket.waitForBytesWritten(1);
+        }
+    }
+    return answers;
+}
+
+// Connects and sends `head`, then waits for the edge's "100 Continue" (the head is admitted and
+// the connection is receiving its body); null when it does not come.
+std::unique_ptr<QTcpSocket> admittedBody(quint16 port, const QByteArray &head)
+{
+    auto socket = std::make_unique<QTcpSocket>();
+    socket->connectToHost(QHostAddress::LocalHost, port);
+    if (!socket->waitForConnected(5000))
+        return nullptr;
+    socket->write(head);
+    QByteArray answer;
+    while (!answer.contains("\r\n\r\n") && socket->waitForReadyRead(10000))
+        answer += socket->readAll();
+    if (!answer.startsWith("HTTP/1.1 100 Continue\r\n\r\n"))
+        return nullptr;
+    return socket;
+}
+
+QByteArray eventHead(qint64 length, const QByteArray &extra)
+{
+    return "POST /api/v1/events HTTP/1.1\r\nHost: x\r\nX-Gitea-Event: push\r\nContent-Type: application/json\r\n"
+           "Content-Length: " + QByteArray::number(length) + "\r\n" + extra + "\r\n";
+}
+
 // The daemon's peak RSS grew by less than 16 MB since `before` (kB). Not under a sanitizer: its
 // shadow memory and quarantine swamp the figure.
 #ifdef SWITCHYARD_SANITIZED
@@ -150,8 +209,10 @@ private Q_SLOTS:
         const qint64 before = statusKb(m_daemon.pid(), "VmHWM");
         const qint64 size = 100 << 20;
         const QByteArray chunk = QByteArray::number(64 << 10, 16) + "\r\n" + QByteArray(64 << 10, 'y') + "\r\n";
+        // With the token: a stranger's chunked body is refused on its head (strangersAreRefusedBeforeTheirBodies).
         const Upload sent = upload(m_daemon.port(),
-                                   "POST /api/v1/queues/flush-all HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n",
+                                   "POST /api/v1/queues/flush-all HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + m_daemon.adminToken()
+                                       + "\r\nTransfer-Encoding: chunked\r\n\r\n",
                                    size, [&](qint64) { return chunk; });
         QVERIFY2(sent.answer.startsWith("HTTP/1.1 413"), sent.answer.left(300).constData());
         QVERIFY(sent.bodySent < size);
@@ -188,6 +249,155 @@ private Q_SLOTS:
         }, std::chrono::seconds(15)));
         QVERIFY2(halfAnswer.startsWith("HTTP/1.1 408"), halfAnswer.constData());
         QVERIFY2(idleAnswer.startsWith("HTTP/1.1 200"), idleAnswer.constData()); // answered, then closed when idle
+    }
+
+    // Only GET /api/v1/stream may leave HTTP, to a WebSocket: any other Upgrade (or CONNECT) is
+    // 400 at once, so an "upgraded" body never escapes the limits (it used to be buffered whole).
+    void anUpgradeIsOnlyTheStreams()
+    {
+        const qint64 before = statusKb(m_daemon.pid(), "VmHWM");
+        const qint64 size = 64 << 20;
+        const QByteArray chunk = QByteArray::number(64 << 10, 16) + "\r\n" + QByteArray(64 << 10, 'u') + "\r\n";
+        for (const QByteArray &head :
+             {QByteArray("POST /api/v1/events HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                         "Transfer-Encoding: chunked\r\n\r\n"),
+              QByteArray("POST /api/v1/hooks HTTP/1.1\r\nHost: x\r\nUpgrade: h2c\r\nConnection: Upgrade, HTTP2-Settings\r\n"
+                         "HTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\nTransfer-Encoding: chunked\r\n\r\n"),
+              QByteArray("GET /api/v1/stream HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                         "Transfer-Encoding: chunked\r\n\r\n")}) {
+            const Upload sent = upload(m_daemon.port(), head, size, [&](qint64) { return chunk; });
+            QVERIFY2(sent.answer.startsWith("HTTP/1.1 400"), sent.answer.left(300).constData());
+            QVERIFY2(sent.answer.contains("\"field\":\"Upgrade\""), sent.answer.constData());
+            QVERIFY(sent.bodySent < size);
+            QVERIFY(sent.closedByServer);
+        }
+        for (const QByteArray &head : {QByteArray("GET /api/v1/health HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n\r\n"),
+                                       QByteArray("CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: 127.0.0.1:22\r\n\r\n")}) {
+            const Upload sent = upload(m_daemon.port(), head, 0, {});
+            QVERIFY2(sent.answer.startsWith("HTTP/1.1 400"), sent.answer.left(300).constData());
+        }
+        checkPeakGrowth(before);
+        QCOMPARE(http("GET", QUrl(m_daemon.baseUrl().toString() + QStringLiteral("/health")), QByteArray()).status, 200);
+    }
+
+    // A request is judged on its head: a stranger's body is never read, so forty of them at once
+    // cost the daemon nothing (each used to be buffered whole before its 401).
+    void strangersAreRefusedBeforeTheirBodies()
+    {
+        const qint64 before = statusKb(m_daemon.pid(), "VmHWM");
+        const qint64 size = 10 << 20;
+        QList<QByteArray> heads;
+        for (int i = 0; i < 40; ++i)
+            heads << (i % 2 ? eventHead(size, QByteArray()) // neither a token nor a signature
+                            : "POST /api/v1/queues/flush-all HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer wrong-" +
+                                  QByteArray::number(i) + "\r\nContent-Length: 1000000\r\n\r\n");
+        const QList<QByteArray> answers = uploadAll(m_daemon.port(), heads, size);
+        QCOMPARE(answers.size(), heads.size());
+        for (const QByteArray &answer : answers)
+            QVERIFY2(answer.startsWith("HTTP/1.1 401") || answer.startsWith("HTTP/1.1 429"), answer.left(300).constData());
+        QVERIFY2(answers.at(1).contains("no signature"), answers.at(1).constData());
+        QVERIFY2(answers.at(1).contains("WWW-Authenticate: Bearer"), answers.at(1).constData());
+        checkPeakGrowth(before);
+        // Unknown routes too: 404 before the body.
+        const Upload unknown = upload(m_daemon.port(), "POST /api/v1/nowhere HTTP/1.1\r\nHost: x\r\nContent-Length: 900000\r\n\r\n",
+                                      0, {});
+        QVERIFY2(unknown.answer.startsWith("HTTP/1.1 404"), unknown.answer.constData());
+        // A client that waits for 100 Continue learns the refusal before it sends anything.
+        QTcpSocket waiting;
+        waiting.connectToHost(QHostAddress::LocalHost, m_daemon.port());
+        QVERIFY(waiting.waitForConnected(5000));
+        waiting.write(eventHead(size, "Expect: 100-continue\r\n"));
+        QByteArray answer;
+        QVERIFY(eventually([&] { return (answer += waiting.readAll()).contains("\r\n\r\n"); }));
+        QVERIFY2(answer.startsWith("HTTP/1.1 401"), answer.constData());
+    }
+
+    // A network that fills its connection slots with slow bodies does not lock the operator out:
+    // connections kept in reserve serve requests with a valid token, and bodies slower than
+    // MIN_BODY_RATE are cut once HEADER_TIMEOUT has passed (one byte a second used to hold a slot
+    // for ever, and the next connection was closed at once).
+    void slowBodiesLeaveRoomForTheOperator()
+    {
+        QTemporaryDir dir;
+        DaemonProcess daemon;
+        DaemonProcess::Options o;
+        o.program = kTestDaemon;
+        o.dataDir = dir.path();
+        o.config = "[server]\nHEADER_TIMEOUT = 2s\nMAX_CONNECTIONS_PER_ADDRESS = 8\nRESERVED_CONNECTIONS = 2\n";
+        QVERIFY2(daemon.start(o), daemon.output().constData());
+        std::vector<std::unique_ptr<QTcpSocket>> slow;
+        for (int i = 0; i < 8; ++i) {
+            slow.push_back(admittedBody(daemon.port(), eventHead(4096, "X-Gitea-Signature: 00\r\nExpect: 100-continue\r\n")));
+            QVERIFY(slow.back());
+            slow.back()->write("{");
+            QVERIFY(slow.back()->waitForBytesWritten(5000));
+        }
+        // Every regular slot of this network is receiving a body; the operator still gets in …
+        const auto started = std::chrono::steady_clock::now();
+        const HttpResult queues = http("GET", QUrl(daemon.baseUrl().toString() + QStringLiteral("/queues")), daemon.adminToken());
+        const auto took = std::chrono::steady_clock::now() - started;
+        QCOMPARE(queues.status, 200);
+#ifdef SWITCHYARD_SANITIZED
+        const auto bound = std::chrono::seconds(5);
+#else
+        const auto bound = std::chrono::seconds(1);
+#endif
+        QVERIFY2(took < bound, qPrintable(QStringLiteral("%1 ms").arg(std::chrono::duration_cast<std::chrono::milliseconds>(took).count())));
+        // … while a request without a token finds no room in the reserve.
+        const HttpResult health = http("GET", QUrl(daemon.baseUrl().toString() + QStringLiteral("/health")), QByteArray());
+        QCOMPARE(health.status, 503);
+        QVERIFY2(health.message().contains(QLatin1String("reserve")), qPrintable(health.message()));
+        // The slow bodies are cut for their rate (IDLE_TIMEOUT, 60 s, is far away).
+        std::vector<QByteArray> answers(slow.size());
+        QVERIFY(eventually([&] {
+            bool all = true;
+            for (size_t i = 0; i < slow.size(); ++i) {
+                slow[i]->waitForReadyRead(1);
+                answers[i] += slow[i]->readAll();
+                all = all && answers[i].contains("\r\n\r\n");
+            }
+            return all;
+        }, std::chrono::seconds(20)));
+        for (const QByteArray &answer : answers) {
+            QVERIFY2(answer.startsWith("HTTP/1.1 408"), answer.constData());
+            QVERIFY2(answer.contains("MIN_BODY_RATE"), answer.constData());
+        }
+        QCOMPARE(daemon.stop(), 0);
+    }
+
+    // The bodies all connections are receiving share BODY_BUDGET: a declared body that would not
+    // fit is refused (503, Retry-After) before a byte of it is read, and fits again once the
+    // earlier one is answered.
+    void bodiesShareABudget()
+    {
+        QTemporaryDir dir;
+        DaemonProcess daemon;
+        DaemonProcess::Options o;
+        o.program = kTestDaemon;
+        o.dataDir = dir.path();
+        o.config = "[server]\nBODY_BUDGET = 2097152\n";
+        QVERIFY2(daemon.start(o), daemon.output().constData());
+        const QByteArray token = "Authorization: Bearer " + daemon.adminToken() + "\r\n";
+        const qint64 big = 1536 << 10;
+        std::unique_ptr<QTcpSocket> first = admittedBody(daemon.port(), eventHead(big, token + "Expect: 100-continue\r\n"));
+        QVERIFY(first);
+        first->write(QByteArray(1000, ' '));
+        const Upload refused = upload(daemon.port(), eventHead(1 << 20, token), 0, {});
+        QVERIFY2(refused.answer.startsWith("HTTP/1.1 503"), refused.answer.constData());
+        QVERIFY2(refused.answer.contains("Retry-After: 1"), refused.answer.constData());
+        QVERIFY2(refused.answer.contains("BODY_BUDGET"), refused.answer.constData());
+        // The first body arrives and is answered (it is no JSON: 400); its bytes leave the budget.
+        first->write(QByteArray(int(big - 1000), ' '));
+        QByteArray answer;
+        QVERIFY(eventually([&] {
+            first->waitForReadyRead(1);
+            return (answer += first->readAll()).contains("\r\n\r\n");
+        }));
+        QVERIFY2(answer.startsWith("HTTP/1.1 400"), answer.constData());
+        const QByteArray body = "{\"ref\":\"refs/heads/main\"}";
+        const Upload fits = upload(daemon.port(), eventHead(body.size(), token) + body, 0, {});
+        QVERIFY2(!fits.answer.startsWith("HTTP/1.1 503"), fits.answer.constData());
+        QCOMPARE(daemon.stop(), 0);
     }
 
     void runningOutOfDescriptorsNeitherSpinsNorStopsHealth()
