@@ -137,6 +137,27 @@ std::vector<CronTaskDefinition> builtInCronTasks(const BuiltInTaskServices &serv
                           : QStringLiteral("removed %1 delivered webhook task(s) older than %2").arg(*removed).arg(formatDuration(age));
     };
 
+    // Not in Gitea (whose webhooks are its own): ingested events keep their payloads, so they are
+    // removed once processed and old; failed ones stay longer for an operator to look at.
+    CronTaskDefinition events_;
+    events_.name = QStringLiteral("cleanup_event_table");
+    events_.defaults.enabled = true;
+    events_.defaults.schedule = QStringLiteral("@midnight");
+    events_.defaults.extra = {{QStringLiteral("OLDER_THAN"), QStringLiteral("720h")},
+                              {QStringLiteral("FAILED_OLDER_THAN"), QStringLiteral("2160h")}};
+    events_.run = [events](const CronRunContext &context) -> Result<QString> {
+        const auto processed = std::chrono::duration_cast<std::chrono::milliseconds>(
+            context.config->duration(QStringLiteral("OLDER_THAN"), std::chrono::hours(720)));
+        const auto failed = std::chrono::duration_cast<std::chrono::milliseconds>(
+            context.config->duration(QStringLiteral("FAILED_OLDER_THAN"), std::chrono::hours(2160)));
+        Result<qint64> removed = events->cleanupOlderThan(context.cancel, processed, failed);
+        if (!removed)
+            return removed.status();
+        return QStringLiteral("removed %1 event(s): processed before %2 ago, failed before %3 ago")
+            .arg(*removed)
+            .arg(formatDuration(processed), formatDuration(failed));
+    };
+
     // Not in Gitea (which re-enqueues only at start): deliveries claimed by instances that are no
     // longer live are taken over (sent again, or unknown), and tasks that were written but never
     // reached the queue are queued again. The heartbeat's recovery does both too
@@ -158,7 +179,7 @@ std::vector<CronTaskDefinition> builtInCronTasks(const BuiltInTaskServices &serv
     };
 
     return {std::move(cache),         std::move(queues), std::move(notices_), std::move(vacuum), std::move(notifications),
-            std::move(resume),        std::move(cleanup), std::move(resync)};
+            std::move(resume),        std::move(cleanup), std::move(resync), std::move(events_)};
 }
 
 Status registerBuiltInCronTasks(CronService &cron, const BuiltInTaskServices &services)

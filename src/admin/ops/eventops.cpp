@@ -42,6 +42,11 @@ const Op<EventPost, EventAcceptedRow> eventIngest{
         in.payload = a.payload;
         in.hubSignature256 = a.hubSignature256.toUtf8();
         in.giteaSignature = a.giteaSignature.toUtf8();
+        in.webhookId = a.webhookId.toUtf8();
+        in.webhookTimestamp = a.webhookTimestamp.toUtf8();
+        in.webhookSignature = a.webhookSignature.toUtf8();
+        if (in.deliveryId.isEmpty())
+            in.deliveryId = a.webhookId;
         in.byToken = !c.tokenName.isEmpty() || !c.viaApi; // the console's own engine is its operator's
         Result<EventAccepted> accepted = c.engine.events().accept(c.cancel, in);
         if (!accepted)

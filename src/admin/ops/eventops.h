@@ -185,6 +185,9 @@ struct EventPost
     QString githubDelivery;
     QString hubSignature256;
     QString giteaSignature;
+    QString webhookId;
+    QString webhookTimestamp;
+    QString webhookSignature;
     QByteArray payload;
 };
 template<typename V>
@@ -200,6 +203,9 @@ void describe(V &v, EventPost &a)
     v(ArgSpec{ArgSpec::Header, "X-GitHub-Delivery", "GitHub's delivery id", 0, 0, "--delivery"}, a.githubDelivery);
     v(ArgSpec{ArgSpec::Header, "X-Hub-Signature-256", "sha256=HMAC of the payload"}, a.hubSignature256);
     v(ArgSpec{ArgSpec::Header, "X-Gitea-Signature", "HMAC of the payload (hex)"}, a.giteaSignature);
+    v(ArgSpec{ArgSpec::Header, "webhook-id", "Standard Webhooks: the message id"}, a.webhookId);
+    v(ArgSpec{ArgSpec::Header, "webhook-timestamp", "Standard Webhooks: seconds since the epoch"}, a.webhookTimestamp);
+    v(ArgSpec{ArgSpec::Header, "webhook-signature", "Standard Webhooks: v1,<base64 HMAC of id.timestamp.payload>"}, a.webhookSignature);
 }
 
 struct EventAcceptedRow

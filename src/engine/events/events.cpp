@@ -1,5 +1,6 @@
 #include "events.h"
 
+#include "authenticity_p.h"
 #include "translate_p.h"
 
 #include "engine/core/crashpoint.h"
@@ -43,15 +44,6 @@ EventRecord recordFrom(const QSqlQuery &q)
     r.traceId = q.value(11).toString();
     r.claimedBy = q.value(12).toString();
     return r;
-}
-
-// Constant time in the length of `expected`.
-bool sameBytes(const QByteArray &expected, const QByteArray &given)
-{
-    unsigned char difference = expected.size() == given.size() ? 0 : 1;
-    for (qsizetype i = 0; i < expected.size(); ++i)
-        difference |= static_cast<unsigned char>(expected.at(i) ^ (i < given.size() ? given.at(i) : 0));
-    return difference == 0;
 }
 
 } // namespace
@@ -401,23 +393,8 @@ Result<EventAccepted> EventService::accept(const CancelToken &cancel, const Inco
     if (in.payload.size() > d->options.maxPayload)
         return Status::invalidArgument(QStringLiteral("the payload is larger than %1 bytes").arg(d->options.maxPayload))
             .withField(QStringLiteral("body"));
-    // The signature, when the source has a secret: checked whenever one is sent; without one only
-    // a token lets the event in.
-    const bool signedBy256 = !in.hubSignature256.isEmpty();
-    const bool signedByGitea = !in.giteaSignature.isEmpty();
-    if (!source->secret.isEmpty() && (signedBy256 || signedByGitea)) {
-        const QByteArray expected = eventSignature(source->secret.toUtf8(), in.payload);
-        const QByteArray given = signedBy256 ? in.hubSignature256.trimmed() : in.giteaSignature.trimmed();
-        const bool valid = signedBy256 ? sameBytes("sha256=" + expected, given.toLower()) : sameBytes(expected, given.toLower());
-        if (!valid)
-            return Status::unauthenticated(QStringLiteral("the %1 header does not match the payload signed with [event_source.%2] SECRET")
-                                               .arg(signedBy256 ? QStringLiteral("X-Hub-Signature-256") : QStringLiteral("X-Gitea-Signature"),
-                                                    source->name));
-    } else if (!in.byToken) {
-        return Status::unauthenticated(source->secret.isEmpty()
-                                           ? QStringLiteral("event source \"%1\" has no secret: send an admin or ingest token").arg(source->name)
-                                           : QStringLiteral("no signature: send X-Hub-Signature-256 or X-Gitea-Signature, or a token"));
-    }
+    if (Status authentic = Events::checkAuthenticity(*source, in, QDateTime::currentDateTimeUtc()); !authentic)
+        return authentic;
     QJsonParseError error{};
     const QJsonDocument doc = QJsonDocument::fromJson(in.payload, &error);
     if (error.error != QJsonParseError::NoError)
@@ -443,12 +420,27 @@ Result<EventAccepted> EventService::accept(const CancelToken &cancel, const Inco
     const bool ping = eventGroup(in.event) == QLatin1String("ping");
     const qint64 now = toStoreMs(QDateTime::currentDateTimeUtc());
 
+    const QString hash = Events::payloadHash(in.payload);
+    std::optional<Events::EarlierDelivery> replayOf;
     Result<EventAccepted> stored = d->store.writeValue<EventAccepted>([&](SqlTransaction &tx) -> Result<EventAccepted> {
+        Result<std::optional<Events::EarlierDelivery>> earlier =
+            Events::findReplay(tx, source->name, hash, now - qint64(source->replayWindow.count()), deliveryId);
+        if (!earlier)
+            return earlier.status();
+        replayOf = *earlier;
+        if (replayOf && source->refuseReplays)
+            return Status(Status::Code::Conflict,
+                          QStringLiteral("refused as a replay: event %1 (delivery %2) had the same payload %3 s ago or less, under "
+                                         "another delivery id ([event_source.%4] REFUSE_REPLAYS)")
+                              .arg(replayOf->eventId)
+                              .arg(replayOf->deliveryId.left(100))
+                              .arg(std::chrono::duration_cast<std::chrono::seconds>(source->replayWindow).count())
+                              .arg(source->name));
         Result<QSqlQuery> inserted = tx.exec(
-            QStringLiteral("INSERT INTO event (source, delivery_id, event, action, repo, sender, payload, received_ms, status, trace_id) "
-                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (source, delivery_id) DO NOTHING RETURNING id"),
+            QStringLiteral("INSERT INTO event (source, delivery_id, event, action, repo, sender, payload, received_ms, status, trace_id, "
+                           "payload_sha256) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (source, delivery_id) DO NOTHING RETURNING id"),
             {source->name, deliveryId, in.event, action, repo.left(300), senderLogin.left(200), in.payload, now,
-             ping ? QStringLiteral("ignored") : QStringLiteral("pending"), traceId});
+             ping ? QStringLiteral("ignored") : QStringLiteral("pending"), traceId, hash});
         if (!inserted)
             return inserted.status();
         if (inserted->next())
@@ -467,6 +459,14 @@ Result<EventAccepted> EventService::accept(const CancelToken &cancel, const Inco
                    : stored.status();
     if (stored->duplicate)
         return stored;
+    if (replayOf)
+        qCWarning(lcCore).noquote() << QStringLiteral("event %1 from source %2 repeats the payload of event %3 (delivery %4) under another "
+                                                      "delivery id within REPLAY_WINDOW: a replay or a resend; processed "
+                                                      "([event_source.%2] REFUSE_REPLAYS = true refuses them)")
+                                           .arg(stored->id)
+                                           .arg(source->name)
+                                           .arg(replayOf->eventId)
+                                           .arg(replayOf->deliveryId.left(100));
     EventRecord row;
     row.id = stored->id;
     row.source = source->name;
@@ -490,6 +490,35 @@ Result<EventAccepted> EventService::accept(const CancelToken &cancel, const Inco
         }
     }
     return stored;
+}
+
+Result<qint64> EventService::cleanupOlderThan(const CancelToken &cancel, std::chrono::milliseconds processed,
+                                              std::chrono::milliseconds failed)
+{
+    // In batches of 1000 rows, one short transaction each: ingestion goes on beside a long cleanup.
+    const qint64 now = toStoreMs(QDateTime::currentDateTimeUtc());
+    qint64 removed = 0;
+    for (const auto &[statuses, age] : {std::pair{QStringLiteral("'done', 'ignored'"), processed}, std::pair{QStringLiteral("'failed'"), failed}}) {
+        for (;;) {
+            if (cancel.isCancelled())
+                return cancel.cause();
+            Result<qint64> batch = d->store.writeValue<qint64>([&](SqlTransaction &tx) -> Result<qint64> {
+                Result<QSqlQuery> q = tx.exec(QStringLiteral("DELETE FROM event WHERE id IN (SELECT id FROM event WHERE status IN (%1) "
+                                                             "AND received_ms < ? ORDER BY id LIMIT 1000)")
+                                                  .arg(statuses),
+                                              {now - qint64(age.count())});
+                if (!q)
+                    return q.status();
+                return qint64(q->numRowsAffected());
+            });
+            if (!batch)
+                return batch.status();
+            removed += *batch;
+            if (*batch < 1000)
+                break;
+        }
+    }
+    return removed;
 }
 
 bool EventService::process(const CancelToken &stop, qint64 id)

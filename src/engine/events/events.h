@@ -74,6 +74,9 @@ public:
     Result<qint64> requeueUnfinished(const CancelToken &cancel);
     // Events held by instances that are not live go back to pending (and are queued): how many.
     Result<qint64> recoverClaims(const CancelToken &cancel);
+    // Removes events processed (done, ignored) longer than `processed` ago and failed ones longer
+    // than `failed` ago; pending and processing events are never removed. Returns how many.
+    Result<qint64> cleanupOlderThan(const CancelToken &cancel, std::chrono::milliseconds processed, std::chrono::milliseconds failed);
 
     // 400 (invalid argument, naming the field), 401 (unauthenticated: a bad or missing signature),
     // 503 (the store is unavailable); nothing is written unless it answers ok.

@@ -39,6 +39,10 @@ struct IncomingEvent
     QByteArray payload;
     QByteArray hubSignature256; // X-Hub-Signature-256: "sha256=<hex>"
     QByteArray giteaSignature;  // X-Gitea-Signature: "<hex>"
+    // Standard Webhooks (standardwebhooks.com): the signature covers "<id>.<timestamp>.<payload>".
+    QByteArray webhookId;        // webhook-id (the delivery id when no other header gives one)
+    QByteArray webhookTimestamp; // webhook-timestamp: seconds since the epoch
+    QByteArray webhookSignature; // webhook-signature: "v1,<base64>" entries, space-separated
     bool byToken = false;       // an admin or ingest token came with it
 };
 

@@ -281,6 +281,17 @@ QStringList claimHolders(StoreBackend b)
     };
 }
 
+// 12: a payload seen again under another delivery id is found by its hash (the replay window),
+// and processed events are removed by age (cleanup_event_table).
+QStringList eventRetention(StoreBackend)
+{
+    return {
+        QStringLiteral("ALTER TABLE event ADD COLUMN payload_sha256 TEXT NOT NULL DEFAULT ''"),
+        QStringLiteral("CREATE INDEX event_payload ON event (source, payload_sha256, received_ms)"),
+        QStringLiteral("CREATE INDEX event_age ON event (status, received_ms)"),
+    };
+}
+
 } // namespace
 
 const std::vector<Migration> &storeMigrations()
@@ -297,6 +308,7 @@ const std::vector<Migration> &storeMigrations()
         {9, "delivery search by hook and status", &deliveryHookStatus},
         {10, "fewer delivery indexes", &deliveryFewerIndexes},
         {11, "claim holders, instances, bulk jobs and the mail outbox", &claimHolders},
+        {12, "event replay detection and retention", &eventRetention},
     };
     return migrations;
 }
