@@ -887,6 +887,25 @@ private Q_SLOTS:
         QVERIFY(Test::eventually([&] { return !overview.onboarding()->isVisible(); }));
     }
 
+    // What a backend says is shown as text: a message quoting a payload's title or a hook's URL
+    // with markup in it is not rendered (it used to be, the labels being AutoText).
+    void backendWordsAreNeverMarkup()
+    {
+        ConsoleFixture c;
+        MainWindow &w = c.open(QStringLiteral("overview"));
+        OverviewPage &overview = *w.page<OverviewPage>(QStringLiteral("overview"));
+        const QString hostile = QStringLiteral("<img src='http://evil.test/x.png'><b>pwned</b>");
+        Q_EMIT overview.operationFailed(QStringLiteral("Saving %1 failed").arg(hostile), hostile);
+        auto *error = w.findChild<QLabel *>(QStringLiteral("lastError"));
+        QVERIFY(error);
+        QCOMPARE(error->textFormat(), Qt::PlainText);
+        QVERIFY2(error->text().contains(hostile), qPrintable(error->text()));
+        for (const char *name : {"lastOperation", "connectionBanner"}) {
+            auto *label = w.findChild<QLabel *>(QLatin1String(name));
+            QVERIFY2(label && label->textFormat() == Qt::PlainText, name);
+        }
+    }
+
     // The Overview's Mail box: the settings and totals, a test mail through its dialog, a bad
     // address reported with the field, the button off while the mailer is.
     void overviewMailBoxSendsATestMail()

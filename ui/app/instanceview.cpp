@@ -29,6 +29,7 @@ InstanceView::InstanceView(Admin::AdminBackend &backend, std::unique_ptr<Admin::
     // Why a connection is not usable (unreachable, unauthorised, incompatible, read-only), in words.
     m_banner = new QLabel(this);
     m_banner->setObjectName(QStringLiteral("connectionBanner"));
+    m_banner->setTextFormat(Qt::PlainText); // a daemon's error message, never markup
     m_banner->setWordWrap(true);
     m_banner->setContentsMargins(12, 6, 12, 6);
     m_banner->setAutoFillBackground(true);
@@ -210,8 +211,8 @@ void InstanceView::updateHeader()
         }
         const QString common = m_instance.queueTypes.value(QStringLiteral("common"));
         text += tr(" &nbsp;·&nbsp; %1 &nbsp;·&nbsp; v%2 &nbsp;·&nbsp; %3 &nbsp;·&nbsp; queues %4 · cache %5 · locks %6")
-                    .arg(m_instance.instanceId.toHtmlEscaped(), m_instance.version, age, common, m_instance.cacheAdapter,
-                         m_instance.lockService);
+                    .arg(m_instance.instanceId.toHtmlEscaped(), m_instance.version.toHtmlEscaped(), age.toHtmlEscaped(),
+                         common.toHtmlEscaped(), m_instance.cacheAdapter.toHtmlEscaped(), m_instance.lockService.toHtmlEscaped());
     }
     if (auto *remote = qobject_cast<Admin::RemoteBackend *>(&m_backend))
         text += QStringLiteral(" &nbsp;·&nbsp; %1").arg(remote->url().toString().toHtmlEscaped());

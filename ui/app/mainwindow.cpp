@@ -58,10 +58,13 @@ MainWindow::MainWindow(Admin::AdminBackend *embedded, QWidget *parent) : QMainWi
     connect(m_sidebar, &QListWidget::currentRowChanged, this, &MainWindow::onSidebarRow);
 
     // Status bar: operation · error + Details… · live indicator.
+    // Both quote what a backend said (a hook's URL, a payload's title): shown as text, never markup.
     m_operation = new QLabel(this);
     m_operation->setObjectName(QStringLiteral("lastOperation"));
+    m_operation->setTextFormat(Qt::PlainText);
     m_error = new QLabel(this);
     m_error->setObjectName(QStringLiteral("lastError"));
+    m_error->setTextFormat(Qt::PlainText);
     QPalette errorPalette = m_error->palette();
     errorPalette.setColor(QPalette::WindowText, statusColor(StatusColor::Error));
     m_error->setPalette(errorPalette);
@@ -73,6 +76,7 @@ MainWindow::MainWindow(Admin::AdminBackend *embedded, QWidget *parent) : QMainWi
     connect(m_details, &QToolButton::clicked, this, [this] {
         auto *box = new QMessageBox(QMessageBox::Warning, tr("Error details"), m_error->text(), QMessageBox::Close, this);
         box->setObjectName(QStringLiteral("errorDetails"));
+        box->setTextFormat(Qt::PlainText);
         box->setDetailedText(m_errorDetail);
         box->setAttribute(Qt::WA_DeleteOnClose);
         box->setModal(false);

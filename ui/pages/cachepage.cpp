@@ -74,11 +74,11 @@ void CachePage::refresh()
         backend().call(Admin::Ops::cacheInfo, {}, this, [this, done](Result<Admin::CacheInfo> info) {
             done();
             if (!info) {
-                m_info->setText(tr("Cache information unavailable: %1").arg(info.status().message()));
+                m_info->setText(tr("Cache information unavailable: %1").arg(info.status().message().toHtmlEscaped()));
                 return;
             }
             m_info->setText(tr("<b>Adapter</b> %1%2 · <b>item TTL</b> %3")
-                                .arg(info->adapter, info->host.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(info->host.toHtmlEscaped()),
+                                .arg(info->adapter.toHtmlEscaped(), info->host.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(info->host.toHtmlEscaped()),
                                      formatDuration(info->ttlMs)));
         });
     });

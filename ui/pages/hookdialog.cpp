@@ -65,6 +65,7 @@ HookDialog::HookDialog(QWidget *parent, const Admin::HookRow *existing) : QDialo
         item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
         item->setCheckState(Qt::Unchecked);
     }
+    m_ui->errorLabel->setTextFormat(Qt::PlainText); // the server's message may quote the URL
     m_ui->errorLabel->hide();
     connect(m_ui->chooseRadio, &QRadioButton::toggled, m_ui->eventList, &QWidget::setEnabled);
     const auto scopeChanged = [this] {

@@ -250,6 +250,7 @@ void NotificationsPage::showTrace()
         m_traceDialog->resize(760, 360);
         auto *layout = new QVBoxLayout(m_traceDialog);
         auto *heading = new QLabel(m_traceDialog);
+        heading->setTextFormat(Qt::PlainText); // summaries come from payloads
         heading->setObjectName(QStringLiteral("traceHeading"));
         heading->setTextInteractionFlags(Qt::TextSelectableByMouse);
         layout->addWidget(heading);

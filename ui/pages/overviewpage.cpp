@@ -155,6 +155,7 @@ OverviewPage::OverviewPage(Admin::AdminBackend &backend, QWidget *parent) : Page
     m_ui->mailNotify->setAccessibleName(tr("Mail notifications"));
     m_ui->mailTotals->setAccessibleName(tr("Mail sent and failed since start"));
     m_ui->mailLastError->setAccessibleName(tr("Last mail error"));
+    m_ui->mailLastError->setTextFormat(Qt::PlainText); // an SMTP server's words
     showMail();
     // Long notices wrap to the list's width instead of scrolling it sideways (tooltip: all of it).
     m_ui->noticesList->setWordWrap(true);
@@ -432,11 +433,11 @@ void OverviewPage::showInstance()
         tr("<span style='font-size:large'><b>%1</b></span> &nbsp; Switchyard %2 · up %3<br>"
            "<b>Config</b> %4 · <b>Data</b> %5<br>"
            "<b>Queues</b> %6 · <b>Cache</b> %7 · <b>Locks</b> %8 · <b>Database</b> %9 · <b>Pub/sub</b> %10")
-            .arg(m_instance.instanceId.toHtmlEscaped(), m_instance.version, formatDuration((uptime / 1000) * 1000),
+            .arg(m_instance.instanceId.toHtmlEscaped(), m_instance.version.toHtmlEscaped(), formatDuration((uptime / 1000) * 1000),
                  m_instance.configPath.isEmpty() ? tr("embedded defaults") : m_instance.configPath.toHtmlEscaped(),
-                 m_instance.dataPath.toHtmlEscaped(), queues.join(QStringLiteral(", ")).toHtmlEscaped(), m_instance.cacheAdapter,
-                 m_instance.lockService, database.toHtmlEscaped())
-            .arg(m_instance.pubsubType));
+                 m_instance.dataPath.toHtmlEscaped(), queues.join(QStringLiteral(", ")).toHtmlEscaped(),
+                 m_instance.cacheAdapter.toHtmlEscaped(), m_instance.lockService.toHtmlEscaped(), database.toHtmlEscaped())
+            .arg(m_instance.pubsubType.toHtmlEscaped()));
 }
 
 void OverviewPage::addNotice(const Admin::NoticeRow &notice, bool atTop)

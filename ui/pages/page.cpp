@@ -87,6 +87,7 @@ void Page::confirm(const QString &title, const QString &text, const QString &acc
 {
     auto *box = new QMessageBox(QMessageBox::Warning, title, text, QMessageBox::Cancel, this);
     box->setObjectName(QStringLiteral("confirmation"));
+    box->setTextFormat(Qt::PlainText); // names a hook, a queue, a lock: the backend's strings
     box->setAttribute(Qt::WA_DeleteOnClose);
     QPushButton *accept = box->addButton(acceptText, QMessageBox::DestructiveRole);
     box->setDefaultButton(QMessageBox::Cancel);

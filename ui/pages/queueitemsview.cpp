@@ -58,6 +58,7 @@ QueueItemsView::QueueItemsView(Admin::AdminBackend &backend, Mode mode, QWidget 
 {
     const bool waiting = mode == Mode::Waiting;
     m_status = new QLabel(this);
+    m_status->setTextFormat(Qt::PlainText); // item counts and the backend's messages
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_refresh = new QPushButton(tr("&Refresh"), this);
     m_refresh->setAccessibleName(waiting ? tr("Refresh the waiting items") : tr("Refresh the items in flight"));

@@ -296,7 +296,7 @@ void QueuesPage::showQueueSettings()
             const QString queue = QLatin1String(name);
             const bool own = info->queueTypes.contains(queue);
             rows += QStringLiteral("<tr><td><code>%1</code></td><td>%2</td><td>%3</td><td>%4</td></tr>")
-                        .arg(queue, tr(creator), info->queueTypes.value(queue, common),
+                        .arg(queue, tr(creator), info->queueTypes.value(queue, common).toHtmlEscaped(),
                              own ? QStringLiteral("<code>[queue.%1]</code>").arg(queue.toHtmlEscaped()) : QStringLiteral("<code>[queue]</code>"));
         }
         QStringList others;

@@ -47,6 +47,7 @@ HistoryChart::HistoryChart(QWidget *parent) : QWidget(parent)
     m_resolution->addItem(tr("Last 7 days, per hour"), int(HistoryResolution::Hour));
     m_resolution->addItem(tr("Last 90 days, per day"), int(HistoryResolution::Day));
     m_summary = new QLabel(this);
+    m_summary->setTextFormat(Qt::PlainText);
     m_summary->setObjectName(QStringLiteral("historySummary"));
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto *queueLabel = new QLabel(tr("&Queue:"), this);
