@@ -10,6 +10,7 @@
 #include <QFileInfo>
 
 #include <cerrno>
+#include <cstring>
 #include <sys/stat.h>
 
 namespace Switchyard::Admin {
@@ -46,8 +47,36 @@ bool makePrivateDirectory(const QString &path)
     return ::mkdir(QFile::encodeName(path).constData(), 0700) == 0 || errno == EEXIST;
 }
 
+int makeDataPrivate(const QString &dataPath)
+{
+    // Files are created 0600 and folders 0700 from now on, whatever umask the process inherited:
+    // the store, its -wal/-shm, the queues and the locks hold forge data and secrets.
+    ::umask(077);
+    // A data directory from before this rule may be open to every user: closing the directory
+    // itself keeps them out of everything in it. Group bits stay (a backup group may rely on them),
+    // and files in it keep their modes (a TLS key there may be shared with its group on purpose).
+    struct stat info {};
+    const QByteArray name = QFile::encodeName(dataPath);
+    if (::stat(name.constData(), &info) != 0 || !S_ISDIR(info.st_mode) || (info.st_mode & 007) == 0)
+        return 0;
+    if (::chmod(name.constData(), info.st_mode & 07770) != 0) {
+        qCWarning(lcCore).noquote() << QStringLiteral("the data directory %1 is open to every user of this machine (mode %2) and "
+                                                      "could not be closed: %3")
+                                           .arg(dataPath)
+                                           .arg(info.st_mode & 0777, 0, 8)
+                                           .arg(QString::fromLocal8Bit(strerror(errno)));
+        return 0;
+    }
+    qCInfo(lcCore).noquote() << QStringLiteral("the data directory %1 was open to every user of this machine (mode %2); now %3")
+                                    .arg(dataPath)
+                                    .arg(info.st_mode & 0777, 0, 8)
+                                    .arg(info.st_mode & 0770, 0, 8);
+    return 1;
+}
+
 Status lockDataDirectory(const QString &dataPath, QLockFile &lock)
 {
+    makeDataPrivate(dataPath);
     if (!makePrivateDirectory(dataPath))
         return Status::unavailable(QStringLiteral("cannot create the data directory %1").arg(dataPath));
     lock.setStaleLockTime(0);

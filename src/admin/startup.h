@@ -16,11 +16,15 @@ namespace Switchyard::Admin {
 // error lists every problem (file, line, key, valid values). Warnings are logged.
 Result<EngineConfig> loadEngineConfig(const QString &configPath, const QString &dataDirOverride);
 
-// One engine per data directory: queues and the store are not safe to share between processes.
-// `lock` must stay alive as long as the engine runs. Unavailable names the other holder.
 // Creates the directory `path` with mode 0700 when it is missing (parents as QDir::mkpath does).
 bool makePrivateDirectory(const QString &path);
 
+// Sets the umask to 077 for the rest of the process, and closes an existing data directory that
+// every user may enter (its "other" bits); 1 when it did, else 0.
+int makeDataPrivate(const QString &dataPath);
+// makeDataPrivate, then creates the data directory (0700) and takes its lock. One engine per data
+// directory: queues and the store are not safe to share between processes. `lock` must stay alive
+// as long as the engine runs. Unavailable names the other holder.
 Status lockDataDirectory(const QString &dataPath, QLockFile &lock);
 
 } // namespace Switchyard::Admin

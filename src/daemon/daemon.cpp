@@ -32,6 +32,7 @@
 #include <optional>
 #include <thread>
 
+#include <sys/prctl.h>
 #include <unistd.h>
 
 namespace Switchyard {
@@ -187,7 +188,24 @@ Server::ServerOptions serverOptions(const EngineConfig &config)
     options.edge.idleTimeout = srv.idleTimeout;
     options.edge.maxConnections = srv.maxConnections;
     options.edge.maxPerNetwork = srv.maxConnectionsPerAddress;
+    options.edge.reserved = srv.reservedConnections;
+    options.edge.minBodyRate = srv.minBodyRate;
+    options.edge.bodyBudget = srv.bodyBudget;
     return options;
+}
+
+// Under systemd's NoNewPrivileges (our unit sets it) a setuid or setgid mail program — Postfix's
+// postdrop, Exim — cannot gain its privileges, and ProtectSystem keeps the mail spool read-only:
+// PROTOCOL = sendmail then fails on every message. Said once at start, where an operator looks.
+void warnWhenSendmailIsSandboxed(const MailerSettings &mailer)
+{
+    if (!mailer.enabled || mailer.protocol != QLatin1String("sendmail") || ::prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) != 1)
+        return;
+    qCWarning(lcCore).noquote()
+        << QStringLiteral("[mailer] PROTOCOL = sendmail (%1) under no_new_privs (systemd NoNewPrivileges=true): a setuid or setgid "
+                          "mail program (Postfix's postdrop, Exim) cannot queue mail from here. Use PROTOCOL = smtp to the local "
+                          "mail server (HOST = localhost:25), or a systemd drop-in that relaxes the sandbox (docs/installing.md)")
+               .arg(mailer.sendmailPath);
 }
 
 // The admin API over the running engine: tokens, audit log, then the listening socket.
@@ -256,6 +274,8 @@ int runDaemon(int argc, char *argv[], const DaemonHooks &hooks)
         printError(locked.message());
         return ExitRuntimeError;
     }
+
+    warnWhenSendmailIsSandboxed(config.mailer);
 
     // Signals are read from the start: one during start-up (while a configured Redis is PINGed
     // 10 × 1 s, say) cancels it at once.

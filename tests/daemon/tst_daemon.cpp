@@ -130,6 +130,26 @@ private Q_SLOTS:
         QCOMPARE(again.stop(), 0);
     }
 
+    // Our systemd unit sets NoNewPrivileges: a setuid/setgid sendmail cannot queue mail there, and
+    // the daemon says so at start instead of failing every message later.
+    void sendmailUnderNoNewPrivilegesIsWarnedAbout()
+    {
+        const QByteArray mailer = "[mailer]\nENABLED = true\nFROM = ops@example.com\nPROTOCOL = sendmail\nSENDMAIL_PATH = /usr/bin/msmtp\n";
+        for (const bool sandboxed : {true, false}) {
+            QTemporaryDir data;
+            Test::DaemonProcess::Options options;
+            options.program = kDaemon;
+            options.dataDir = data.path();
+            options.config = mailer;
+            if (sandboxed)
+                options.wrapper = {QStringLiteral("setpriv"), QStringLiteral("--no-new-privs"), QStringLiteral("--")};
+            Test::DaemonProcess daemon;
+            QVERIFY2(daemon.start(options), daemon.output().constData());
+            QCOMPARE(daemon.output().contains("under no_new_privs"), sandboxed);
+            QCOMPARE(daemon.stop(), 0);
+        }
+    }
+
     void secondSignalDuringShutdownStillExitsZero()
     {
         QTemporaryDir data;

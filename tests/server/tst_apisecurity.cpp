@@ -11,6 +11,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QDir>
+#include <QDirIterator>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -135,11 +136,35 @@ private Q_SLOTS:
         struct stat info{};
         QCOMPARE(::stat(QFile::encodeName(data).constData(), &info), 0);
         QCOMPARE(info.st_mode & 0777, mode_t(0700));
-        for (const char *file : {"admin-token"}) {
+        for (const char *file : {"admin-token", "data/switchyard.db", "data/switchyard.db-wal"}) {
             QCOMPARE(::stat(QFile::encodeName(QDir(data).filePath(QLatin1String(file))).constData(), &info), 0);
             QVERIFY2((info.st_mode & 0777) == 0600, file);
         }
+        // Nothing in it is for others: the store's folder, the queues, the locks (they used to
+        // follow the umask: 0644 files, 0755 folders).
+        const auto othersMayRead = [&] {
+            QStringList open;
+            QDirIterator it(data, QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
+            while (it.hasNext()) {
+                const QString path = it.next();
+                if (::lstat(QFile::encodeName(path).constData(), &info) == 0 && !S_ISLNK(info.st_mode) && (info.st_mode & 077))
+                    open << QStringLiteral("%1 %2").arg(info.st_mode & 0777, 0, 8).arg(path);
+            }
+            return open;
+        };
+        const QStringList open = othersMayRead();
+        QVERIFY2(open.isEmpty(), qPrintable(open.join(u'\n')));
         QCOMPARE(daemon.stop(), 0);
+
+        // A data directory from before, open to every user: closed at the next start (its group
+        // bits stay, and so do the modes of the files in it).
+        QVERIFY(::chmod(QFile::encodeName(data).constData(), 0755) == 0);
+        DaemonProcess again;
+        QVERIFY2(again.start(options(data, QByteArray())), again.output().constData());
+        QCOMPARE(::stat(QFile::encodeName(data).constData(), &info), 0);
+        QCOMPARE(info.st_mode & 0777, mode_t(0750));
+        QVERIFY2(again.output().contains("open to every user"), again.output().constData());
+        QCOMPARE(again.stop(), 0);
     }
 
     void aKeyFileReadableByOthersIsRefused()

@@ -259,7 +259,8 @@ void EngineConfig::loadServer(Collector &c, const Settings &s, EngineConfig &con
             *value = std::chrono::duration_cast<std::chrono::milliseconds>(taken);
     }
     for (auto [key, value, min, max] : {std::tuple{QStringLiteral("MAX_CONNECTIONS"), &srv.maxConnections, 8, 100000},
-                                        std::tuple{QStringLiteral("MAX_CONNECTIONS_PER_ADDRESS"), &srv.maxConnectionsPerAddress, 1, 100000}}) {
+                                        std::tuple{QStringLiteral("MAX_CONNECTIONS_PER_ADDRESS"), &srv.maxConnectionsPerAddress, 1, 100000},
+                                        std::tuple{QStringLiteral("RESERVED_CONNECTIONS"), &srv.reservedConnections, 0, 1000}}) {
         *value = clampToInt(c.take(s.integer(server, key, *value), qint64(*value)));
         if (*value < min || *value > max)
             c.fail(QStringLiteral("%1 = %2 is not valid; expected a number from %3 to %4")
@@ -267,6 +268,16 @@ void EngineConfig::loadServer(Collector &c, const Settings &s, EngineConfig &con
                        .arg(*value)
                        .arg(min)
                        .arg(max));
+    }
+    for (auto [key, value, min] : {std::tuple{QStringLiteral("MIN_BODY_RATE"), &srv.minBodyRate, qint64(0)},
+                                   std::tuple{QStringLiteral("BODY_BUDGET"), &srv.bodyBudget, srv.maxBodySize}}) {
+        *value = c.take(s.integer(server, key, *value), *value);
+        if (*value < min)
+            c.fail(QStringLiteral("%1 = %2 is too small; expected at least %3 bytes%4")
+                       .arg(s.location(server, key))
+                       .arg(*value)
+                       .arg(min)
+                       .arg(key == QLatin1String("BODY_BUDGET") ? QStringLiteral(" (MAX_BODY_SIZE)") : QString()));
     }
     // The audit log was a rotated file; it is a table of the store now (docs/security.md).
     for (const QString &key : {QStringLiteral("AUDIT_MAX_SIZE"), QStringLiteral("AUDIT_KEEP")})
@@ -427,16 +438,25 @@ void EngineConfig::loadServices(Collector &c, const Settings &s, EngineConfig &c
     config.eventSources.push_back({QStringLiteral("default"), QString()});
     for (const QString &name : s.subsectionNames(QStringLiteral("event_source."))) {
         const QStringList section{QStringLiteral("event_source.") + name};
-        const QString secret = c.take(s.string(section, QStringLiteral("SECRET"), QString()), QString());
+        EventSourceSettings source;
+        source.name = name;
+        source.secret = c.take(s.string(section, QStringLiteral("SECRET"), QString()), QString());
+        const auto window = c.take(s.duration(section, QStringLiteral("REPLAY_WINDOW"), source.replayWindow),
+                                   std::chrono::nanoseconds(source.replayWindow));
+        if (window < std::chrono::seconds(1) || window > std::chrono::hours(24))
+            c.fail(QStringLiteral("%1 is not valid; expected a duration from 1s to 24h").arg(s.location(section, QStringLiteral("REPLAY_WINDOW"))));
+        else
+            source.replayWindow = std::chrono::duration_cast<std::chrono::milliseconds>(window);
+        source.refuseReplays = c.take(s.boolean(section, QStringLiteral("REFUSE_REPLAYS"), false), false);
         if (name.isEmpty() || !QRegularExpression(QStringLiteral("^[A-Za-z0-9_.-]{1,64}$")).match(name).hasMatch()) {
             c.fail(QStringLiteral("%1: [event_source.%2] is not a valid source name; use 1 to 64 letters, digits, '_', '.' or '-'")
                        .arg(s.fileName(), name));
             continue;
         }
         if (name == QLatin1String("default"))
-            config.eventSources.front().secret = secret;
+            config.eventSources.front() = std::move(source);
         else
-            config.eventSources.push_back({name, secret});
+            config.eventSources.push_back(std::move(source));
     }
 
     const QStringList db{QStringLiteral("database")};
@@ -452,6 +472,10 @@ void EngineConfig::loadServices(Collector &c, const Settings &s, EngineConfig &c
     d.name = c.take(s.string(db, QStringLiteral("NAME"), d.name), d.name);
     d.user = c.take(s.string(db, QStringLiteral("USER"), d.user), d.user);
     d.passwd = c.take(s.string(db, QStringLiteral("PASSWD"), d.passwd), d.passwd);
+    d.sslMode = c.take(s.choice(db, QStringLiteral("SSL_MODE"), d.sslMode,
+                                {QStringLiteral("disable"), QStringLiteral("allow"), QStringLiteral("prefer"), QStringLiteral("require"),
+                                 QStringLiteral("verify-ca"), QStringLiteral("verify-full")}),
+                       d.sslMode);
     for (auto [key, value] : {std::pair{QStringLiteral("INSTANCE_HEARTBEAT"), &d.instanceHeartbeat},
                               std::pair{QStringLiteral("INSTANCE_GRACE"), &d.instanceGrace}}) {
         const auto taken = c.take(s.duration(db, key, *value), std::chrono::nanoseconds(*value));

@@ -103,6 +103,8 @@ struct DatabaseSettings
     QString name = QStringLiteral("switchyard");
     QString user;
     QString passwd; // never logged
+    // postgres: libpq's sslmode (Gitea's [database] SSL_MODE). "prefer", libpq's own default, unless set.
+    QString sslMode = QStringLiteral("prefer");
     // Every instance writes its heartbeat this often; one silent for longer than the grace is
     // declared lost and its claims are taken over (store/instances.h).
     std::chrono::milliseconds instanceHeartbeat = std::chrono::seconds(5);
@@ -115,6 +117,10 @@ struct EventSourceSettings
 {
     QString name;
     QString secret; // empty: no signature check, a token is required
+    // A Standard Webhooks timestamp (webhook-timestamp) further than this from our clock is
+    // refused, and a payload seen again within it under another delivery id is a replay.
+    std::chrono::milliseconds replayWindow = std::chrono::minutes(5);
+    bool refuseReplays = false; // true: a replay is refused (409); false: logged and processed
 };
 
 // [security]: the key that seals secrets at rest (a webhook's Authorization header). Empty: a key
@@ -192,6 +198,9 @@ struct ServerSettings
     std::chrono::milliseconds idleTimeout = std::chrono::seconds(60);
     int maxConnections = 512;            // also bounded by the descriptor limit
     int maxConnectionsPerAddress = 128;  // per IPv4 address (127.0.0.0/8 as one) or IPv6 /64
+    int reservedConnections = 16;        // beyond both caps, for requests with a valid token
+    qint64 minBodyRate = 16 * 1024;      // bytes/s a request body keeps once HEADER_TIMEOUT has passed; 0: any
+    qint64 bodyBudget = 128ll << 20;     // bytes of request bodies received at once over all connections
     // Lifecycle: how long a graceful shutdown may take before the hammer phase.
     std::chrono::nanoseconds gracefulHammerTime = std::chrono::seconds(60);
 };

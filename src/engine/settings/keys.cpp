@@ -36,6 +36,12 @@ constexpr SettingKey kKeys[] = {
     {"server", "MAX_CONNECTIONS", "512",
      "Connections at once (8-100000), also bounded by the descriptor limit; the oldest idle one makes room."},
     {"server", "MAX_CONNECTIONS_PER_ADDRESS", "128", "Connections per IPv4 address (127.0.0.0/8 as one) or IPv6 /64 (1-100000)."},
+    {"server", "RESERVED_CONNECTIONS", "16",
+     "Connections taken beyond both caps when none is idle; they serve only requests with a valid token (0-1000)."},
+    {"server", "MIN_BODY_RATE", "16384",
+     "Bytes per second a request body keeps up once HEADER_TIMEOUT has passed (0: no minimum); slower ones get 408."},
+    {"server", "BODY_BUDGET", "134217728",
+     "Bytes of request bodies received at once over all connections (at least MAX_BODY_SIZE); beyond it 503."},
     {"server", "AUDIT_MAX_SIZE", nullptr, "No longer used: the audit log is a table of the database.", true},
     {"server", "AUDIT_KEEP", nullptr, "No longer used: the audit log is a table of the database.", true},
 
@@ -45,6 +51,8 @@ constexpr SettingKey kKeys[] = {
     {"database", "NAME", "switchyard", "postgres: the database, which must exist."},
     {"database", "USER", nullptr, "postgres: the role to connect as."},
     {"database", "PASSWD", nullptr, "postgres: its password."},
+    {"database", "SSL_MODE", "prefer",
+     "postgres: libpq's sslmode: disable, allow, prefer, require, verify-ca or verify-full (certificates as libpq finds them)."},
     {"database", "INSTANCE_HEARTBEAT", "5s",
      "How often each instance writes its heartbeat to the database (50ms-1h)."},
     {"database", "INSTANCE_GRACE", "15s",
@@ -107,6 +115,10 @@ constexpr SettingKey kKeys[] = {
     {"event_source", "SECRET", nullptr,
      "[event_source.<name>]: a forge that posts webhooks to POST /api/v1/events?source=<name>; the HMAC-SHA256 "
      "secret its signatures are checked against. The source default always exists."},
+    {"event_source", "REPLAY_WINDOW", "5m",
+     "A Standard Webhooks webhook-timestamp further from this clock is refused; a payload seen again within it under "
+     "another delivery id is a replay (1s-24h)."},
+    {"event_source", "REFUSE_REPLAYS", "false", "true: a replay is refused with 409; false: it is logged and processed."},
 
     {"service", "AUTO_WATCH_ON_CHANGES", "false", "A user who pushes, opens or comments starts watching the repository."},
     {"service", "ENABLE_NOTIFY_MAIL", "false",

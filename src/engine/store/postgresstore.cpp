@@ -36,7 +36,7 @@ public:
         db.setDatabaseName(m_settings.name);
         db.setUserName(m_settings.user);
         db.setPassword(m_settings.passwd);
-        db.setConnectOptions(QStringLiteral("connect_timeout=5;application_name=switchyard"));
+        db.setConnectOptions(QStringLiteral("connect_timeout=5;application_name=switchyard;sslmode=%1").arg(m_settings.sslMode));
     }
 
     Status afterOpen(QSqlDatabase &) const override { return Status::ok(); }

@@ -294,6 +294,24 @@ private Q_SLOTS:
         }
     }
 
+    // [database] SSL_MODE reaches libpq: the private cluster has no TLS, so `require` is refused
+    // with libpq's reason and `disable` connects (before, no sslmode was passed at all).
+    void theSslModeReachesTheServer()
+    {
+        if (!postgres())
+            QSKIP("SQLite is a file");
+        DatabaseSettings settings = freshDatabase();
+        settings.sslMode = QStringLiteral("require");
+        StoreOptions options;
+        options.connectAttempts = 1;
+        Result<std::unique_ptr<Store>> refused = Store::open(CancelToken(), settings, options);
+        QVERIFY(!refused);
+        QVERIFY2(refused.status().message().contains(QLatin1String("SSL")), qPrintable(refused.status().message()));
+        settings.sslMode = QStringLiteral("disable");
+        Result<std::unique_ptr<Store>> plain = Store::open(CancelToken(), settings, options);
+        QVERIFY2(plain, qPrintable(plain.status().message()));
+    }
+
     void vacuumRuns()
     {
         std::unique_ptr<Store> store = open(freshDatabase());
