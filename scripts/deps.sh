@@ -12,6 +12,7 @@ packages=(
     libhiredis-dev libhttp-parser-dev libleveldb-dev libsnappy-dev libssl-dev
     libcurl4-openssl-dev libkainjow-mustache-dev libcmark-gfm-dev libcmark-gfm-extensions-dev # mail: SMTP, templates, Markdown
     redis-server tzdata wrk curl
+    clang-14 libclang-rt-14-dev # the fuzz preset: libFuzzer + AddressSanitizer + UBSan (scripts/fuzz.sh)
     postgresql # tst_store_postgres and the other `postgres`-labelled tests run a private cluster
     prometheus # its promtool lints GET /metrics in tst_adminapi
     tinyproxy-bin # tst_webhook delivers through a real HTTP proxy ([webhook] PROXY_URL)

@@ -1,5 +1,6 @@
 #include "auditlog.h"
 
+#include "engine/core/wholenumber.h"
 #include "engine/store/store.h"
 
 #include <QDir>
@@ -56,7 +57,8 @@ Status AuditLog::importFiles(const QString &dataPath)
                 ++m_skipped;
                 continue;
             }
-            const qint64 id = qint64(o.value(QStringLiteral("id")).toDouble());
+            // Without a whole id in range (no cast of 1e30, #48) the line counts as id 0, as one without an id always did.
+            const qint64 id = wholeNumber<qint64>(o.value(QStringLiteral("id"))).value_or(0);
             if (auto found = byId.find(id); found != byId.end()) {
                 entries[found->second].target = o.value(QStringLiteral("target")).toString();
                 entries[found->second].result = o.value(QStringLiteral("result")).toString();

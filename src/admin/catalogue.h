@@ -20,6 +20,7 @@
 
 #include "engine/core/cancellation.h"
 #include "engine/core/status.h"
+#include "engine/core/wholenumber.h"
 
 #include <QByteArray>
 #include <QJsonDocument>
@@ -331,12 +332,12 @@ public:
                 return;
             }
             if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
-                const double d = json.toDouble();
-                if (!json.isDouble() || d != double(qint64(d)) || d < double(spec.min) || d > double(spec.max)) {
+                const std::optional<qint64> whole = wholeNumber<qint64>(json); // range checked before any cast (#48)
+                if (!whole || *whole < spec.min || *whole > spec.max) {
                     m_status = range(spec);
                     return;
                 }
-                value = T(d);
+                value = T(*whole);
             } else {
                 m_status = Json::decode(json, value, name);
             }

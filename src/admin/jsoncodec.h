@@ -19,6 +19,7 @@
 // may add some) and refused by name in request bodies (Reader's strict mode).
 
 #include "engine/core/status.h"
+#include "engine/core/wholenumber.h"
 
 #include <QDateTime>
 #include <QJsonArray>
@@ -363,11 +364,12 @@ Status decode(const QJsonValue &json, T &value, const QString &path)
             return detail::typeError(path, json, "a number");
         value = json.toDouble();
     } else if constexpr (std::is_integral_v<T>) {
-        const double d = json.toDouble();
-        if (!json.isDouble() || d != double(qint64(d)) || d < double(std::numeric_limits<T>::min())
-            || d > double(std::numeric_limits<T>::max()))
+        if (!json.isDouble())
             return detail::typeError(path, json, "a whole number");
-        value = T(d);
+        const std::optional<T> whole = wholeNumber<T>(json); // range checked before any cast (#48)
+        if (!whole)
+            return wholeNumberError<T>(path.isEmpty() ? QStringLiteral("body") : path, json).withField(path);
+        value = *whole;
     } else if constexpr (std::is_same_v<T, QString>) {
         if (!json.isString())
             return detail::typeError(path, json, "a string");

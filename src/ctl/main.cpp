@@ -9,6 +9,7 @@
 #include "admin/tokens.h"
 
 #include "engine/core/version.h"
+#include "engine/core/wholenumber.h"
 #include "engine/cron/schedule.h"
 
 #include <QCommandLineParser>
@@ -65,8 +66,9 @@ QString cell(const QJsonValue &value)
     case QJsonValue::Undefined: return QStringLiteral("-");
     case QJsonValue::Bool: return value.toBool() ? QStringLiteral("yes") : QStringLiteral("no");
     case QJsonValue::Double: {
-        const double d = value.toDouble();
-        return d == double(qint64(d)) ? QString::number(qint64(d)) : QString::number(d, 'f', 2);
+        if (const std::optional<qint64> whole = wholeNumber<qint64>(value)) // no cast of an out-of-range double (#48)
+            return QString::number(*whole);
+        return QString::number(value.toDouble(), 'f', 2);
     }
     case QJsonValue::String: {
         const QString s = value.toString();

@@ -114,6 +114,43 @@ private Q_SLOTS:
         QVERIFY(dryRun->query.hasQueryItem(QStringLiteral("dry_run")));
     }
 
+    // A JSON number in a body is range-checked before any cast to an integer (#48): 1e30 used to
+    // be cast to qint64 first — undefined behaviour (UBSan: float-cast-overflow), and a 0 or a
+    // garbage value on x86 that the range check could let through.
+    void bodyIntegersAreRangeChecked_data()
+    {
+        QTest::addColumn<QByteArray>("body");
+        QTest::addColumn<bool>("accepted");
+        QTest::addColumn<int>("value");
+        QTest::newRow("in range") << QByteArray(R"({"max_workers":4})") << true << 4;
+        QTest::newRow("written with an exponent") << QByteArray(R"({"max_workers":4e0})") << true << 4;
+        QTest::newRow("1e30") << QByteArray(R"({"max_workers":1e30})") << false << 0;
+        QTest::newRow("2^63") << QByteArray(R"({"max_workers":9223372036854775808})") << false << 0;
+        QTest::newRow("-1e19") << QByteArray(R"({"max_workers":-1e19})") << false << 0;
+        QTest::newRow("2^64 + 4, which wraps to 4 through a cast") << QByteArray(R"({"max_workers":18446744073709551620})") << false << 0;
+        QTest::newRow("a fraction") << QByteArray(R"({"max_workers":1.5})") << false << 0;
+        QTest::newRow("a string") << QByteArray(R"({"max_workers":"4"})") << false << 0;
+    }
+    void bodyIntegersAreRangeChecked()
+    {
+        QFETCH(QByteArray, body);
+        QFETCH(bool, accepted);
+        QFETCH(int, value);
+        Request request;
+        request.body = body;
+        detail::RequestReader reader(request);
+        int workers = 0;
+        reader(ArgSpec{ArgSpec::Body, "max_workers", "the new worker limit", 1, 1'000'000, "", true}, workers);
+        const Status status = reader.finish();
+        QCOMPARE(status.isOk(), accepted);
+        if (accepted) {
+            QCOMPARE(workers, value);
+        } else {
+            QCOMPARE(status.field(), QStringLiteral("max_workers"));
+            QVERIFY2(status.message().contains(QLatin1String("from 1 to 1000000")), qPrintable(status.message()));
+        }
+    }
+
     void everyEntryIsDocumented()
     {
         const QString api = readDoc("api.md");

@@ -2,6 +2,8 @@
 // the text is byte for byte QJsonDocument(Json::encode(value)).toJson(Compact) — so the API's
 // answers did not change when lists stopped going through QJsonObject.
 
+#include "jsonsample.h"
+
 #include "admin/jsoncodec.h"
 #include "admin/ops/cronops.h"
 
@@ -14,74 +16,6 @@
 
 using namespace Switchyard;
 using namespace Switchyard::Admin;
-
-namespace Sample {
-
-enum class Colour { Red, Green, Unnamed };
-
-struct Leaves
-{
-    QString text;
-    qint64 big = 0;
-    int small = 0;
-    bool flag = false;
-    double ratio = 0;
-    QDateTime at;
-    std::optional<QString> maybe;
-    std::vector<qint64> list;
-    QJsonValue payload;
-    QMap<QString, QString> labels;
-    std::map<QString, qint64> counts;
-    Colour colour = Colour::Red;
-    QString omitted;
-    qint64 first = 0;
-    qint64 second = 0;
-};
-
-template<typename V>
-void describe(V &v, Leaves &l)
-{
-    v("text", l.text);
-    v("big", l.big);
-    v("small", l.small);
-    v("flag", l.flag);
-    v("ratio", l.ratio);
-    v("at", l.at);
-    v("maybe", l.maybe);
-    v("list", l.list);
-    v("payload", l.payload);
-    v("labels", l.labels);
-    v("counts", l.counts);
-    v("colour", l.colour);
-    v("omitted", l.omitted, Json::Omit);
-    v.group("nested", [&](auto &g) {
-        g("zeta", l.big);
-        g("alpha", l.text);
-        g("Upper", l.flag);
-    });
-    v("dup", l.first);
-    v("dup", l.second); // QJsonObject::insert: the last one wins
-}
-
-} // namespace Sample
-
-template<>
-struct Admin::Json::EnumNames<Sample::Colour>
-{
-    static constexpr std::pair<Sample::Colour, const char *> names[] = {{Sample::Colour::Red, "red"}, {Sample::Colour::Green, "green"}};
-};
-
-namespace {
-
-template<typename T>
-QByteArray viaQt(const T &value)
-{
-    const QJsonValue json = Json::encode(value);
-    return json.isArray() ? QJsonDocument(json.toArray()).toJson(QJsonDocument::Compact)
-                          : QJsonDocument(json.toObject()).toJson(QJsonDocument::Compact);
-}
-
-} // namespace
 
 class TestJsonText : public QObject
 {
@@ -110,7 +44,7 @@ private Q_SLOTS:
         QFETCH(QString, text);
         Sample::Leaves leaves;
         leaves.text = text;
-        QCOMPARE(Json::encodeText(leaves), viaQt(leaves));
+        QCOMPARE(Json::encodeText(leaves), Sample::viaQt(leaves));
     }
 
     void numbersTimesAndTheRestAsQtWritesThem()
@@ -142,24 +76,24 @@ private Q_SLOTS:
         for (const QDateTime &at : times) {
             Sample::Leaves leaves;
             leaves.at = at;
-            QCOMPARE(Json::encodeText(leaves), viaQt(leaves));
+            QCOMPARE(Json::encodeText(leaves), Sample::viaQt(leaves));
         }
         for (double ratio : doubles) {
             Sample::Leaves leaves;
             leaves.ratio = ratio;
-            QCOMPARE(Json::encodeText(leaves), viaQt(leaves));
+            QCOMPARE(Json::encodeText(leaves), Sample::viaQt(leaves));
         }
         for (qint64 big : integers) {
             Sample::Leaves leaves;
             leaves.big = big;
             leaves.small = int(big);
             leaves.list = integers;
-            QCOMPARE(Json::encodeText(leaves), viaQt(leaves));
+            QCOMPARE(Json::encodeText(leaves), Sample::viaQt(leaves));
         }
         for (const QJsonValue &payload : payloads) {
             Sample::Leaves leaves;
             leaves.payload = payload;
-            QCOMPARE(Json::encodeText(leaves), viaQt(leaves));
+            QCOMPARE(Json::encodeText(leaves), Sample::viaQt(leaves));
         }
         Sample::Leaves full;
         full.text = QStringLiteral("t");
@@ -171,11 +105,59 @@ private Q_SLOTS:
         full.omitted = QStringLiteral("present");
         full.first = 1;
         full.second = 2;
-        QCOMPARE(Json::encodeText(full), viaQt(full));
+        QCOMPARE(Json::encodeText(full), Sample::viaQt(full));
         QVERIFY(Json::encodeText(full).contains("\"dup\":2"));
         const std::vector<Sample::Leaves> list{full, Sample::Leaves(), full};
-        QCOMPARE(Json::encodeText(list), viaQt(list));
+        QCOMPARE(Json::encodeText(list), Sample::viaQt(list));
         QCOMPARE(Json::encodeText(std::vector<Sample::Leaves>()), QByteArray("[]"));
+    }
+
+    // Whole numbers (#48): a JSON number that fits no field's type is refused naming the field —
+    // it used to be cast to qint64 first, undefined behaviour beyond ±2^63 (UBSan:
+    // float-cast-overflow) — and integers beyond 2^53 arrive exactly, not through a double.
+    void integersAreRangeChecked_data()
+    {
+        QTest::addColumn<QByteArray>("fields");
+        QTest::addColumn<QString>("field"); // empty: accepted
+        QTest::addColumn<qint64>("big");
+        QTest::newRow("1e30") << QByteArray(R"({"big":1e30})") << "body.big" << qint64(0);
+        QTest::newRow("2^63") << QByteArray(R"({"big":9223372036854775808})") << "body.big" << qint64(0);
+        QTest::newRow("-1e19") << QByteArray(R"({"big":-1e19})") << "body.big" << qint64(0);
+        QTest::newRow("a fraction") << QByteArray(R"({"big":1.5})") << "body.big" << qint64(0);
+        QTest::newRow("int beyond 2^31") << QByteArray(R"({"small":2147483648})") << "body.small" << qint64(0);
+        QTest::newRow("int below -2^31") << QByteArray(R"({"small":-2147483649})") << "body.small" << qint64(0);
+        QTest::newRow("in a map") << QByteArray(R"({"counts":{"n":1e300}})") << "body.counts.n" << qint64(0);
+        QTest::newRow("in a list") << QByteArray(R"({"list":[1,1e20]})") << "body.list[1]" << qint64(0);
+        QTest::newRow("qint64's maximum") << QByteArray(R"({"big":9223372036854775807})") << "" << std::numeric_limits<qint64>::max();
+        QTest::newRow("qint64's minimum") << QByteArray(R"({"big":-9223372036854775808})") << "" << std::numeric_limits<qint64>::min();
+        QTest::newRow("2^53 + 1") << QByteArray(R"({"big":9007199254740993})") << "" << (qint64(1) << 53) + 1;
+        QTest::newRow("whole, with an exponent") << QByteArray(R"({"big":1e3})") << "" << qint64(1000);
+    }
+    void integersAreRangeChecked()
+    {
+        QFETCH(QByteArray, fields);
+        QFETCH(QString, field);
+        QFETCH(qint64, big);
+        QJsonObject body = Json::encode(Sample::Leaves()).toObject();
+        const QJsonObject given = QJsonDocument::fromJson(fields).object();
+        QVERIFY(!given.isEmpty());
+        for (auto it = given.begin(); it != given.end(); ++it)
+            body.insert(it.key(), it.value());
+        if (given.contains(QStringLiteral("big"))) { // the sample reads big again from nested.zeta
+            QJsonObject nested = body.value(QStringLiteral("nested")).toObject();
+            nested.insert(QStringLiteral("zeta"), given.value(QStringLiteral("big")));
+            body.insert(QStringLiteral("nested"), nested);
+        }
+        const Result<Sample::Leaves> decoded = Json::fromJson<Sample::Leaves>(body, QStringLiteral("body"));
+        if (field.isEmpty()) {
+            QVERIFY2(decoded, qPrintable(decoded.status().message()));
+            QCOMPARE(decoded->big, big);
+        } else {
+            QVERIFY(!decoded);
+            QCOMPARE(decoded.status().code(), Status::Code::InvalidArgument);
+            QCOMPARE(decoded.status().field(), field);
+            QVERIFY2(decoded.status().message().startsWith(field + QStringLiteral(": ")), qPrintable(decoded.status().message()));
+        }
     }
 
     // A real answer: GET /cron's rows, as the API sends them.
@@ -192,7 +174,7 @@ private Q_SLOTS:
         task.execTimes = 12;
         task.runsByStatus = {{QStringLiteral("finished"), 11}, {QStringLiteral("error"), 1}};
         const std::vector<CronTaskInfo> tasks(50, task);
-        QCOMPARE(Json::encodeText(tasks), viaQt(tasks));
+        QCOMPARE(Json::encodeText(tasks), Sample::viaQt(tasks));
     }
 };
 

@@ -150,7 +150,8 @@ Result<Schedule> Schedule::parse(const QString &input)
             }
             if (step > high - low + 1 && slash >= 0 && base != QLatin1String("*") && base.indexOf(QLatin1Char('-'), 1) >= 0)
                 return fail(QStringLiteral("%1: step %2 is larger than the range %3").arg(name).arg(step).arg(base));
-            for (int v = low; v <= high; v += step)
+            // 64 bits: "1/2147483647" steps from 1 past INT_MAX, which an int would overflow.
+            for (qint64 v = low; v <= high; v += step)
                 field.bits.set(size_t(f == 5 && v == 7 ? 0 : v));
         }
     }

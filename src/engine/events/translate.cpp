@@ -1,5 +1,6 @@
 #include "translate_p.h"
 
+#include "engine/core/wholenumber.h"
 #include "engine/forge/forgedata.h"
 #include "engine/store/store.h"
 
@@ -19,9 +20,38 @@ QString text(const QJsonObject &o, const char *key)
 {
     return o.value(QLatin1String(key)).toString();
 }
+// 0 when absent; checkNumbers() refused a payload whose number there is not whole or out of range.
 qint64 number(const QJsonObject &o, const char *key)
 {
-    return o.value(QLatin1String(key)).toInteger();
+    return wholeNumber<qint64>(o.value(QLatin1String(key))).value_or(0);
+}
+
+// The numbers number() reads, wherever they are in the payload, are whole and fit what they go
+// into (#48): a forge's 1e30 is refused naming its path, not read as 0 ("no user.id") or cut.
+Status checkNumbers(const QJsonValue &json, const QString &path)
+{
+    if (json.isArray()) {
+        const QJsonArray array = json.toArray();
+        for (qsizetype i = 0; i < array.size(); ++i)
+            if (Status s = checkNumbers(array.at(i), QStringLiteral("%1[%2]").arg(path).arg(i)); !s)
+                return s;
+        return Status::ok();
+    }
+    const QJsonObject o = json.toObject();
+    for (auto it = o.begin(); it != o.end(); ++it) {
+        const QString field = path.isEmpty() ? it.key() : path + u'.' + it.key();
+        if (it->isDouble()) {
+            static const QStringList counters{QStringLiteral("id"), QStringLiteral("number"), QStringLiteral("line"),
+                                              QStringLiteral("run_id"), QStringLiteral("run_number")};
+            if (it.key() == QLatin1String("total_commits") && !wholeNumber<int>(*it)) // an int in PushInfo
+                return wholeNumberError<int>(field, *it);
+            if (counters.contains(it.key()) && !wholeNumber<qint64>(*it))
+                return wholeNumberError<qint64>(field, *it);
+        } else if (Status s = checkNumbers(*it, field); !s) {
+            return s;
+        }
+    }
+    return Status::ok();
 }
 bool flag(const QJsonObject &o, const char *key)
 {
@@ -671,7 +701,7 @@ Status checkPayload(const QString &event, const QJsonObject &payload)
         if (value.isUndefined() || value.isNull())
             return missing(QLatin1String(field));
     }
-    return Status::ok();
+    return checkNumbers(payload, QString());
 }
 
 Result<Translation> translateEvent(SqlTransaction &tx, const QString &source, const QString &event, const QJsonObject &payload,

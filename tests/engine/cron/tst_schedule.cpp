@@ -118,6 +118,10 @@ private Q_SLOTS:
         QTest::newRow("fall back wildcard hour both passes") << "Europe/Berlin" << "*/30 * * * *" << "2026-10-25T02:45:00+02:00"
                                                             << "2026-10-25T02:00:00+01:00";
         QTest::newRow("new york") << "America/New_York" << "0 9 * * *" << "2026-03-08T08:00:00" << "2026-03-08T09:00:00-04:00";
+        // A step beyond the field's range from a start above 0 (#48, found reading the fuzz target's
+        // code: the loop's v + step overflowed an int — UB, and a negative bit index that threw).
+        QTest::newRow("start/huge step") << "UTC" << "1/2147483647 * * * *" << "2026-03-01T10:21:00" << "2026-03-01T11:01:00Z";
+        QTest::newRow("seconds, huge step") << "UTC" << "0 59/2147483647 * * * *" << "2026-03-01T10:21:00" << "2026-03-01T10:59:00Z";
     }
 
     void next()
