@@ -570,6 +570,10 @@ int runOperation(const Admin::OpBase &op, const QStringList &words, const Option
             out() << "(" << doc.array().size() << " of " << answer.totalCount << "; use --page/--limit)\n";
     } else if (*op.info().done && (!op.info().succeeded || op.info().succeeded(json))) {
         out() << doneLine(op, *request, doc.object()) << '\n';
+        // What the answer says a person should know beside the success (a hook update that
+        // dropped the Authorization header).
+        if (const QString notice = doc.object().value(QStringLiteral("notice")).toString(); !notice.isEmpty())
+            out() << "note: " << printable(notice) << '\n';
     } else { // no done line, or it would claim a success the answer denies (a refused test mail)
         printObject(doc.object());
     }

@@ -32,6 +32,15 @@ DaemonProcess::Options DaemonProcess::standardFixture(const QString &program, co
     return options;
 }
 
+QUrl DaemonProcess::apiUrl(const QString &path, const QString &query) const
+{
+    QUrl u = m_baseUrl;
+    u.setPath(u.path() + path);
+    if (!query.isEmpty())
+        u.setQuery(query);
+    return u;
+}
+
 DaemonProcess::~DaemonProcess()
 {
     if (!m_process.finished())

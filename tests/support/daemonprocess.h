@@ -49,6 +49,8 @@ public:
     bool running() { return !m_process.finished(); }
 
     QUrl baseUrl() const { return m_baseUrl; } // http(s)://127.0.0.1:PORT/api/v1
+    // An endpoint of the API: baseUrl() + `path` ("/hooks"), with `query` when given.
+    QUrl apiUrl(const QString &path, const QString &query = QString()) const;
     quint16 port() const { return quint16(m_baseUrl.port()); }
     QByteArray adminToken() const;
     QByteArray output();

@@ -85,12 +85,16 @@ HookDialog::HookDialog(QWidget *parent, const Admin::HookRow *existing) : QDialo
         m_ui->scopeCombo->setEnabled(false);
         m_ui->targetSpin->setValue(int(existing->repoId > 0 ? existing->repoId : existing->ownerId));
         m_ui->urlEdit->setText(existing->url);
+        m_shownUrl = existing->url;
+        m_ui->urlEdit->setReadOnly(existing->urlMasked); // *** would be saved as typed
+        m_hasAuthorization = existing->hasAuthorization;
         m_ui->nameEdit->setText(existing->name);
         m_ui->typeCombo->setCurrentIndex(std::max(0, m_ui->typeCombo->findData(existing->type)));
         m_ui->methodCombo->setCurrentIndex(std::max(0, m_ui->methodCombo->findData(existing->httpMethod)));
         m_ui->contentCombo->setCurrentIndex(std::max(0, m_ui->contentCombo->findData(existing->contentType)));
         m_ui->secretEdit->setPlaceholderText(existing->hasSecret ? tr("set — leave empty to keep it") : tr("none"));
         m_ui->authEdit->setPlaceholderText(existing->hasAuthorization ? tr("set — leave empty to keep it") : tr("none"));
+        connect(m_ui->urlEdit, &QLineEdit::textEdited, this, &HookDialog::urlEdited);
         m_ui->activeCheck->setChecked(existing->active);
         m_existingMeta = existing->meta.toObject();
         showChannelFields(m_existingMeta);
@@ -204,11 +208,33 @@ Admin::HookCreateArgs HookDialog::createArgs() const
     return a;
 }
 
+void HookDialog::setClearUrl(const QString &url)
+{
+    if (m_ui->urlEdit->text() != m_shownUrl)
+        return; // changed meanwhile: what was typed wins
+    m_ui->urlEdit->setText(url);
+    m_shownUrl = url;
+    m_ui->urlEdit->setReadOnly(false);
+}
+
+void HookDialog::urlEdited()
+{
+    if (!m_hasAuthorization)
+        return;
+    const bool changed = m_ui->urlEdit->text().trimmed() != m_shownUrl;
+    m_ui->authEdit->setPlaceholderText(changed ? tr("removed with the new URL — enter it again to keep one")
+                                               : tr("set — leave empty to keep it"));
+    m_ui->authEdit->setToolTip(changed ? tr("The stored Authorization header is not sent to a new URL: enter it "
+                                            "again, or the hook is saved without one")
+                                       : QString());
+}
+
 Admin::HookUpdateArgs HookDialog::updateArgs() const
 {
     Admin::HookUpdateArgs a;
     a.id = m_editId;
-    a.url = m_ui->urlEdit->text().trimmed();
+    if (const QString url = m_ui->urlEdit->text().trimmed(); url != m_shownUrl)
+        a.url = url; // empty keeps the stored one
     a.name = m_ui->nameEdit->text().trimmed();
     a.type = m_ui->typeCombo->currentData().toString();
     a.httpMethod = m_ui->methodCombo->currentData().toString();

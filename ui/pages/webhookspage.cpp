@@ -578,6 +578,13 @@ void WebhooksPage::openDialog(const Admin::HookRow *existing)
     m_dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(m_dialog, &HookDialog::submitted, this, &WebhooksPage::submitDialog);
     m_dialog->open();
+    // The list shows URLs masked; the edit form asks for the stored one (an admin's GET
+    // /hooks/{id}), so editing never saves *** back.
+    if (existing && existing->urlMasked)
+        backend().call(Admin::Ops::hookGet, {existing->id}, m_dialog, [dialog = m_dialog](Result<Admin::HookRow> row) {
+            if (row && !row->urlMasked)
+                dialog->setClearUrl(row->url);
+        });
 }
 
 void WebhooksPage::submitDialog()
@@ -590,7 +597,10 @@ void WebhooksPage::submitDialog()
             dialog->showError(row.status()); // the dialog stays open with what was typed
             return;
         }
-        Q_EMIT operationSucceeded(tr("%1 webhook %2 (%3)").arg(verb).arg(row->id).arg(row->url));
+        Q_EMIT operationSucceeded(row->authorizationCleared
+                                      ? tr("%1 webhook %2 (%3); its Authorization header was removed with the old URL")
+                                            .arg(verb).arg(row->id).arg(row->url)
+                                      : tr("%1 webhook %2 (%3)").arg(verb).arg(row->id).arg(row->url));
         const qint64 id = row->id;
         m_hooks.upsert(std::move(row).value());
         updateEmptyState();

@@ -39,12 +39,12 @@ Result<bool> ownerIsOrganization(Engine &engine, qint64 ownerId)
     });
 }
 
-Result<HookRow> rowOf(Engine &engine, const Hook &hook)
+Result<HookRow> rowOf(Engine &engine, const Hook &hook, bool clearUrl = false)
 {
     Result<bool> isOrg = ownerIsOrganization(engine, hook.ownerId);
     if (!isOrg)
         return isOrg.status();
-    return hookRow(hook, *isOrg);
+    return hookRow(hook, *isOrg, clearUrl);
 }
 
 // The settings every form of a hook shares, checked and named by field.
@@ -156,14 +156,14 @@ QStringList hookEventNames()
     return names;
 }
 
-HookRow hookRow(const Hook &h, bool ownerIsOrganization)
+HookRow hookRow(const Hook &h, bool ownerIsOrganization, bool clearUrl)
 {
     HookRow r;
     r.id = h.id;
     r.scope = name(targetType(h.repoId, h.ownerId, h.isSystem, ownerIsOrganization));
     r.repoId = h.repoId;
     r.ownerId = h.ownerId;
-    r.url = h.url;
+    r.url = clearUrl ? h.url : maskedUrl(h.url, &r.urlMasked);
     r.name = h.name;
     r.type = name(h.type);
     r.httpMethod = h.httpMethod.isEmpty() ? QStringLiteral("POST") : h.httpMethod;
@@ -195,12 +195,15 @@ HookTaskRow hookTaskRow(const HookTask &t)
     if (t.deliveredNs > 0)
         r.delivered = QDateTime::fromMSecsSinceEpoch(t.deliveredNs / 1'000'000, Qt::UTC);
     r.durationMs = t.durationMs;
-    // The API's names: request.method (the store says http_method).
+    // The API's names: request.method (the store says http_method). The URL was masked when it
+    // was recorded; a row recorded before that is masked here.
     QJsonValue request = parsedJson(t.request);
     if (request.isObject()) {
         QJsonObject o = request.toObject();
         if (o.contains(QStringLiteral("http_method")) && !o.contains(QStringLiteral("method")))
             o.insert(QStringLiteral("method"), o.value(QStringLiteral("http_method")));
+        if (o.contains(QStringLiteral("url")))
+            o.insert(QStringLiteral("url"), maskedUrl(o.value(QStringLiteral("url")).toString()));
         request = o;
     }
     r.request = request;
@@ -271,7 +274,7 @@ namespace Ops {
 
 const Op<HookListArgs, std::vector<HookRow>> hookList{
     {.action = "hook.list", .method = HttpMethod::Get, .path = "/hooks", .flags = Paged,
-     .summary = "webhooks (secrets and the Authorization header are never shown)", .cli = "hooks list", .cliAliases = {"hooks"},
+     .summary = "webhooks (secrets, the Authorization header and credentials in URLs are never shown)", .cli = "hooks list", .cliAliases = {"hooks"},
      .columns = {{"id", "id"}, {"scope", "scope"}, {"repo", "repo_id"}, {"owner", "owner_id"}, {"type", "type"}, {"url", "url"},
                  {"active", "active"}, {"last", "last_status"}}},
     [](OpContext &c, const HookListArgs &a) -> Result<std::vector<HookRow>> {
@@ -296,12 +299,15 @@ const Op<HookListArgs, std::vector<HookRow>> hookList{
     }};
 
 const Op<HookRef, HookRow> hookGet{
-    {.action = "hook.get", .method = HttpMethod::Get, .path = "/hooks/{id}", .summary = "one webhook", .cli = "hooks show"},
+    {.action = "hook.get", .method = HttpMethod::Get, .path = "/hooks/{id}",
+     .summary = "one webhook (its URL in clear for an admin: the edit form's source)", .cli = "hooks show"},
     [](OpContext &c, const HookRef &a) -> Result<HookRow> {
         Result<Hook> hook = c.engine.webhooks().get(a.id);
         if (!hook)
             return hook.status();
-        return rowOf(c.engine, *hook);
+        // Whoever may change the hook may see what they would edit; read-only callers see the
+        // URL masked, as in every list.
+        return rowOf(c.engine, *hook, c.mayMutate);
     }};
 
 const Op<HookCreateArgs, HookRow> hookCreate{
@@ -359,7 +365,13 @@ const Op<HookUpdateArgs, HookRow> hookUpdate{
         Result<Hook> updated = c.engine.webhooks().update(h, authorization);
         if (!updated)
             return updated.status();
-        return rowOf(c.engine, *updated);
+        Result<HookRow> row = rowOf(c.engine, *updated);
+        if (row && current->hasAuthorization && !updated->hasAuthorization && !authorization) {
+            row->authorizationCleared = true;
+            row->notice = QStringLiteral("the Authorization header was removed because the URL changed; give "
+                                         "authorization_header with the new URL to send one there");
+        }
+        return row;
     }};
 
 const Op<HookRef, Done> hookDelete{

@@ -37,7 +37,8 @@ struct HookRow
     QString scope; // repository, organization, user, system
     qint64 repoId = 0;
     qint64 ownerId = 0;
-    QString url;
+    QString url;     // masked (Webhook::maskedUrl()) but for an admin's GET /hooks/{id}
+    bool urlMasked = false; // `url` had credentials replaced by ***
     QString name;
     QString type;
     QString httpMethod;
@@ -50,6 +51,8 @@ struct HookRow
     QJsonValue meta;
     QDateTime createdAt;
     QDateTime updatedAt;
+    bool authorizationCleared = false; // an update's answer: the new URL dropped the stored Authorization header
+    QString notice;                    // an update's answer: what a person should know (that it was dropped)
     bool operator==(const HookRow &) const = default;
 };
 template<typename V>
@@ -60,6 +63,7 @@ void describe(V &v, HookRow &h)
     v("repo_id", h.repoId);
     v("owner_id", h.ownerId);
     v("url", h.url);
+    v("url_masked", h.urlMasked, Json::Optional); // always written; absent from older daemons
     v("name", h.name);
     v("type", h.type);
     v("http_method", h.httpMethod);
@@ -72,6 +76,8 @@ void describe(V &v, HookRow &h)
     v("meta", h.meta);
     v("created_at", h.createdAt);
     v("updated_at", h.updatedAt);
+    v("authorization_cleared", h.authorizationCleared, Json::Omit);
+    v("notice", h.notice, Json::Omit);
 }
 
 
@@ -334,7 +340,9 @@ void describe(V &v, BulkRedelivery &b)
 QByteArray deliveryCsvHeader();
 QByteArray deliveryCsvLine(const HookTaskRow &row);
 
-HookRow hookRow(const Webhook::Hook &hook, bool ownerIsOrganization);
+// `clearUrl`: the URL as stored (the admin's edit form: GET /hooks/{id} with an admin token);
+// otherwise masked, as every other view shows it.
+HookRow hookRow(const Webhook::Hook &hook, bool ownerIsOrganization, bool clearUrl = false);
 // The events a hook may choose (Gitea's allEvents(): 26 names, in its order).
 QStringList hookEventNames();
 HookTaskRow hookTaskRow(const Webhook::HookTask &task);

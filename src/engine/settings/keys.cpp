@@ -89,7 +89,7 @@ constexpr SettingKey kKeys[] = {
     {"webhook", "DELIVER_TIMEOUT", "5", "Seconds a delivery may take in total, positive."},
     {"webhook", "ALLOWED_HOST_LIST", "external",
      "Where hooks may connect: external, private, loopback, *, host globs or CIDRs, comma-separated; checked on the "
-     "resolved address."},
+     "resolved address (and on a literal address when a hook is written)."},
     {"webhook", "SKIP_TLS_VERIFY", "false", "Accept any certificate from a hook's receiver."},
     {"webhook", "PROXY_URL", nullptr,
      "http://[user:password@]host[:port] or socks5://...: the proxy for the hosts of PROXY_HOSTS; empty: every "

@@ -67,7 +67,7 @@ bool encode(Flight &f, Outgoing &out)
     if (f.task.payloadVersion == 2 && Channels::isChannel(h.type)) {
         Result<Channels::Message> message = Channels::convert(h.type, QJsonDocument::fromJson(h.meta.toUtf8()).object(),
                                                               f.task.eventType, f.task.payload, f.task.uuid);
-        f.request = QJsonObject{{QStringLiteral("url"), h.url}, {QStringLiteral("http_method"), h.httpMethod}};
+        f.request = QJsonObject{{QStringLiteral("url"), maskedUrl(h.url)}, {QStringLiteral("http_method"), h.httpMethod}};
         if (!message) {
             f.error = QStringLiteral("the %1 channel cannot carry this event: %2")
                           .arg(name(h.type), message.status().message());
@@ -213,50 +213,6 @@ QByteArray hmacSha1Hex(const QByteArray &secret, const QByteArray &body)
     return QMessageAuthenticationCode::hash(body, secret, QCryptographicHash::Sha1).toHex();
 }
 
-Status checkEgress(const QStringList &allowed, const QString &host, const QHostAddress &address)
-{
-    // An IPv4-mapped IPv6 address (::ffff:127.0.0.1) is judged as the IPv4 address it carries.
-    QHostAddress a = address;
-    bool mapped = false;
-    if (a.protocol() == QAbstractSocket::IPv6Protocol)
-        if (const quint32 v4 = a.toIPv4Address(&mapped); mapped)
-            a = QHostAddress(v4);
-    const bool loopback = a.isLoopback();
-    // Qt counts RFC 1918 and unique local addresses as global: the private ranges are named here.
-    bool privateNet = a.isLinkLocal() || a.isUniqueLocalUnicast() || a.isSiteLocal();
-    for (const char *range : {"10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10"})
-        privateNet = privateNet || a.isInSubnet(QHostAddress::parseSubnet(QLatin1String(range)));
-    const bool unspecified = a.isNull() || a == QHostAddress::AnyIPv4 || a == QHostAddress::AnyIPv6 ||
-                             a.isInSubnet(QHostAddress::parseSubnet(QStringLiteral("0.0.0.0/8")));
-    const bool external =
-        a.isGlobal() && !privateNet && !loopback && !unspecified && !a.isMulticast() && !a.isBroadcast();
-    for (const QString &raw : allowed) {
-        const QString entry = raw.trimmed().toLower();
-        if (entry.isEmpty())
-            continue;
-        if (entry == QLatin1String("*"))
-            return Status::ok();
-        if (entry == QLatin1String("external")) {
-            if (external)
-                return Status::ok();
-        } else if (entry == QLatin1String("private")) {
-            if (privateNet)
-                return Status::ok();
-        } else if (entry == QLatin1String("loopback")) {
-            if (loopback)
-                return Status::ok();
-        } else if (entry.contains(u'/')) {
-            const std::pair<QHostAddress, int> subnet = QHostAddress::parseSubnet(entry);
-            if (subnet.second >= 0 && a.isInSubnet(subnet))
-                return Status::ok();
-        } else if (globMatches(entry, host.toLower())) {
-            return Status::ok();
-        }
-    }
-    return Status::permissionDenied(QStringLiteral("%1 (%2) is not allowed by [webhook] ALLOWED_HOST_LIST = %3")
-                                        .arg(host, address.toString(), allowed.join(QStringLiteral(", "))));
-}
-
 bool WebhookService::Impl::proxied(const QString &host) const
 {
     if (config.webhook.proxyUrl.isEmpty())
@@ -293,14 +249,14 @@ void WebhookService::Impl::prepare(Flight &f)
         Result<QByteArray> opened = secrets.open(f.sealedAuthorization);
         if (!opened) {
             f.error = QStringLiteral("the Authorization header could not be opened: %1").arg(opened.status().message());
-            f.request = QJsonObject{{QStringLiteral("url"), out.url.toString()},
+            f.request = QJsonObject{{QStringLiteral("url"), maskedUrl(out.url.toString())},
                                     {QStringLiteral("http_method"), out.method},
                                     {QStringLiteral("headers"), headersJson(headers)}};
             return;
         }
         headers << qMakePair(QByteArray("Authorization"), *opened);
     }
-    f.request = QJsonObject{{QStringLiteral("url"), out.url.toString()},
+    f.request = QJsonObject{{QStringLiteral("url"), maskedUrl(out.url.toString())},
                             {QStringLiteral("http_method"), out.method},
                             {QStringLiteral("headers"), headersJson(headers)},
                             {QStringLiteral("body"), QString::fromUtf8(out.body)}};

@@ -142,7 +142,7 @@ Status validate(Hook &h, const std::optional<QString> &authorization)
     if (h.url.trimmed().isEmpty() || !url.isValid() || url.host().isEmpty() ||
         (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https")))
         return invalid(QStringLiteral("url"),
-                       QStringLiteral("url '%1' is not an http:// or https:// URL with a host").arg(h.url.left(200)));
+                       QStringLiteral("url '%1' is not an http:// or https:// URL with a host").arg(maskedUrl(h.url.left(200))));
     if (h.url.size() > kMaxUrl)
         return invalid(QStringLiteral("url"), QStringLiteral("url is longer than %1 characters").arg(kMaxUrl));
     h.url = h.url.trimmed();
@@ -218,6 +218,8 @@ Result<Hook> WebhookService::create(const Hook &input, const QString &authorizat
     Hook h = input;
     if (Status s = validate(h, authorization); !s)
         return s;
+    if (Status s = checkHookHost(d->config.webhook.allowedHostList, h.url); !s)
+        return s;
     const QString sealed = d->secrets.seal(authorization.toUtf8());
     const qint64 now = QDateTime::currentSecsSinceEpoch();
     Result<qint64> id = d->store.writeValue<qint64>([&](SqlTransaction &tx) {
@@ -245,6 +247,13 @@ Result<Hook> WebhookService::update(const Hook &input, const std::optional<QStri
     h.isSystem = current->isSystem;
     if (Status s = validate(h, authorization); !s)
         return s;
+    if (Status s = checkHookHost(d->config.webhook.allowedHostList, h.url); !s)
+        return s;
+    // A new URL may be another party's: the stored Authorization header is not sent there unless
+    // it is given again (Gitea asks for it on every edit).
+    std::optional<QString> header = authorization;
+    if (!header && h.url != current->url)
+        header = QString();
     const Status written = d->store.write([&](SqlTransaction &tx) -> Status {
         if (Status s = tx.exec(QStringLiteral("UPDATE webhook SET url = ?, name = ?, http_method = ?, content_type = "
                                               "?, secret = ?, events = ?, "
@@ -255,11 +264,11 @@ Result<Hook> WebhookService::update(const Hook &input, const std::optional<QStri
                            .status();
             !s)
             return s;
-        if (!authorization)
+        if (!header)
             return Status::ok();
         return tx
             .exec(QStringLiteral("UPDATE webhook SET header_authorization = ? WHERE id = ?"),
-                  {d->secrets.seal(authorization->toUtf8()), h.id})
+                  {d->secrets.seal(header->toUtf8()), h.id})
             .status();
     });
     if (!written)

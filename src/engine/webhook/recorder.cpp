@@ -277,7 +277,7 @@ void WebhookService::Impl::announceDisabled(const Ended &e)
                                 "Webhook %1 (%2) was made inactive after %3 failed deliveries in a row "
                                 "([webhook] AUTO_DISABLE_AFTER); the last: %4")
                                 .arg(e.flight.hook.id)
-                                .arg(e.flight.hook.url.left(200))
+                                .arg(maskedUrl(e.flight.hook.url).left(200))
                                 .arg(config.webhook.autoDisableAfter)
                                 .arg(failureOf(e));
     qCWarning(lcWebhook).noquote() << message;

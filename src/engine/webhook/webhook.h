@@ -205,11 +205,13 @@ public:
     Status start(const CancelToken &cancel, QueueManager &queues, Lifecycle &lifecycle, ProcessRegistry &processes);
 
     // A new hook: 400 naming the field (url, type, http_method, content_type, events, secret,
-    // authorization, meta) when it is not valid, and nothing is written. `authorization`: the
-    // Authorization header to send, sealed at rest; empty for none.
+    // authorization, meta) when it is not valid — a URL whose host is an address ALLOWED_HOST_LIST
+    // refuses too (checkHookHost()) — and nothing is written. `authorization`: the Authorization
+    // header to send, sealed at rest; empty for none.
     Result<Hook> create(const Hook &hook, const QString &authorization = {});
-    // Replaces the hook's settings (not its id, scope or last status). `authorization`: nullopt
-    // keeps the sealed header, "" removes it.
+    // Replaces the hook's settings (not its id, scope or last status), checked as create() does.
+    // `authorization`: nullopt keeps the sealed header — unless the URL changes: a new URL drops
+    // it, so a header is never sent where it was not given for —, "" removes it.
     Result<Hook> update(const Hook &hook, const std::optional<QString> &authorization = std::nullopt);
     Status remove(qint64 id); // its tasks go too
     Result<Hook> get(qint64 id);
@@ -299,11 +301,38 @@ private:
     std::unique_ptr<Impl> d;
 };
 
-// The host policy of [webhook] ALLOWED_HOST_LIST: `external` (a global unicast address, the
-// default), `private` (RFC 1918, unique local, link-local), `loopback`, `*`, host name globs
-// (`*.example.com`) and CIDRs (`10.0.0.0/8`). A host name matches a glob by name; an address by
-// its category or range. Ok, or PermissionDenied naming the address and the list.
+// What [webhook] ALLOWED_HOST_LIST's built-in names see in an address (hostpolicy.cpp, after
+// Gitea's modules/hostmatcher): `loopback` (127.0.0.0/8, ::1), `private` (RFC 1918, unique and
+// site-local IPv6, carrier-grade NAT, benchmarking, documentation, NAT64, 6to4, Teredo and other
+// special-purpose ranges), `external` (every other address: the public internet), and reserved
+// ranges no name allows (0.0.0.0/8, link-local and cloud metadata, multicast, 240.0.0.0/4, ::,
+// IPv4-compatible IPv6). An IPv4-mapped IPv6 address is the IPv4 address it carries.
+struct AddressClass
+{
+    enum Kind { Loopback, Private, External, Reserved };
+    Kind kind = Reserved;
+    QString range; // the CIDR that decided, empty for external
+    QString what;  // what the range is ("benchmarking, RFC 2544")
+    // "external", or "in 198.18.0.0/15 (benchmarking, RFC 2544)".
+    QString describe() const;
+};
+AddressClass classifyAddress(const QHostAddress &address);
+
+// The host policy of [webhook] ALLOWED_HOST_LIST: `external` (the default), `private`,
+// `loopback` (classifyAddress()), `*`, host name globs (`*.example.com`) and CIDRs
+// (`10.0.0.0/8`). A host name matches a glob by name; an address by its class or range. Ok, or
+// PermissionDenied ("egress blocked: …") naming the host, the address, its range and the list.
 Status checkEgress(const QStringList &allowed, const QString &host, const QHostAddress &address);
+// A hook's URL whose host is an IP address the policy refuses: InvalidArgument naming `url`, with
+// checkEgress()'s reason. A host name passes (its addresses are checked at every delivery).
+Status checkHookHost(const QStringList &allowed, const QString &url);
+
+// `url` as it may be shown (every view of hooks, deliveries and logs but the admin's edit form):
+// its user info becomes `***` and so does the value of each query key that names a secret
+// (token, secret, key, password, passwd, pass, auth, access_token, api_key, apikey, sig,
+// signature, credential(s), any case, `-` for `_`, with a prefix or suffix such as
+// `x-api-key` or `private_token`). Sets `*masked` when it changed anything. Idempotent.
+QString maskedUrl(const QString &url, bool *masked = nullptr);
 
 // HMAC of `body` with `secret`, lowercase hex: SHA-256 (X-Gitea-Signature, X-Hub-Signature-256)
 // and SHA-1 (X-Hub-Signature).
