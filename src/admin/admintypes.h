@@ -112,7 +112,6 @@ struct MailInfo
     qint64 queuedTotal = 0;
     qint64 sentTotal = 0;
     qint64 failedTotal = 0;
-    qint64 skippedTotal = 0; // not sent: the recipient is no mail address
     QString lastError;
     QDateTime lastErrorAt;
 };

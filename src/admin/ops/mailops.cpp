@@ -24,7 +24,6 @@ MailInfo mailInfoOf(Engine &engine)
     info.queuedTotal = stats.queued;
     info.sentTotal = stats.sent;
     info.failedTotal = stats.failed;
-    info.skippedTotal = stats.skipped;
     info.lastError = stats.lastError;
     info.lastErrorAt = stats.lastErrorAt;
     return info;

@@ -23,7 +23,6 @@ void describe(V &v, MailInfo &m)
     v("queued_total", m.queuedTotal);
     v("sent_total", m.sentTotal);
     v("failed_total", m.failedTotal);
-    v("skipped_total", m.skippedTotal, Optional);
     v("last_error", m.lastError, Omit);
     v("last_error_at", m.lastErrorAt, Omit);
 }

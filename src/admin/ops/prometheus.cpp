@@ -145,11 +145,10 @@ QByteArray prometheusText(Engine &engine, const InstanceInfo &instance)
     // Mail
     const MailInfo mail = Ops::mailInfoOf(engine);
     Family(out, "switchyard_mail_enabled", "gauge", "1 when [mailer] ENABLED is set.").sample(mail.enabled ? 1 : 0);
-    Family(out, "switchyard_mail_messages_total", "counter", "Mails this instance queued, sent, failed and skipped (no mail address) since start.")
+    Family(out, "switchyard_mail_messages_total", "counter", "Mails this instance queued, sent and failed since start.")
         .sample({{"result", QStringLiteral("queued")}}, double(mail.queuedTotal))
         .sample({{"result", QStringLiteral("sent")}}, double(mail.sentTotal))
-        .sample({{"result", QStringLiteral("failed")}}, double(mail.failedTotal))
-        .sample({{"result", QStringLiteral("skipped")}}, double(mail.skippedTotal));
+        .sample({{"result", QStringLiteral("failed")}}, double(mail.failedTotal));
     if (const Mail::MailNotifier *mailNotifier = engine.mailNotifier()) {
         const Mail::MailNotifier::Stats s = mailNotifier->stats();
         Family(out, "switchyard_mail_events_total", "counter", "Forge events the mail notifier handled since start, by result.")

@@ -62,9 +62,12 @@ struct MailService::Private
         return options.makeSender ? options.makeSender() : makeSender(config.mailer, options.sender);
     }
 
+    // A skip is a failure too (GET /mail and /metrics count it as failed), and counted apart.
     void recordFailure(const QString &error, bool skip = false)
     {
-        ++(skip ? skipped : failed);
+        ++failed;
+        if (skip)
+            ++skipped;
         std::lock_guard lock(mutex);
         lastError = error;
         lastErrorAt = QDateTime::currentDateTimeUtc();

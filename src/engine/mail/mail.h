@@ -110,7 +110,7 @@ struct MailStats
     qint64 queued = 0;  // messages composed and queued
     qint64 sent = 0;
     qint64 failed = 0;  // refused, dropped, timed out, or not composed (a template that failed)
-    qint64 skipped = 0; // never sent: the recipient is no mail address (parseMailbox), found right before the wire
+    qint64 skipped = 0; // of `failed`, never sent: the recipient is no mail address (parseMailbox), found at the wire
     QString lastError;  // the last failure's text (the server's own words when it said any)
     QDateTime lastErrorAt;
 };
