@@ -232,8 +232,11 @@ bool EventService::Impl::dispatch(const CancelToken &stop, const EventRecord &re
         end(stop, record.id, QStringLiteral("failed"), translated.status().message());
         return true;
     }
-    if (translated)
+    if (translated) {
         crashPoint("event.translated");
+        for (const QString &note : translated->notes) // escaped by the translation
+            qCWarning(lcCore).noquote() << "event" << record.id << record.event << ":" << note;
+    }
     const QStringList notifiers = bus.notifierNames();
     std::chrono::milliseconds delay = options.retry.first;
     for (int round = 0; translated; ++round) {
@@ -249,7 +252,9 @@ bool EventService::Impl::dispatch(const CancelToken &stop, const EventRecord &re
         done = scope->done(notifiers);
         if (!scope->failed()) {
             crashPoint("event.dispatched");
-            end(stop, record.id, thrown.isEmpty() ? QStringLiteral("done") : QStringLiteral("failed"), thrown.join(QStringLiteral("; ")));
+            // A done event's error column holds its notes (what the payload lost on the way).
+            end(stop, record.id, thrown.isEmpty() ? QStringLiteral("done") : QStringLiteral("failed"),
+                (thrown + translated->notes).join(QStringLiteral("; ")));
             crashPoint("event.finished");
             return true;
         }

@@ -22,7 +22,7 @@ struct EventRecord
     QString sender; // login
     QDateTime receivedAt;
     QString status; // pending | processing | done | failed | ignored
-    QString error;
+    QString error;  // failed: why; done: its notes (a field left out of the payload and why), or ""
     int attempts = 0;
     QString traceId;
     QString claimedBy; // the instance that processes it (or last did); "" before the first claim

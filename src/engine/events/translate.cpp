@@ -1,10 +1,14 @@
 #include "translate_p.h"
 
+#include "engine/core/escape.h"
+#include "engine/core/mailaddress.h"
 #include "engine/core/wholenumber.h"
 #include "engine/forge/forgedata.h"
 #include "engine/store/store.h"
 
 #include <QJsonArray>
+
+#include <optional>
 
 namespace Switchyard {
 
@@ -92,7 +96,6 @@ private:
         seen.fullName = text(json, "full_name");
         if (seen.fullName.isEmpty())
             seen.fullName = text(json, "name");
-        seen.email = text(json, "email");
         seen.language = text(json, "language");
         const QString type = text(json, "type");
         seen.isBot = type == QLatin1String("Bot") || seen.login.endsWith(QLatin1String("[bot]"));
@@ -100,7 +103,31 @@ private:
         const qint64 externalId = number(json, "id");
         if (externalId <= 0 || seen.login.isEmpty())
             return missing(QStringLiteral("user.id"));
-        return ForgeDb::upsertUser(m_tx, m_source, externalId, seen);
+        const std::optional<QString> email =
+            mailbox(text(json, "email"), QStringLiteral("user \"%1\" (id %2): email").arg(escapeControl(seen.login, 64), QString::number(externalId)));
+        seen.email = email.value_or(QString());
+        Result<ForgeUser> stored = ForgeDb::upsertUser(m_tx, m_source, externalId, seen);
+        if (stored && !email) { // refused: the address stored before is forgotten too
+            if (Status forgot = ForgeDb::forgetEmail(m_tx, stored->id); !forgot)
+                return forgot;
+            stored->email.clear();
+        }
+        return stored;
+    }
+
+    // An email from the payload as it may go on the wire: "" stays "", a Mailbox is kept (its
+    // domain in ACE form), anything else is noted (`what` names the field) and nullopt.
+    std::optional<QString> mailbox(const QString &email, const QString &what)
+    {
+        if (email.isEmpty())
+            return email;
+        Result<QString> parsed = parseMailbox(email);
+        if (parsed)
+            return *parsed;
+        const QString note = QStringLiteral("%1 dropped: %2").arg(what, parsed.status().message());
+        if (!m_out.notes.contains(note)) // the same user comes as sender, owner, poster …
+            m_out.notes << note;
+        return std::nullopt;
     }
 
     Result<ForgeRepo> repo(const QJsonObject &json)
@@ -574,10 +601,12 @@ Result<Translation> Translator::run(const QString &event, const QJsonObject &pay
         push.oldCommitId = text(payload, "before");
         push.newCommitId = text(payload, "after");
         push.compareUrl = payload.contains(QStringLiteral("compare_url")) ? text(payload, "compare_url") : text(payload, "compare");
-        for (const QJsonValue &value : payload.value(QStringLiteral("commits")).toArray()) {
-            const QJsonObject commit = value.toObject();
+        const QJsonArray commits = payload.value(QStringLiteral("commits")).toArray();
+        for (qsizetype i = 0; i < commits.size(); ++i) {
+            const QJsonObject commit = commits.at(i).toObject();
             const QJsonObject author = object(commit, "author");
-            push.commits.push_back({text(commit, "id"), text(commit, "message"), text(author, "name"), text(author, "email"),
+            const QString email = mailbox(text(author, "email"), QStringLiteral("commits[%1].author.email").arg(i)).value_or(QString());
+            push.commits.push_back({text(commit, "id"), text(commit, "message"), text(author, "name"), email,
                                     QDateTime::fromString(text(commit, "timestamp"), Qt::ISODate)});
         }
         push.totalCommits = payload.contains(QStringLiteral("total_commits")) ? int(number(payload, "total_commits"))

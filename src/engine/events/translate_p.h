@@ -8,6 +8,7 @@
 
 #include <QJsonObject>
 #include <QString>
+#include <QStringList>
 
 #include <functional>
 #include <memory>
@@ -21,6 +22,9 @@ struct Translation
 {
     QString action;
     std::vector<std::function<void(Notifier &)>> calls; // in order; empty: nothing to notify
+    // What was left out of the payload and why (an email that is no mail address), escaped: the
+    // event's row keeps them, and the log has one line each.
+    QStringList notes;
 };
 
 // The group an event type belongs to: Gitea's fine types (issue_assign, pull_request_sync,
@@ -31,7 +35,8 @@ QString eventGroup(const QString &event);
 // the missing field.
 Status checkPayload(const QString &event, const QJsonObject &payload);
 
-// Upserts users, repositories, issues, comments, reviews and releases of `source`; records
+// Upserts users, repositories, issues, comments, reviews and releases of `source`; every email
+// goes through parseMailbox (an invalid one is stored as none, and noted); records
 // participants; watches for AUTO_WATCH_ON_CHANGES. `traceId` and `scope` (may be null) go into
 // every call's context.
 Result<Translation> translateEvent(SqlTransaction &tx, const QString &source, const QString &event, const QJsonObject &payload,

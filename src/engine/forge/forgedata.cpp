@@ -314,6 +314,11 @@ Result<IssueFacts> issueFacts(SqlTransaction &tx, qint64 issueId)
     return f;
 }
 
+Status forgetEmail(SqlTransaction &tx, qint64 userId)
+{
+    return tx.exec(QStringLiteral("UPDATE forge_user SET email = '', updated_unix = ? WHERE id = ?"), {nowUnix(), userId}).status();
+}
+
 Status setMailPreference(SqlTransaction &tx, qint64 userId, const QString &preference)
 {
     static const QStringList valid{QStringLiteral("enabled"), QStringLiteral("onmention"), QStringLiteral("disabled"), QStringLiteral("andyourown")};

@@ -38,6 +38,9 @@ Result<ForgeIssue> upsertIssue(SqlTransaction &tx, qint64 externalId, const Forg
 Result<ForgeComment> upsertComment(SqlTransaction &tx, const QString &source, qint64 externalId, const ForgeComment &seen);
 Result<ForgeReview> upsertReview(SqlTransaction &tx, const QString &source, qint64 externalId, const ForgeReview &seen);
 Result<ForgeRelease> upsertRelease(SqlTransaction &tx, const QString &source, qint64 externalId, const ForgeRelease &seen);
+// upsertUser keeps a stored email when the payload has none (a forge that hides it); this one
+// forgets it, for a payload whose email was refused (the user is not mailed at an old address).
+Status forgetEmail(SqlTransaction &tx, qint64 userId);
 Status setReviewRequest(SqlTransaction &tx, qint64 issueId, qint64 userId, bool requested);
 Status addParticipant(SqlTransaction &tx, qint64 issueId, qint64 userId);
 // The users of `source` with these logins (unknown logins are left out).

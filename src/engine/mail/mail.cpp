@@ -3,6 +3,7 @@
 
 #include "engine/core/cancellation.h"
 #include "engine/core/crashpoint.h"
+#include "engine/core/escape.h"
 #include "engine/core/mailaddress.h"
 #include "engine/core/retry.h"
 #include "engine/core/version.h"
@@ -19,6 +20,17 @@
 Q_LOGGING_CATEGORY(Switchyard::Mail::lcMail, "switchyard.mail", QtInfoMsg)
 
 namespace Switchyard::Mail {
+
+namespace {
+
+// Data in a log line (an address, a subject, a server's reply): control characters escaped, so
+// a value never starts a line of its own (docs/mail.md).
+QString logged(const QString &text)
+{
+    return escapeControl(text, 300);
+}
+
+} // namespace
 
 struct MailService::Private
 {
@@ -38,6 +50,7 @@ struct MailService::Private
     std::atomic<qint64> queued{0};
     std::atomic<qint64> sent{0};
     std::atomic<qint64> failed{0};
+    std::atomic<qint64> skipped{0};
     mutable std::mutex mutex;
     QString lastError;     // guarded by mutex
     QDateTime lastErrorAt; // guarded by mutex
@@ -49,9 +62,12 @@ struct MailService::Private
         return options.makeSender ? options.makeSender() : makeSender(config.mailer, options.sender);
     }
 
-    void recordFailure(const QString &error)
+    // A skip is a failure too (GET /mail and /metrics count it as failed), and counted apart.
+    void recordFailure(const QString &error, bool skip = false)
     {
         ++failed;
+        if (skip)
+            ++skipped;
         std::lock_guard lock(mutex);
         lastError = error;
         lastErrorAt = QDateTime::currentDateTimeUtc();
@@ -65,8 +81,9 @@ struct MailService::Private
         for (const Message &m : messages)
             if (Status pushed = queue->push(CancelToken(), m); !pushed) {
                 resync = true;
-                qCWarning(lcMail).noquote() << "mail" << m.info << "to" << m.toAddress << "and what follows are in the outbox but not queued ("
-                                            << pushed.message() << "); the next recovery round queues them";
+                qCWarning(lcMail).noquote() << "mail" << logged(m.info) << "to" << logged(m.toAddress)
+                                            << "and what follows are in the outbox but not queued (" << logged(pushed.message())
+                                            << "); the next recovery round queues them";
                 return;
             }
     }
@@ -150,14 +167,20 @@ std::vector<Message> MailService::Private::handle(const CancelToken &shutdown, c
 
 void MailService::Private::account(const Message &m, const Status &r)
 {
+    const QString trace = m.traceId.isEmpty() ? QString() : QStringLiteral("(trace %1)").arg(logged(m.traceId));
     if (r) {
         ++sent;
-        qCDebug(lcMail).noquote() << "sent" << m.info << "to" << m.toAddress;
+        qCDebug(lcMail).noquote() << "sent" << logged(m.info) << "to" << logged(m.toAddress);
         return;
     }
-    recordFailure(r.message());
-    qCWarning(lcMail).noquote() << "mail" << m.info << "to" << m.toAddress << "failed:" << r.message()
-                                << (m.traceId.isEmpty() ? QString() : QStringLiteral("(trace %1)").arg(m.traceId));
+    // A recipient that is no mail address (a store row from before addresses were checked) was
+    // never on the wire: skipped, the others of the batch were sent.
+    const bool skip = r.code() == Status::Code::InvalidArgument && !r.field().isEmpty();
+    recordFailure(r.message(), skip);
+    if (skip) // the reason names the address, escaped
+        qCWarning(lcMail).noquote() << "mail" << logged(m.info) << "skipped:" << logged(r.message()) << trace;
+    else
+        qCWarning(lcMail).noquote() << "mail" << logged(m.info) << "to" << logged(m.toAddress) << "failed:" << logged(r.message()) << trace;
 }
 
 MailService::MailService(const EngineConfig &config, MailOptions options) : d(std::make_unique<Private>(config, std::move(options))) {}
@@ -271,13 +294,13 @@ void MailService::recordNotQueued(const std::vector<Message> &messages, const St
 {
     for (std::size_t i = 0; i < messages.size(); ++i)
         d->recordFailure(QStringLiteral("not queued: %1").arg(why.message()));
-    qCWarning(lcMail).noquote() << messages.size() << "mail(s) lost:" << why.message();
+    qCWarning(lcMail).noquote() << messages.size() << "mail(s) lost:" << logged(why.message());
 }
 
 void MailService::composeFailed(const QString &what, const QString &error)
 {
     d->recordFailure(error);
-    qCWarning(lcMail).noquote() << what << "was not mailed:" << error;
+    qCWarning(lcMail).noquote() << logged(what) << "was not mailed:" << logged(error);
 }
 
 QString MailService::fromDisplayName(const QString &displayName) const
@@ -356,10 +379,10 @@ Result<TestMailResult> MailService::sendTest(const CancelToken &cancel, const QS
     const Status result = results.empty() ? Status::internal(QStringLiteral("the sender gave no result")) : results.front();
     if (result) {
         ++d->sent;
-        qCInfo(lcMail).noquote() << "test mail sent to" << msg.toAddress;
+        qCInfo(lcMail).noquote() << "test mail sent to" << logged(msg.toAddress);
     } else {
         d->recordFailure(result.message());
-        qCWarning(lcMail).noquote() << "test mail to" << msg.toAddress << "failed:" << result.message();
+        qCWarning(lcMail).noquote() << "test mail to" << logged(msg.toAddress) << "failed:" << logged(result.message());
     }
     return TestMailResult{bool(result), result.message()};
 }
@@ -370,6 +393,7 @@ MailStats MailService::stats() const
     s.queued = d->queued;
     s.sent = d->sent;
     s.failed = d->failed;
+    s.skipped = d->skipped;
     std::lock_guard lock(d->mutex);
     s.lastError = d->lastError;
     s.lastErrorAt = d->lastErrorAt;

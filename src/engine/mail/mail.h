@@ -85,7 +85,9 @@ public:
     // Sends every message of `batch`, over one connection when the protocol has them; the outcome
     // of each, in order: OK, or what the server (or program) said. A refused recipient or a
     // dropped connection fails its message and the next ones are still tried. Cancelled: the
-    // rest fail at once with the cause.
+    // rest fail at once with the cause. Every sender first parses the recipient and the
+    // envelope sender again (parseMailbox): a message whose address is not a Mailbox never goes
+    // on the wire and fails with InvalidArgument, field "to" (or "envelope_from").
     virtual std::vector<Status> send(const CancelToken &cancel, const std::vector<Message> &batch) = 0;
 };
 
@@ -108,6 +110,7 @@ struct MailStats
     qint64 queued = 0;  // messages composed and queued
     qint64 sent = 0;
     qint64 failed = 0;  // refused, dropped, timed out, or not composed (a template that failed)
+    qint64 skipped = 0; // of `failed`, never sent: the recipient is no mail address (parseMailbox), found at the wire
     QString lastError;  // the last failure's text (the server's own words when it said any)
     QDateTime lastErrorAt;
 };

@@ -54,8 +54,9 @@ Result<qint64> prune(Store &store, qint64 olderThanMs);
 } // namespace Outbox
 
 // ---- the wire form (message.cpp) ----
-// An unstructured header's value: as it is when printable ASCII, else RFC 2047 Q-encoded words
-// of at most 75 characters (UTF-8, split between characters), folded with CRLF SP.
+// An unstructured header's value: control characters (C0, DEL, C1, U+2028/9) become spaces;
+// then as it is when printable ASCII, else RFC 2047 Q-encoded words of at most 75 characters
+// (UTF-8, split between characters), folded with CRLF SP.
 QByteArray encodeHeaderText(const QString &text);
 // `Name <address>`: the name as an atom, a quoted string, or encoded words.
 QByteArray encodeAddress(const QString &name, const QString &address);

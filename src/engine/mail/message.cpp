@@ -11,13 +11,28 @@ namespace Switchyard::Mail {
 
 namespace {
 
+// A header value never carries a control character of its own (header injection, a terminal's
+// escape in a mail client): every C0 character (CR, LF, tab, NUL …), DEL, C1 (NEL …) and the
+// Unicode line and paragraph separators become a space. Folding is ours alone.
 QString oneLine(const QString &value)
 {
-    // A header value never carries a line break of its own (header injection): folding is ours.
     QString out = value;
-    for (QChar &c : out)
-        if (c == u'\r' || c == u'\n' || c == u'\t' || c == QChar(0))
+    for (QChar &c : out) {
+        const char16_t u = c.unicode();
+        if (u < 0x20 || u == 0x7f || (u >= 0x80 && u < 0xa0) || u == 0x2028 || u == 0x2029)
             c = u' ';
+    }
+    return out;
+}
+
+// A header's name (an [mailer.override_header] key, ours otherwise): printable ASCII without
+// ':' (RFC 5322 ftext); anything else is left out.
+QByteArray headerName(const QString &name)
+{
+    QByteArray out;
+    for (QChar c : name)
+        if (c.unicode() > 0x20 && c.unicode() < 0x7f && c != u':')
+            out += char(c.unicode());
     return out;
 }
 
@@ -206,7 +221,7 @@ QByteArray Message::toMime() const
     line("Subject", encodeHeaderText(subject));
     line("Date", rfc2822Date(date));
     for (const auto &[name, value] : headers) {
-        const QByteArray key = oneLine(name).remove(u' ').toLatin1();
+        const QByteArray key = headerName(name);
         if (key.isEmpty())
             continue;
         line(key, encodeHeaderText(value));

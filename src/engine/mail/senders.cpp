@@ -4,6 +4,8 @@
 
 #include "engine/core/cancellation.h"
 #include "engine/core/childprocess.h"
+#include "engine/core/escape.h"
+#include "engine/core/mailaddress.h"
 #include "engine/settings/config.h"
 
 #include <QHostAddress>
@@ -52,6 +54,26 @@ int progress(void *user, curl_off_t, curl_off_t, curl_off_t, curl_off_t)
 {
     const auto *t = static_cast<Transfer *>(user);
     return t->cancel && t->cancel->isCancelled() ? 1 : 0; // non-zero aborts the transfer
+}
+
+// The message as it may go on the wire, its recipient and envelope sender parsed again right
+// before (defence in depth: the store and the queue may hold messages from before addresses were
+// checked at ingestion). An address that is no Mailbox fails the message alone, never sent.
+Result<Message> onTheWire(const Message &message)
+{
+    Message out = message;
+    Result<QString> to = parseMailbox(message.toAddress);
+    if (!to)
+        return Status::invalidArgument(QStringLiteral("recipient %1; not sent").arg(to.status().message())).withField(QStringLiteral("to"));
+    out.toAddress = *to;
+    if (!message.envelopeFrom.isEmpty()) { // "": the null sender
+        Result<QString> from = parseMailbox(message.envelopeFrom);
+        if (!from)
+            return Status::invalidArgument(QStringLiteral("envelope sender %1; not sent").arg(from.status().message()))
+                .withField(QStringLiteral("envelope_from"));
+        out.envelopeFrom = *from;
+    }
+    return out;
 }
 
 bool isLoopback(const QString &host)
@@ -105,11 +127,17 @@ public:
         const QByteArray user = m_settings.user.toUtf8();
         const QByteArray password = m_settings.passwd.toUtf8();
         char errorBuffer[CURL_ERROR_SIZE];
-        for (const Message &message : batch) {
+        for (const Message &given : batch) {
             if (cancel.isCancelled()) {
                 results.push_back(cancel.cause());
                 continue;
             }
+            const Result<Message> checked = onTheWire(given);
+            if (!checked) {
+                results.push_back(checked.status());
+                continue;
+            }
+            const Message &message = *checked;
             Transfer t;
             t.data = message.toMime();
             t.cancel = &cancel;
@@ -193,8 +221,12 @@ public:
     }
 
 private:
-    Status sendOne(const CancelToken &cancel, const Message &message)
+    Status sendOne(const CancelToken &cancel, const Message &given)
     {
+        const Result<Message> checked = onTheWire(given);
+        if (!checked)
+            return checked.status();
+        const Message &message = *checked;
         QStringList args{QStringLiteral("-f"), message.envelopeFrom.isEmpty() ? QStringLiteral("<>") : message.envelopeFrom, QStringLiteral("-i")};
         args << m_settings.sendmailArgs << QStringLiteral("--") << message.toAddress;
         ChildProcess process;
@@ -255,15 +287,21 @@ public:
     std::vector<Status> send(const CancelToken &cancel, const std::vector<Message> &batch) override
     {
         std::vector<Status> results;
-        for (const Message &m : batch) {
+        for (const Message &given : batch) {
             if (cancel.isCancelled()) {
                 results.push_back(cancel.cause());
                 continue;
             }
+            const Result<Message> m = onTheWire(given);
+            if (!m) {
+                results.push_back(m.status());
+                continue;
+            }
             if (m_sink)
-                m_sink(m);
+                m_sink(*m);
             else
-                qCInfo(lcMail).noquote() << "dummy mailer:" << m.info << "to" << m.toAddress << "subject" << m.subject;
+                qCInfo(lcMail).noquote() << "dummy mailer:" << escapeControl(m->info, 300) << "to" << m->toAddress << "subject"
+                                         << escapeControl(m->subject, 300);
             results.push_back(Status::ok());
         }
         return results;

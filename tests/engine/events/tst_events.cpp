@@ -881,6 +881,84 @@ private Q_SLOTS:
                  Status::Code::NotFound);
     }
 
+    // An email that is no mail address (RFC 5321 Mailbox) is stored as none — the user still
+    // exists, and is not mailed at an address stored before — and the event says which field
+    // it dropped and why, its control characters escaped.
+    void anEmailThatIsNoMailAddressIsStoredAsNone()
+    {
+        struct PushCatcher final : NullNotifier
+        {
+            std::mutex mutex;
+            std::vector<PushUpdate> pushes; // guarded by mutex
+            void pushCommits(const NotifyContext &, const ForgeRepo &, const PushUpdate &push) override
+            {
+                std::lock_guard lock(mutex);
+                pushes.push_back(push);
+            }
+        };
+        PushCatcher catcher; // outlives the engine
+        Fixture f;
+        QVERIFY(f.engine->notifyBus().registerNotifier(QStringLiteral("push-catcher"), catcher));
+        const auto emailOf = [&](const QString &login) {
+            return f.engine->store()
+                .readValue<QString>([&](SqlTransaction &tx) -> Result<QString> {
+                    Result<std::vector<ForgeUser>> found = ForgeDb::usersByLogin(tx, QStringLiteral("default"), {login});
+                    if (!found)
+                        return found.status();
+                    return found->empty() ? QStringLiteral("(no user)") : found->front().email;
+                })
+                .valueOr(QStringLiteral("(unreadable)"));
+        };
+        const Result<EventAccepted> first = f.post(QStringLiteral("gitea-issues-opened.json"), QStringLiteral("issues"), QStringLiteral("e-1"));
+        QVERIFY(first);
+        f.settle();
+        QCOMPARE(emailOf(QStringLiteral("bob")), QStringLiteral("bob@example.com"));
+        QCOMPARE(f.event(first->id).error, QString());
+
+        // Bob's email now carries an SMTP command: the security review's injection.
+        IncomingEvent forged;
+        forged.event = QStringLiteral("issues");
+        forged.deliveryId = QStringLiteral("e-2");
+        forged.byToken = true;
+        forged.payload = sample(QStringLiteral("gitea-issues-opened.json"))
+                             .replace("\"bob@example.com\"", "\"bob@example.com\\r\\nRCPT TO:<victim@evil.test>\"")
+                             .replace("\"alice@example.com\"", "\"Alice@B\u00fccher.example\"");
+        const Result<EventAccepted> second = f.engine->events().accept(CancelToken(), forged);
+        QVERIFY2(second, qPrintable(second.status().message()));
+        f.settle();
+        const EventRecord record = f.event(second->id);
+        QCOMPARE(record.status, QStringLiteral("done"));
+        QVERIFY2(record.error.contains(QLatin1String("user \"bob\" (id 2): email dropped: \"bob@example.com\\r\\nRCPT TO:<victim@evil.test>\" "
+                                                     "is not a mail address: a control character (\\r) at character 16")),
+                 qPrintable(record.error));
+        QCOMPARE(record.error.count(QLatin1String("dropped")), 1); // bob is the sender and the poster: one note
+        QVERIFY(!record.error.contains(u'\r') && !record.error.contains(u'\n'));
+        QCOMPARE(emailOf(QStringLiteral("bob")), QString()); // forgotten, not kept from the first event
+        QCOMPARE(emailOf(QStringLiteral("alice")), QStringLiteral("Alice@xn--bcher-kva.example")); // IDN: its ACE form
+        QVERIFY(f.recorder.take().contains(QStringLiteral("newIssue"))); // the event itself goes on
+
+        // A commit author's email with a space.
+        IncomingEvent push;
+        push.event = QStringLiteral("push");
+        push.byToken = true;
+        QByteArray payload = sample(QStringLiteral("gitea-push.json"));
+        const qsizetype author = payload.indexOf("\"bob@example.com\"");
+        payload.replace(author, qsizetype(strlen("\"bob@example.com\"")), "\"grace smith@example.com\"");
+        push.payload = payload;
+        const Result<EventAccepted> pushed = f.engine->events().accept(CancelToken(), push);
+        QVERIFY(pushed);
+        f.settle();
+        const EventRecord pushRecord = f.event(pushed->id);
+        QCOMPARE(pushRecord.status, QStringLiteral("done"));
+        QVERIFY2(pushRecord.error.contains(QLatin1String("commits[0].author.email dropped: \"grace smith@example.com\" is not a mail address: "
+                                                         "white space before @")),
+                 qPrintable(pushRecord.error));
+        std::lock_guard lock(catcher.mutex);
+        QCOMPARE(catcher.pushes.size(), std::size_t(1));
+        QCOMPARE(catcher.pushes.front().commits.at(0).authorEmail, QString());
+        QCOMPARE(catcher.pushes.front().commits.at(0).authorName, QStringLiteral("Bob"));
+    }
+
     void mentionsSkipCode()
     {
         QCOMPARE(ForgeDb::mentionedLogins(QStringLiteral(

@@ -2,21 +2,27 @@
 // SMTP protocol, its failures (a refused recipient, a dropped connection, a server that hangs, a
 // wrong password, a certificate not trusted), msmtp as sendmail and scripts that fail or hang;
 // what arrives is decoded by Python's `email`, not by us. Then the test mail and one forge event
-// through the engine to the sink.
+// through the engine to the sink; and forged addresses — from a forge's payload into the daemon,
+// and from store rows older than the checks — that never reach the wire nor forge a log line.
 #include "engine/engine.h"
 #include "engine/forge/forgedata.h"
 #include "engine/mail/mail.h"
 #include "engine/settings/config.h"
 #include "engine/store/store.h"
 
+#include "support/daemonprocess.h"
 #include "support/smtpserver.h"
 #include "support/testutil.h"
+#include "support/wait.h"
 
 #include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <mutex>
 
 using namespace Switchyard;
 using namespace Switchyard::Mail;
@@ -64,6 +70,83 @@ SenderOptions quick()
     o.stallTimeout = 1s;
     return o;
 }
+
+// An engine that mails forge events to `sink` (its Message-IDs end in git.example.com).
+Result<std::unique_ptr<Engine>> mailingEngine(const Test::SmtpServer &sink, const QTemporaryDir &dir)
+{
+    const QByteArray ini = "[server]\nDOMAIN = git.example.com\n[service]\nENABLE_NOTIFY_MAIL = true\n"
+                           "[mailer]\nENABLED = true\nFROM = forge@example.com\n" + smtpIni(sink, "smtp");
+    return Engine::start(CancelToken(), Test::configFrom(ini, dir.path()));
+}
+
+// Issue #3 of alice/engine, owned and posted by `alice`; `assignees` replace the stored ones.
+Result<ForgeIssue> seedIssue(SqlTransaction &tx, const ForgeUser &alice, const QString &title, const QString &content,
+                             const std::vector<ForgeUser> &assignees)
+{
+    ForgeRepo r;
+    r.owner = alice;
+    r.name = QStringLiteral("engine");
+    r.htmlUrl = QStringLiteral("https://git.example.com/alice/engine");
+    Result<ForgeRepo> repo = ForgeDb::upsertRepo(tx, QStringLiteral("default"), 1, r);
+    if (!repo)
+        return repo.status();
+    ForgeIssue i;
+    i.repoId = repo->id;
+    i.index = 3;
+    i.title = title;
+    i.content = content;
+    i.poster = alice;
+    i.htmlUrl = QStringLiteral("https://git.example.com/alice/engine/issues/3");
+    return ForgeDb::upsertIssue(tx, 3, i, nullptr, &assignees);
+}
+
+// A forge user as payloads carry one.
+QJsonObject forgeUser(qint64 id, const QString &login, const QString &email)
+{
+    return {{QStringLiteral("id"), id}, {QStringLiteral("login"), login}, {QStringLiteral("username"), login},
+            {QStringLiteral("full_name"), login}, {QStringLiteral("email"), email}, {QStringLiteral("language"), QStringLiteral("en-US")}};
+}
+
+// The recipients of everything the sink took, one list.
+QStringList recipientsOf(const QList<QJsonObject> &messages)
+{
+    QStringList all;
+    for (const QJsonObject &m : messages)
+        for (const QJsonValue &to : m.value(QStringLiteral("rcpt_tos")).toArray())
+            all << to.toString();
+    return all;
+}
+
+// The injection of the security review: an address that ends the RCPT command and starts another.
+const QString kInjected = QStringLiteral("mallory@example.com>\r\nRCPT TO:<victim@evil.test>\r\nNOOP <x");
+
+// The switchyard.mail log of this process while it lives: what the engine's mail code logs.
+// Declared before the engine it listens to, so no worker logs after it is gone.
+class MailLog
+{
+public:
+    MailLog() { s_previous = qInstallMessageHandler(&MailLog::handle); }
+    ~MailLog() { qInstallMessageHandler(s_previous); }
+    QStringList lines() const
+    {
+        std::lock_guard lock(s_mutex);
+        return s_lines;
+    }
+
+private:
+    static void handle(QtMsgType type, const QMessageLogContext &context, const QString &message)
+    {
+        if (context.category && QByteArray(context.category).startsWith("switchyard.mail")) {
+            std::lock_guard lock(s_mutex);
+            s_lines << message;
+        }
+        if (s_previous)
+            s_previous(type, context, message);
+    }
+    static inline std::mutex s_mutex;
+    static inline QStringList s_lines;               // guarded by s_mutex
+    static inline QtMessageHandler s_previous = nullptr;
+};
 
 QString script(const QTemporaryDir &dir, const QString &name, const QByteArray &body)
 {
@@ -362,10 +445,8 @@ private Q_SLOTS:
         Test::SmtpServer sink;
         START_SINK(sink);
         QTemporaryDir dir;
-        const QByteArray ini = "[server]\nDOMAIN = git.example.com\n[service]\nENABLE_NOTIFY_MAIL = true\n"
-                               "[mailer]\nENABLED = true\nFROM = forge@example.com\n" + smtpIni(sink, "smtp");
-        Result<std::unique_ptr<Engine>> started = Engine::start(CancelToken(), Test::configFrom(ini, dir.path()));
-        QVERIFY(started);
+        Result<std::unique_ptr<Engine>> started = mailingEngine(sink, dir);
+        QVERIFY2(started, qPrintable(started.status().message()));
         Engine &engine = **started;
         ForgeIssue issue;
         ForgeUser bob;
@@ -382,21 +463,8 @@ private Q_SLOTS:
             if (!alice || !savedBob)
                 return Status::internal(QStringLiteral("users"));
             bob = *savedBob;
-            ForgeRepo r;
-            r.owner = *alice;
-            r.name = QStringLiteral("engine");
-            r.htmlUrl = QStringLiteral("https://git.example.com/alice/engine");
-            Result<ForgeRepo> repo = ForgeDb::upsertRepo(tx, QStringLiteral("default"), 1, r);
-            if (!repo)
-                return repo.status();
-            ForgeIssue i;
-            i.repoId = repo->id;
-            i.index = 3;
-            i.title = QStringLiteral("Überlauf in the queue");
-            i.content = QStringLiteral("**bold** and a [link](wiki/Home)");
-            i.poster = *alice;
-            i.htmlUrl = QStringLiteral("https://git.example.com/alice/engine/issues/3");
-            Result<ForgeIssue> saved = ForgeDb::upsertIssue(tx, 3, i, nullptr, nullptr);
+            Result<ForgeIssue> saved =
+                seedIssue(tx, *alice, QStringLiteral("Überlauf in the queue"), QStringLiteral("**bold** and a [link](wiki/Home)"), {});
             if (saved)
                 issue = *saved;
             return saved.status();
@@ -416,6 +484,144 @@ private Q_SLOTS:
         QVERIFY(got.value(QStringLiteral("parts")).toObject().value(QStringLiteral("text/html")).toString().contains(QStringLiteral("Confirmed on 1.2 ✓")));
         QTRY_COMPARE(engine.mail().stats().sent, qint64(1));
         engine.shutdown();
+    }
+
+    // Defence in depth: store rows written before addresses were checked at ingestion. The bad
+    // recipients are skipped right before the wire — one escaped log line each, counted — and
+    // the others of the same batch are sent.
+    void aStoredBadRecipientIsSkippedAndTheOthersAreSent()
+    {
+        Test::SmtpServer sink;
+        START_SINK(sink);
+        MailLog log;
+        QTemporaryDir dir;
+        Result<std::unique_ptr<Engine>> started = mailingEngine(sink, dir);
+        QVERIFY2(started, qPrintable(started.status().message()));
+        Engine &engine = **started;
+        ForgeIssue issue;
+        ForgeUser bob;
+        QVERIFY(engine.store().write([&](SqlTransaction &tx) -> Status {
+            std::vector<ForgeUser> users;
+            const std::vector<std::pair<QString, QString>> people{
+                {QStringLiteral("alice"), QStringLiteral("alice@example.com")}, {QStringLiteral("bob"), QStringLiteral("bob@example.com")},
+                {QStringLiteral("carol"), QStringLiteral("carol@example.com")}, {QStringLiteral("mallory"), kInjected},
+                {QStringLiteral("grace"), QStringLiteral("grace smith@example.com")}};
+            for (const auto &[login, email] : people) {
+                ForgeUser u;
+                u.login = login;
+                u.email = email; // as a version without the checks stored it
+                Result<ForgeUser> saved = ForgeDb::upsertUser(tx, QStringLiteral("default"), qint64(users.size() + 1), u);
+                if (!saved)
+                    return saved.status();
+                users.push_back(*saved);
+            }
+            bob = users[1];
+            Result<ForgeIssue> saved = seedIssue(tx, users[0], QStringLiteral("Title with\r\nBcc: a line \x1b[31mbreak"), QString(),
+                                                 {users[2], users[3], users[4]});
+            if (saved)
+                issue = *saved;
+            return saved.status();
+        }));
+        ForgeComment comment;
+        comment.id = 12;
+        comment.content = QStringLiteral("Confirmed.");
+        engine.notifyBus().createIssueComment({bob, QStringLiteral("trace-10")}, {}, issue, comment, {});
+        QTRY_COMPARE(engine.mail().stats().sent + engine.mail().stats().failed, qint64(4));
+        const MailStats stats = engine.mail().stats();
+        QCOMPARE(stats.sent, qint64(2));
+        QCOMPARE(stats.failed, qint64(2));
+        QCOMPARE(stats.skipped, qint64(2)); // both failures were skips, not the server's refusals
+        QVERIFY2(stats.lastError.contains(QLatin1String("not a mail address")), qPrintable(stats.lastError));
+        QVERIFY(sink.waitForMessages(2));
+        QStringList recipients = recipientsOf(sink.messages());
+        recipients.sort();
+        QVERIFY2(recipients == (QStringList{QStringLiteral("alice@example.com"), QStringLiteral("carol@example.com")}),
+                 qPrintable(recipients.join(QStringLiteral(", "))));
+        // The subject from the title: its line break and escape are spaces, no header of its own.
+        for (const QJsonObject &m : sink.messages()) {
+            QCOMPARE(m.value(QStringLiteral("subject")).toString(), QStringLiteral("Re: [alice/engine] Title with Bcc: a line  [31mbreak (#3)"));
+            QVERIFY(!m.value(QStringLiteral("headers")).toObject().contains(QStringLiteral("Bcc")));
+        }
+        engine.shutdown();
+        // One line per skip, the address escaped; no line of the log is the data's.
+        const QStringList lines = log.lines();
+        QCOMPARE(lines.filter(QStringLiteral("skipped:")).size(), 2);
+        QCOMPARE(lines.filter(QStringLiteral("\"mallory@example.com>\\r\\nRCPT TO:<victim@evil.test>\\r\\nNOOP <x\" is not a mail address")).size(), 1);
+        QCOMPARE(lines.filter(QStringLiteral("\"grace smith@example.com\" is not a mail address: white space before @")).size(), 1);
+        for (const QString &line : lines)
+            QVERIFY2(!line.contains(u'\r') && !line.contains(u'\n'), qPrintable(line));
+    }
+
+    // The security review's case, black box: a forge payload whose users' emails carry an SMTP
+    // command and a space, beside valid ones, posted to the daemon. The valid recipients get
+    // their mail, nothing goes to victim@evil.test, the event names what it dropped, and no
+    // line of the daemon's log is made by the payload.
+    void aForgedAddressFromAForgeNeverReachesTheWire()
+    {
+        Test::SmtpServer sink;
+        START_SINK(sink);
+        QTemporaryDir data;
+        Test::DaemonProcess daemon;
+        Test::DaemonProcess::Options o;
+        o.program = QStringLiteral(SWITCHYARDD_PATH);
+        o.dataDir = data.path();
+        o.config = "[service]\nENABLE_NOTIFY_MAIL = true\n[mailer]\nENABLED = true\nFROM = Forge <forge@example.com>\n" + smtpIni(sink, "smtp");
+        QVERIFY2(daemon.start(o), daemon.output().constData());
+        const QJsonObject alice = forgeUser(1, QStringLiteral("alice"), QStringLiteral("alice@example.com"));
+        const QJsonObject repo{{QStringLiteral("id"), 10}, {QStringLiteral("owner"), alice}, {QStringLiteral("name"), QStringLiteral("engine")},
+                               {QStringLiteral("full_name"), QStringLiteral("alice/engine")},
+                               {QStringLiteral("html_url"), QStringLiteral("https://git.example.com/alice/engine")}};
+        // Alice opens it (the doer: no mail to her); the assignees are its recipients.
+        const QJsonArray assignees{forgeUser(3, QStringLiteral("carol"), QStringLiteral("carol@example.com")),
+                                   forgeUser(4, QStringLiteral("mallory"), kInjected),
+                                   forgeUser(5, QStringLiteral("grace"), QStringLiteral("grace smith@example.com")),
+                                   forgeUser(6, QStringLiteral("dave"), QStringLiteral("dave@example.com"))};
+        const QJsonObject issue{{QStringLiteral("id"), 101}, {QStringLiteral("number"), 1}, {QStringLiteral("user"), alice},
+                                {QStringLiteral("title"), QStringLiteral("Queue stalls")}, {QStringLiteral("body"), QStringLiteral("It stalls.")},
+                                {QStringLiteral("state"), QStringLiteral("open")}, {QStringLiteral("assignees"), assignees},
+                                {QStringLiteral("html_url"), QStringLiteral("https://git.example.com/alice/engine/issues/1")}};
+        const QJsonObject payload{{QStringLiteral("action"), QStringLiteral("opened")}, {QStringLiteral("issue"), issue},
+                                  {QStringLiteral("repository"), repo}, {QStringLiteral("sender"), alice}};
+        const auto api = [&](const QString &path, const QString &query = {}) {
+            QUrl url = daemon.baseUrl();
+            url.setPath(url.path() + path);
+            url.setQuery(query);
+            return url;
+        };
+        const Test::HttpResult posted = Test::http("POST", api(QStringLiteral("/events"), QStringLiteral("event=issues")), daemon.adminToken(),
+                                                   QJsonDocument(payload).toJson(), {{"X-Gitea-Delivery", "forged-1"}});
+        QCOMPARE(posted.status, 202);
+        const qint64 eventId = posted.json()[QStringLiteral("id")].toInteger();
+        // The event done, then every mail it queued with its outcome.
+        QJsonObject event;
+        QVERIFY(Test::eventually([&] {
+            event = Test::http("GET", api(QStringLiteral("/events/%1").arg(eventId)), daemon.adminToken()).json().object();
+            return event.value(QStringLiteral("status")).toString() == QLatin1String("done");
+        }));
+        QJsonObject mail;
+        QVERIFY(Test::eventually([&] {
+            mail = Test::http("GET", api(QStringLiteral("/mail")), daemon.adminToken()).json().object();
+            const qint64 queued = mail.value(QStringLiteral("queued_total")).toInteger();
+            return queued > 0 && queued == mail.value(QStringLiteral("sent_total")).toInteger() +
+                                               mail.value(QStringLiteral("failed_total")).toInteger();
+        }));
+        QVERIFY(sink.waitForMessages(int(mail.value(QStringLiteral("sent_total")).toInteger())));
+        QStringList recipients = recipientsOf(sink.messages());
+        recipients.sort();
+        QVERIFY2(recipients == (QStringList{QStringLiteral("carol@example.com"), QStringLiteral("dave@example.com")}),
+                 qPrintable(recipients.join(QStringLiteral(", "))));
+        // What was dropped, escaped, on the event.
+        const QString notes = event.value(QStringLiteral("error")).toString();
+        QVERIFY2(notes.contains(QLatin1String("mallory")) && notes.contains(QLatin1String("grace")) &&
+                     notes.contains(QLatin1String("\\r\\nRCPT TO:<victim@evil.test>")) && !notes.contains(u'\r'),
+                 qPrintable(notes));
+        // The daemon's log: the payload's text only ever escaped, on a line of the daemon's own.
+        QVERIFY(daemon.stop() == 0);
+        const QList<QByteArray> lines = daemon.output().split('\n');
+        for (const QByteArray &line : lines) {
+            QVERIFY2(!line.startsWith("RCPT") && !line.startsWith("NOOP"), line.constData());
+            QVERIFY2(!line.contains("victim@evil.test") || line.contains("\\r\\nRCPT TO:<victim@evil.test>"), line.constData());
+        }
     }
 };
 
