@@ -17,11 +17,16 @@ void checkMailbox(const QString &address)
 {
     FUZZ_CHECK(address.toUtf8().size() <= 254, address);
     bool quoted = false;
+    bool escaped = false; // the previous character was a backslash inside quotes
     int ats = 0;
     for (qsizetype i = 0; i < address.size(); ++i) {
         const QChar c = address.at(i);
         FUZZ_CHECK(c.unicode() >= 0x20 && c.unicode() != 0x7f, QStringLiteral("a control character in %1").arg(address));
-        if (c == u'"' && (i == 0 || address.at(i - 1) != u'\\'))
+        if (escaped)
+            escaped = false;
+        else if (quoted && c == u'\\')
+            escaped = true;
+        else if (c == u'"')
             quoted = !quoted;
         else if (!quoted && c == u' ')
             FUZZ_CHECK(false, QStringLiteral("a space outside quotes in %1").arg(address));
@@ -41,8 +46,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (const Result<QString> mailbox = parseMailbox(text)) {
         checkMailbox(*mailbox);
     } else {
-        for (QChar c : mailbox.status().message())
-            FUZZ_CHECK(c != u'\r' && c != u'\n' && c.unicode() != 0, mailbox.status().message());
+        const QString why = mailbox.status().message(); // status() is a copy: keep the text alive
+        for (QChar c : why)
+            FUZZ_CHECK(c != u'\r' && c != u'\n' && c.unicode() != 0, why);
     }
     if (const Result<MailAddress> address = parseMailAddress(text)) {
         checkMailbox(address->address);
