@@ -66,8 +66,8 @@ std::optional<Refusal> AdminServer::admitHead(const RequestHead &head, const QHo
 {
     // What handle() would refuse without reading the body is refused before it is read: an
     // unknown route, a missing or wrong token, an event with neither a token nor a signature.
-    if (isStream(head))
-        return std::nullopt; // its handshake is checked in acceptStream()
+    if (isStream(head) && head.method == "GET" && head.upgradeHeader && !head.chunked && head.contentLength <= 0)
+        return std::nullopt; // an upgrade (mayUpgrade judges it): its handshake is checked in acceptStream()
     const QString method = QString::fromLatin1(head.method);
     const QString path = QString::fromLatin1(head.path);
     QStringList allowed;

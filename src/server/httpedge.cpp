@@ -307,6 +307,7 @@ void HttpEdge::onReadyRead(Connection &c)
         refuse(c, budgetSpent());
         return;
     }
+    const Phase previous = c.phase;
     Phase next = c.phase;
     switch (framed) {
     case RequestFramer::Phase::Waiting: break; // Fresh or Idle, as it was
@@ -316,6 +317,8 @@ void HttpEdge::onReadyRead(Connection &c)
     case RequestFramer::Phase::Upgraded:
         // The rest of this socket's bytes are WebSocket frames: the stream's business.
         c.phase = Phase::Upgraded;
+        c.buffered -= c.charged; // a stream receives no body
+        c.charged = 0;
         disconnect(socket, &QIODevice::readyRead, this, nullptr);
         return;
     case RequestFramer::Phase::Refused: refuse(c, *c.framer->refusal()); return;
@@ -325,7 +328,8 @@ void HttpEdge::onReadyRead(Connection &c)
         c.since = now;
         // The head is admitted: a client that waits for it may send the body now (curl does for
         // bodies over 1 MiB; a refusal reaches it before it has sent any).
-        if (next == Phase::Body && c.framer->head().expectContinue)
+        // Not while an earlier pipelined request waits for its answer: the 100 would come first.
+        if (next == Phase::Body && previous != Phase::Handling && c.framer->head().expectContinue)
             socket->write("HTTP/1.1 100 Continue\r\n\r\n");
     }
 }

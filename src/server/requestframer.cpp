@@ -88,6 +88,7 @@ int RequestFramer::onMessageBegin(http_parser *parser)
     f.m_url.clear();
     f.m_field.clear();
     f.m_value.clear();
+    f.m_valueTooLong = false;
     f.m_inValue = false;
     f.m_inHeaders = false;
     f.m_upgrading = false;
@@ -112,6 +113,7 @@ int RequestFramer::onHeaderField(http_parser *parser, const char *at, size_t len
         f.keepHeader();
         f.m_field.clear();
         f.m_value.clear();
+        f.m_valueTooLong = false;
         f.m_inValue = false;
     }
     if (f.m_field.size() < 64) // no header the framer keeps has a longer name
@@ -124,9 +126,14 @@ int RequestFramer::onHeaderValue(http_parser *parser, const char *at, size_t len
     RequestFramer &f = framerOf(parser);
     f.m_inValue = true;
     static const QByteArray kept[] = {"authorization", "upgrade", "expect"};
-    if (std::find(std::begin(kept), std::end(kept), f.m_field) != std::end(kept)
-        && f.m_value.size() + qsizetype(length) <= kMaxKeptValueBytes)
-        f.m_value.append(at, qsizetype(length));
+    if (f.m_valueTooLong || std::find(std::begin(kept), std::end(kept), f.m_field) == std::end(kept))
+        return 0;
+    if (f.m_value.size() + qsizetype(length) > kMaxKeptValueBytes) {
+        f.m_valueTooLong = true; // kept whole or not at all: never with a piece missing
+        f.m_value.clear();
+        return 0;
+    }
+    f.m_value.append(at, qsizetype(length));
     return 0;
 }
 
@@ -158,8 +165,11 @@ int RequestFramer::onHeadersComplete(http_parser *parser)
     if (parser->content_length != ULLONG_MAX)
         f.m_head.contentLength = parser->content_length > quint64(LLONG_MAX) ? LLONG_MAX : qint64(parser->content_length);
     if (std::optional<Refusal> refused = f.judgeHead(*parser)) {
-        f.m_refusal = std::move(refused);
-        return 1; // nothing of the body is read
+        if (!f.m_refusal)
+            f.m_refusal = std::move(refused);
+        // Not 1: http_parser reads that as "no body" and goes on to frame the body's bytes as
+        // further requests. Anything else is an error that halts it.
+        return -1;
     }
     return 0;
 }

@@ -110,6 +110,7 @@ private:
     QByteArray m_field;         // the header name being read (lower-cased)
     QByteArray m_value;         // its value, when it is one the framer keeps
     bool m_inValue = false;     // the last callback was a header value
+    bool m_valueTooLong = false; // the kept header's value passed kMaxKeptValueBytes: kept empty
     bool m_inHeaders = false;   // past the request line
     bool m_upgrading = false;   // the policy let this request switch protocols
     qint64 m_bodyBytes = 0;

@@ -41,7 +41,7 @@ Status checkStandardWebhook(const EventSourceSettings &source, const IncomingEve
             .withField(in.webhookId.isEmpty() ? QStringLiteral("webhook-id") : QStringLiteral("webhook-timestamp"));
     bool number = false;
     const qint64 sent = in.webhookTimestamp.trimmed().toLongLong(&number);
-    if (!number)
+    if (!number || sent < 0 || sent > (qint64(1) << 40)) // seconds: no subtraction below may overflow
         return Status::invalidArgument(QStringLiteral("webhook-timestamp: expected seconds since the epoch"))
             .withField(QStringLiteral("webhook-timestamp"));
     const qint64 skew = now.toSecsSinceEpoch() - sent;

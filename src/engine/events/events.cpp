@@ -413,7 +413,11 @@ Result<EventAccepted> EventService::accept(const CancelToken &cancel, const Inco
     if (cancel.isCancelled())
         return cancel.cause();
 
-    const QString deliveryId = in.deliveryId.isEmpty() ? QUuid::createUuid().toString(QUuid::WithoutBraces) : in.deliveryId.left(200);
+    // A Standard Webhooks message is deduplicated by its signed webhook-id, never by an unsigned
+    // header a replayer could vary.
+    const QString deliveryId = !in.webhookSignature.isEmpty() && !in.webhookId.isEmpty() ? QString::fromUtf8(in.webhookId).left(200)
+                               : in.deliveryId.isEmpty() ? QUuid::createUuid().toString(QUuid::WithoutBraces)
+                                                         : in.deliveryId.left(200);
     const QString traceId = QUuid::createUuid().toString(QUuid::WithoutBraces);
     const QJsonObject repository = payload.value(QStringLiteral("repository")).toObject();
     QString repo = repository.value(QStringLiteral("full_name")).toString();
@@ -429,7 +433,9 @@ Result<EventAccepted> EventService::accept(const CancelToken &cancel, const Inco
     std::optional<Events::EarlierDelivery> replayOf;
     Result<EventAccepted> stored = d->store.writeValue<EventAccepted>([&](SqlTransaction &tx) -> Result<EventAccepted> {
         Result<std::optional<Events::EarlierDelivery>> earlier =
-            Events::findReplay(tx, source->name, hash, now - qint64(source->replayWindow.count()), deliveryId);
+            // Twice the window: a timestamp up to a window ahead is accepted, so its replays come
+            // up to a window after that.
+            Events::findReplay(tx, source->name, hash, now - 2 * qint64(source->replayWindow.count()), deliveryId);
         if (!earlier)
             return earlier.status();
         replayOf = *earlier;

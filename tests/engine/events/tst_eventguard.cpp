@@ -81,7 +81,13 @@ private Q_SLOTS:
         Fixture f("[event_source.svc]\nSECRET = whsec_" + key.toBase64() + "\nREPLAY_WINDOW = 5m\n");
         const QByteArray payload = sample(QStringLiteral("gitea-push.json"));
         const qint64 now = QDateTime::currentSecsSinceEpoch();
-        QVERIFY(f.accept(standard(key, "msg_1", now, payload)));
+        const Result<EventAccepted> first = f.accept(standard(key, "msg_1", now, payload));
+        QVERIFY(first);
+        // Played back with another (unsigned) delivery header: still the signed webhook-id's event.
+        IncomingEvent replayed = standard(key, "msg_1", now, payload);
+        replayed.deliveryId = QStringLiteral("a-new-gitea-delivery");
+        const Result<EventAccepted> again = f.accept(replayed);
+        QVERIFY(again && again->duplicate && again->id == first->id);
 
         IncomingEvent forged = standard("another key", "msg_2", now, payload);
         QCOMPARE(f.accept(forged).status().code(), Status::Code::Unauthenticated);
