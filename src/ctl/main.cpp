@@ -684,8 +684,9 @@ int main(int argc, char *argv[])
         // A name the client itself takes would read one value for two things (a hook's --url
         // once sent the token to the hook's address): only --type is shared, each command
         // reading its own meaning.
-        if (!option(name, help, entry.second.isSwitch ? QString() : QString::fromUtf8(entry.second.spec.name)) &&
-            name != QLatin1String("type")) {
+        if (name == QLatin1String("type"))
+            continue; // registered above; adding it again would make QCommandLineParser warn on stderr
+        if (!option(name, help, entry.second.isSwitch ? QString() : QString::fromUtf8(entry.second.spec.name))) {
             err() << "switchyardctl: the catalogue's --" << name << " (" << entry.first.join(QStringLiteral(", "))
                   << ") collides with a client option; this build is defective\n";
             return 70;

@@ -137,6 +137,28 @@ private Q_SLOTS:
         QCOMPARE(api({QStringLiteral("queues"), QStringLiteral("pause")}).exitCode, 2);
     }
 
+    // A successful command says nothing on stderr (QCommandLineParser once warned there about an
+    // option added twice, on every run, --help included).
+    void successSaysNothingOnStderr()
+    {
+        const QList<QStringList> local{{QStringLiteral("--help")}, {QStringLiteral("--version")}};
+        for (const QStringList &args : local) {
+            const Run run = ctl(args);
+            QCOMPARE(run.exitCode, 0);
+            QVERIFY2(run.err.isEmpty(), qPrintable(args.join(u' ') + QStringLiteral(": ") + QString::fromUtf8(run.err)));
+        }
+        const QList<QStringList> remote{{QStringLiteral("health")},
+                                        {QStringLiteral("queues")},
+                                        {QStringLiteral("cron")},
+                                        {QStringLiteral("hooks"), QStringLiteral("list"), QStringLiteral("--json")},
+                                        {QStringLiteral("events"), QStringLiteral("list"), QStringLiteral("--type"), QStringLiteral("push")}};
+        for (const QStringList &args : remote) {
+            const Run run = api(args);
+            QVERIFY2(run.exitCode == 0, qPrintable(args.join(u' ') + QStringLiteral(": exit %1: ").arg(run.exitCode) + QString::fromUtf8(run.err)));
+            QVERIFY2(run.err.isEmpty(), qPrintable(args.join(u' ') + QStringLiteral(": ") + QString::fromUtf8(run.err)));
+        }
+    }
+
     void cronLocksAndTheRest()
     {
         QCOMPARE(api({QStringLiteral("cron"), QStringLiteral("run"), QStringLiteral("slow_task")}).exitCode, 0);
