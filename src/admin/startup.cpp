@@ -15,7 +15,7 @@
 
 namespace Switchyard::Admin {
 
-Result<EngineConfig> loadEngineConfig(const QString &configPath, const QString &dataDirOverride)
+Result<EngineConfig> loadEngineConfig(const QString &configPath, const QString &dataDirOverride, const std::vector<KeptSetting> &kept)
 {
     Settings settings;
     if (!configPath.isEmpty()) {
@@ -23,6 +23,12 @@ Result<EngineConfig> loadEngineConfig(const QString &configPath, const QString &
         if (!loaded)
             return loaded.status();
         settings = std::move(loaded).value();
+    }
+    if (!kept.empty()) {
+        IniFile ini = settings.ini();
+        for (const KeptSetting &value : kept)
+            ini.set(value.section, value.key, value.value);
+        settings = Settings(std::move(ini));
     }
     // ~/.local/share/switchyard for the daemon and the console alike, whatever organisation name
     // the program sets for its own settings.
@@ -34,6 +40,19 @@ Result<EngineConfig> loadEngineConfig(const QString &configPath, const QString &
     for (const QString &warning : loaded->warnings())
         qCWarning(lcSettings).noquote() << warning;
     return loaded;
+}
+
+Result<EngineConfig> loadEngineConfigText(const QString &fileName, const QByteArray &text, const QString &dataDirOverride,
+                                          const std::vector<KeptSetting> &kept)
+{
+    Result<IniFile> parsed = IniFile::parse(fileName, text);
+    if (!parsed)
+        return parsed.status();
+    for (const KeptSetting &value : kept)
+        parsed->set(value.section, value.key, value.value);
+    const QString defaultData =
+        QDir(QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation)).filePath(QStringLiteral("switchyard"));
+    return EngineConfig::load(Settings(std::move(parsed).value()), dataDirOverride, defaultData);
 }
 
 bool makePrivateDirectory(const QString &path)

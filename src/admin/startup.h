@@ -6,6 +6,8 @@
 #include "engine/core/status.h"
 #include "engine/settings/config.h"
 
+#include <vector>
+
 class QLockFile;
 
 namespace Switchyard::Admin {
@@ -14,7 +16,22 @@ namespace Switchyard::Admin {
 // `dataDirOverride` when given, else [server] APP_DATA_PATH, else the user's data directory
 // (~/.local/share/switchyard). The
 // error lists every problem (file, line, key, valid values). Warnings are logged.
-Result<EngineConfig> loadEngineConfig(const QString &configPath, const QString &dataDirOverride);
+//
+// `kept`: values held outside the file (the console's keychain: event source secrets, the mail
+// password), set over the file's before it is validated.
+struct KeptSetting
+{
+    QString section; // "event_source.default"
+    QString key;     // "SECRET"
+    QString value;
+};
+Result<EngineConfig> loadEngineConfig(const QString &configPath, const QString &dataDirOverride,
+                                      const std::vector<KeptSetting> &kept = {});
+
+// The same for settings not yet written: `text` as the file `fileName` would hold it (the
+// Preferences dialog checks what it is about to write; nothing is logged).
+Result<EngineConfig> loadEngineConfigText(const QString &fileName, const QByteArray &text, const QString &dataDirOverride,
+                                          const std::vector<KeptSetting> &kept = {});
 
 // Creates the directory `path` with mode 0700 when it is missing (parents as QDir::mkpath does).
 bool makePrivateDirectory(const QString &path);

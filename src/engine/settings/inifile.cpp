@@ -158,6 +158,11 @@ Result<IniFile> IniFile::parse(const QString &fileName, const QByteArray &text)
     return ini;
 }
 
+void IniFile::set(const QString &section, const QString &key, const QString &value)
+{
+    sectionFor(section.toLower(), 0).entries.append(IniEntry{key, value, 0});
+}
+
 Result<IniFile> IniFile::load(const QString &path)
 {
     QFile file(path);

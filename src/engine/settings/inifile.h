@@ -50,6 +50,10 @@ public:
     const QString &fileName() const { return m_fileName; }
     const IniSection *section(const QString &name) const;
     const QList<IniSection> &sections() const { return m_sections; }
+    // Sets `key` in `section` after the file was read, for a value kept elsewhere (the console's
+    // keychain holds secrets the file leaves out): it wins over the file's, with line 0.
+    void set(const QString &section, const QString &key, const QString &value);
+
     // Non-fatal findings ("<file>:<line>: ..."), e.g. repeated keys.
     const QStringList &warnings() const { return m_warnings; }
 

@@ -44,11 +44,15 @@ QString Settings::location(const QStringList &sections, const QString &key) cons
     const Found found = find(sections, key);
     if (!found.entry)
         return QStringLiteral("[%1] %2").arg(sections.value(0), key);
+    if (found.entry->line == 0) // set after reading (IniFile::set): the console's keychain
+        return QStringLiteral("[%1] %2 (from the keychain)").arg(found.section, key);
     return QStringLiteral("%1:%2: [%3] %4").arg(m_ini.fileName()).arg(found.entry->line).arg(found.section, key);
 }
 
 Status Settings::invalid(const Found &found, const QString &key, const QString &why) const
 {
+    if (found.entry->line == 0)
+        return Status::invalidArgument(QStringLiteral("[%1] %2 from the keychain is not valid; %3").arg(found.section, key, why));
     return Status::invalidArgument(QStringLiteral("%1:%2: [%3] %4 = \"%5\" is not valid; %6")
                                        .arg(m_ini.fileName())
                                        .arg(found.entry->line)
