@@ -11,6 +11,7 @@
 #include "admin/tokens.h"
 
 #include "server/adminserver.h"
+#include "server/serve.h"
 
 #include "engine/builtintasks.h"
 #include "engine/core/logging.h"
@@ -171,29 +172,6 @@ Status startEngine(const CancelToken &cancel, const EngineConfig &config, std::u
     return Status::ok();
 }
 
-Server::ServerOptions serverOptions(const EngineConfig &config)
-{
-    const ServerSettings &srv = config.server;
-    Server::ServerOptions options;
-    options.address = srv.httpAddr == QLatin1String("localhost") ? QHostAddress(QHostAddress::LocalHost)
-                                                                  : QHostAddress(srv.httpAddr);
-    options.port = quint16(srv.httpPort);
-    options.certFile = srv.certFile;
-    options.keyFile = srv.keyFile;
-    options.allowInsecureRemote = srv.allowInsecureRemote;
-    options.allowedOrigins = srv.allowedOrigins;
-    options.maxBodySize = srv.maxBodySize;
-    options.authFailureLimit = srv.authFailureLimit;
-    options.edge.headerTimeout = srv.headerTimeout;
-    options.edge.idleTimeout = srv.idleTimeout;
-    options.edge.maxConnections = srv.maxConnections;
-    options.edge.maxPerNetwork = srv.maxConnectionsPerAddress;
-    options.edge.reserved = srv.reservedConnections;
-    options.edge.minBodyRate = srv.minBodyRate;
-    options.edge.bodyBudget = srv.bodyBudget;
-    return options;
-}
-
 // Under systemd's NoNewPrivileges (our unit sets it) a setuid or setgid mail program — Postfix's
 // postdrop, Exim — cannot gain its privileges, and ProtectSystem keeps the mail spool read-only:
 // PROTOCOL = sendmail then fails on every message. Said once at start, where an operator looks.
@@ -208,34 +186,26 @@ void warnWhenSendmailIsSandboxed(const MailerSettings &mailer)
                .arg(mailer.sendmailPath);
 }
 
-// The admin API over the running engine: tokens, audit log, then the listening socket.
+// The admin API over the running engine: the audit log, then serve() (tokens, the socket).
 Status startServer(Engine &engine, const EngineConfig &config, std::unique_ptr<Admin::AuditLog> &audit, std::unique_ptr<Server::AdminServer> &server)
 {
-    Admin::TokenStore tokens(config.dataPath());
-    QString generated;
-    Result<QByteArray> adminHash = tokens.adminTokenHash(config.server.adminToken, &generated);
-    if (!adminHash)
-        return adminHash.status();
-    if (!generated.isEmpty()) {
-        // On a terminal the operator sees it once; elsewhere (a journal, a log file) it would be kept.
-        if (::isatty(STDOUT_FILENO))
-            QTextStream(stdout) << "switchyardd: generated the admin token (shown this once; kept 0600 in "
-                                << tokens.adminTokenPath() << "):\n  " << generated << '\n';
-        else
-            QTextStream(stdout) << "switchyardd: generated the admin token; it is in " << tokens.adminTokenPath()
-                                << " (0600), not printed since standard output is not a terminal\n";
-    }
     Result<std::unique_ptr<Admin::AuditLog>> opened = Admin::AuditLog::open(engine.store(), config.dataPath());
     if (!opened)
         return opened.status();
     audit = std::move(opened).value();
-    server = std::make_unique<Server::AdminServer>(engine, *audit, *adminHash, tokens, serverOptions(config));
-    if (Status listening = server->listen(); !listening)
-        return listening;
-    qCInfo(lcCore).noquote() << QStringLiteral("admin API on %1://%2:%3/api/v1")
-                                    .arg(server->isTls() ? QStringLiteral("https") : QStringLiteral("http"),
-                                         config.server.httpAddr)
-                                    .arg(server->port());
+    Result<Server::Serving> serving = Server::serve(engine, config, *audit);
+    if (!serving)
+        return serving.status();
+    if (!serving->generatedToken.isEmpty()) {
+        // On a terminal the operator sees it once; elsewhere (a journal, a log file) it would be kept.
+        if (::isatty(STDOUT_FILENO))
+            QTextStream(stdout) << "switchyardd: generated the admin token (shown this once; kept 0600 in "
+                                << serving->tokenPath << "):\n  " << serving->generatedToken << '\n';
+        else
+            QTextStream(stdout) << "switchyardd: generated the admin token; it is in " << serving->tokenPath
+                                << " (0600), not printed since standard output is not a terminal\n";
+    }
+    server = std::move(serving->server);
     return Status::ok();
 }
 

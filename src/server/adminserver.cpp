@@ -261,9 +261,10 @@ Status AdminServer::listen()
         m_edge->setTls(*tls);
     if (!m_edge->start(address, m_options.port)) {
         const QString why = m_edge->errorString();
+        const bool taken = m_edge->serverError() == QAbstractSocket::AddressInUseError;
         delete m_edge;
         m_edge = nullptr;
-        return Status::unavailable(QStringLiteral("cannot listen on %1:%2 ([server] HTTP_ADDR / HTTP_PORT): %3")
+        return Status(taken ? Status::Code::AlreadyExists : Status::Code::Unavailable, QStringLiteral("cannot listen on %1:%2 ([server] HTTP_ADDR / HTTP_PORT): %3")
                                        .arg(address.toString())
                                        .arg(m_options.port)
                                        .arg(why));

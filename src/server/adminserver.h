@@ -98,7 +98,8 @@ public:
     ~AdminServer() override;
 
     // Binds and starts the stream. Refuses a non-loopback address without TLS unless allowed
-    // (a warning is logged then), unreadable TLS files, and a port in use.
+    // (a warning is logged then), unreadable TLS files, and a port in use (AlreadyExists: another
+    // program has it).
     Status listen();
     quint16 port() const { return m_port; }
     bool isTls() const { return !m_options.certFile.isEmpty(); }
