@@ -154,9 +154,15 @@ public:
     QString stateMessage() const { return m_stateMessage; }
     // "This computer (embedded engine)" or the remote instance's name.
     virtual QString displayName() const = 0;
-    // The admin API's base URL (…/api/v1) of a remote instance; empty for the embedded engine,
-    // which has no API (a forge posts its events to a daemon).
+    // The admin API's base URL (…/api/v1): a remote instance's, or the one the embedded engine
+    // serves once it listens (empty before, and when it cannot: endpointProblem() says why).
+    // Forges post their events under it (…/events?source=NAME). endpointChanged() on a change.
     virtual QUrl apiUrl() const { return {}; }
+    virtual QString endpointProblem() const { return {}; }
+    // The secret an event source's signatures are checked against, when the console knows it
+    // (the embedded engine's; a remote instance keeps its own): the Overview shows it to paste
+    // into a forge, and test events are signed with it.
+    virtual QByteArray eventSourceSecret(const QString &source) const { Q_UNUSED(source) return {}; }
     // False with a read-only token: pages disable mutating actions before anyone clicks.
     virtual bool canMutate() const { return true; }
     // Ends the connection: running calls and jobs are cancelled (a flush in progress stops), the
@@ -230,6 +236,8 @@ Q_SIGNALS:
     void resyncNeeded();
     // After close(): `clean` is false when something had to be abandoned.
     void closed(bool clean);
+    // apiUrl() or endpointProblem() changed (the embedded engine's API started, moved or failed).
+    void endpointChanged();
 
 public:
     ~AdminBackend() override;

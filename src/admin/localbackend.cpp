@@ -47,6 +47,21 @@ QString LocalBackend::displayName() const
     return tr("This computer (embedded engine)");
 }
 
+void LocalBackend::setEndpoint(const QUrl &apiUrl, const QString &problem)
+{
+    if (apiUrl == m_apiUrl && problem == m_endpointProblem)
+        return;
+    m_apiUrl = apiUrl;
+    m_endpointProblem = problem;
+    Q_EMIT endpointChanged();
+}
+
+QByteArray LocalBackend::eventSourceSecret(const QString &source) const
+{
+    const EventSourceSettings *settings = m_config.eventSource(source);
+    return settings ? settings->secret.toUtf8() : QByteArray();
+}
+
 void LocalBackend::start()
 {
     if (m_engine || m_starter.joinable() || m_closeRequested)

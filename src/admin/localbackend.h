@@ -55,6 +55,15 @@ public:
     Engine *engine() const { return m_engine.get(); }
 
     QString displayName() const override;
+    QUrl apiUrl() const override { return m_apiUrl; }
+    QString endpointProblem() const override { return m_endpointProblem; }
+    QByteArray eventSourceSecret(const QString &source) const override;
+    // Set by whoever serves the admin API over this engine (the console's EmbeddedServer).
+    void setEndpoint(const QUrl &apiUrl, const QString &problem);
+    // The settings the engine was started with, and the data directory's audit log once
+    // Connected (null before, or when it could not be opened): for the embedded API server.
+    const EngineConfig &config() const { return m_config; }
+    AuditLog *audit() const { return m_audit.get(); }
 
 protected:
     // On the call pool, with a token cancelled by close() or the handle; fails at once
@@ -87,6 +96,8 @@ private:
     std::unique_ptr<AuditLog> m_startedAudit; // guarded by m_startMutex
     Status m_startError;                     // guarded by m_startMutex
     bool m_closeRequested = false;
+    QUrl m_apiUrl;
+    QString m_endpointProblem;
 
     // queue-stats frames are coalesced: a newer one replaces one the GUI has not taken yet. Other
     // events wait in order, at most kMaxPendingEvents; past that they are dropped for a resync.

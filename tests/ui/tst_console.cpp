@@ -22,6 +22,7 @@
 #include "pages/noticespage.h"
 #include "pages/notificationspage.h"
 #include "pages/overviewpage.h"
+#include "pages/intakebox.h"
 #include "widgets/historychart.h"
 #include "widgets/livechart.h"
 #include "pages/processespage.h"
@@ -66,6 +67,7 @@
 #include <QToolButton>
 #include <QHeaderView>
 #include <QInputDialog>
+#include <QTranslator>
 #include <QTreeView>
 
 #include <condition_variable>
@@ -869,22 +871,24 @@ private Q_SLOTS:
         QCOMPARE(again.window->page<LocksPage>(QStringLiteral("locks"))->view()->header()->sectionSize(LockModel::Key), 333);
     }
 
-    // A fresh instance tells a newcomer how work arrives; the box goes once an event has come.
+    // A fresh instance tells a newcomer how work arrives; the "nothing yet" hint goes once an
+    // event has come. (An engine without an API of its own shows a template URL; the desktop
+    // app's, which serves one, is tested in tst_desktopapp.)
     void overviewExplainsHowEventsArrive()
     {
         ConsoleFixture c;
         MainWindow &w = c.open(QStringLiteral("overview"));
         OverviewPage &overview = *w.page<OverviewPage>(QStringLiteral("overview"));
-        QVERIFY(Test::eventually([&] { return overview.onboarding()->isVisible(); }));
-        auto *url = overview.onboarding()->findChild<QLineEdit *>();
-        QVERIFY(url);
-        QCOMPARE(url->text(), QStringLiteral("http://HOST:3300/api/v1/events?source=NAME")); // the embedded engine has no API of its own
-        auto *copy = overview.onboarding()->findChild<QPushButton *>();
-        QVERIFY(copy && !copy->accessibleName().isEmpty());
-        copy->click();
-        QCOMPARE(QGuiApplication::clipboard()->text(), url->text());
+        IntakeBox &intake = *overview.intake();
+        auto *hint = intake.findChild<QLabel *>(QStringLiteral("intakeHint"));
+        QVERIFY(Test::eventually([&] { return intake.isVisible() && hint->text().contains(QStringLiteral("No event has arrived yet")); }));
+        auto *url = intake.findChild<QLineEdit *>(QStringLiteral("eventUrl"));
+        QCOMPARE(url->text(), QStringLiteral("http://HOST:3300/api/v1/events?source=default"));
+        auto *copy = intake.findChild<QPushButton *>(QStringLiteral("copyEventUrl"));
+        QVERIFY(copy && !copy->accessibleName().isEmpty() && !copy->isEnabled()); // nothing real to copy
+        QVERIFY(!intake.findChild<QLineEdit *>(QStringLiteral("eventSecret"))->isVisible()); // the console knows no secret here
         c.ingest("gitea-push.json", "push");
-        QVERIFY(Test::eventually([&] { return !overview.onboarding()->isVisible(); }));
+        QVERIFY(Test::eventually([&] { return !hint->text().contains(QStringLiteral("No event has arrived yet")); }));
     }
 
     // What a backend says is shown as text: a message quoting a payload's title or a hook's URL
@@ -1323,9 +1327,22 @@ private Q_SLOTS:
         QCOMPARE(Test::readFile(allCsv).count('\n'), 1 + 6); // four originals and two copies
     }
 
+    // scripts/screenshots.sh runs this once per language and window size:
+    // SWITCHYARD_SCREENSHOT_LANG (zh_CN), SWITCHYARD_SCREENSHOT_SIZE (1920x1080) and
+    // SWITCHYARD_SCREENSHOTS (the folder) — each name gets "-<lang>" / "-<size>" when not the default.
     void rendersEveryPage()
     {
+        const QString language = qEnvironmentVariable("SWITCHYARD_SCREENSHOT_LANG");
+        const QString size = qEnvironmentVariable("SWITCHYARD_SCREENSHOT_SIZE", QStringLiteral("1280x800"));
+        QTranslator translator;
+        if (!language.isEmpty()) {
+            QVERIFY2(translator.load(QStringLiteral(":/i18n/console_%1.qm").arg(language)), qPrintable(language));
+            QCoreApplication::installTranslator(&translator);
+        }
+        const QString suffix = (language.isEmpty() ? QString() : QLatin1Char('-') + language)
+                               + (size == QLatin1String("1280x800") ? QString() : QLatin1Char('-') + size);
         ConsoleFixture c("[webhook]\nALLOWED_HOST_LIST = loopback\n");
+        c.window->resize(size.section(QLatin1Char('x'), 0, 0).toInt(), size.section(QLatin1Char('x'), 1, 1).toInt());
         // Two system hooks: a CI that answers, a relay that fails (red on the Webhooks page).
         Test::HttpReceiver ci;
         Test::HttpReceiver relay;
@@ -1373,7 +1390,7 @@ private Q_SLOTS:
         MainWindow &w = *c.window;
         w.show();
         w.refreshAll();
-        const QString dir = QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("screenshots"));
+        const QString dir = qEnvironmentVariable("SWITCHYARD_SCREENSHOTS", QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("screenshots")));
         QVERIFY(QDir().mkpath(dir));
         for (Page *page : w.pages()) {
             w.showPage(page->id());
@@ -1385,7 +1402,7 @@ private Q_SLOTS:
             if (auto *queuesPage = qobject_cast<QueuesPage *>(page)) // the busy queue, not the engine's idle ones
                 QVERIFY(queuesPage->selectKey(c.qid(QStringLiteral("mail"))));
             QTest::qWait(1200); // a second of live updates and countdowns
-            const QString file = QDir(dir).filePath(page->id() + QStringLiteral(".png"));
+            const QString file = QDir(dir).filePath(page->id() + suffix + QStringLiteral(".png"));
             QVERIFY(w.grab().save(file));
             QVERIFY(QFileInfo(file).size() > 10000);
         }
@@ -1403,7 +1420,7 @@ private Q_SLOTS:
         for (Page *page : w.pages()) {
             w.showPage(page->id());
             QTest::qWait(200);
-            const QString file = QDir(dir).filePath(page->id() + QStringLiteral("-dark.png"));
+            const QString file = QDir(dir).filePath(page->id() + QStringLiteral("-dark") + suffix + QStringLiteral(".png"));
             QVERIFY(w.grab().save(file));
             QVERIFY(QFileInfo(file).size() > 10000);
         }
@@ -1417,7 +1434,7 @@ private Q_SLOTS:
         queues.detailTabs()->setCurrentWidget(queues.itemsView());
         QVERIFY(Test::eventually([&] { return queues.itemsView()->list()->topLevelItemCount() > 0; }));
         queues.itemsView()->list()->setCurrentItem(queues.itemsView()->list()->topLevelItem(0));
-        const QString items = QDir(dir).filePath(QStringLiteral("queues-items.png"));
+        const QString items = QDir(dir).filePath(QStringLiteral("queues-items") + suffix + QStringLiteral(".png"));
         QVERIFY(w.grab().save(items));
         mail->resume();
         c.gate->open();

@@ -1,10 +1,15 @@
-// switchyard: the desktop console. By default on the embedded engine ("This computer"): reads the
-// same --config / --data-dir as the daemon, opens the window at once and starts the engine behind
-// it; closing the window shuts the engine down gracefully (the daemon's SIGTERM path). With
+// switchyard: the desktop console. By default on the embedded engine ("This computer"), a whole
+// instance: reads ~/.config/switchyard/app.ini (or --config) and --data-dir as the daemon does,
+// opens the window at once, starts the engine behind it and serves the admin API and event
+// ingestion as switchyardd does (EmbeddedInstance). Quit shuts the engine down gracefully (the
+// daemon's SIGTERM path); closing the window does too unless "keep running in the tray" is on. With
 // --connect URL it opens a remote instance over its admin API instead; and when switchyardd already
 // runs on the data directory, the console connects to it rather than refusing to start.
 
 #include "mainwindow.h"
+#include "consoleprefs.h"
+#include "desktopshell.h"
+#include "embeddedinstance.h"
 
 #include "widgets/theme.h"
 
@@ -19,8 +24,8 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QIcon>
-#include <QLockFile>
 #include <QMessageBox>
 #include <QTextStream>
 #include <QTranslator>
@@ -99,11 +104,15 @@ bool asksOnlyForHelpOrVersion(int argc, char *argv[])
 // the source language and needs none. An installed catalogue (<prefix>/share/switchyard/
 // translations, where the package puts them) wins over the one compiled in, so a corrected
 // translation can be dropped in without a rebuild.
+// Preferences ▸ Appearance ▸ Language may choose one other than the system's.
 void installCatalogue(QTranslator &translator)
 {
+    const QString locale = Console::ConsolePreferences::read().catalogueLocale();
+    if (locale.isEmpty())
+        return; // English: the source language
     const QString installed = QCoreApplication::applicationDirPath() + QStringLiteral("/../share/switchyard/translations");
     for (const QString &dir : {installed, QStringLiteral(":/i18n")})
-        if (translator.load(QLocale(), QStringLiteral("console"), QStringLiteral("_"), dir)) {
+        if (translator.load(QLocale(locale), QStringLiteral("console"), QStringLiteral("_"), dir)) {
             QCoreApplication::installTranslator(&translator);
             return;
         }
@@ -114,6 +123,29 @@ void describeApplication()
     QCoreApplication::setOrganizationName(QStringLiteral("switchyard"));
     QCoreApplication::setApplicationName(QStringLiteral("switchyard"));
     QCoreApplication::setApplicationVersion(QStringLiteral(SWITCHYARD_VERSION));
+}
+
+// switchyardd holds the data directory: its admin API, with the token it keeps there; nullopt
+// when it cannot be reached that way.
+Result<std::optional<Admin::RemoteBackendOptions>> runningDaemon(const QString &configPath, const QString &dataDir)
+{
+    const QString readPath = configPath.isEmpty() && !QFileInfo::exists(Console::EmbeddedInstance::defaultConfigPath())
+                                 ? QString()
+                                 : (configPath.isEmpty() ? Console::EmbeddedInstance::defaultConfigPath() : configPath);
+    Result<EngineConfig> config = Admin::loadEngineConfig(readPath, dataDir);
+    if (!config)
+        return config.status();
+    QFile token(QDir(config->dataPath()).filePath(QLatin1String(Admin::TokenStore::kAdminTokenFile)));
+    if (!token.open(QIODevice::ReadOnly))
+        return std::optional<Admin::RemoteBackendOptions>();
+    Admin::RemoteBackendOptions options;
+    options.name = QApplication::translate("main", "This computer (switchyardd)");
+    options.url.setScheme(config->server.certFile.isEmpty() ? QStringLiteral("http") : QStringLiteral("https"));
+    options.url.setHost(config->server.httpAddr == QLatin1String("0.0.0.0") ? QStringLiteral("127.0.0.1") : config->server.httpAddr);
+    options.url.setPort(config->server.httpPort);
+    options.url.setPath(QStringLiteral("/api/v1"));
+    options.token = config->server.adminToken.isEmpty() ? token.readAll().trimmed() : config->server.adminToken.toUtf8();
+    return std::optional<Admin::RemoteBackendOptions>(options);
 }
 
 } // namespace
@@ -178,40 +210,35 @@ int main(int argc, char *argv[])
         remote = options;
     }
 
-    std::unique_ptr<Admin::LocalBackend> backend;
-    std::unique_ptr<QLockFile> dataLock; // held while the embedded engine owns the data directory
+    std::unique_ptr<Console::EmbeddedInstance> embedded;
     if (!remote || parser.isSet(cli.embeddedOption)) {
-        Result<EngineConfig> config = Admin::loadEngineConfig(parser.value(cli.configOption), parser.value(cli.dataDirOption));
-        if (!config) {
-            fail(config.status().message(), true);
+        Console::EmbeddedOptions options;
+        options.configPath = parser.value(cli.configOption);
+        options.dataDir = parser.value(cli.dataDirOption);
+        Result<std::unique_ptr<Console::EmbeddedInstance>> opened = Console::EmbeddedInstance::open(options);
+        if (!opened && opened.status().code() != Status::Code::Unavailable) {
+            fail(opened.status().message(), true);
             return ExitConfigError;
         }
-        dataLock = std::make_unique<QLockFile>(QDir(config->dataPath()).filePath(QStringLiteral("switchyard.lock")));
-        if (Status locked = Admin::lockDataDirectory(config->dataPath(), *dataLock); !locked) {
-            dataLock.reset();
-            // The daemon runs on this data directory: watch it through its admin API instead.
-            QFile token(QDir(config->dataPath()).filePath(QLatin1String(Admin::TokenStore::kAdminTokenFile)));
-            if (remote || !token.open(QIODevice::ReadOnly)) {
-                fail(locked.message(), true);
-                return ExitRuntimeError;
-            }
-            Admin::RemoteBackendOptions options;
-            options.name = QApplication::translate("main", "This computer (switchyardd)");
-            options.url.setScheme(config->server.certFile.isEmpty() ? QStringLiteral("http") : QStringLiteral("https"));
-            options.url.setHost(config->server.httpAddr == QLatin1String("0.0.0.0") ? QStringLiteral("127.0.0.1") : config->server.httpAddr);
-            options.url.setPort(config->server.httpPort);
-            options.url.setPath(QStringLiteral("/api/v1"));
-            options.token = config->server.adminToken.isEmpty() ? token.readAll().trimmed() : config->server.adminToken.toUtf8();
-            remote = options;
+        if (opened) {
+            embedded = std::move(opened).value();
+        } else if (Result<std::optional<Admin::RemoteBackendOptions>> daemon = runningDaemon(parser.value(cli.configOption), parser.value(cli.dataDirOption));
+                   !remote && daemon && *daemon) {
+            remote = **daemon; // switchyardd runs on this data directory: watch it through its admin API instead
         } else {
-            backend = std::make_unique<Admin::LocalBackend>(std::move(config).value());
+            fail(opened.status().message(), true);
+            return ExitRuntimeError;
         }
     }
 
-    Console::MainWindow window(backend.get());
+    Console::MainWindow window(embedded ? &embedded->backend() : nullptr);
+    Console::DesktopShell shell(window, embedded.get());
+    // The window may hide in the tray while a dialog closes: the program ends with the window.
+    QApplication::setQuitOnLastWindowClosed(false);
+    QObject::connect(&window, &Console::MainWindow::closedForGood, &app, &QCoreApplication::quit, Qt::QueuedConnection);
     window.show();
-    if (backend)
-        backend->start();
+    if (embedded)
+        embedded->start();
     if (remote && remote->token.isEmpty())
         window.connectDialog(*remote); // --connect without a token: ask for it (never on the command line)
     else if (remote)
@@ -219,6 +246,6 @@ int main(int argc, char *argv[])
     else if (parser.isSet(cli.askConnectOption))
         window.connectDialog();
     UnixSignals signalHandler({SIGINT, SIGTERM});
-    QObject::connect(&signalHandler, &UnixSignals::received, &window, [&window](int) { window.close(); });
+    QObject::connect(&signalHandler, &UnixSignals::received, &window, [&window](int) { window.quit(); });
     return app.exec();
 }

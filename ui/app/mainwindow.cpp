@@ -125,7 +125,7 @@ MainWindow::MainWindow(Admin::AdminBackend *embedded, QWidget *parent) : QMainWi
         });
     }
     auto *quit = new QShortcut(QKeySequence::Quit, this);
-    connect(quit, &QShortcut::activated, this, &QWidget::close);
+    connect(quit, &QShortcut::activated, this, &MainWindow::quit);
 
     m_clock.setInterval(1000);
     connect(&m_clock, &QTimer::timeout, this, [this] {
@@ -195,6 +195,7 @@ InstanceView *MainWindow::addInstance(Admin::AdminBackend &backend, std::unique_
     rebuildSidebar();
     if (!m_current)
         setCurrentInstance(view);
+    Q_EMIT instanceAdded(view);
     return view;
 }
 
@@ -431,7 +432,12 @@ void MainWindow::buildMenus()
     m_closeConnection->setObjectName(QStringLiteral("closeConnectionAction"));
     m_closeConnection->setEnabled(false);
     menu->addSeparator();
-    menu->addAction(tr("&Quit"), this, &QWidget::close);
+    QAction *preferences = menu->addAction(tr("&Preferences…"), this, &MainWindow::preferencesRequested);
+    preferences->setObjectName(QStringLiteral("preferencesAction"));
+    preferences->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Comma));
+    menu->addSeparator();
+    QAction *quitAction = menu->addAction(tr("&Quit"), this, &MainWindow::quit);
+    quitAction->setObjectName(QStringLiteral("quitAction"));
     rebuildSavedMenu();
 
     // View ▸ Theme: the desktop's colour scheme, or light or dark whatever it is; remembered.
@@ -613,13 +619,40 @@ void MainWindow::finishClosing()
     close();
 }
 
+void MainWindow::quit()
+{
+    m_quitRequested = true;
+    close();
+}
+
+void MainWindow::openAt(const QString &instance, const QString &pageId, const QString &filter)
+{
+    for (InstanceView *view : std::as_const(m_instances))
+        if (view->backend().displayName() == instance)
+            setCurrentInstance(view);
+    showPage(pageId, filter);
+    showNormal();
+    raise();
+    activateWindow();
+}
+
 void MainWindow::closeEvent(QCloseEvent *event)
 {
+    // Closing the window with "keep running in the tray": the engine keeps taking events; Quit
+    // (the menu, Ctrl+Q, the tray's menu, a signal) still stops it.
+    if (!m_quitRequested && !m_closing && m_hideOnClose && m_hideOnClose()) {
+        saveSettings();
+        hide();
+        event->ignore();
+        showOperation(tr("Still running in the tray; Quit stops the engine"));
+        return;
+    }
     const bool allClosed = std::all_of(m_instances.begin(), m_instances.end(), [](InstanceView *view) {
         return view->backend().state() == Admin::AdminBackend::State::Closed;
     });
     if (m_closed || allClosed) {
         event->accept();
+        Q_EMIT closedForGood();
         return;
     }
     // Close every backend first (a flush in progress is cancelled, the embedded engine shuts down

@@ -12,6 +12,8 @@
 #include <QMainWindow>
 #include <QTimer>
 
+#include <functional>
+
 class QLabel;
 class QListWidget;
 class QListWidgetItem;
@@ -70,6 +72,23 @@ public:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+public:
+    // Closes the window and every backend (the embedded engine shuts down gracefully), whatever
+    // the tray setting says.
+    void quit();
+    // Shows the window on `pageId` of the instance named `instance` (a desktop notice's target).
+    void openAt(const QString &instance, const QString &pageId, const QString &filter);
+    // Asked when the window is closed (not quit): true hides it instead (the tray keeps running).
+    void setHideOnClose(std::function<bool()> ask) { m_hideOnClose = std::move(ask); }
+
+Q_SIGNALS:
+    void preferencesRequested();
+    // An instance's view was added (the embedded one at start, a remote one when opened).
+    void instanceAdded(Switchyard::Console::InstanceView *view);
+    // Every backend closed and the window with them: the program may end.
+    void closedForGood();
+
+protected:
     void changeEvent(QEvent *event) override;
 
 private:
@@ -109,6 +128,8 @@ private:
     bool m_rebuilding = false;
     bool m_closing = false;
     bool m_closed = false;
+    bool m_quitRequested = false;
+    std::function<bool()> m_hideOnClose;
 };
 
 } // namespace Switchyard::Console

@@ -1,6 +1,7 @@
 #include "notificationspage.h"
 
 #include "admin/ops/eventops.h"
+#include "eventsender.h"
 #include "widgets/format.h"
 
 #include "widgets/icons.h"
@@ -53,6 +54,15 @@ NotificationsPage::NotificationsPage(Admin::AdminBackend &backend, QWidget *pare
     m_follow->setChecked(true);
     m_follow->setToolTip(tr("Keep the newest event in view as events arrive (off: the list stays where you scrolled)"));
     addPageAction(m_follow);
+    // Try it without a forge: a sample or a saved payload, through the same door a forge uses.
+    auto *tryout = new EventTryout(backend, this, [this](bool ok, const QString &message, const QString &detail) {
+        if (ok)
+            Q_EMIT operationSucceeded(message);
+        else
+            Q_EMIT operationFailed(message, detail);
+    });
+    addPageAction(tryout->sendTestAction());
+    addPageAction(tryout->sendFileAction());
     // What the selected event produced (GET /traces/{id}): its notifications and feed rows.
     m_trace = new QAction(Icons::symbolic(QStringLiteral("edit-find")), tr("Show trace"), this);
     m_trace->setToolTip(tr("What the selected event produced: the notifications and feed rows of its trace"));

@@ -10,6 +10,8 @@
 #include "admin/ops/mailops.h"
 #include "admin/ops/queueops.h"
 
+#include "eventsender.h"
+#include "intakebox.h"
 #include "models/cronmodel.h"
 #include "ui_overviewpage.h"
 #include "widgets/format.h"
@@ -100,30 +102,17 @@ OverviewPage::OverviewPage(Admin::AdminBackend &backend, QWidget *parent) : Page
         card->onClick = [this](const QString &page, const QString &filter) { Q_EMIT navigate(page, filter); };
         m_ui->cardsLayout->addWidget(card, 1);
     }
-    // A newcomer's first question: how does work get here?
-    m_onboarding = new QGroupBox(tr("Getting events in"), this);
-    m_onboarding->setObjectName(QStringLiteral("onboarding"));
-    auto *onboardingLayout = new QVBoxLayout(m_onboarding);
-    m_onboardingText = new QLabel(m_onboarding);
-    m_onboardingText->setWordWrap(true);
-    m_onboardingText->setTextFormat(Qt::RichText);
-    m_onboardingText->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    onboardingLayout->addWidget(m_onboardingText);
-    auto *urlRow = new QHBoxLayout;
-    m_webhookUrl = new QLineEdit(m_onboarding);
-    m_webhookUrl->setReadOnly(true);
-    m_webhookUrl->setAccessibleName(tr("The URL to give a Gitea or GitHub webhook"));
-    m_copyUrl = new QPushButton(tr("Copy URL"), m_onboarding);
-    m_copyUrl->setAccessibleName(tr("Copy the webhook URL to the clipboard"));
-    connect(m_copyUrl, &QPushButton::clicked, this, [this] {
-        QGuiApplication::clipboard()->setText(m_webhookUrl->text());
-        Q_EMIT operationSucceeded(tr("Copied %1").arg(m_webhookUrl->text()));
+    // A newcomer's first question: how does work get here? (and how to try it without a forge)
+    m_tryout = new EventTryout(backend, this, [this](bool ok, const QString &message, const QString &detail) {
+        if (ok)
+            Q_EMIT operationSucceeded(message);
+        else
+            Q_EMIT operationFailed(message, detail);
     });
-    urlRow->addWidget(m_webhookUrl, 1);
-    urlRow->addWidget(m_copyUrl);
-    onboardingLayout->addLayout(urlRow);
-    m_onboarding->setVisible(false);
-    m_ui->pageLayout->insertWidget(2, m_onboarding);
+    m_intake = new IntakeBox(backend, *m_tryout, this);
+    connect(m_intake, &IntakeBox::copied, this, [this](const QString &what) { Q_EMIT operationSucceeded(tr("Copied %1").arg(what)); });
+    connect(m_intake, &IntakeBox::usePort, this, &OverviewPage::usePort);
+    m_ui->pageLayout->insertWidget(2, m_intake);
     // Processed and failed over time, under the cards (the history every queue dashboard opens with).
     auto *historyBox = new QGroupBox(tr("Processed and failed"), this);
     historyBox->setObjectName(QStringLiteral("historyBox"));
@@ -189,30 +178,12 @@ void OverviewPage::setActive(bool active)
 
 QString OverviewPage::webhookUrl() const
 {
-    const QUrl api = backend().apiUrl();
-    if (api.isEmpty())
-        return QStringLiteral("http://HOST:3300/api/v1/events?source=NAME");
-    return api.toString(QUrl::RemoveUserInfo | QUrl::StripTrailingSlash) + QStringLiteral("/events?source=NAME");
+    return m_intake->eventUrl();
 }
 
 void OverviewPage::showOnboarding(bool noEvents)
 {
-    m_onboarding->setVisible(noEvents);
-    if (!noEvents)
-        return;
-    m_webhookUrl->setText(webhookUrl());
-    const QString where = backend().apiUrl().isEmpty()
-                              ? tr("<p>This embedded engine has no admin API: forges post their webhooks to a daemon "
-                                   "(<code>switchyardd</code>), which this console connects to with <b>Connection ▸ Connect…</b>.</p>")
-                              : QString();
-    m_onboardingText->setText(
-        tr("<p>No event has arrived yet. Work comes in when a forge posts its webhooks to the admin API: in Gitea, "
-           "<i>Settings ▸ Webhooks ▸ Add webhook</i>; in GitHub, <i>Settings ▸ Webhooks</i>; content type "
-           "<code>application/json</code>, the URL below (NAME is yours to choose).</p>"
-           "<p>Give the webhook a secret and set the same as <code>[event_source.NAME] SECRET</code> in app.ini "
-           "(or send an <code>ingest</code> token: <code>switchyardctl token create forge --role ingest</code>). "
-           "To try it with a saved payload: <code>switchyardctl events send push.json --event push</code>.</p>")
-        + where);
+    m_intake->setFirstEventSeen(!noEvents);
 }
 
 void OverviewPage::refresh()

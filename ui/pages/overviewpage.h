@@ -18,6 +18,8 @@ class QPushButton;
 namespace Switchyard::Console {
 
 class Card;
+class EventTryout;
+class IntakeBox;
 class HistoryChart;
 
 // Overview: the instance (id, version, uptime, config, data, backends), headline cards for
@@ -35,12 +37,17 @@ public:
 
     const Admin::InstanceInfo &instance() const { return m_instance; }
     int selfCheckRows() const;
-    // The "how work arrives" box, shown while the instance has no events yet.
-    QGroupBox *onboarding() const { return m_onboarding; }
+    // The "how work arrives" box: the URL and secret to paste into a forge, test events.
+    IntakeBox *intake() const { return m_intake; }
+    EventTryout *tryout() const { return m_tryout; }
     QString webhookUrl() const;
     HistoryChart *history() const { return m_history; }
     const Admin::MailInfo &mailInfo() const { return m_mail; }
     QPushButton *mailTestButton() const;
+
+Q_SIGNALS:
+    // "Use port N" (the embedded API could not listen): handled by the window, which owns it.
+    void usePort(quint16 port);
 
 private:
     void onEvent(const Admin::AdminEvent &event);
@@ -57,10 +64,8 @@ private:
     void sendTestMail(const QString &to);
 
     Ui::OverviewPage *m_ui;
-    QGroupBox *m_onboarding;
-    QLabel *m_onboardingText;
-    QLineEdit *m_webhookUrl;
-    QPushButton *m_copyUrl;
+    EventTryout *m_tryout;
+    IntakeBox *m_intake;
     Card *m_queues;
     Card *m_cron;
     Card *m_locks;

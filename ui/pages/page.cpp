@@ -105,6 +105,10 @@ void Page::reportFailure(const QString &action, const Status &status)
     if (status.code() == Status::Code::Cancelled
         && (state == Admin::AdminBackend::State::Closing || state == Admin::AdminBackend::State::Closed))
         return;
+    // A page shown while the engine or the connection is still coming up: it reads again once
+    // connected (InstanceView), so this is no failure of anyone's.
+    if (status.code() == Status::Code::Unavailable && state == Admin::AdminBackend::State::Connecting)
+        return;
     Q_EMIT operationFailed(tr("%1 failed: %2").arg(action, status.message().section(QLatin1Char('\n'), 0, 0)),
                            tr("%1 failed (%2).\n\n%3").arg(action, Status::codeName(status.code()), status.message()));
 }

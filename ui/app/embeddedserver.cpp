@@ -1,0 +1,114 @@
+#include "embeddedserver.h"
+
+#include "admin/localbackend.h"
+#include "server/serve.h"
+
+#include <QTcpServer>
+
+namespace Switchyard::Console {
+
+EmbeddedServer::EmbeddedServer(Admin::LocalBackend &backend, QObject *parent) : QObject(parent), m_backend(backend)
+{
+    m_thread.setObjectName(QStringLiteral("embedded-api"));
+    m_host = new QObject;
+    m_host->moveToThread(&m_thread);
+    connect(&m_thread, &QThread::finished, m_host, &QObject::deleteLater);
+    m_thread.start();
+    const auto onState = [this](Admin::AdminBackend::State state) {
+        if (state == Admin::AdminBackend::State::Connected && !isListening())
+            serve(-1, portConfigured() ? 0 : kDefaultPortTries);
+        else if (state == Admin::AdminBackend::State::Closing || state == Admin::AdminBackend::State::Failed)
+            stop(); // before the engine shuts down: the API stops taking work first
+    };
+    // Direct: Closing is announced before the backend's closing thread starts the shutdown.
+    connect(&m_backend, &Admin::AdminBackend::stateChanged, this, onState, Qt::DirectConnection);
+    onState(m_backend.state());
+}
+
+EmbeddedServer::~EmbeddedServer()
+{
+    stop();
+    m_thread.quit();
+    m_thread.wait();
+}
+
+bool EmbeddedServer::portConfigured() const
+{
+    return m_backend.config().settings().has({QStringLiteral("server")}, QStringLiteral("HTTP_PORT"));
+}
+
+quint16 EmbeddedServer::freePort(quint16 from, int tries)
+{
+    for (int i = 0; i <= tries && from + i <= 65535; ++i) {
+        QTcpServer probe;
+        if (probe.listen(QHostAddress::LocalHost, quint16(from + i)))
+            return quint16(from + i);
+    }
+    return 0;
+}
+
+void EmbeddedServer::listenOn(int port)
+{
+    stop();
+    serve(port, 0);
+}
+
+void EmbeddedServer::serve(int port, int tryNext)
+{
+    if (!m_backend.engine() || !m_backend.audit()) {
+        publish(tr("the engine's audit log could not be opened, so the admin API does not start"));
+        return;
+    }
+    Status status;
+    quint16 taken = 0;
+    QMetaObject::invokeMethod(m_host, [&] {
+        Server::ServeOptions options;
+        options.port = port;
+        options.tryNext = tryNext;
+        Result<Server::Serving> serving = Server::serve(*m_backend.engine(), m_backend.config(), *m_backend.audit(), options);
+        if (!serving) {
+            status = serving.status();
+            return;
+        }
+        m_server = std::move(serving->server);
+        taken = m_server->port();
+    }, Qt::BlockingQueuedConnection);
+    m_port = taken;
+    publish(status ? QString() : status.message());
+}
+
+void EmbeddedServer::stop()
+{
+    if (!m_thread.isRunning())
+        return;
+    QMetaObject::invokeMethod(m_host, [this] {
+        if (m_server)
+            m_server->stop();
+        m_server.reset();
+    }, Qt::BlockingQueuedConnection);
+    if (m_port == 0)
+        return;
+    m_port = 0;
+    publish(QString());
+}
+
+void EmbeddedServer::publish(const QString &problem)
+{
+    QUrl url;
+    if (m_port != 0) {
+        const Server::ServerOptions options = Server::serverOptions(m_backend.config());
+        url.setScheme(options.certFile.isEmpty() ? QStringLiteral("http") : QStringLiteral("https"));
+        // A wildcard address is reached on loopback from here; a forge elsewhere uses this
+        // machine's name (docs/console.md).
+        const QHostAddress address = options.address;
+        url.setHost(address == QHostAddress::Any || address == QHostAddress::AnyIPv4 ? QStringLiteral("127.0.0.1")
+                    : address == QHostAddress::AnyIPv6                             ? QStringLiteral("::1")
+                                                                                  : address.toString());
+        url.setPort(m_port);
+        url.setPath(QStringLiteral("/api/v1"));
+    }
+    m_backend.setEndpoint(url, problem);
+    Q_EMIT changed();
+}
+
+} // namespace Switchyard::Console
