@@ -42,10 +42,7 @@ const QString kSourcePrefix = QStringLiteral("event_source.");
 QLabel *mutedNote(const QString &text, QWidget *parent)
 {
     auto *label = new QLabel(text, parent);
-    label->setWordWrap(true);
-    QPalette muted = label->palette();
-    muted.setColor(QPalette::WindowText, statusColor(StatusColor::Muted));
-    label->setPalette(muted);
+    label->setWordWrap(true); // the palette's own text colour: light grey would be hard to read
     return label;
 }
 
@@ -195,8 +192,9 @@ QWidget *PreferencesDialog::mailTab()
     connect(test, &QPushButton::clicked, this, &PreferencesDialog::sendTestMail);
     form->addRow(test);
     form->addRow(mutedNote(tr("The test mail goes with the settings the engine runs with; saved mail settings apply at the next "
-                         "start. The password is kept in the keychain."),
-                      page));
+                              "start. The password is kept in %1, not in app.ini.")
+                               .arg(m_embedded ? m_embedded->vault().whereKept() : tr("the system keychain")),
+                           page));
     return page;
 }
 

@@ -34,11 +34,14 @@ IntakeBox::IntakeBox(Admin::AdminBackend &backend, EventTryout &tryout, QWidget 
 {
     setObjectName(QStringLiteral("intake"));
     auto *layout = new QVBoxLayout(this);
+    // The hint, and beside it the two ways to try it (one row: the Overview must fit 1280 × 800).
+    auto *top = new QHBoxLayout;
     m_hint = new QLabel(this);
     m_hint->setObjectName(QStringLiteral("intakeHint"));
     m_hint->setWordWrap(true);
     m_hint->setTextFormat(Qt::RichText);
-    layout->addWidget(m_hint);
+    top->addWidget(m_hint, 1);
+    layout->addLayout(top);
 
     auto *grid = new QGridLayout;
     auto *urlCaption = new QLabel(tr("URL:"), this);
@@ -83,7 +86,6 @@ IntakeBox::IntakeBox(Admin::AdminBackend &backend, EventTryout &tryout, QWidget 
     problemRow->addWidget(m_usePort);
     layout->addLayout(problemRow);
 
-    auto *tryRow = new QHBoxLayout;
     auto *sendTest = new QToolButton(this);
     sendTest->setDefaultAction(tryout.sendTestAction());
     sendTest->setPopupMode(QToolButton::MenuButtonPopup);
@@ -93,10 +95,8 @@ IntakeBox::IntakeBox(Admin::AdminBackend &backend, EventTryout &tryout, QWidget 
     sendFile->setDefaultAction(tryout.sendFileAction());
     sendFile->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     sendFile->setAccessibleName(tryout.sendFileAction()->text());
-    tryRow->addWidget(sendTest);
-    tryRow->addWidget(sendFile);
-    tryRow->addStretch(1);
-    layout->addLayout(tryRow);
+    top->addWidget(sendTest, 0, Qt::AlignTop);
+    top->addWidget(sendFile, 0, Qt::AlignTop);
 
     connect(m_copyUrl, &QPushButton::clicked, this, [this] {
         QGuiApplication::clipboard()->setText(m_url->text());
@@ -152,21 +152,18 @@ void IntakeBox::update()
     m_usePort->setText(tr("Use port %1").arg(m_suggestedPort));
     m_usePort->setVisible(!problem.isEmpty() && m_suggestedPort != 0);
 
-    QString hint = secret.isEmpty()
-                       ? tr("<p>Forges post their webhooks to this URL (content type <code>application/json</code>), with the "
-                            "secret set as <code>[event_source.default] SECRET</code> on the instance, or an <code>ingest</code> "
-                            "token.</p>")
-                       : tr("<p>In Gitea (<i>Settings ▸ Webhooks ▸ Add webhook</i>) or GitHub (<i>Settings ▸ Webhooks</i>), "
-                            "paste this URL and secret, content type <code>application/json</code>. The engine checks each "
-                            "event's signature against the secret.</p>");
+    // One paragraph: what to paste where, who can reach it, and what to do while nothing came.
+    QString hint = secret.isEmpty() ? tr("Forges post their webhooks to this URL (content type <code>application/json</code>), signed "
+                                         "with the secret set as <code>[event_source.default] SECRET</code> on the instance, or with "
+                                         "an <code>ingest</code> token.")
+                                    : tr("Paste this URL and secret into a Gitea or GitHub webhook (<i>Settings ▸ Webhooks</i>), "
+                                         "content type <code>application/json</code>.");
     const QHostAddress host(m_backend.apiUrl().host());
     if (!secret.isEmpty() && host.isLoopback())
-        hint += tr("<p>The engine listens on %1: only a forge on this computer reaches it. For one elsewhere, change the "
-                   "listen address in <b>Preferences</b> (Ctrl+,).</p>")
-                    .arg(host.toString());
+        hint += QLatin1Char(' ') + tr("It listens on %1: only a forge on this computer reaches it (<b>Preferences</b>, Ctrl+, to change).")
+                                       .arg(host.toString());
     if (!m_firstEventSeen)
-        hint += tr("<p>No event has arrived yet. Try it without a forge: <b>Send test event</b> posts a sample push, "
-                   "signed as a forge would, through the same door.</p>");
+        hint += QLatin1Char(' ') + tr("No event has arrived yet: <b>Send test event</b> tries it without a forge.");
     m_hint->setText(hint);
 }
 
