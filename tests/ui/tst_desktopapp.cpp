@@ -11,6 +11,7 @@
 #include "app/embeddedinstance.h"
 #include "app/mainwindow.h"
 #include "app/preferencesdialog.h"
+#include "app/trayicon.h"
 #include "pages/eventsender.h"
 #include "pages/intakebox.h"
 #include "pages/notificationspage.h"
@@ -266,6 +267,34 @@ private Q_SLOTS:
         App app("[server]\nHTTP_ADDR = 127.0.0.1\n");
         QVERIFY(Test::eventually([&] { return app.connected(); }));
         QVERIFY(app.instance->server().port() > 3300 && app.instance->server().port() <= 3300 + EmbeddedServer::kDefaultPortTries);
+    }
+
+    // "Keep running in the tray": closing hides the window and the engine keeps taking events;
+    // Quit stops it.
+    void closingKeepsRunningWhenAskedQuitStops()
+    {
+        App app(freePortIni());
+        QVERIFY(Test::eventually([&] { return app.connected(); }));
+        bool keep = true;
+        app.window->setHideOnClose([&keep] { return keep; });
+        app.window->close();
+        QVERIFY(!app.window->isVisible());
+        QCOMPARE(app.instance->backend().state(), Admin::AdminBackend::State::Connected);
+        NotificationsPage &page = app.notifications();
+        app.overview().tryout()->sendSample(QStringLiteral("push"));
+        QVERIFY(Test::eventually([&] { return hasEvent(page, QStringLiteral("push")); }, kSeen));
+        app.window->quit(); // whatever the tray setting says
+        QVERIFY(Test::eventually([&] { return app.instance->backend().state() == Admin::AdminBackend::State::Closed; }, 30s));
+        QVERIFY(!app.instance->server().isListening());
+    }
+
+    // The tray's dot takes the status colour.
+    void theTrayIconCarriesTheStatus()
+    {
+        for (StatusColor status : {StatusColor::Ok, StatusColor::Warning, StatusColor::Error}) {
+            const QImage image = TrayIcon::iconFor(status).pixmap(32, 32).toImage();
+            QCOMPARE(image.pixelColor(32 - 7, 32 - 7).rgb(), statusColor(status).rgb());
+        }
     }
 
     // The Overview of a first start, as README shows it (scripts/screenshots.sh: the same

@@ -97,6 +97,14 @@ IntakeBox::IntakeBox(Admin::AdminBackend &backend, EventTryout &tryout, QWidget 
     sendFile->setAccessibleName(tryout.sendFileAction()->text());
     top->addWidget(sendTest, 0, Qt::AlignTop);
     top->addWidget(sendFile, 0, Qt::AlignTop);
+    // Tab goes as the eye does: the buttons beside the hint, then the URL row, the secret row.
+    setTabOrder(sendTest, sendFile);
+    setTabOrder(sendFile, m_url);
+    setTabOrder(m_url, m_copyUrl);
+    setTabOrder(m_copyUrl, m_secret);
+    setTabOrder(m_secret, m_showSecret);
+    setTabOrder(m_showSecret, m_copySecret);
+    setTabOrder(m_copySecret, m_usePort);
 
     connect(m_copyUrl, &QPushButton::clicked, this, [this] {
         QGuiApplication::clipboard()->setText(m_url->text());
