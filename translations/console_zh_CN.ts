@@ -425,7 +425,7 @@
     </message>
     <message>
         <source>Notifications</source>
-        <translation type="unfinished"></translation>
+        <translation type="unfinished">通知</translation>
     </message>
     <message>
         <source>Webhooks</source>
@@ -462,6 +462,103 @@
     </message>
 </context>
 <context>
+    <name>Switchyard::Admin::FlushJob</name>
+    <message>
+        <source>Flush queue %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the connection is closing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>flush cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Switchyard::Admin::LocalBackend</name>
+    <message>
+        <source>This computer (embedded engine)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>starting the embedded engine</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the engine did not start: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the embedded engine is shutting down</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the embedded engine is still starting</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Switchyard::Admin::RemoteBackend</name>
+    <message>
+        <source>the stream stopped answering</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the connection was closed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is unreachable: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 answered with a redirect to %2; it is not followed, since the token would go along (connect to the address you trust instead)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the instance no longer accepts this token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the view went away</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>connecting to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>reconnecting to %1 (attempt %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 has no admin API v%2 (is this a Switchyard instance?)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>incompatible version: the instance (Switchyard %1) speaks admin API v%2; this console speaks v%3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unauthorised: %1 refused the token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>read-only token: changes are disabled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unreachable: %1 — retrying in %2 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Switchyard::Console::AuditModel</name>
     <message>
         <source>Time</source>
@@ -473,7 +570,7 @@
     </message>
     <message>
         <source>From</source>
-        <translation type="unfinished"></translation>
+        <translation type="unfinished">发件人</translation>
     </message>
     <message>
         <source>Action</source>
@@ -1100,6 +1197,14 @@
         <source>%1 settings</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>removed with the new URL — enter it again to keep one</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The stored Authorization header is not sent to a new URL: enter it again, or the hook is saved without one</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Switchyard::Console::HookModel</name>
@@ -1248,6 +1353,34 @@
     </message>
     <message>
         <source>%1 (retry %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Interrupted: instance %1 stopped during the delivery (%2); it may or may not have arrived.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Interrupted: instance %1 ended during the delivery (%2); it may or may not have arrived.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(unknown)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sent again under the same delivery id.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not sent again (RESEND_INTERRUPTED is off).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · resent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (interrupted)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2904,6 +3037,66 @@ MAX_WORKERS = 4&lt;/pre&gt;</source>
         <source>Exporting the deliveries</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The delivery&apos;s attempts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Atte&amp;mpts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Atte&amp;mpts (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attempt %1 — unknown (interrupted)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>  claimed by instance %1 at %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(unknown)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>  the instance stopped before the answer; it may or may not have arrived</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>  the instance ended during the delivery; it may or may not have arrived</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>  taken over at %1 by %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>  sent again under the same delivery id (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>  not sent again: [webhook] RESEND_INTERRUPTED is off; redeliver it if the receiver tolerates a duplicate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attempt %1 — %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>  claimed by instance %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>  ended at %1 after %2 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 webhook %2 (%3); its Authorization header was removed with the old URL</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>TablePage</name>
@@ -2913,6 +3106,45 @@ MAX_WORKERS = 4&lt;/pre&gt;</source>
     </message>
     <message>
         <source>Filter</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <source>Switchyard cannot start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Switchyard console: the embedded engine, or a remote instance with --connect.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read settings from &lt;path&gt; (app.ini).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep data under &lt;dir&gt; (default: [server] APP_DATA_PATH, else the user&apos;s data directory).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open the instance whose admin API is at &lt;url&gt; (instead of the embedded engine).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>With --connect: read the token from &lt;file&gt; (else $SWITCHYARD_TOKEN, else ask).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>With --connect: open the embedded engine as well.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open the Connect dialog at start (the desktop entry&apos;s Connect action).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This computer (switchyardd)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
