@@ -5,360 +5,360 @@
     <name>Card</name>
     <message>
         <source>Open %1</source>
-        <translation type="unfinished"></translation>
+        <translation>打开 %1</translation>
     </message>
 </context>
 <context>
     <name>Format</name>
     <message>
         <source>%1 ms</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 毫秒</translation>
     </message>
     <message>
         <source>%1 s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 秒</translation>
     </message>
     <message>
         <source>%1 min %2 s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 分 %2 秒</translation>
     </message>
     <message>
         <source>%1 min</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 分钟</translation>
     </message>
     <message>
         <source>%1 h %2 min</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 小时 %2 分</translation>
     </message>
     <message>
         <source>%1 h</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 小时</translation>
     </message>
     <message>
         <source>%1 d %2 h</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 天 %2 小时</translation>
     </message>
     <message>
         <source>now</source>
-        <translation type="unfinished"></translation>
+        <translation>现在</translation>
     </message>
     <message>
         <source>in %1</source>
-        <translation type="unfinished"></translation>
+        <translation>%1后</translation>
     </message>
     <message>
         <source>%1 ago</source>
-        <translation type="unfinished"></translation>
+        <translation>%1前</translation>
     </message>
     <message>
         <source>not scheduled</source>
-        <translation type="unfinished"></translation>
+        <translation>未排期</translation>
     </message>
     <message>
         <source>Every %1</source>
-        <translation type="unfinished"></translation>
+        <translation>每 %1</translation>
     </message>
     <message>
         <source>At minute 0 of every hour</source>
-        <translation type="unfinished"></translation>
+        <translation>每小时第 0 分钟</translation>
     </message>
     <message>
         <source>At 00:00 every day</source>
-        <translation type="unfinished"></translation>
+        <translation>每天 00:00</translation>
     </message>
     <message>
         <source>At 00:00 every Sunday</source>
-        <translation type="unfinished"></translation>
+        <translation>每周日 00:00</translation>
     </message>
     <message>
         <source>At 00:00 on day 1 of every month</source>
-        <translation type="unfinished"></translation>
+        <translation>每月 1 日 00:00</translation>
     </message>
     <message>
         <source>At 00:00 on 1 January</source>
-        <translation type="unfinished"></translation>
+        <translation>每年 1 月 1 日 00:00</translation>
     </message>
     <message>
         <source>every day</source>
-        <translation type="unfinished"></translation>
+        <translation>每天</translation>
     </message>
     <message>
         <source>Monday to Friday</source>
-        <translation type="unfinished"></translation>
+        <translation>周一至周五</translation>
     </message>
     <message>
         <source>on day %1 of every month</source>
-        <translation type="unfinished"></translation>
+        <translation>每月 %1 日</translation>
     </message>
     <message>
         <source>every %1</source>
-        <translation type="unfinished"></translation>
+        <translation>每%1</translation>
     </message>
     <message>
         <source>At %1:%2 %3</source>
-        <translation type="unfinished"></translation>
+        <translation>%3 %1:%2</translation>
     </message>
     <message>
         <source>At minute %1 of every hour</source>
-        <translation type="unfinished"></translation>
+        <translation>每小时第 %1 分钟</translation>
     </message>
     <message>
         <source>Every %1 minutes</source>
-        <translation type="unfinished"></translation>
+        <translation>每 %1 分钟</translation>
     </message>
     <message>
         <source>Every minute</source>
-        <translation type="unfinished"></translation>
+        <translation>每分钟</translation>
     </message>
     <message>
         <source>Every %1 seconds</source>
-        <translation type="unfinished"></translation>
+        <translation>每 %1 秒</translation>
     </message>
     <message>
         <source>Every second</source>
-        <translation type="unfinished"></translation>
+        <translation>每秒</translation>
     </message>
     <message>
         <source>Every %1 hours, at minute %2</source>
-        <translation type="unfinished"></translation>
+        <translation>每 %1 小时，第 %2 分钟</translation>
     </message>
 </context>
 <context>
     <name>HookDialog</name>
     <message>
         <source>Webhook</source>
-        <translation type="unfinished"></translation>
+        <translation>网络钩子</translation>
     </message>
     <message>
         <source>&amp;Installed on:</source>
-        <translation type="unfinished"></translation>
+        <translation>安装位置(&amp;I)：</translation>
     </message>
     <message>
         <source>Installed on</source>
-        <translation type="unfinished"></translation>
+        <translation>安装位置</translation>
     </message>
     <message>
         <source>Repository or owner &amp;id:</source>
-        <translation type="unfinished"></translation>
+        <translation>仓库或所有者 ID(&amp;I)：</translation>
     </message>
     <message>
         <source>Repository or owner id</source>
-        <translation type="unfinished"></translation>
+        <translation>仓库或所有者 ID</translation>
     </message>
     <message>
         <source>Target &amp;URL:</source>
-        <translation type="unfinished"></translation>
+        <translation>目标 URL(&amp;U)：</translation>
     </message>
     <message>
         <source>Target URL</source>
-        <translation type="unfinished"></translation>
+        <translation>目标 URL</translation>
     </message>
     <message>
         <source>https://ci.example.com/hooks/gitea</source>
-        <translation type="unfinished"></translation>
+        <translation>https://ci.example.com/hooks/gitea</translation>
     </message>
     <message>
         <source>&amp;Name:</source>
-        <translation type="unfinished"></translation>
+        <translation>名称(&amp;N)：</translation>
     </message>
     <message>
         <source>Name</source>
-        <translation type="unfinished"></translation>
+        <translation>名称</translation>
     </message>
     <message>
         <source>for people: what this hook is for</source>
-        <translation type="unfinished"></translation>
+        <translation>供人阅读：此钩子的用途</translation>
     </message>
     <message>
         <source>&amp;Type:</source>
-        <translation type="unfinished"></translation>
+        <translation>类型(&amp;T)：</translation>
     </message>
     <message>
         <source>Type</source>
-        <translation type="unfinished"></translation>
+        <translation>类型</translation>
     </message>
     <message>
         <source>HTTP &amp;method:</source>
-        <translation type="unfinished"></translation>
+        <translation>HTTP 方法(&amp;M)：</translation>
     </message>
     <message>
         <source>HTTP method</source>
-        <translation type="unfinished"></translation>
+        <translation>HTTP 方法</translation>
     </message>
     <message>
         <source>&amp;Content type:</source>
-        <translation type="unfinished"></translation>
+        <translation>内容类型(&amp;C)：</translation>
     </message>
     <message>
         <source>Content type</source>
-        <translation type="unfinished"></translation>
+        <translation>内容类型</translation>
     </message>
     <message>
         <source>&amp;Secret:</source>
-        <translation type="unfinished"></translation>
+        <translation>密钥(&amp;S)：</translation>
     </message>
     <message>
         <source>Secret</source>
-        <translation type="unfinished"></translation>
+        <translation>密钥</translation>
     </message>
     <message>
         <source>signs each delivery (X-Hub-Signature-256)</source>
-        <translation type="unfinished"></translation>
+        <translation>为每次投递签名（X-Hub-Signature-256）</translation>
     </message>
     <message>
         <source>&amp;Authorization header:</source>
-        <translation type="unfinished"></translation>
+        <translation>Authorization 标头(&amp;A)：</translation>
     </message>
     <message>
         <source>Authorization header</source>
-        <translation type="unfinished"></translation>
+        <translation>Authorization 标头</translation>
     </message>
     <message>
         <source>e.g. Bearer …; sealed at rest</source>
-        <translation type="unfinished"></translation>
+        <translation>例如 Bearer …；加密存储</translation>
     </message>
     <message>
         <source>&amp;Branch filter:</source>
-        <translation type="unfinished"></translation>
+        <translation>分支过滤(&amp;B)：</translation>
     </message>
     <message>
         <source>Branch filter</source>
-        <translation type="unfinished"></translation>
+        <translation>分支过滤</translation>
     </message>
     <message>
         <source>glob: main, release-*, {main,dev}; empty: every branch</source>
-        <translation type="unfinished"></translation>
+        <translation>通配符：main, release-*, {main,dev}；留空：所有分支</translation>
     </message>
     <message>
         <source>&amp;Active: deliver events (off: deliveries are recorded as skipped)</source>
-        <translation type="unfinished"></translation>
+        <translation>启用(&amp;A)：投递事件（关闭时投递记为已跳过）</translation>
     </message>
     <message>
         <source>Active</source>
-        <translation type="unfinished"></translation>
+        <translation>启用</translation>
     </message>
     <message>
         <source>Events</source>
-        <translation type="unfinished"></translation>
+        <translation>事件</translation>
     </message>
     <message>
         <source>&amp;Push only</source>
-        <translation type="unfinished"></translation>
+        <translation>仅推送(&amp;P)</translation>
     </message>
     <message>
         <source>&amp;Everything (26 events)</source>
-        <translation type="unfinished"></translation>
+        <translation>全部(&amp;E)（26 个事件）</translation>
     </message>
     <message>
         <source>C&amp;hoose events:</source>
-        <translation type="unfinished"></translation>
+        <translation>选择事件(&amp;H)：</translation>
     </message>
     <message>
         <source>Events to deliver</source>
-        <translation type="unfinished"></translation>
+        <translation>要投递的事件</translation>
     </message>
     <message>
         <source>What is wrong</source>
-        <translation type="unfinished"></translation>
+        <translation>问题所在</translation>
     </message>
     <message>
         <source>Channel settings</source>
-        <translation type="unfinished"></translation>
+        <translation>频道设置</translation>
     </message>
     <message>
         <source>C&amp;hannel:</source>
-        <translation type="unfinished"></translation>
+        <translation>频道(&amp;H)：</translation>
     </message>
     <message>
         <source>#ops (required)</source>
-        <translation type="unfinished"></translation>
+        <translation>#ops（必填）</translation>
     </message>
     <message>
         <source>Post &amp;as:</source>
-        <translation type="unfinished"></translation>
+        <translation>发送者名称(&amp;A)：</translation>
     </message>
     <message>
         <source>the name shown on messages</source>
-        <translation type="unfinished"></translation>
+        <translation>消息上显示的名称</translation>
     </message>
     <message>
         <source>&amp;Icon URL:</source>
-        <translation type="unfinished"></translation>
+        <translation>图标 URL(&amp;I)：</translation>
     </message>
     <message>
         <source>https://… (optional)</source>
-        <translation type="unfinished"></translation>
+        <translation>https://…（可选）</translation>
     </message>
     <message>
         <source>Co&amp;lour:</source>
-        <translation type="unfinished"></translation>
+        <translation>颜色(&amp;L)：</translation>
     </message>
     <message>
         <source>good, warning, danger or #rrggbb (pushes)</source>
-        <translation type="unfinished"></translation>
+        <translation>good、warning、danger 或 #rrggbb（推送）</translation>
     </message>
     <message>
         <source>A&amp;vatar URL:</source>
-        <translation type="unfinished"></translation>
+        <translation>头像 URL(&amp;V)：</translation>
     </message>
     <message>
         <source>C&amp;hat id:</source>
-        <translation type="unfinished"></translation>
+        <translation>聊天 ID(&amp;H)：</translation>
     </message>
     <message>
         <source>-100… (or in the URL)</source>
-        <translation type="unfinished"></translation>
+        <translation>-100…（或写在 URL 中）</translation>
     </message>
     <message>
         <source>Th&amp;read id:</source>
-        <translation type="unfinished"></translation>
+        <translation>话题 ID(&amp;R)：</translation>
     </message>
     <message>
         <source>a topic of the chat (optional)</source>
-        <translation type="unfinished"></translation>
+        <translation>聊天中的某个话题（可选）</translation>
     </message>
     <message>
         <source>Message t&amp;ype:</source>
-        <translation type="unfinished"></translation>
+        <translation>消息类型(&amp;Y)：</translation>
     </message>
     <message>
         <source>m.notice (default) or m.text</source>
-        <translation type="unfinished"></translation>
+        <translation>m.notice（默认）或 m.text</translation>
     </message>
     <message>
         <source>Pac&amp;kage URL:</source>
-        <translation type="unfinished"></translation>
+        <translation>软件包 URL(&amp;K)：</translation>
     </message>
     <message>
         <source>https://github.com/acme/lib (required)</source>
-        <translation type="unfinished"></translation>
+        <translation>https://github.com/acme/lib（必填）</translation>
     </message>
 </context>
 <context>
     <name>OverviewPage</name>
     <message>
         <source>Self-check</source>
-        <translation type="unfinished"></translation>
+        <translation>自检</translation>
     </message>
     <message>
         <source>Check</source>
-        <translation type="unfinished"></translation>
+        <translation>检查项</translation>
     </message>
     <message>
         <source>Result</source>
-        <translation type="unfinished"></translation>
+        <translation>结果</translation>
     </message>
     <message>
         <source>Time</source>
-        <translation type="unfinished"></translation>
+        <translation>时间</translation>
     </message>
     <message>
         <source>Run self-check</source>
-        <translation type="unfinished"></translation>
+        <translation>运行自检</translation>
     </message>
     <message>
         <source>Recent notices</source>
-        <translation type="unfinished"></translation>
+        <translation>最近的系统提示</translation>
     </message>
     <message>
         <source>Mail</source>
@@ -401,1493 +401,1630 @@
     <name>Pages</name>
     <message>
         <source>Overview</source>
-        <translation type="unfinished"></translation>
+        <translation>概览</translation>
     </message>
     <message>
         <source>Queues</source>
-        <translation type="unfinished"></translation>
+        <translation>队列</translation>
     </message>
     <message>
         <source>Cron</source>
-        <translation type="unfinished"></translation>
+        <translation>定时任务</translation>
     </message>
     <message>
         <source>Locks</source>
-        <translation type="unfinished"></translation>
+        <translation>锁</translation>
     </message>
     <message>
         <source>Cache &amp; QoS</source>
-        <translation type="unfinished"></translation>
+        <translation>缓存与 QoS</translation>
     </message>
     <message>
         <source>Processes</source>
-        <translation type="unfinished"></translation>
+        <translation>进程</translation>
     </message>
     <message>
         <source>Notifications</source>
-        <translation type="unfinished"></translation>
+        <translation>通知</translation>
     </message>
     <message>
         <source>Webhooks</source>
-        <translation type="unfinished"></translation>
+        <translation>网络钩子</translation>
     </message>
     <message>
         <source>Notices</source>
-        <translation type="unfinished"></translation>
+        <translation>系统提示</translation>
     </message>
     <message>
         <source>Audit</source>
-        <translation type="unfinished"></translation>
+        <translation>审计</translation>
     </message>
 </context>
 <context>
     <name>QObject</name>
     <message>
         <source>no token is stored for this instance</source>
-        <translation type="unfinished"></translation>
+        <translation>此实例没有保存令牌</translation>
     </message>
     <message>
         <source>no keychain service is running (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>没有正在运行的钥匙串服务（%1）</translation>
     </message>
     <message>
         <source>the keychain refused: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>钥匙串拒绝了请求：%1</translation>
     </message>
     <message>
         <source>
 
 (the first %1 of %2 bytes)</source>
-        <translation type="unfinished"></translation>
+        <translation>
+
+（%2 字节中的前 %1 字节）</translation>
+    </message>
+</context>
+<context>
+    <name>Switchyard::Admin::FlushJob</name>
+    <message>
+        <source>Flush queue %1</source>
+        <translation>立即处理队列 %1</translation>
+    </message>
+    <message>
+        <source>the connection is closing</source>
+        <translation>连接正在关闭</translation>
+    </message>
+    <message>
+        <source>flush cancelled</source>
+        <translation>立即处理已取消</translation>
+    </message>
+</context>
+<context>
+    <name>Switchyard::Admin::LocalBackend</name>
+    <message>
+        <source>This computer (embedded engine)</source>
+        <translation>本机（内嵌引擎）</translation>
+    </message>
+    <message>
+        <source>starting the embedded engine</source>
+        <translation>正在启动内嵌引擎</translation>
+    </message>
+    <message>
+        <source>the engine did not start: %1</source>
+        <translation>引擎未能启动：%1</translation>
+    </message>
+    <message>
+        <source>the embedded engine is shutting down</source>
+        <translation>内嵌引擎正在停止</translation>
+    </message>
+    <message>
+        <source>the embedded engine is still starting</source>
+        <translation>内嵌引擎仍在启动中</translation>
+    </message>
+</context>
+<context>
+    <name>Switchyard::Admin::RemoteBackend</name>
+    <message>
+        <source>the stream stopped answering</source>
+        <translation>事件流已停止响应</translation>
+    </message>
+    <message>
+        <source>the connection was closed</source>
+        <translation>连接已关闭</translation>
+    </message>
+    <message>
+        <source>%1 is unreachable: %2</source>
+        <translation>%1 无法访问：%2</translation>
+    </message>
+    <message>
+        <source>%1 answered with a redirect to %2; it is not followed, since the token would go along (connect to the address you trust instead)</source>
+        <translation>%1 返回了到 %2 的重定向；为免令牌随之发出，不会跟随（请改为连接您信任的地址）</translation>
+    </message>
+    <message>
+        <source>the instance no longer accepts this token</source>
+        <translation>该实例不再接受此令牌</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>the view went away</source>
+        <translation>视图已关闭</translation>
+    </message>
+    <message>
+        <source>connecting to %1</source>
+        <translation>正在连接到 %1</translation>
+    </message>
+    <message>
+        <source>reconnecting to %1 (attempt %2)</source>
+        <translation>正在重新连接到 %1（第 %2 次尝试）</translation>
+    </message>
+    <message>
+        <source>%1 has no admin API v%2 (is this a Switchyard instance?)</source>
+        <translation>%1 没有 v%2 版管理 API（这是 Switchyard 实例吗？）</translation>
+    </message>
+    <message>
+        <source>incompatible version: the instance (Switchyard %1) speaks admin API v%2; this console speaks v%3</source>
+        <translation>版本不兼容：该实例（Switchyard %1）使用管理 API v%2；本控制台使用 v%3</translation>
+    </message>
+    <message>
+        <source>unauthorised: %1 refused the token</source>
+        <translation>未授权：%1 拒绝了该令牌</translation>
+    </message>
+    <message>
+        <source>read-only token: changes are disabled</source>
+        <translation>只读令牌：更改已禁用</translation>
+    </message>
+    <message>
+        <source>unreachable: %1 — retrying in %2 s</source>
+        <translation>无法访问：%1 — %2 秒后重试</translation>
     </message>
 </context>
 <context>
     <name>Switchyard::Console::AuditModel</name>
     <message>
         <source>Time</source>
-        <translation type="unfinished"></translation>
+        <translation>时间</translation>
     </message>
     <message>
         <source>Who</source>
-        <translation type="unfinished"></translation>
+        <translation>操作者</translation>
     </message>
     <message>
         <source>From</source>
-        <translation type="unfinished"></translation>
+        <translation>来源</translation>
     </message>
     <message>
         <source>Action</source>
-        <translation type="unfinished"></translation>
+        <translation>操作</translation>
     </message>
     <message>
         <source>Target</source>
-        <translation type="unfinished"></translation>
+        <translation>对象</translation>
     </message>
     <message>
         <source>Result</source>
-        <translation type="unfinished"></translation>
+        <translation>结果</translation>
     </message>
     <message>
         <source>ok</source>
-        <translation type="unfinished"></translation>
+        <translation>成功</translation>
     </message>
 </context>
 <context>
     <name>Switchyard::Console::AuditPage</name>
     <message>
         <source>&lt;h3&gt;Nothing changed yet&lt;/h3&gt;&lt;p&gt;Every change made through the admin API or this console — a flush, a Run now, a forced lock release — is recorded here with who made it, from where and how it ended. Reading is never recorded.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;h3&gt;尚无更改&lt;/h3&gt;&lt;p&gt;通过管理 API 或本控制台做出的每项更改——立即处理队列、立即运行定时任务、强制释放锁——都会连同操作者、来源和结果记录在这里。读取操作从不记录。&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Reading the audit log</source>
-        <translation type="unfinished"></translation>
+        <translation>读取审计日志</translation>
     </message>
 </context>
 <context>
     <name>Switchyard::Console::CachePage</name>
     <message>
         <source>Cache</source>
-        <translation type="unfinished"></translation>
+        <translation>缓存</translation>
     </message>
     <message>
         <source>Run self-check</source>
-        <translation type="unfinished"></translation>
+        <translation>运行自检</translation>
     </message>
     <message>
         <source>Delete, put and get a 500-byte test value; slow above 30 ms</source>
-        <translation type="unfinished"></translation>
+        <translation>删除、写入并读取一个 500 字节的测试值；超过 30 毫秒即为慢</translation>
     </message>
     <message>
         <source>Not run yet. The check is slow above 30 ms.</source>
-        <translation type="unfinished"></translation>
+        <translation>尚未运行。超过 30 毫秒即视为慢。</translation>
     </message>
     <message>
         <source>Cache latency (ms)</source>
-        <translation type="unfinished"></translation>
+        <translation>缓存延迟（毫秒）</translation>
     </message>
     <message>
         <source>p50</source>
-        <translation type="unfinished"></translation>
+        <translation>p50</translation>
     </message>
     <message>
         <source>p99</source>
-        <translation type="unfinished"></translation>
+        <translation>p99</translation>
     </message>
     <message>
         <source>QoS admission control</source>
-        <translation type="unfinished"></translation>
+        <translation>QoS 准入控制</translation>
     </message>
     <message>
         <source>QoS requests</source>
-        <translation type="unfinished"></translation>
+        <translation>QoS 请求</translation>
     </message>
     <message>
         <source>in flight</source>
-        <translation type="unfinished"></translation>
+        <translation>处理中</translation>
     </message>
     <message>
         <source>waiting</source>
-        <translation type="unfinished"></translation>
+        <translation>等待中</translation>
     </message>
     <message>
         <source>Cache information unavailable: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法获取缓存信息：%1</translation>
     </message>
     <message>
         <source>&lt;b&gt;Adapter&lt;/b&gt; %1%2 · &lt;b&gt;item TTL&lt;/b&gt; %3</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;适配器&lt;/b&gt; %1%2 · &lt;b&gt;条目 TTL&lt;/b&gt; %3</translation>
     </message>
     <message>
         <source>&lt;b&gt;Hits&lt;/b&gt; %1 · &lt;b&gt;misses&lt;/b&gt; %2 · &lt;b&gt;hit ratio&lt;/b&gt; %3 %&lt;br&gt;&lt;b&gt;Latency&lt;/b&gt; p50 %4 ms · p99 %5 ms · &lt;b&gt;evictions&lt;/b&gt; %6 · &lt;b&gt;errors&lt;/b&gt; %7</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;命中&lt;/b&gt; %1 · &lt;b&gt;未命中&lt;/b&gt; %2 · &lt;b&gt;命中率&lt;/b&gt; %3 %&lt;br&gt;&lt;b&gt;延迟&lt;/b&gt; p50 %4 毫秒 · p99 %5 毫秒 · &lt;b&gt;淘汰&lt;/b&gt; %6 · &lt;b&gt;错误&lt;/b&gt; %7</translation>
     </message>
     <message>
         <source> · &lt;b&gt;items&lt;/b&gt; %1</source>
-        <translation type="unfinished"></translation>
+        <translation> · &lt;b&gt;条目&lt;/b&gt; %1</translation>
     </message>
     <message>
         <source>&lt;br&gt;&lt;b&gt;2Q&lt;/b&gt; recent %1 · frequent %2 · ghost %3</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;br&gt;&lt;b&gt;2Q&lt;/b&gt; 近期 %1 · 高频 %2 · 幽灵 %3</translation>
     </message>
     <message>
         <source>&lt;b&gt;Enabled&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;已启用&lt;/b&gt;</translation>
     </message>
     <message>
         <source>&lt;b&gt;Disabled&lt;/b&gt; (&lt;code&gt;[qos] ENABLED = false&lt;/code&gt;): requests are not queued</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;已禁用&lt;/b&gt;（&lt;code&gt;[qos] ENABLED = false&lt;/code&gt;）：请求不排队</translation>
     </message>
     <message>
         <source>&lt;br&gt;&lt;b&gt;In flight&lt;/b&gt; %1 of %2 · &lt;b&gt;waiting&lt;/b&gt; %3 of %4 · &lt;b&gt;target wait&lt;/b&gt; %5 ms&lt;br&gt;&lt;b&gt;Admitted&lt;/b&gt; %6 · &lt;b&gt;dropped&lt;/b&gt; high %7 · default %8 · low %9</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;br&gt;&lt;b&gt;处理中&lt;/b&gt; %1 / %2 · &lt;b&gt;等待中&lt;/b&gt; %3 / %4 · &lt;b&gt;目标等待&lt;/b&gt; %5 毫秒&lt;br&gt;&lt;b&gt;已准入&lt;/b&gt; %6 · &lt;b&gt;已丢弃&lt;/b&gt; 高 %7 · 默认 %8 · 低 %9</translation>
     </message>
     <message>
         <source>Checking…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在检查…</translation>
     </message>
     <message>
         <source>Cache self-check failed: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>缓存自检失败：%1</translation>
     </message>
     <message>
         <source>Cache self-check slow: %1 ms (threshold %2 ms)</source>
-        <translation type="unfinished"></translation>
+        <translation>缓存自检偏慢：%1 毫秒（阈值 %2 毫秒）</translation>
     </message>
     <message>
         <source>Cache self-check passed in %1 ms</source>
-        <translation type="unfinished"></translation>
+        <translation>缓存自检通过，用时 %1 毫秒</translation>
     </message>
     <message>
         <source>The check could not run: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法运行检查：%1</translation>
     </message>
     <message>
         <source>✗ Failed after %1 ms: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>✗ %1 毫秒后失败：%2</translation>
     </message>
     <message>
         <source>⚠ Slow: %1 ms (threshold %2 ms)</source>
-        <translation type="unfinished"></translation>
+        <translation>⚠ 偏慢：%1 毫秒（阈值 %2 毫秒）</translation>
     </message>
     <message>
         <source>✓ OK in %1 ms (threshold %2 ms)</source>
-        <translation type="unfinished"></translation>
+        <translation>✓ 正常，用时 %1 毫秒（阈值 %2 毫秒）</translation>
     </message>
 </context>
 <context>
     <name>Switchyard::Console::ConnectDialog</name>
     <message>
         <source>Connect to an instance</source>
-        <translation type="unfinished"></translation>
+        <translation>连接到实例</translation>
     </message>
     <message>
         <source>Open a Switchyard daemon&apos;s admin API. Tokens are made with &lt;code&gt;switchyardctl token create NAME --role admin|read-only&lt;/code&gt; on its machine.</source>
-        <translation type="unfinished"></translation>
+        <translation>打开 Switchyard 守护进程的管理 API。令牌在其所在机器上用 &lt;code&gt;switchyardctl token create NAME --role admin|read-only&lt;/code&gt; 创建。</translation>
     </message>
     <message>
         <source>production</source>
-        <translation type="unfinished"></translation>
+        <translation>生产环境</translation>
     </message>
     <message>
         <source>&amp;Name:</source>
-        <translation type="unfinished"></translation>
+        <translation>名称(&amp;N)：</translation>
     </message>
     <message>
         <source>&amp;URL:</source>
-        <translation type="unfinished"></translation>
+        <translation>URL(&amp;U)：</translation>
     </message>
     <message>
         <source>&amp;Token:</source>
-        <translation type="unfinished"></translation>
+        <translation>令牌(&amp;T)：</translation>
     </message>
     <message>
         <source>only for a self-signed certificate</source>
-        <translation type="unfinished"></translation>
+        <translation>仅用于自签名证书</translation>
     </message>
     <message>
         <source>…</source>
-        <translation type="unfinished"></translation>
+        <translation>…</translation>
     </message>
     <message>
         <source>CA certificate</source>
-        <translation type="unfinished"></translation>
+        <translation>CA 证书</translation>
     </message>
     <message>
         <source>PEM certificates (*.pem *.crt)</source>
-        <translation type="unfinished"></translation>
+        <translation>PEM 证书 (*.pem *.crt)</translation>
     </message>
     <message>
         <source>&amp;CA certificate:</source>
-        <translation type="unfinished"></translation>
+        <translation>CA 证书(&amp;C)：</translation>
     </message>
     <message>
         <source>&amp;Remember this instance (the token goes to the system keychain)</source>
-        <translation type="unfinished"></translation>
+        <translation>记住此实例(&amp;R)（令牌存入系统钥匙串）</translation>
     </message>
     <message>
         <source>Connect</source>
-        <translation type="unfinished"></translation>
+        <translation>连接</translation>
     </message>
     <message>
         <source>Enter the instance&apos;s URL.</source>
-        <translation type="unfinished"></translation>
+        <translation>请输入实例的 URL。</translation>
     </message>
     <message>
         <source>The URL must be http:// or https:// with a host, e.g. https://forge.example.org:3300/api/v1.</source>
-        <translation type="unfinished"></translation>
+        <translation>URL 必须是带主机名的 http:// 或 https:// 地址，例如 https://forge.example.org:3300/api/v1。</translation>
     </message>
     <message>
         <source>Enter a token for this instance.</source>
-        <translation type="unfinished"></translation>
+        <translation>请输入此实例的令牌。</translation>
     </message>
     <message>
         <source>The CA certificate file does not exist.</source>
-        <translation type="unfinished"></translation>
+        <translation>CA 证书文件不存在。</translation>
     </message>
     <message>
         <source>Note: plain http to another machine sends the token in clear text.</source>
-        <translation type="unfinished"></translation>
+        <translation>注意：通过明文 http 连接其他机器时，令牌以明文发送。</translation>
     </message>
     <message>
         <source>Note:</source>
-        <translation type="unfinished"></translation>
+        <translation>注意：</translation>
     </message>
 </context>
 <context>
     <name>Switchyard::Console::CronModel</name>
     <message>
         <source>Running</source>
-        <translation type="unfinished"></translation>
+        <translation>运行中</translation>
     </message>
     <message>
         <source>Paused</source>
-        <translation type="unfinished"></translation>
+        <translation>已暂停</translation>
     </message>
     <message>
         <source>Disabled</source>
-        <translation type="unfinished"></translation>
+        <translation>已禁用</translation>
     </message>
     <message>
         <source>Error</source>
-        <translation type="unfinished"></translation>
+        <translation>错误</translation>
     </message>
     <message>
         <source>Cancelled</source>
-        <translation type="unfinished"></translation>
+        <translation>已取消</translation>
     </message>
     <message>
         <source>Finished</source>
-        <translation type="unfinished"></translation>
+        <translation>已完成</translation>
     </message>
     <message>
         <source>Not run yet</source>
-        <translation type="unfinished"></translation>
+        <translation>尚未运行</translation>
     </message>
     <message>
         <source>Task</source>
-        <translation type="unfinished"></translation>
+        <translation>任务</translation>
     </message>
     <message>
         <source>Schedule</source>
-        <translation type="unfinished"></translation>
+        <translation>计划</translation>
     </message>
     <message>
         <source>Next run</source>
-        <translation type="unfinished"></translation>
+        <translation>下次运行</translation>
     </message>
     <message>
         <source>Previous run</source>
-        <translation type="unfinished"></translation>
+        <translation>上次运行</translation>
     </message>
     <message>
         <source>Status</source>
-        <translation type="unfinished"></translation>
+        <translation>状态</translation>
     </message>
     <message>
         <source>Runs</source>
-        <translation type="unfinished"></translation>
+        <translation>运行次数</translation>
     </message>
     <message>
         <source>Last message</source>
-        <translation type="unfinished"></translation>
+        <translation>最近消息</translation>
     </message>
     <message>
         <source>%1 (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（%2）</translation>
     </message>
     <message>
         <source>%1 by %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1，由 %2 执行</translation>
     </message>
     <message>
         <source>disabled</source>
-        <translation type="unfinished"></translation>
+        <translation>已禁用</translation>
     </message>
     <message>
         <source>paused</source>
-        <translation type="unfinished"></translation>
+        <translation>已暂停</translation>
     </message>
     <message>
         <source>never</source>
-        <translation type="unfinished"></translation>
+        <translation>从未</translation>
     </message>
 </context>
 <context>
     <name>Switchyard::Console::CronPage</name>
     <message>
         <source>&lt;h3&gt;No cron tasks&lt;/h3&gt;&lt;p&gt;Built-in tasks register when the engine starts; your own run a &lt;code&gt;COMMAND&lt;/code&gt; or call a &lt;code&gt;URL&lt;/code&gt; from a &lt;code&gt;[cron.&amp;lt;name&amp;gt;]&lt;/code&gt; section of &lt;code&gt;app.ini&lt;/code&gt; — see docs/cron.md.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;h3&gt;没有定时任务&lt;/h3&gt;&lt;p&gt;内置任务在引擎启动时注册；自定义任务来自 &lt;code&gt;app.ini&lt;/code&gt; 的 &lt;code&gt;[cron.&amp;lt;name&amp;gt;]&lt;/code&gt; 小节，运行一个 &lt;code&gt;COMMAND&lt;/code&gt; 或调用一个 &lt;code&gt;URL&lt;/code&gt;——参见 docs/cron.md。&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Run now</source>
-        <translation type="unfinished"></translation>
+        <translation>立即运行</translation>
     </message>
     <message>
         <source>Start the task now, whatever its schedule</source>
-        <translation type="unfinished"></translation>
+        <translation>不论计划如何，立即启动该任务</translation>
     </message>
     <message>
         <source>Pause</source>
-        <translation type="unfinished"></translation>
+        <translation>暂停</translation>
     </message>
     <message>
         <source>Skip scheduled runs until resumed (on every instance); Run now still works</source>
-        <translation type="unfinished"></translation>
+        <translation>在恢复之前跳过计划运行（所有实例）；“立即运行”仍然可用</translation>
     </message>
     <message>
         <source>Resume</source>
-        <translation type="unfinished"></translation>
+        <translation>恢复</translation>
     </message>
     <message>
         <source>Reading the cron tasks</source>
-        <translation type="unfinished"></translation>
+        <translation>读取定时任务</translation>
     </message>
     <message>
         <source>Running…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在运行…</translation>
     </message>
     <message>
         <source>Select a task to see its runs.</source>
-        <translation type="unfinished"></translation>
+        <translation>选择一个任务以查看其运行记录。</translation>
     </message>
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt; — %2</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;%1&lt;/b&gt; — %2</translation>
     </message>
     <message>
         <source>Reading the runs of %1</source>
-        <translation type="unfinished"></translation>
+        <translation>读取 %1 的运行记录</translation>
     </message>
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt; has not run since the engine started.</source>
-        <translation type="unfinished"></translation>
+        <translation>自引擎启动以来，&lt;b&gt;%1&lt;/b&gt; 尚未运行。</translation>
     </message>
     <message>
         <source>Started %1</source>
-        <translation type="unfinished"></translation>
+        <translation>已启动 %1</translation>
     </message>
     <message>
         <source>%1 is already running; its result will show here when it finishes</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 已在运行；完成后结果将显示在这里</translation>
     </message>
     <message>
         <source>Running %1</source>
-        <translation type="unfinished"></translation>
+        <translation>运行 %1</translation>
     </message>
     <message>
         <source>Paused %1: scheduled runs are skipped until you resume</source>
-        <translation type="unfinished"></translation>
+        <translation>已暂停 %1：恢复之前将跳过计划运行</translation>
     </message>
     <message>
         <source>Resumed %1</source>
-        <translation type="unfinished"></translation>
+        <translation>已恢复 %1</translation>
     </message>
     <message>
         <source>Pausing %1</source>
-        <translation type="unfinished"></translation>
+        <translation>暂停 %1</translation>
     </message>
     <message>
         <source>Resuming %1</source>
-        <translation type="unfinished"></translation>
+        <translation>恢复 %1</translation>
     </message>
 </context>
 <context>
     <name>Switchyard::Console::CronRunModel</name>
     <message>
         <source>skipped: another instance holds the task&apos;s lock</source>
-        <translation type="unfinished"></translation>
+        <translation>已跳过：另一个实例持有该任务的锁</translation>
     </message>
     <message>
         <source>skipped: another instance ran this tick</source>
-        <translation type="unfinished"></translation>
+        <translation>已跳过：另一个实例已运行本次触发</translation>
     </message>
     <message>
         <source>skipped: the task is paused</source>
-        <translation type="unfinished"></translation>
+        <translation>已跳过：任务已暂停</translation>
     </message>
     <message>
         <source>skipped: Redis could not be reached</source>
-        <translation type="unfinished"></translation>
+        <translation>已跳过：无法连接 Redis</translation>
     </message>
     <message>
         <source>skipped: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>已跳过：%1</translation>
     </message>
     <message>
         <source>Started</source>
-        <translation type="unfinished"></translation>
+        <translation>开始时间</translation>
     </message>
     <message>
         <source>Trigger</source>
-        <translation type="unfinished"></translation>
+        <translation>触发方式</translation>
     </message>
     <message>
         <source>Doer</source>
-        <translation type="unfinished"></translation>
+        <translation>执行者</translation>
     </message>
     <message>
         <source>Instance</source>
-        <translation type="unfinished"></translation>
+        <translation>实例</translation>
     </message>
     <message>
         <source>Duration</source>
-        <translation type="unfinished"></translation>
+        <translation>耗时</translation>
     </message>
     <message>
         <source>Status</source>
-        <translation type="unfinished"></translation>
+        <translation>状态</translation>
     </message>
     <message>
         <source>Message</source>
-        <translation type="unfinished"></translation>
+        <translation>消息</translation>
     </message>
 </context>
 <context>
     <name>Switchyard::Console::DeliveryExportJob</name>
     <message>
         <source>Exporting deliveries to %1</source>
-        <translation type="unfinished"></translation>
+        <translation>正在将投递导出到 %1</translation>
     </message>
     <message>
         <source>cannot write %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>无法写入 %1：%2</translation>
     </message>
     <message>
         <source>export cancelled after %1 deliveries; nothing was written</source>
-        <translation type="unfinished"></translation>
+        <translation>导出在 %1 条投递后取消；未写入任何内容</translation>
     </message>
 </context>
 <context>
     <name>Switchyard::Console::EventModel</name>
     <message>
         <source>ID</source>
-        <translation type="unfinished"></translation>
+        <translation>ID</translation>
     </message>
     <message>
         <source>Received</source>
-        <translation type="unfinished"></translation>
+        <translation>接收时间</translation>
     </message>
     <message>
         <source>Event</source>
-        <translation type="unfinished"></translation>
+        <translation>事件</translation>
     </message>
     <message>
         <source>Action</source>
-        <translation type="unfinished"></translation>
+        <translation>动作</translation>
     </message>
     <message>
         <source>Repository</source>
-        <translation type="unfinished"></translation>
+        <translation>仓库</translation>
     </message>
     <message>
         <source>Sender</source>
-        <translation type="unfinished"></translation>
+        <translation>发送者</translation>
     </message>
     <message>
         <source>Status</source>
-        <translation type="unfinished"></translation>
+        <translation>状态</translation>
     </message>
     <message>
         <source>Error</source>
-        <translation type="unfinished"></translation>
+        <translation>错误</translation>
     </message>
     <message>
         <source>Source %1, delivery %2, trace %3</source>
-        <translation type="unfinished"></translation>
+        <translation>来源 %1，投递 %2，追踪 %3</translation>
     </message>
 </context>
 <context>
     <name>Switchyard::Console::ForgeUserModel</name>
     <message>
         <source>User</source>
-        <translation type="unfinished"></translation>
+        <translation>用户</translation>
     </message>
     <message>
         <source>Source</source>
-        <translation type="unfinished"></translation>
+        <translation>来源</translation>
     </message>
     <message>
         <source>Unread</source>
-        <translation type="unfinished"></translation>
+        <translation>未读</translation>
     </message>
     <message>
         <source>%1 (bot)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（机器人）</translation>
     </message>
 </context>
 <context>
     <name>Switchyard::Console::HistoryChart</name>
     <message>
         <source>in the last hour</source>
-        <translation type="unfinished"></translation>
+        <translation>最近一小时</translation>
     </message>
     <message>
         <source>in the last 7 days</source>
-        <translation type="unfinished"></translation>
+        <translation>最近 7 天</translation>
     </message>
     <message>
         <source>in the last 90 days</source>
-        <translation type="unfinished"></translation>
+        <translation>最近 90 天</translation>
     </message>
     <message>
         <source>Queue shown in the history chart</source>
-        <translation type="unfinished"></translation>
+        <translation>历史图表中显示的队列</translation>
     </message>
     <message>
         <source>All queues</source>
-        <translation type="unfinished"></translation>
+        <translation>所有队列</translation>
     </message>
     <message>
         <source>Period of the history chart</source>
-        <translation type="unfinished"></translation>
+        <translation>历史图表的时间范围</translation>
     </message>
     <message>
         <source>Last hour, per minute</source>
-        <translation type="unfinished"></translation>
+        <translation>最近一小时，按分钟</translation>
     </message>
     <message>
         <source>Last 7 days, per hour</source>
-        <translation type="unfinished"></translation>
+        <translation>最近 7 天，按小时</translation>
     </message>
     <message>
         <source>Last 90 days, per day</source>
-        <translation type="unfinished"></translation>
+        <translation>最近 90 天，按天</translation>
     </message>
     <message>
         <source>&amp;Queue:</source>
-        <translation type="unfinished"></translation>
+        <translation>队列(&amp;Q)：</translation>
     </message>
     <message>
         <source>&amp;Period:</source>
-        <translation type="unfinished"></translation>
+        <translation>时间范围(&amp;P)：</translation>
     </message>
     <message>
         <source>Processed</source>
-        <translation type="unfinished"></translation>
+        <translation>已处理</translation>
     </message>
     <message>
         <source>Failed</source>
-        <translation type="unfinished"></translation>
+        <translation>失败</translation>
     </message>
     <message>
         <source>items</source>
-        <translation type="unfinished"></translation>
+        <translation>项</translation>
     </message>
     <message>
         <source>Processed and failed items over time</source>
-        <translation type="unfinished"></translation>
+        <translation>已处理和失败的项随时间的变化</translation>
     </message>
     <message>
         <source>%1 processed · %2 failed %3</source>
-        <translation type="unfinished"></translation>
+        <translation>%3：已处理 %1 · 失败 %2</translation>
     </message>
     <message>
         <source>History unavailable: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>历史数据不可用：%1</translation>
     </message>
 </context>
 <context>
     <name>Switchyard::Console::HookDialog</name>
     <message>
         <source>a repository</source>
-        <translation type="unfinished"></translation>
+        <translation>仓库</translation>
     </message>
     <message>
         <source>an organisation</source>
-        <translation type="unfinished"></translation>
+        <translation>组织</translation>
     </message>
     <message>
         <source>a user</source>
-        <translation type="unfinished"></translation>
+        <translation>用户</translation>
     </message>
     <message>
         <source>the whole instance (system)</source>
-        <translation type="unfinished"></translation>
+        <translation>整个实例（系统）</translation>
     </message>
     <message>
         <source>JSON (application/json)</source>
-        <translation type="unfinished"></translation>
+        <translation>JSON（application/json）</translation>
     </message>
     <message>
         <source>form (payload=…)</source>
-        <translation type="unfinished"></translation>
+        <translation>表单（payload=…）</translation>
     </message>
     <message>
         <source>Edit webhook %1</source>
-        <translation type="unfinished"></translation>
+        <translation>编辑网络钩子 %1</translation>
     </message>
     <message>
         <source>set — leave empty to keep it</source>
-        <translation type="unfinished"></translation>
+        <translation>已设置——留空则保持不变</translation>
     </message>
     <message>
         <source>none</source>
-        <translation type="unfinished"></translation>
+        <translation>无</translation>
     </message>
     <message>
         <source>Add webhook</source>
-        <translation type="unfinished"></translation>
+        <translation>添加网络钩子</translation>
     </message>
     <message>
         <source>Save</source>
-        <translation type="unfinished"></translation>
+        <translation>保存</translation>
     </message>
     <message>
         <source>Add</source>
-        <translation type="unfinished"></translation>
+        <translation>添加</translation>
     </message>
     <message>
         <source>%1 settings</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 设置</translation>
+    </message>
+    <message>
+        <source>removed with the new URL — enter it again to keep one</source>
+        <translation>已随新 URL 移除——如需保留请重新输入</translation>
+    </message>
+    <message>
+        <source>The stored Authorization header is not sent to a new URL: enter it again, or the hook is saved without one</source>
+        <translation>已保存的 Authorization 标头不会发送到新 URL：请重新输入，否则钩子将不带该标头保存</translation>
     </message>
 </context>
 <context>
     <name>Switchyard::Console::HookModel</name>
     <message>
         <source>Id</source>
-        <translation type="unfinished"></translation>
+        <translation>ID</translation>
     </message>
     <message>
         <source>Scope</source>
-        <translation type="unfinished"></translation>
+        <translation>范围</translation>
     </message>
     <message>
         <source>Of</source>
-        <translation type="unfinished"></translation>
+        <translation>所属</translation>
     </message>
     <message>
         <source>Type</source>
-        <translation type="unfinished"></translation>
+        <translation>类型</translation>
     </message>
     <message>
         <source>URL</source>
-        <translation type="unfinished"></translation>
+        <translation>URL</translation>
     </message>
     <message>
         <source>Events</source>
-        <translation type="unfinished"></translation>
+        <translation>事件</translation>
     </message>
     <message>
         <source>Active</source>
-        <translation type="unfinished"></translation>
+        <translation>启用</translation>
     </message>
     <message>
         <source>Last delivery</source>
-        <translation type="unfinished"></translation>
+        <translation>最近投递</translation>
     </message>
     <message>
         <source>everything</source>
-        <translation type="unfinished"></translation>
+        <translation>全部</translation>
     </message>
     <message>
         <source>nothing chosen</source>
-        <translation type="unfinished"></translation>
+        <translation>未选择</translation>
     </message>
     <message>
         <source>push only</source>
-        <translation type="unfinished"></translation>
+        <translation>仅推送</translation>
     </message>
     <message>
         <source>%1 · branches %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 · 分支 %2</translation>
     </message>
     <message>
         <source>repository %1</source>
-        <translation type="unfinished"></translation>
+        <translation>仓库 %1</translation>
     </message>
     <message>
         <source>owner %1</source>
-        <translation type="unfinished"></translation>
+        <translation>所有者 %1</translation>
     </message>
     <message>
         <source>every repository</source>
-        <translation type="unfinished"></translation>
+        <translation>所有仓库</translation>
     </message>
     <message>
         <source>succeeded</source>
-        <translation type="unfinished"></translation>
+        <translation>成功</translation>
     </message>
     <message>
         <source>failed</source>
-        <translation type="unfinished"></translation>
+        <translation>失败</translation>
     </message>
     <message>
         <source>none yet</source>
-        <translation type="unfinished"></translation>
+        <translation>暂无</translation>
     </message>
     <message>
         <source>%1 %2 (%3)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 %2（%3）</translation>
     </message>
     <message>
         <source>%1 — %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 — %2</translation>
     </message>
     <message>
         <source>yes</source>
-        <translation type="unfinished"></translation>
+        <translation>是</translation>
     </message>
     <message>
         <source>paused</source>
-        <translation type="unfinished"></translation>
+        <translation>已暂停</translation>
     </message>
 </context>
 <context>
     <name>Switchyard::Console::HookTaskModel</name>
     <message>
         <source>Id</source>
-        <translation type="unfinished"></translation>
+        <translation>ID</translation>
     </message>
     <message>
         <source>Queued</source>
-        <translation type="unfinished"></translation>
+        <translation>入队时间</translation>
     </message>
     <message>
         <source>Event</source>
-        <translation type="unfinished"></translation>
+        <translation>事件</translation>
     </message>
     <message>
         <source>Status</source>
-        <translation type="unfinished"></translation>
+        <translation>状态</translation>
     </message>
     <message>
         <source>Took</source>
-        <translation type="unfinished"></translation>
+        <translation>耗时</translation>
     </message>
     <message>
         <source>Delivery id</source>
-        <translation type="unfinished"></translation>
+        <translation>投递 ID</translation>
     </message>
     <message>
         <source>HTTP %1</source>
-        <translation type="unfinished"></translation>
+        <translation>HTTP %1</translation>
     </message>
     <message>
         <source>a redelivery of delivery %1</source>
-        <translation type="unfinished"></translation>
+        <translation>对投递 %1 的重新投递</translation>
     </message>
     <message>
         <source>%1 (again)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（重新投递）</translation>
     </message>
     <message>
         <source>%1 · %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 · %2</translation>
     </message>
     <message>
         <source>Hook</source>
-        <translation type="unfinished"></translation>
+        <translation>钩子</translation>
     </message>
     <message>
         <source>scheduled retry %1 of delivery %2, due %3</source>
-        <translation type="unfinished"></translation>
+        <translation>投递 %2 的第 %1 次计划重试，时间 %3</translation>
     </message>
     <message>
         <source>scheduled retry %1 of delivery %2</source>
-        <translation type="unfinished"></translation>
+        <translation>投递 %2 的第 %1 次计划重试</translation>
     </message>
     <message>
         <source>%1 (retry %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（第 %2 次重试）</translation>
+    </message>
+    <message>
+        <source>Interrupted: instance %1 stopped during the delivery (%2); it may or may not have arrived.</source>
+        <translation>已中断：实例 %1 在投递期间停止（%2）；对方可能已收到，也可能未收到。</translation>
+    </message>
+    <message>
+        <source>Interrupted: instance %1 ended during the delivery (%2); it may or may not have arrived.</source>
+        <translation>已中断：实例 %1 在投递期间终止（%2）；对方可能已收到，也可能未收到。</translation>
+    </message>
+    <message>
+        <source>(unknown)</source>
+        <translation>（未知）</translation>
+    </message>
+    <message>
+        <source>Sent again under the same delivery id.</source>
+        <translation>已以相同的投递 ID 重新发送。</translation>
+    </message>
+    <message>
+        <source>Not sent again (RESEND_INTERRUPTED is off).</source>
+        <translation>未重新发送（RESEND_INTERRUPTED 已关闭）。</translation>
+    </message>
+    <message>
+        <source>%1 · resent</source>
+        <translation>%1 · 已重发</translation>
+    </message>
+    <message>
+        <source>%1 (interrupted)</source>
+        <translation>%1（已中断）</translation>
     </message>
 </context>
 <context>
     <name>Switchyard::Console::InstanceView</name>
     <message>
         <source>Read-only connection: this token may look but not change anything, so the actions are disabled.</source>
-        <translation type="unfinished"></translation>
+        <translation>只读连接：此令牌只能查看、不能更改，因此操作已禁用。</translation>
     </message>
     <message>
         <source>starting…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在启动…</translation>
     </message>
     <message>
         <source>connecting…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在连接…</translation>
     </message>
     <message>
         <source>connected</source>
-        <translation type="unfinished"></translation>
+        <translation>已连接</translation>
     </message>
     <message>
         <source>connected, read-only</source>
-        <translation type="unfinished"></translation>
+        <translation>已连接，只读</translation>
     </message>
     <message>
         <source>not connected</source>
-        <translation type="unfinished"></translation>
+        <translation>未连接</translation>
     </message>
     <message>
         <source>shutting down…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在停止…</translation>
     </message>
     <message>
         <source>closing…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在关闭…</translation>
     </message>
     <message>
         <source>closed</source>
-        <translation type="unfinished"></translation>
+        <translation>已关闭</translation>
     </message>
     <message>
         <source>○ not live</source>
-        <translation type="unfinished"></translation>
+        <translation>○ 非实时</translation>
     </message>
     <message>
         <source>○ waiting for updates</source>
-        <translation type="unfinished"></translation>
+        <translation>○ 等待更新</translation>
     </message>
     <message>
         <source>● live</source>
-        <translation type="unfinished"></translation>
+        <translation>● 实时</translation>
     </message>
     <message>
         <source>◌ stale since %1</source>
-        <translation type="unfinished"></translation>
+        <translation>◌ 自 %1 起未更新</translation>
     </message>
     <message>
         <source>up %1</source>
-        <translation type="unfinished"></translation>
+        <translation>已运行 %1</translation>
     </message>
     <message>
         <source>last seen %1</source>
-        <translation type="unfinished"></translation>
+        <translation>最后在线 %1</translation>
     </message>
     <message>
         <source>not seen yet</source>
-        <translation type="unfinished"></translation>
+        <translation>尚未在线</translation>
     </message>
     <message>
         <source> &amp;nbsp;·&amp;nbsp; %1 &amp;nbsp;·&amp;nbsp; v%2 &amp;nbsp;·&amp;nbsp; %3 &amp;nbsp;·&amp;nbsp; queues %4 · cache %5 · locks %6</source>
-        <translation type="unfinished"></translation>
+        <translation> &amp;nbsp;·&amp;nbsp; %1 &amp;nbsp;·&amp;nbsp; v%2 &amp;nbsp;·&amp;nbsp; %3 &amp;nbsp;·&amp;nbsp; 队列 %4 · 缓存 %5 · 锁 %6</translation>
     </message>
 </context>
 <context>
     <name>Switchyard::Console::LockModel</name>
     <message>
         <source>Key</source>
-        <translation type="unfinished"></translation>
+        <translation>键</translation>
     </message>
     <message>
         <source>Backend</source>
-        <translation type="unfinished"></translation>
+        <translation>后端</translation>
     </message>
     <message>
         <source>Holder instance</source>
-        <translation type="unfinished"></translation>
+        <translation>持有者实例</translation>
     </message>
     <message>
         <source>Token</source>
-        <translation type="unfinished"></translation>
+        <translation>令牌</translation>
     </message>
     <message>
         <source>Fencing token</source>
-        <translation type="unfinished"></translation>
+        <translation>防护令牌</translation>
     </message>
     <message>
         <source>Acquired</source>
-        <translation type="unfinished"></translation>
+        <translation>获取时间</translation>
     </message>
     <message>
         <source>TTL</source>
-        <translation type="unfinished"></translation>
+        <translation>TTL</translation>
     </message>
     <message>
         <source>Extensions</source>
-        <translation type="unfinished"></translation>
+        <translation>续期次数</translation>
     </message>
     <message>
         <source>Waiters</source>
-        <translation type="unfinished"></translation>
+        <translation>等待者</translation>
     </message>
     <message>
         <source>This instance holds the lock</source>
-        <translation type="unfinished"></translation>
+        <translation>本实例持有此锁</translation>
     </message>
     <message>
         <source>Held by another instance</source>
-        <translation type="unfinished"></translation>
+        <translation>由另一个实例持有</translation>
     </message>
     <message>
         <source>Strictly increasing with every acquisition: resources refuse writes carrying an older token.</source>
-        <translation type="unfinished"></translation>
+        <translation>每次获取都严格递增：资源会拒绝携带旧令牌的写入。</translation>
     </message>
     <message>
         <source>%1 (this instance)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（本实例）</translation>
     </message>
     <message>
         <source>no lease</source>
-        <translation type="unfinished"></translation>
+        <translation>无租约</translation>
     </message>
 </context>
 <context>
     <name>Switchyard::Console::LocksPage</name>
     <message>
         <source>&lt;h3&gt;No locks are held&lt;/h3&gt;&lt;p&gt;Cron runs, webhook deliveries and other exclusive work take a global lock while they run; they appear here with their holder, fencing token and lease. &lt;code&gt;[global_lock] SERVICE_TYPE&lt;/code&gt; chooses memory or Redis — see docs/locks.md.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;h3&gt;没有被持有的锁&lt;/h3&gt;&lt;p&gt;定时任务运行、网络钩子投递及其他独占性工作在运行期间会获取全局锁；它们会连同持有者、防护令牌和租约显示在这里。&lt;code&gt;[global_lock] SERVICE_TYPE&lt;/code&gt; 用于选择内存或 Redis——参见 docs/locks.md。&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Force release…</source>
-        <translation type="unfinished"></translation>
+        <translation>强制释放…</translation>
     </message>
     <message>
         <source>Remove the lock whoever holds it (asks first)</source>
-        <translation type="unfinished"></translation>
+        <translation>无论由谁持有，都移除该锁（会先确认）</translation>
     </message>
     <message>
         <source>A fencing token grows with every acquisition: a resource that remembers the highest token it saw refuses writes from a holder that lost its lock.</source>
-        <translation type="unfinished"></translation>
+        <translation>防护令牌随每次获取而增大：记住所见最大令牌的资源会拒绝已失去锁的持有者的写入。</translation>
     </message>
     <message>
         <source>Reading the locks</source>
-        <translation type="unfinished"></translation>
+        <translation>读取锁</translation>
     </message>
     <message>
         <source>Force release</source>
-        <translation type="unfinished"></translation>
+        <translation>强制释放</translation>
     </message>
     <message>
         <source>Force-release %1, held by %2 (fencing token %3)?
 
 The holder will be told it lost the lock; work it does after that is not protected, and another process may take the lock at once.</source>
-        <translation type="unfinished"></translation>
+        <translation>强制释放由 %2 持有的 %1（防护令牌 %3）？
+
+持有者会被告知它已失去该锁；此后它所做的工作不再受保护，其他进程可能立即获取该锁。</translation>
     </message>
     <message>
         <source>Released %1 (was held by %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>已释放 %1（原由 %2 持有）</translation>
     </message>
     <message>
         <source>%1 was already released; nothing to do</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 已被释放，无需操作</translation>
     </message>
     <message>
         <source>Force-releasing %1</source>
-        <translation type="unfinished"></translation>
+        <translation>强制释放 %1</translation>
     </message>
 </context>
 <context>
     <name>Switchyard::Console::MainWindow</name>
     <message>
         <source>Switchyard</source>
-        <translation type="unfinished"></translation>
+        <translation>Switchyard</translation>
     </message>
     <message>
         <source>Details…</source>
-        <translation type="unfinished"></translation>
+        <translation>详细信息…</translation>
     </message>
     <message>
         <source>Error details</source>
-        <translation type="unfinished"></translation>
+        <translation>错误详情</translation>
     </message>
     <message>
         <source>Refresh</source>
-        <translation type="unfinished"></translation>
+        <translation>刷新</translation>
     </message>
     <message>
         <source>Filter</source>
-        <translation type="unfinished"></translation>
+        <translation>筛选</translation>
     </message>
     <message>
         <source>%1 (Ctrl+%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（Ctrl+%2）</translation>
     </message>
     <message>
         <source>Switchyard — %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Switchyard — %1</translation>
     </message>
     <message>
         <source>○ not live</source>
-        <translation type="unfinished"></translation>
+        <translation>○ 非实时</translation>
     </message>
     <message>
         <source>console window closed</source>
-        <translation type="unfinished"></translation>
+        <translation>控制台窗口已关闭</translation>
     </message>
     <message>
         <source>Instances and pages</source>
-        <translation type="unfinished"></translation>
+        <translation>实例与页面</translation>
     </message>
     <message>
         <source>%1: not connected</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：未连接</translation>
     </message>
     <message>
         <source>Connected to %1%2</source>
-        <translation type="unfinished"></translation>
+        <translation>已连接到 %1%2</translation>
     </message>
     <message>
         <source> (read-only)</source>
-        <translation type="unfinished"></translation>
+        <translation>（只读）</translation>
     </message>
     <message>
         <source>Connecting to %1 (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>正在连接到 %1（%2）</translation>
     </message>
     <message>
         <source>closed by the operator</source>
-        <translation type="unfinished"></translation>
+        <translation>已由操作员关闭</translation>
     </message>
     <message>
         <source>&amp;Connection</source>
-        <translation type="unfinished"></translation>
+        <translation>连接(&amp;C)</translation>
     </message>
     <message>
         <source>&amp;Connect to an instance…</source>
-        <translation type="unfinished"></translation>
+        <translation>连接到实例(&amp;C)…</translation>
     </message>
     <message>
         <source>&amp;Saved instances</source>
-        <translation type="unfinished"></translation>
+        <translation>已保存的实例(&amp;S)</translation>
     </message>
     <message>
         <source>C&amp;lose this connection</source>
-        <translation type="unfinished"></translation>
+        <translation>关闭此连接(&amp;L)</translation>
     </message>
     <message>
         <source>&amp;Quit</source>
-        <translation type="unfinished"></translation>
+        <translation>退出(&amp;Q)</translation>
     </message>
     <message>
         <source>Open</source>
-        <translation type="unfinished"></translation>
+        <translation>打开</translation>
     </message>
     <message>
         <source>Forget</source>
-        <translation type="unfinished"></translation>
+        <translation>忘记</translation>
     </message>
     <message>
         <source>(none yet)</source>
-        <translation type="unfinished"></translation>
+        <translation>（暂无）</translation>
     </message>
     <message>
         <source>Saved %1; its token is in the system keychain</source>
-        <translation type="unfinished"></translation>
+        <translation>已保存 %1；其令牌存于系统钥匙串</translation>
     </message>
     <message>
         <source>Saved %1, but %2: its token is kept for this session only and will be asked for next time</source>
-        <translation type="unfinished"></translation>
+        <translation>已保存 %1，但%2：其令牌仅在本次会话中保留，下次将再次询问</translation>
     </message>
     <message>
         <source>Forgot %1</source>
-        <translation type="unfinished"></translation>
+        <translation>已忘记 %1</translation>
     </message>
     <message>
         <source>%1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：%2</translation>
     </message>
     <message>
         <source>Shutting down…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在停止…</translation>
     </message>
     <message>
         <source>&amp;View</source>
-        <translation type="unfinished"></translation>
+        <translation>视图(&amp;V)</translation>
     </message>
     <message>
         <source>&amp;Theme</source>
-        <translation type="unfinished"></translation>
+        <translation>主题(&amp;T)</translation>
     </message>
     <message>
         <source>&amp;System</source>
-        <translation type="unfinished"></translation>
+        <translation>跟随系统(&amp;S)</translation>
     </message>
     <message>
         <source>&amp;Light</source>
-        <translation type="unfinished"></translation>
+        <translation>浅色(&amp;L)</translation>
     </message>
     <message>
         <source>&amp;Dark</source>
-        <translation type="unfinished"></translation>
+        <translation>深色(&amp;D)</translation>
     </message>
 </context>
 <context>
     <name>Switchyard::Console::NoticeModel</name>
     <message>
         <source>ID</source>
-        <translation type="unfinished"></translation>
+        <translation>ID</translation>
     </message>
     <message>
         <source>Time</source>
-        <translation type="unfinished"></translation>
+        <translation>时间</translation>
     </message>
     <message>
         <source>Type</source>
-        <translation type="unfinished"></translation>
+        <translation>类型</translation>
     </message>
     <message>
         <source>Description</source>
-        <translation type="unfinished"></translation>
+        <translation>描述</translation>
     </message>
 </context>
 <context>
     <name>Switchyard::Console::NoticesPage</name>
     <message>
         <source>&lt;h3&gt;No system notices&lt;/h3&gt;&lt;p&gt;The engine writes a notice when something needs an operator: a cron task that failed (or succeeded, with &lt;code&gt;NOTICE_ON_SUCCESS&lt;/code&gt;), a lock that was force-released, queue data that was damaged. They appear here as they happen.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;h3&gt;没有系统提示&lt;/h3&gt;&lt;p&gt;当有事需要操作员处理时，引擎会写入一条系统提示：定时任务失败（或在设置了 &lt;code&gt;NOTICE_ON_SUCCESS&lt;/code&gt; 时成功）、锁被强制释放、队列数据损坏。它们一发生就会显示在这里。&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Delete</source>
-        <translation type="unfinished"></translation>
+        <translation>删除</translation>
     </message>
     <message>
         <source>Select a notice to read all of it.</source>
-        <translation type="unfinished"></translation>
+        <translation>选择一条系统提示以阅读全文。</translation>
     </message>
     <message>
         <source>Reading the notices</source>
-        <translation type="unfinished"></translation>
+        <translation>读取系统提示</translation>
     </message>
     <message>
         <source>Delete %1</source>
-        <translation type="unfinished"></translation>
+        <translation>删除 %1 条</translation>
     </message>
     <message>
         <source>Deleting notices</source>
-        <translation type="unfinished"></translation>
+        <translation>删除系统提示</translation>
     </message>
     <message>
         <source>Deleted 1 notice</source>
-        <translation type="unfinished"></translation>
+        <translation>已删除 1 条系统提示</translation>
     </message>
     <message>
         <source>Deleted %1 notices</source>
-        <translation type="unfinished"></translation>
+        <translation>已删除 %1 条系统提示</translation>
     </message>
 </context>
 <context>
     <name>Switchyard::Console::NotificationModel</name>
     <message>
         <source>Status</source>
-        <translation type="unfinished"></translation>
+        <translation>状态</translation>
     </message>
     <message>
         <source>Repository</source>
-        <translation type="unfinished"></translation>
+        <translation>仓库</translation>
     </message>
     <message>
         <source>Number</source>
-        <translation type="unfinished"></translation>
+        <translation>编号</translation>
     </message>
     <message>
         <source>Title</source>
-        <translation type="unfinished"></translation>
+        <translation>标题</translation>
     </message>
     <message>
         <source>Kind</source>
-        <translation type="unfinished"></translation>
+        <translation>类别</translation>
     </message>
     <message>
         <source>Updated</source>
-        <translation type="unfinished"></translation>
+        <translation>更新时间</translation>
     </message>
 </context>
 <context>
     <name>Switchyard::Console::NotificationsPage</name>
     <message>
         <source>Ingested events, newest first</source>
-        <translation type="unfinished"></translation>
+        <translation>已接收的事件，最新的在前</translation>
     </message>
     <message>
         <source>&lt;h3&gt;No events yet&lt;/h3&gt;&lt;p&gt;Events arrive when a forge posts its webhooks to this instance&apos;s admin API: give a Gitea or GitHub webhook the URL &lt;code&gt;http://HOST:3300/api/v1/events?source=NAME&lt;/code&gt;, with the secret you set as &lt;code&gt;[event_source.NAME] SECRET&lt;/code&gt; in app.ini (or an &lt;code&gt;ingest&lt;/code&gt; token: &lt;code&gt;switchyardctl token create forge --role ingest&lt;/code&gt;).&lt;/p&gt;&lt;p&gt;To try it with a saved payload: &lt;code&gt;switchyardctl events send push.json --event push&lt;/code&gt;. Each event is stored, then turned into notifications for the users who watch, take part or are mentioned; they appear below with their unread counts.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;h3&gt;尚无事件&lt;/h3&gt;&lt;p&gt;当代码平台把网络钩子发送到本实例的管理 API 时，事件便会到达：为 Gitea 或 GitHub 的网络钩子填写 URL &lt;code&gt;http://HOST:3300/api/v1/events?source=NAME&lt;/code&gt;，并使用您在 app.ini 中以 &lt;code&gt;[event_source.NAME] SECRET&lt;/code&gt; 设置的密钥（或使用 &lt;code&gt;ingest&lt;/code&gt; 令牌：&lt;code&gt;switchyardctl token create forge --role ingest&lt;/code&gt;）。&lt;/p&gt;&lt;p&gt;用保存的负载试一试：&lt;code&gt;switchyardctl events send push.json --event push&lt;/code&gt;。每个事件都会先被保存，再转换为通知，发给关注、参与或被提及的用户；这些用户及其未读数显示在下方。&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Follow</source>
-        <translation type="unfinished"></translation>
+        <translation>跟随</translation>
     </message>
     <message>
         <source>Keep the newest event in view as events arrive (off: the list stays where you scrolled)</source>
-        <translation type="unfinished"></translation>
+        <translation>事件到达时保持最新事件可见（关闭时列表停留在您滚动到的位置）</translation>
     </message>
     <message>
         <source>Show trace</source>
-        <translation type="unfinished"></translation>
+        <translation>显示追踪</translation>
     </message>
     <message>
         <source>What the selected event produced: the notifications and feed rows of its trace</source>
-        <translation type="unfinished"></translation>
+        <translation>所选事件产生的内容：其追踪中的通知和动态记录</translation>
     </message>
     <message>
         <source>Users of the forge, with their unread notifications</source>
-        <translation type="unfinished"></translation>
+        <translation>代码平台的用户及其未读通知</translation>
     </message>
     <message>
         <source>Notification actions</source>
-        <translation type="unfinished"></translation>
+        <translation>通知操作</translation>
     </message>
     <message>
         <source>Select a user to see their notifications.</source>
-        <translation type="unfinished"></translation>
+        <translation>选择一个用户以查看其通知。</translation>
     </message>
     <message>
         <source>Mark read</source>
-        <translation type="unfinished"></translation>
+        <translation>标为已读</translation>
     </message>
     <message>
         <source>Mark unread</source>
-        <translation type="unfinished"></translation>
+        <translation>标为未读</translation>
     </message>
     <message>
         <source>Pin</source>
-        <translation type="unfinished"></translation>
+        <translation>置顶</translation>
     </message>
     <message>
         <source>Mark all read</source>
-        <translation type="unfinished"></translation>
+        <translation>全部标为已读</translation>
     </message>
     <message>
         <source>Every unread notification of the selected user becomes read</source>
-        <translation type="unfinished"></translation>
+        <translation>将所选用户的所有未读通知标为已读</translation>
     </message>
     <message>
         <source>The selected user&apos;s notifications</source>
-        <translation type="unfinished"></translation>
+        <translation>所选用户的通知</translation>
     </message>
     <message>
         <source>Reading the events</source>
-        <translation type="unfinished"></translation>
+        <translation>读取事件</translation>
     </message>
     <message>
         <source>Reading the users</source>
-        <translation type="unfinished"></translation>
+        <translation>读取用户</translation>
     </message>
     <message>
         <source>Reading the notifications</source>
-        <translation type="unfinished"></translation>
+        <translation>读取通知</translation>
     </message>
     <message numerus="yes">
         <source>%1: %n notification(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1：%n 条通知</numerusform>
         </translation>
     </message>
     <message>
         <source>What the trace holds, oldest first</source>
-        <translation type="unfinished"></translation>
+        <translation>追踪包含的内容，最早的在前</translation>
     </message>
     <message>
         <source>Kind</source>
-        <translation type="unfinished"></translation>
+        <translation>类别</translation>
     </message>
     <message>
         <source>Id</source>
-        <translation type="unfinished"></translation>
+        <translation>ID</translation>
     </message>
     <message>
         <source>At</source>
-        <translation type="unfinished"></translation>
+        <translation>时间</translation>
     </message>
     <message>
         <source>Status</source>
-        <translation type="unfinished"></translation>
+        <translation>状态</translation>
     </message>
     <message>
         <source>What</source>
-        <translation type="unfinished"></translation>
+        <translation>内容</translation>
     </message>
     <message>
         <source>Trace %1</source>
-        <translation type="unfinished"></translation>
+        <translation>追踪 %1</translation>
     </message>
     <message>
         <source>Reading trace %1…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在读取追踪 %1…</translation>
     </message>
     <message>
         <source>Trace %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>追踪 %1：%2</translation>
     </message>
     <message numerus="yes">
         <source>Trace %1 began with %2 %3 (%4): %n item(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>追踪 %1 始于 %2 %3（%4）：共 %n 项</numerusform>
         </translation>
     </message>
     <message>
         <source>Marking a notification %1</source>
-        <translation type="unfinished"></translation>
+        <translation>将通知标记为 %1</translation>
     </message>
     <message>
         <source>Marked %1</source>
-        <translation type="unfinished"></translation>
+        <translation>已标记为 %1</translation>
     </message>
     <message>
         <source>Marking all notifications read</source>
-        <translation type="unfinished"></translation>
+        <translation>将所有通知标为已读</translation>
     </message>
     <message>
         <source>Marked all notifications read</source>
-        <translation type="unfinished"></translation>
+        <translation>已将所有通知标为已读</translation>
     </message>
 </context>
 <context>
     <name>Switchyard::Console::OverviewPage</name>
     <message>
         <source>Queues</source>
-        <translation type="unfinished"></translation>
+        <translation>队列</translation>
     </message>
     <message>
         <source>Cron</source>
-        <translation type="unfinished"></translation>
+        <translation>定时任务</translation>
     </message>
     <message>
         <source>Locks</source>
-        <translation type="unfinished"></translation>
+        <translation>锁</translation>
     </message>
     <message>
         <source>Cache</source>
-        <translation type="unfinished"></translation>
+        <translation>缓存</translation>
     </message>
     <message>
         <source>Instance information unavailable: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法获取实例信息：%1</translation>
     </message>
     <message>
         <source>No notices: nothing needs your attention.</source>
-        <translation type="unfinished"></translation>
+        <translation>没有系统提示：没有需要您处理的事项。</translation>
     </message>
     <message>
         <source>held, %1 by this instance</source>
-        <translation type="unfinished"></translation>
+        <translation>被持有，其中 %1 个由本实例持有</translation>
     </message>
     <message>
         <source>hit ratio · %1 · p99 %2 ms</source>
-        <translation type="unfinished"></translation>
+        <translation>命中率 · %1 · p99 %2 毫秒</translation>
     </message>
     <message>
         <source>&lt;span style=&apos;font-size:large&apos;&gt;&lt;b&gt;%1&lt;/b&gt;&lt;/span&gt; &amp;nbsp; Switchyard %2 · up %3&lt;br&gt;&lt;b&gt;Config&lt;/b&gt; %4 · &lt;b&gt;Data&lt;/b&gt; %5&lt;br&gt;&lt;b&gt;Queues&lt;/b&gt; %6 · &lt;b&gt;Cache&lt;/b&gt; %7 · &lt;b&gt;Locks&lt;/b&gt; %8 · &lt;b&gt;Database&lt;/b&gt; %9 · &lt;b&gt;Pub/sub&lt;/b&gt; %10</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;span style=&apos;font-size:large&apos;&gt;&lt;b&gt;%1&lt;/b&gt;&lt;/span&gt; &amp;nbsp; Switchyard %2 · 已运行 %3&lt;br&gt;&lt;b&gt;配置&lt;/b&gt; %4 · &lt;b&gt;数据&lt;/b&gt; %5&lt;br&gt;&lt;b&gt;队列&lt;/b&gt; %6 · &lt;b&gt;缓存&lt;/b&gt; %7 · &lt;b&gt;锁&lt;/b&gt; %8 · &lt;b&gt;数据库&lt;/b&gt; %9 · &lt;b&gt;发布/订阅&lt;/b&gt; %10</translation>
     </message>
     <message>
         <source>embedded defaults</source>
-        <translation type="unfinished"></translation>
+        <translation>内置默认值</translation>
     </message>
     <message>
         <source>waiting in %1 queues · %2 items/s · %3 with failures · %4 paused</source>
-        <translation type="unfinished"></translation>
+        <translation>在 %1 个队列中等待 · %2 项/秒 · %3 个有失败 · %4 个已暂停</translation>
     </message>
     <message>
         <source>Paused</source>
-        <translation type="unfinished"></translation>
+        <translation>已暂停</translation>
     </message>
     <message numerus="yes">
         <source>%n failing</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 个失败</numerusform>
         </translation>
     </message>
     <message>
         <source>%1 tasks · %2 running&lt;br&gt;next: %3 %4</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 个任务 · %2 个运行中&lt;br&gt;下一个：%3 %4</translation>
     </message>
     <message>
         <source>self-check</source>
-        <translation type="unfinished"></translation>
+        <translation>自检</translation>
     </message>
     <message>
         <source>%1 ms</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 毫秒</translation>
     </message>
     <message>
         <source>Getting events in</source>
-        <translation type="unfinished"></translation>
+        <translation>接入事件</translation>
     </message>
     <message>
         <source>The URL to give a Gitea or GitHub webhook</source>
-        <translation type="unfinished"></translation>
+        <translation>填写到 Gitea 或 GitHub 网络钩子中的 URL</translation>
     </message>
     <message>
         <source>Copy URL</source>
-        <translation type="unfinished"></translation>
+        <translation>复制 URL</translation>
     </message>
     <message>
         <source>Copy the webhook URL to the clipboard</source>
-        <translation type="unfinished"></translation>
+        <translation>将网络钩子 URL 复制到剪贴板</translation>
     </message>
     <message>
         <source>Copied %1</source>
-        <translation type="unfinished"></translation>
+        <translation>已复制 %1</translation>
     </message>
     <message>
         <source>Processed and failed</source>
-        <translation type="unfinished"></translation>
+        <translation>已处理与失败</translation>
     </message>
     <message>
         <source>&lt;p&gt;This embedded engine has no admin API: forges post their webhooks to a daemon (&lt;code&gt;switchyardd&lt;/code&gt;), which this console connects to with &lt;b&gt;Connection ▸ Connect…&lt;/b&gt;.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;p&gt;此内嵌引擎没有管理 API：代码平台将网络钩子发送到守护进程（&lt;code&gt;switchyardd&lt;/code&gt;），本控制台通过 &lt;b&gt;连接 ▸ 连接到实例…&lt;/b&gt; 连接到它。&lt;/p&gt;</translation>
     </message>
     <message>
         <source>&lt;p&gt;No event has arrived yet. Work comes in when a forge posts its webhooks to the admin API: in Gitea, &lt;i&gt;Settings ▸ Webhooks ▸ Add webhook&lt;/i&gt;; in GitHub, &lt;i&gt;Settings ▸ Webhooks&lt;/i&gt;; content type &lt;code&gt;application/json&lt;/code&gt;, the URL below (NAME is yours to choose).&lt;/p&gt;&lt;p&gt;Give the webhook a secret and set the same as &lt;code&gt;[event_source.NAME] SECRET&lt;/code&gt; in app.ini (or send an &lt;code&gt;ingest&lt;/code&gt; token: &lt;code&gt;switchyardctl token create forge --role ingest&lt;/code&gt;). To try it with a saved payload: &lt;code&gt;switchyardctl events send push.json --event push&lt;/code&gt;.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;p&gt;尚未收到任何事件。当代码平台把网络钩子发送到管理 API 时，工作便会进来：在 Gitea 中，&lt;i&gt;Settings ▸ Webhooks ▸ Add webhook&lt;/i&gt;；在 GitHub 中，&lt;i&gt;Settings ▸ Webhooks&lt;/i&gt;；内容类型 &lt;code&gt;application/json&lt;/code&gt;，URL 见下方（NAME 由您自选）。&lt;/p&gt;&lt;p&gt;为网络钩子设置一个密钥，并在 app.ini 中将 &lt;code&gt;[event_source.NAME] SECRET&lt;/code&gt; 设为相同的值（或发送一个 &lt;code&gt;ingest&lt;/code&gt; 令牌：&lt;code&gt;switchyardctl token create forge --role ingest&lt;/code&gt;）。用保存的负载试一试：&lt;code&gt;switchyardctl events send push.json --event push&lt;/code&gt;。&lt;/p&gt;</translation>
     </message>
     <message>
         <source>%1 (schema %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（架构版本 %2）</translation>
     </message>
     <message>
         <source>Database: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>数据库：%1</translation>
     </message>
     <message>
         <source>Mail protocol</source>
@@ -1915,7 +2052,7 @@ The holder will be told it lost the lock; work it does after that is not protect
     </message>
     <message>
         <source>unknown</source>
-        <translation type="unfinished"></translation>
+        <translation>未知</translation>
     </message>
     <message>
         <source>Read-only connection: a test mail needs an admin token</source>
@@ -1931,11 +2068,11 @@ The holder will be told it lost the lock; work it does after that is not protect
     </message>
     <message>
         <source>off</source>
-        <translation type="unfinished"></translation>
+        <translation>关闭</translation>
     </message>
     <message>
         <source>—</source>
-        <translation type="unfinished"></translation>
+        <translation>—</translation>
     </message>
     <message>
         <source>off ([mailer] ENABLED = false)</source>
@@ -1963,11 +2100,11 @@ The holder will be told it lost the lock; work it does after that is not protect
     </message>
     <message>
         <source>none</source>
-        <translation type="unfinished"></translation>
+        <translation>无</translation>
     </message>
     <message>
         <source>%1 — %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 — %2</translation>
     </message>
     <message>
         <source>Send test mail</source>
@@ -1998,188 +2135,190 @@ The holder will be told it lost the lock; work it does after that is not protect
     <name>Switchyard::Console::Page</name>
     <message>
         <source>%1 failed: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1失败：%2</translation>
     </message>
     <message>
         <source>%1 failed (%2).
 
 %3</source>
-        <translation type="unfinished"></translation>
+        <translation>%1失败（%2）。
+
+%3</translation>
     </message>
 </context>
 <context>
     <name>Switchyard::Console::ProcessJob</name>
     <message>
         <source>Following job %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>监视作业 %1：%2</translation>
     </message>
     <message>
         <source>cancelled (at least %1 of %2 were done)</source>
-        <translation type="unfinished"></translation>
+        <translation>已取消（%2 项中至少已完成 %1 项）</translation>
     </message>
 </context>
 <context>
     <name>Switchyard::Console::ProcessModel</name>
     <message>
         <source>Process</source>
-        <translation type="unfinished"></translation>
+        <translation>进程</translation>
     </message>
     <message>
         <source>PID</source>
-        <translation type="unfinished"></translation>
+        <translation>PID</translation>
     </message>
     <message>
         <source>Type</source>
-        <translation type="unfinished"></translation>
+        <translation>类型</translation>
     </message>
     <message>
         <source>Started</source>
-        <translation type="unfinished"></translation>
+        <translation>开始时间</translation>
     </message>
     <message>
         <source>Cancellable</source>
-        <translation type="unfinished"></translation>
+        <translation>可取消</translation>
     </message>
     <message>
         <source>yes</source>
-        <translation type="unfinished"></translation>
+        <translation>是</translation>
     </message>
     <message>
         <source>no</source>
-        <translation type="unfinished"></translation>
+        <translation>否</translation>
     </message>
 </context>
 <context>
     <name>Switchyard::Console::ProcessesPage</name>
     <message>
         <source>&lt;h3&gt;Nothing registered&lt;/h3&gt;&lt;p&gt;Worker pools, the cron scheduler, runs and admin jobs register here while they run.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;h3&gt;没有已注册的进程&lt;/h3&gt;&lt;p&gt;工作者池、定时任务调度器、任务运行和管理作业在运行期间会在此注册。&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Cancel process</source>
-        <translation type="unfinished"></translation>
+        <translation>取消进程</translation>
     </message>
     <message>
         <source>Cancel the selected process and its children</source>
-        <translation type="unfinished"></translation>
+        <translation>取消所选进程及其子进程</translation>
     </message>
     <message>
         <source>Reading the processes</source>
-        <translation type="unfinished"></translation>
+        <translation>读取进程</translation>
     </message>
     <message>
         <source>Cancelled %1</source>
-        <translation type="unfinished"></translation>
+        <translation>已取消 %1</translation>
     </message>
     <message>
         <source>%1 had already ended</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 已经结束</translation>
     </message>
     <message>
         <source>Cancelling %1</source>
-        <translation type="unfinished"></translation>
+        <translation>取消 %1</translation>
     </message>
 </context>
 <context>
     <name>Switchyard::Console::QueueItemsView</name>
     <message>
         <source>&amp;Refresh</source>
-        <translation type="unfinished"></translation>
+        <translation>刷新(&amp;R)</translation>
     </message>
     <message>
         <source>Refresh the waiting items</source>
-        <translation type="unfinished"></translation>
+        <translation>刷新等待中的项</translation>
     </message>
     <message>
         <source>Refresh the items in flight</source>
-        <translation type="unfinished"></translation>
+        <translation>刷新处理中的项</translation>
     </message>
     <message>
         <source>Waiting items, from the head</source>
-        <translation type="unfinished"></translation>
+        <translation>等待中的项，从队首开始</translation>
     </message>
     <message>
         <source>Items in flight</source>
-        <translation type="unfinished"></translation>
+        <translation>处理中的项</translation>
     </message>
     <message>
         <source>Position</source>
-        <translation type="unfinished"></translation>
+        <translation>位置</translation>
     </message>
     <message>
         <source>Bytes</source>
-        <translation type="unfinished"></translation>
+        <translation>字节</translation>
     </message>
     <message>
         <source>Item</source>
-        <translation type="unfinished"></translation>
+        <translation>项</translation>
     </message>
     <message>
         <source>Instance</source>
-        <translation type="unfinished"></translation>
+        <translation>实例</translation>
     </message>
     <message>
         <source>Held by</source>
-        <translation type="unfinished"></translation>
+        <translation>持有者</translation>
     </message>
     <message>
         <source>Since</source>
-        <translation type="unfinished"></translation>
+        <translation>开始于</translation>
     </message>
     <message>
         <source>The selected item, pretty-printed</source>
-        <translation type="unfinished"></translation>
+        <translation>所选项（格式化显示）</translation>
     </message>
     <message>
         <source>Select an item to see all of it.</source>
-        <translation type="unfinished"></translation>
+        <translation>选择一项以查看其全部内容。</translation>
     </message>
     <message>
         <source>&amp;Copy item</source>
-        <translation type="unfinished"></translation>
+        <translation>复制项(&amp;C)</translation>
     </message>
     <message>
         <source>Copy the selected item to the clipboard</source>
-        <translation type="unfinished"></translation>
+        <translation>将所选项复制到剪贴板</translation>
     </message>
     <message>
         <source>No queue selected.</source>
-        <translation type="unfinished"></translation>
+        <translation>未选择队列。</translation>
     </message>
     <message>
         <source>Reading…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在读取…</translation>
     </message>
     <message>
         <source>Could not read the items: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取项：%1</translation>
     </message>
     <message>
         <source>unknown</source>
-        <translation type="unfinished"></translation>
+        <translation>未知</translation>
     </message>
     <message>
         <source>%1: nothing waits.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：没有等待中的项。</translation>
     </message>
     <message numerus="yes">
         <source>%1: the %n waiting item(s), from the head.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1：全部 %n 个等待中的项，从队首开始。</numerusform>
         </translation>
     </message>
     <message>
         <source>%1: the first %2 waiting items.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：前 %2 个等待中的项。</translation>
     </message>
     <message>
         <source>%1: no item is being handled.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：没有正在处理的项。</translation>
     </message>
     <message numerus="yes">
         <source>%1: %n item(s) taken and not yet acknowledged.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1：%n 个项已取出但尚未确认。</numerusform>
         </translation>
     </message>
 </context>
@@ -2187,733 +2326,837 @@ The holder will be told it lost the lock; work it does after that is not protect
     <name>Switchyard::Console::QueueModel</name>
     <message>
         <source>Queue</source>
-        <translation type="unfinished"></translation>
+        <translation>队列</translation>
     </message>
     <message>
         <source>Type</source>
-        <translation type="unfinished"></translation>
+        <translation>类型</translation>
     </message>
     <message>
         <source>Unique</source>
-        <translation type="unfinished"></translation>
+        <translation>唯一</translation>
     </message>
     <message>
         <source>Length</source>
-        <translation type="unfinished"></translation>
+        <translation>长度</translation>
     </message>
     <message>
         <source>Workers handling a batch / running / maximum</source>
-        <translation type="unfinished"></translation>
+        <translation>处理批次中 / 运行中 / 最大工作者数</translation>
     </message>
     <message>
         <source>Workers</source>
-        <translation type="unfinished"></translation>
+        <translation>工作者</translation>
     </message>
     <message>
         <source>Pushed</source>
-        <translation type="unfinished"></translation>
+        <translation>已推入</translation>
     </message>
     <message>
         <source>Handled</source>
-        <translation type="unfinished"></translation>
+        <translation>已处理</translation>
     </message>
     <message>
         <source>Failed</source>
-        <translation type="unfinished"></translation>
+        <translation>失败</translation>
     </message>
     <message>
         <source>State</source>
-        <translation type="unfinished"></translation>
+        <translation>状态</translation>
     </message>
     <message>
         <source>Items handled per second, last 10 minutes</source>
-        <translation type="unfinished"></translation>
+        <translation>最近 10 分钟内每秒处理的项数</translation>
     </message>
     <message>
         <source>Throughput</source>
-        <translation type="unfinished"></translation>
+        <translation>吞吐量</translation>
     </message>
     <message>
         <source>%1 of %2 items (LENGTH)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 / %2 项（LENGTH）</translation>
     </message>
     <message>
         <source>Paused: items are accepted and kept, no worker takes them until you resume.</source>
-        <translation type="unfinished"></translation>
+        <translation>已暂停：仍接受并保留新项，但在恢复之前没有工作者会取走它们。</translation>
     </message>
     <message>
         <source>%1 failed, %2 undecodable, %3 acknowledgements failed</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 个失败，%2 个无法解码，%3 个确认失败</translation>
     </message>
     <message>
         <source>yes</source>
-        <translation type="unfinished"></translation>
+        <translation>是</translation>
     </message>
     <message>
         <source>no</source>
-        <translation type="unfinished"></translation>
+        <translation>否</translation>
     </message>
     <message>
         <source>Paused</source>
-        <translation type="unfinished"></translation>
+        <translation>已暂停</translation>
     </message>
     <message>
         <source>Working</source>
-        <translation type="unfinished"></translation>
+        <translation>工作中</translation>
     </message>
     <message>
         <source>Idle</source>
-        <translation type="unfinished"></translation>
+        <translation>空闲</translation>
     </message>
     <message>
         <source>%1/s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1/秒</translation>
     </message>
 </context>
 <context>
     <name>Switchyard::Console::QueuesPage</name>
     <message>
         <source>Pause</source>
-        <translation type="unfinished"></translation>
+        <translation>暂停</translation>
     </message>
     <message>
         <source>Stop handing items to workers; pushes are still accepted</source>
-        <translation type="unfinished"></translation>
+        <translation>停止向工作者分发项；仍接受推入</translation>
     </message>
     <message>
         <source>Resume</source>
-        <translation type="unfinished"></translation>
+        <translation>恢复</translation>
     </message>
     <message>
         <source>Flush</source>
-        <translation type="unfinished"></translation>
+        <translation>立即处理</translation>
     </message>
     <message>
         <source>Handle every waiting item now, within the timeout</source>
-        <translation type="unfinished"></translation>
+        <translation>在超时时间内立即处理所有等待中的项</translation>
     </message>
     <message>
         <source>Remove all…</source>
-        <translation type="unfinished"></translation>
+        <translation>全部移除…</translation>
     </message>
     <message>
         <source>Delete every waiting item (asks first, naming how many)</source>
-        <translation type="unfinished"></translation>
+        <translation>删除所有等待中的项（会先确认并说明数量）</translation>
     </message>
     <message>
         <source>Set max workers…</source>
-        <translation type="unfinished"></translation>
+        <translation>设置最大工作者数…</translation>
     </message>
     <message>
         <source> s</source>
-        <translation type="unfinished"></translation>
+        <translation> 秒</translation>
     </message>
     <message>
         <source>timeout </source>
-        <translation type="unfinished"></translation>
+        <translation>超时 </translation>
     </message>
     <message>
         <source>How long a flush may take before it gives up (the items stay queued)</source>
-        <translation type="unfinished"></translation>
+        <translation>立即处理在放弃之前最多可持续的时长（各项仍留在队列中）</translation>
     </message>
     <message>
         <source>Flush timeout</source>
-        <translation type="unfinished"></translation>
+        <translation>立即处理超时</translation>
     </message>
     <message>
         <source>Flush progress</source>
-        <translation type="unfinished"></translation>
+        <translation>立即处理进度</translation>
     </message>
     <message>
         <source>Cancel flush</source>
-        <translation type="unfinished"></translation>
+        <translation>取消立即处理</translation>
     </message>
     <message>
         <source>Length</source>
-        <translation type="unfinished"></translation>
+        <translation>长度</translation>
     </message>
     <message>
         <source>Handled per second</source>
-        <translation type="unfinished"></translation>
+        <translation>每秒处理数</translation>
     </message>
     <message>
         <source>items</source>
-        <translation type="unfinished"></translation>
+        <translation>项</translation>
     </message>
     <message>
         <source>items/s</source>
-        <translation type="unfinished"></translation>
+        <translation>项/秒</translation>
     </message>
     <message>
         <source>Reading the queues</source>
-        <translation type="unfinished"></translation>
+        <translation>读取队列</translation>
     </message>
     <message>
         <source>Read-only connection</source>
-        <translation type="unfinished"></translation>
+        <translation>只读连接</translation>
     </message>
     <message>
         <source>Select a queue to see its settings and its last 10 minutes.</source>
-        <translation type="unfinished"></translation>
+        <translation>选择一个队列以查看其设置和最近 10 分钟的情况。</translation>
     </message>
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt; — %2, batch %3, length %4</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;%1&lt;/b&gt; — %2，批大小 %3，长度 %4</translation>
     </message>
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt; — %2, batch %3, length %4&lt;br&gt;%5</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;%1&lt;/b&gt; — %2，批大小 %3，长度 %4&lt;br&gt;%5</translation>
     </message>
     <message>
         <source>%1 — last 10 minutes</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 — 最近 10 分钟</translation>
     </message>
     <message>
         <source>Paused %1: items are kept until you resume</source>
-        <translation type="unfinished"></translation>
+        <translation>已暂停 %1：恢复之前各项将被保留</translation>
     </message>
     <message>
         <source>Resumed %1</source>
-        <translation type="unfinished"></translation>
+        <translation>已恢复 %1</translation>
     </message>
     <message>
         <source>Pausing %1</source>
-        <translation type="unfinished"></translation>
+        <translation>暂停 %1</translation>
     </message>
     <message>
         <source>Resuming %1</source>
-        <translation type="unfinished"></translation>
+        <translation>恢复 %1</translation>
     </message>
     <message>
         <source>flushing %1: %p%</source>
-        <translation type="unfinished"></translation>
+        <translation>正在立即处理 %1：%p%</translation>
     </message>
     <message>
         <source>Flushed %1: %2 items in %3</source>
-        <translation type="unfinished"></translation>
+        <translation>已立即处理 %1：%3 内处理了 %2 项</translation>
     </message>
     <message>
         <source>Flush of %1 timed out after %2; the remaining items stay queued</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 的立即处理在 %2 后超时；剩余的项仍留在队列中</translation>
     </message>
     <message>
         <source>Flush of %1 cancelled; the remaining items stay queued</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 的立即处理已取消；剩余的项仍留在队列中</translation>
     </message>
     <message>
         <source>Flushing %1</source>
-        <translation type="unfinished"></translation>
+        <translation>立即处理 %1</translation>
     </message>
     <message>
         <source>Counting the items of %1</source>
-        <translation type="unfinished"></translation>
+        <translation>统计 %1 的项数</translation>
     </message>
     <message>
         <source>%1 is empty: nothing to remove</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 为空：没有可移除的项</translation>
     </message>
     <message>
         <source>Remove all items</source>
-        <translation type="unfinished"></translation>
+        <translation>移除所有项</translation>
     </message>
     <message>
         <source>Remove %1 items from %2?
 
 The items are deleted without being handled. This cannot be undone.</source>
-        <translation type="unfinished"></translation>
+        <translation>从 %2 中移除 %1 项？
+
+这些项将不经处理直接删除。此操作无法撤销。</translation>
     </message>
     <message>
         <source>Remove %1 items</source>
-        <translation type="unfinished"></translation>
+        <translation>移除 %1 项</translation>
     </message>
     <message>
         <source>Removed %1 items from %2</source>
-        <translation type="unfinished"></translation>
+        <translation>已从 %2 中移除 %1 项</translation>
     </message>
     <message>
         <source>Removing the items of %1</source>
-        <translation type="unfinished"></translation>
+        <translation>移除 %1 的项</translation>
     </message>
     <message>
         <source>Set max workers</source>
-        <translation type="unfinished"></translation>
+        <translation>设置最大工作者数</translation>
     </message>
     <message>
         <source>Maximum workers for %1:</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 的最大工作者数：</translation>
     </message>
     <message>
         <source>%1 now runs at most %2 workers</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 现在最多运行 %2 个工作者</translation>
     </message>
     <message>
         <source>Setting the workers of %1</source>
-        <translation type="unfinished"></translation>
+        <translation>设置 %1 的工作者数</translation>
     </message>
     <message>
         <source>&lt;h3&gt;No queues yet&lt;/h3&gt;&lt;p&gt;Queues are created by the subsystems that use them (webhook delivery, notifications, mail) when the engine starts them.&lt;br&gt;Their type, length, batch size and workers come from &lt;code&gt;[queue]&lt;/code&gt; and &lt;code&gt;[queue.&amp;lt;name&amp;gt;]&lt;/code&gt; in &lt;code&gt;app.ini&lt;/code&gt; — &lt;b&gt;Queue settings…&lt;/b&gt; in the toolbar shows which apply here; docs/queues.md has every key.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;h3&gt;尚无队列&lt;/h3&gt;&lt;p&gt;队列由使用它们的子系统（网络钩子投递、通知、邮件）在引擎启动这些子系统时创建。&lt;br&gt;它们的类型、长度、批大小和工作者数来自 &lt;code&gt;app.ini&lt;/code&gt; 中的 &lt;code&gt;[queue]&lt;/code&gt; 和 &lt;code&gt;[queue.&amp;lt;name&amp;gt;]&lt;/code&gt;——工具栏中的 &lt;b&gt;队列设置…&lt;/b&gt; 会显示此处适用哪些设置；docs/queues.md 列出了所有键。&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Queue settings…</source>
-        <translation type="unfinished"></translation>
+        <translation>队列设置…</translation>
     </message>
     <message>
         <source>Which [queue.*] settings of app.ini apply to which queue, and which queues the subsystems create</source>
-        <translation type="unfinished"></translation>
+        <translation>app.ini 中哪些 [queue.*] 设置适用于哪个队列，以及各子系统会创建哪些队列</translation>
     </message>
     <message>
         <source>Length and throughput chart</source>
-        <translation type="unfinished"></translation>
+        <translation>长度和吞吐量图表</translation>
     </message>
     <message>
         <source>Queue details</source>
-        <translation type="unfinished"></translation>
+        <translation>队列详情</translation>
     </message>
     <message>
         <source>C&amp;hart</source>
-        <translation type="unfinished"></translation>
+        <translation>图表(&amp;H)</translation>
     </message>
     <message>
         <source>&amp;Items</source>
-        <translation type="unfinished"></translation>
+        <translation>项(&amp;I)</translation>
     </message>
     <message>
         <source>In &amp;flight</source>
-        <translation type="unfinished"></translation>
+        <translation>处理中(&amp;F)</translation>
     </message>
     <message>
         <source>No queue selected.</source>
-        <translation type="unfinished"></translation>
+        <translation>未选择队列。</translation>
     </message>
     <message>
         <source>%1: no history yet — the chart starts with the next live updates (one a second).</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：尚无历史数据——图表将从下一次实时更新开始（每秒一次）。</translation>
     </message>
     <message>
         <source>Reading the queue settings</source>
-        <translation type="unfinished"></translation>
+        <translation>读取队列设置</translation>
     </message>
     <message>
         <source>webhook delivery (unique)</source>
-        <translation type="unfinished"></translation>
+        <translation>网络钩子投递（唯一）</translation>
     </message>
     <message>
         <source>in-app notifications</source>
-        <translation type="unfinished"></translation>
+        <translation>应用内通知</translation>
     </message>
     <message>
         <source>mail notifications</source>
-        <translation type="unfinished"></translation>
+        <translation>邮件通知</translation>
     </message>
     <message>
         <source>admin jobs</source>
-        <translation type="unfinished"></translation>
+        <translation>管理作业</translation>
     </message>
     <message>
         <source>event ingestion</source>
-        <translation type="unfinished"></translation>
+        <translation>事件接收</translation>
     </message>
     <message>
         <source>the built-in defaults (no app.ini)</source>
-        <translation type="unfinished"></translation>
+        <translation>内置默认值（无 app.ini）</translation>
     </message>
     <message>
         <source>&lt;p&gt;Settings come from %1: &lt;code&gt;[queue]&lt;/code&gt; applies to every queue (TYPE here: &lt;b&gt;%2&lt;/b&gt;), &lt;code&gt;[queue.&amp;lt;name&amp;gt;]&lt;/code&gt; overrides it key by key for one queue.&lt;/p&gt;&lt;table cellspacing=&apos;6&apos;&gt;&lt;tr&gt;&lt;th align=&apos;left&apos;&gt;queue&lt;/th&gt;&lt;th align=&apos;left&apos;&gt;created by&lt;/th&gt;&lt;th align=&apos;left&apos;&gt;type&lt;/th&gt;&lt;th align=&apos;left&apos;&gt;from&lt;/th&gt;&lt;/tr&gt;%3&lt;/table&gt;&lt;p&gt;A queue appears on this page once the subsystem that uses it starts. For example:&lt;/p&gt;&lt;pre&gt;[queue.webhook_sender]
 TYPE = redis
 LENGTH = 10000
 MAX_WORKERS = 4&lt;/pre&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;p&gt;设置来自 %1：&lt;code&gt;[queue]&lt;/code&gt; 适用于所有队列（此处 TYPE 为 &lt;b&gt;%2&lt;/b&gt;），&lt;code&gt;[queue.&amp;lt;name&amp;gt;]&lt;/code&gt; 针对单个队列逐键覆盖它。&lt;/p&gt;&lt;table cellspacing=&apos;6&apos;&gt;&lt;tr&gt;&lt;th align=&apos;left&apos;&gt;队列&lt;/th&gt;&lt;th align=&apos;left&apos;&gt;创建者&lt;/th&gt;&lt;th align=&apos;left&apos;&gt;类型&lt;/th&gt;&lt;th align=&apos;left&apos;&gt;来源&lt;/th&gt;&lt;/tr&gt;%3&lt;/table&gt;&lt;p&gt;使用某个队列的子系统启动后，该队列就会出现在此页面上。例如：&lt;/p&gt;&lt;pre&gt;[queue.webhook_sender]
+TYPE = redis
+LENGTH = 10000
+MAX_WORKERS = 4&lt;/pre&gt;</translation>
     </message>
     <message>
         <source>&lt;p&gt;Other sections in the configuration: %1.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;p&gt;配置中的其他小节：%1。&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Queue settings</source>
-        <translation type="unfinished"></translation>
+        <translation>队列设置</translation>
     </message>
 </context>
 <context>
     <name>Switchyard::Console::WebhooksPage</name>
     <message>
         <source>Webhooks</source>
-        <translation type="unfinished"></translation>
+        <translation>网络钩子</translation>
     </message>
     <message>
         <source>&lt;h3&gt;No webhooks yet&lt;/h3&gt;&lt;p&gt;A webhook sends the forge&apos;s events — pushes, issues, pull requests, releases … — to a URL, signed with its secret (&lt;code&gt;X-Hub-Signature-256&lt;/code&gt;), as Gitea does. Add one with &lt;b&gt;Add…&lt;/b&gt; above, or &lt;code&gt;switchyardctl hooks create --repo ID --url URL&lt;/code&gt;.&lt;/p&gt;&lt;p&gt;Events reach this instance at &lt;code&gt;/api/v1/events&lt;/code&gt;; each one a hook wants becomes a delivery, listed below with its request and response, and can be sent again.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;h3&gt;尚无网络钩子&lt;/h3&gt;&lt;p&gt;网络钩子会把代码平台的事件——推送、工单、合并请求、版本发布……——发送到一个 URL，并像 Gitea 那样用其密钥签名（&lt;code&gt;X-Hub-Signature-256&lt;/code&gt;）。可用上方的 &lt;b&gt;添加…&lt;/b&gt; 添加，或使用 &lt;code&gt;switchyardctl hooks create --repo ID --url URL&lt;/code&gt;。&lt;/p&gt;&lt;p&gt;事件通过 &lt;code&gt;/api/v1/events&lt;/code&gt; 到达本实例；钩子所需的每个事件都会成为一次投递，连同其请求和响应列在下方，并可再次发送。&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Add…</source>
-        <translation type="unfinished"></translation>
+        <translation>添加…</translation>
     </message>
     <message>
         <source>Add a webhook to a repository, an organisation, a user or the whole instance</source>
-        <translation type="unfinished"></translation>
+        <translation>为仓库、组织、用户或整个实例添加网络钩子</translation>
     </message>
     <message>
         <source>Edit…</source>
-        <translation type="unfinished"></translation>
+        <translation>编辑…</translation>
     </message>
     <message>
         <source>Change the selected webhook&apos;s URL, events, secret or state</source>
-        <translation type="unfinished"></translation>
+        <translation>更改所选网络钩子的 URL、事件、密钥或状态</translation>
     </message>
     <message>
         <source>Test delivery</source>
-        <translation type="unfinished"></translation>
+        <translation>测试投递</translation>
     </message>
     <message>
         <source>Send a test push to the selected webhook, whatever its events and branch filter</source>
-        <translation type="unfinished"></translation>
+        <translation>向所选网络钩子发送一次测试推送，不论其事件和分支过滤设置</translation>
     </message>
     <message>
         <source>Delete</source>
-        <translation type="unfinished"></translation>
+        <translation>删除</translation>
     </message>
     <message>
         <source>Delete the selected webhook and its delivery history</source>
-        <translation type="unfinished"></translation>
+        <translation>删除所选网络钩子及其投递历史</translation>
     </message>
     <message>
         <source>Delivery actions</source>
-        <translation type="unfinished"></translation>
+        <translation>投递操作</translation>
     </message>
     <message>
         <source>Select a webhook to see its deliveries.</source>
-        <translation type="unfinished"></translation>
+        <translation>选择一个网络钩子以查看其投递。</translation>
     </message>
     <message>
         <source>Redeliver</source>
-        <translation type="unfinished"></translation>
+        <translation>重新投递</translation>
     </message>
     <message>
         <source>Send the selected deliveries again (each gets a new delivery id; the history keeps both)</source>
-        <translation type="unfinished"></translation>
+        <translation>再次发送所选投递（每次都会获得新的投递 ID；历史中两者都保留）</translation>
     </message>
     <message>
         <source>The selected webhook&apos;s deliveries, newest first</source>
-        <translation type="unfinished"></translation>
+        <translation>所选网络钩子的投递，最新的在前</translation>
     </message>
     <message>
         <source>The selected delivery</source>
-        <translation type="unfinished"></translation>
+        <translation>所选投递</translation>
     </message>
     <message>
         <source>Request sent</source>
-        <translation type="unfinished"></translation>
+        <translation>已发送的请求</translation>
     </message>
     <message>
         <source>Response received</source>
-        <translation type="unfinished"></translation>
+        <translation>收到的响应</translation>
     </message>
     <message>
         <source>&amp;Request</source>
-        <translation type="unfinished"></translation>
+        <translation>请求(&amp;R)</translation>
     </message>
     <message>
         <source>Re&amp;sponse</source>
-        <translation type="unfinished"></translation>
+        <translation>响应(&amp;S)</translation>
     </message>
     <message>
         <source>Reading the webhooks</source>
-        <translation type="unfinished"></translation>
+        <translation>读取网络钩子</translation>
     </message>
     <message>
         <source>Reading the deliveries</source>
-        <translation type="unfinished"></translation>
+        <translation>读取投递</translation>
     </message>
     <message>
         <source>Not sent yet (%1).</source>
-        <translation type="unfinished"></translation>
+        <translation>尚未发送（%1）。</translation>
     </message>
     <message>
         <source>HTTP %1 after %2 ms</source>
-        <translation type="unfinished"></translation>
+        <translation>HTTP %1，用时 %2 毫秒</translation>
     </message>
     <message>
         <source>No answer: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无响应：%1</translation>
     </message>
     <message>
         <source>No answer yet (%1).</source>
-        <translation type="unfinished"></translation>
+        <translation>尚无响应（%1）。</translation>
     </message>
     <message>
         <source>%1 webhook %2 (%3)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1网络钩子 %2（%3）</translation>
     </message>
     <message>
         <source>Saved</source>
-        <translation type="unfinished"></translation>
+        <translation>已保存</translation>
     </message>
     <message>
         <source>Added</source>
-        <translation type="unfinished"></translation>
+        <translation>已添加</translation>
     </message>
     <message>
         <source>Delete webhook %1?</source>
-        <translation type="unfinished"></translation>
+        <translation>删除网络钩子 %1？</translation>
     </message>
     <message numerus="yes">
         <source>Deliveries to %1 stop, and its history of %n delivery(s) is deleted with it.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>将停止向 %1 投递，其 %n 条投递历史也将一并删除。</numerusform>
         </translation>
     </message>
     <message>
         <source>Deleting webhook %1</source>
-        <translation type="unfinished"></translation>
+        <translation>删除网络钩子 %1</translation>
     </message>
     <message>
         <source>Deleted webhook %1 (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>已删除网络钩子 %1（%2）</translation>
     </message>
     <message>
         <source>Testing webhook %1</source>
-        <translation type="unfinished"></translation>
+        <translation>测试网络钩子 %1</translation>
     </message>
     <message>
         <source>Queued test delivery %1 to webhook %2</source>
-        <translation type="unfinished"></translation>
+        <translation>已为网络钩子 %2 排队测试投递 %1</translation>
     </message>
     <message>
         <source>Redelivering %1</source>
-        <translation type="unfinished"></translation>
+        <translation>重新投递 %1</translation>
     </message>
     <message numerus="yes">
         <source>Queued the delivery again</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>已将投递重新排队</numerusform>
         </translation>
     </message>
     <message>
         <source>Redeliver matching…</source>
-        <translation type="unfinished"></translation>
+        <translation>重新投递匹配项…</translation>
     </message>
     <message>
         <source>Send every delivery the filter matches again, as one job on the instance (status failed or unknown)</source>
-        <translation type="unfinished"></translation>
+        <translation>将筛选条件匹配的每个投递作为实例上的一个作业再次发送（状态为 failed 或 unknown）</translation>
     </message>
     <message>
         <source>Export…</source>
-        <translation type="unfinished"></translation>
+        <translation>导出…</translation>
     </message>
     <message>
         <source>Write every delivery the filter matches to a CSV file</source>
-        <translation type="unfinished"></translation>
+        <translation>将筛选条件匹配的每个投递写入 CSV 文件</translation>
     </message>
     <message>
         <source>Export deliveries</source>
-        <translation type="unfinished"></translation>
+        <translation>导出投递</translation>
     </message>
     <message>
         <source>CSV files (*.csv)</source>
-        <translation type="unfinished"></translation>
+        <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
         <source>Delivery job progress</source>
-        <translation type="unfinished"></translation>
+        <translation>投递作业进度</translation>
     </message>
     <message>
         <source>Cancel</source>
-        <translation type="unfinished"></translation>
+        <translation>取消</translation>
     </message>
     <message>
         <source>Cancel the delivery job</source>
-        <translation type="unfinished"></translation>
+        <translation>取消投递作业</translation>
     </message>
     <message>
         <source>Deliveries of</source>
-        <translation type="unfinished"></translation>
+        <translation>投递范围</translation>
     </message>
     <message>
         <source>&amp;Of:</source>
-        <translation type="unfinished"></translation>
+        <translation>范围(&amp;O)：</translation>
     </message>
     <message>
         <source>Selected webhook</source>
-        <translation type="unfinished"></translation>
+        <translation>所选网络钩子</translation>
     </message>
     <message>
         <source>All webhooks</source>
-        <translation type="unfinished"></translation>
+        <translation>所有网络钩子</translation>
     </message>
     <message>
         <source>Delivery status</source>
-        <translation type="unfinished"></translation>
+        <translation>投递状态</translation>
     </message>
     <message>
         <source>S&amp;tatus:</source>
-        <translation type="unfinished"></translation>
+        <translation>状态(&amp;T)：</translation>
     </message>
     <message>
         <source>Any</source>
-        <translation type="unfinished"></translation>
+        <translation>任意</translation>
     </message>
     <message>
         <source>Delivery event</source>
-        <translation type="unfinished"></translation>
+        <translation>投递事件</translation>
     </message>
     <message>
         <source>E&amp;vent:</source>
-        <translation type="unfinished"></translation>
+        <translation>事件(&amp;V)：</translation>
     </message>
     <message>
         <source>Queued within</source>
-        <translation type="unfinished"></translation>
+        <translation>入队时间范围</translation>
     </message>
     <message>
         <source>&amp;Within:</source>
-        <translation type="unfinished"></translation>
+        <translation>时间(&amp;W)：</translation>
     </message>
     <message>
         <source>Any time</source>
-        <translation type="unfinished"></translation>
+        <translation>任意时间</translation>
     </message>
     <message>
         <source>Last hour</source>
-        <translation type="unfinished"></translation>
+        <translation>最近一小时</translation>
     </message>
     <message>
         <source>Last 24 hours</source>
-        <translation type="unfinished"></translation>
+        <translation>最近 24 小时</translation>
     </message>
     <message>
         <source>Last 7 days</source>
-        <translation type="unfinished"></translation>
+        <translation>最近 7 天</translation>
     </message>
     <message>
         <source>Text in payload or response</source>
-        <translation type="unfinished"></translation>
+        <translation>负载或响应中的文本</translation>
     </message>
     <message>
         <source>Search deliveries</source>
-        <translation type="unfinished"></translation>
+        <translation>搜索投递</translation>
     </message>
     <message>
         <source>Reading the delivery figures…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在读取投递统计…</translation>
     </message>
     <message>
         <source>Delivery latency (ms), last minute or two</source>
-        <translation type="unfinished"></translation>
+        <translation>投递延迟（毫秒），最近一两分钟</translation>
     </message>
     <message>
         <source>p50</source>
-        <translation type="unfinished"></translation>
+        <translation>p50</translation>
     </message>
     <message>
         <source>p99</source>
-        <translation type="unfinished"></translation>
+        <translation>p99</translation>
     </message>
     <message>
         <source>Delivery figures unavailable: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>投递统计不可用：%1</translation>
     </message>
     <message>
         <source>&lt;b&gt;Since start&lt;/b&gt; %1 succeeded · %2 failed · %3 skipped · &lt;b&gt;in flight&lt;/b&gt; %4</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;自启动以来&lt;/b&gt; 成功 %1 · 失败 %2 · 跳过 %3 · &lt;b&gt;处理中&lt;/b&gt; %4</translation>
     </message>
     <message>
         <source>&lt;br&gt;&lt;b&gt;Last minute or two&lt;/b&gt; %1 sent · p50 %2 ms · p99 %3 ms</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;br&gt;&lt;b&gt;最近一两分钟&lt;/b&gt; 已发送 %1 · p50 %2 毫秒 · p99 %3 毫秒</translation>
     </message>
     <message>
         <source>&lt;br&gt;&lt;b&gt;Last minute or two&lt;/b&gt; nothing sent</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;br&gt;&lt;b&gt;最近一两分钟&lt;/b&gt; 未发送任何投递</translation>
     </message>
     <message>
         <source>Hook %1</source>
-        <translation type="unfinished"></translation>
+        <translation>钩子 %1</translation>
     </message>
     <message numerus="yes">
         <source>%1: %n matching delivery(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1：%n 条匹配的投递</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%1: %n delivery(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1：%n 条投递</numerusform>
         </translation>
     </message>
     <message>
         <source>Send every delivery the filter matches again, as one job on the instance</source>
-        <translation type="unfinished"></translation>
+        <translation>将筛选条件匹配的每个投递作为实例上的一个作业再次发送</translation>
     </message>
     <message>
         <source>Choose status failed or unknown to redeliver what matches</source>
-        <translation type="unfinished"></translation>
+        <translation>选择状态“failed”或“unknown”以重新投递匹配项</translation>
     </message>
     <message>
         <source>Counting the deliveries to redeliver</source>
-        <translation type="unfinished"></translation>
+        <translation>统计要重新投递的投递</translation>
     </message>
     <message>
         <source>No delivery matches: nothing to redeliver</source>
-        <translation type="unfinished"></translation>
+        <translation>没有匹配的投递：无需重新投递</translation>
     </message>
     <message numerus="yes">
         <source>Redeliver %n delivery(s)?</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>重新投递 %n 条投递？</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>Each of the %n %1 delivery(s) the filter matches is sent again under a new delivery id, oldest first; the history keeps the originals. Receivers may see an event twice.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>筛选条件匹配的 %n 条状态为 %1 的投递将各自以新的投递 ID 重新发送，最早的在前；历史中保留原始记录。接收方可能会收到同一事件两次。</numerusform>
         </translation>
     </message>
     <message>
         <source>Redelivering the matching deliveries</source>
-        <translation type="unfinished"></translation>
+        <translation>重新投递匹配的投递</translation>
     </message>
     <message>
         <source>Redelivering %1 deliveries</source>
-        <translation type="unfinished"></translation>
+        <translation>正在重新投递 %1 条投递</translation>
     </message>
     <message>
         <source>redelivering</source>
-        <translation type="unfinished"></translation>
+        <translation>重新投递</translation>
     </message>
     <message>
         <source>The redelivery job for %1 deliveries ended; a stop on an error would be listed under Notices</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 条投递的重新投递作业已结束；若因错误中止，会列在“系统提示”中</translation>
     </message>
     <message>
         <source>Redelivering (%1 of %2 queued again)</source>
-        <translation type="unfinished"></translation>
+        <translation>重新投递（已重新排队 %1 / %2）</translation>
     </message>
     <message>
         <source>Redelivery job %1</source>
-        <translation type="unfinished"></translation>
+        <translation>重新投递作业%1</translation>
     </message>
     <message>
         <source>exporting</source>
-        <translation type="unfinished"></translation>
+        <translation>导出</translation>
     </message>
     <message>
         <source>Exported %1 deliveries to %2</source>
-        <translation type="unfinished"></translation>
+        <translation>已将 %1 条投递导出到 %2</translation>
     </message>
     <message>
         <source>Exporting the deliveries</source>
-        <translation type="unfinished"></translation>
+        <translation>导出投递</translation>
+    </message>
+    <message>
+        <source>The delivery&apos;s attempts</source>
+        <translation>该投递的各次尝试</translation>
+    </message>
+    <message>
+        <source>Atte&amp;mpts</source>
+        <translation>尝试(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Atte&amp;mpts (%1)</source>
+        <translation>尝试（%1）(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Attempt %1 — unknown (interrupted)</source>
+        <translation>第 %1 次尝试 — 未知（已中断）</translation>
+    </message>
+    <message>
+        <source>  claimed by instance %1 at %2</source>
+        <translation>  由实例 %1 于 %2 领取</translation>
+    </message>
+    <message>
+        <source>(unknown)</source>
+        <translation>（未知）</translation>
+    </message>
+    <message>
+        <source>  the instance stopped before the answer; it may or may not have arrived</source>
+        <translation>  实例在收到响应前停止；对方可能已收到，也可能未收到</translation>
+    </message>
+    <message>
+        <source>  the instance ended during the delivery; it may or may not have arrived</source>
+        <translation>  实例在投递期间终止；对方可能已收到，也可能未收到</translation>
+    </message>
+    <message>
+        <source>  taken over at %1 by %2</source>
+        <translation>  于 %1 由 %2 接管</translation>
+    </message>
+    <message>
+        <source>  sent again under the same delivery id (%1)</source>
+        <translation>  已以相同的投递 ID 重新发送（%1）</translation>
+    </message>
+    <message>
+        <source>  not sent again: [webhook] RESEND_INTERRUPTED is off; redeliver it if the receiver tolerates a duplicate</source>
+        <translation>  未重新发送：[webhook] RESEND_INTERRUPTED 已关闭；如果接收方能容忍重复，请重新投递</translation>
+    </message>
+    <message>
+        <source>Attempt %1 — %2</source>
+        <translation>第 %1 次尝试 — %2</translation>
+    </message>
+    <message>
+        <source>  claimed by instance %1</source>
+        <translation>  由实例 %1 领取</translation>
+    </message>
+    <message>
+        <source>  ended at %1 after %2 ms</source>
+        <translation>  于 %1 结束，用时 %2 毫秒</translation>
+    </message>
+    <message>
+        <source>%1 webhook %2 (%3); its Authorization header was removed with the old URL</source>
+        <translation>%1网络钩子 %2（%3）；其 Authorization 标头已随旧 URL 一并移除</translation>
     </message>
 </context>
 <context>
     <name>TablePage</name>
     <message>
         <source>Filter (Ctrl+F)</source>
-        <translation type="unfinished"></translation>
+        <translation>筛选（Ctrl+F）</translation>
     </message>
     <message>
         <source>Filter</source>
-        <translation type="unfinished"></translation>
+        <translation>筛选</translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <source>Switchyard cannot start</source>
+        <translation>Switchyard 无法启动</translation>
+    </message>
+    <message>
+        <source>Switchyard console: the embedded engine, or a remote instance with --connect.</source>
+        <translation>Switchyard 控制台：内嵌引擎，或通过 --connect 连接的远程实例。</translation>
+    </message>
+    <message>
+        <source>Read settings from &lt;path&gt; (app.ini).</source>
+        <translation>从 &lt;path&gt;（app.ini）读取设置。</translation>
+    </message>
+    <message>
+        <source>Keep data under &lt;dir&gt; (default: [server] APP_DATA_PATH, else the user&apos;s data directory).</source>
+        <translation>将数据保存在 &lt;dir&gt; 下（默认：[server] APP_DATA_PATH，否则为用户的数据目录）。</translation>
+    </message>
+    <message>
+        <source>Open the instance whose admin API is at &lt;url&gt; (instead of the embedded engine).</source>
+        <translation>打开管理 API 位于 &lt;url&gt; 的实例（代替内嵌引擎）。</translation>
+    </message>
+    <message>
+        <source>With --connect: read the token from &lt;file&gt; (else $SWITCHYARD_TOKEN, else ask).</source>
+        <translation>配合 --connect：从 &lt;file&gt; 读取令牌（否则用 $SWITCHYARD_TOKEN，再否则询问）。</translation>
+    </message>
+    <message>
+        <source>With --connect: open the embedded engine as well.</source>
+        <translation>配合 --connect：同时打开内嵌引擎。</translation>
+    </message>
+    <message>
+        <source>Open the Connect dialog at start (the desktop entry&apos;s Connect action).</source>
+        <translation>启动时打开“连接”对话框（桌面项的“连接”操作）。</translation>
+    </message>
+    <message>
+        <source>This computer (switchyardd)</source>
+        <translation>本机（switchyardd）</translation>
     </message>
 </context>
 </TS>
