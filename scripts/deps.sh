@@ -19,6 +19,8 @@ packages=(
     python3-aiosmtpd msmtp openssl # the `smtp` tests: a private SMTP sink (Debian's /usr/bin/python3), sendmail through msmtp
     # the package (installer/): man pages from --help, and the checks tst_package runs on it
     help2man dpkg-dev fakeroot lintian desktop-file-utils appstream systemd adduser
+    qt6-translations-l10n # Qt's own strings (standard buttons, file dialogs) in Chinese
+    fonts-wqy-microhei # scripts/screenshots.sh renders the Chinese console (offscreen) with a CJK font
 )
 
 missing=()

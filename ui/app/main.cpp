@@ -26,6 +26,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QIcon>
+#include <QLibraryInfo>
 #include <QMessageBox>
 #include <QTextStream>
 #include <QTranslator>
@@ -104,12 +105,15 @@ bool asksOnlyForHelpOrVersion(int argc, char *argv[])
 // the source language and needs none. An installed catalogue (<prefix>/share/switchyard/
 // translations, where the package puts them) wins over the one compiled in, so a corrected
 // translation can be dropped in without a rebuild.
-// Preferences ▸ Appearance ▸ Language may choose one other than the system's.
-void installCatalogue(QTranslator &translator)
+// Preferences ▸ Appearance ▸ Language may choose one other than the system's. Qt's own strings
+// (standard buttons, file dialogs) come from qt6-translations-l10n when it is installed.
+void installCatalogue(QTranslator &translator, QTranslator &qtTranslator)
 {
     const QString locale = Console::ConsolePreferences::read().catalogueLocale();
     if (locale.isEmpty())
         return; // English: the source language
+    if (qtTranslator.load(QLocale(locale), QStringLiteral("qtbase"), QStringLiteral("_"), QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+        QCoreApplication::installTranslator(&qtTranslator);
     const QString installed = QCoreApplication::applicationDirPath() + QStringLiteral("/../share/switchyard/translations");
     for (const QString &dir : {installed, QStringLiteral(":/i18n")})
         if (translator.load(QLocale(locale), QStringLiteral("console"), QStringLiteral("_"), dir)) {
@@ -155,8 +159,8 @@ int main(int argc, char *argv[])
     if (asksOnlyForHelpOrVersion(argc, argv)) {
         QCoreApplication app(argc, argv);
         describeApplication();
-        QTranslator translator;
-        installCatalogue(translator);
+        QTranslator translator, qtTranslator;
+        installCatalogue(translator, qtTranslator);
         QCommandLineParser parser;
         const CommandLine cli(parser);
         parser.process(app); // prints and exits
@@ -177,8 +181,8 @@ int main(int argc, char *argv[])
     QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral("switchyard"))); // hicolor, from the package
     Console::Theme::restore(); // View ▸ Theme, as the operator left it
 
-    QTranslator translator;
-    installCatalogue(translator);
+    QTranslator translator, qtTranslator;
+    installCatalogue(translator, qtTranslator);
 
     QCommandLineParser parser;
     const CommandLine cli(parser);

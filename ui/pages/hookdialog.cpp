@@ -129,9 +129,9 @@ void HookDialog::showChannelFields(const QJsonObject &values)
         auto *edit = new QLineEdit(m_ui->channelBox);
         const QString key = QLatin1String(f.key);
         edit->setObjectName(QStringLiteral("meta_") + key);
-        const QString label = tr(f.label);
+        const QString label = QCoreApplication::translate("HookDialog", f.label); // the QT_TRANSLATE_NOOP context
         edit->setAccessibleName(QString(label).remove(u'&').remove(u':'));
-        edit->setPlaceholderText(tr(f.hint));
+        edit->setPlaceholderText(QCoreApplication::translate("HookDialog", f.hint));
         const QJsonValue v = values.value(key);
         edit->setText(v.isDouble() ? QString::number(v.toInteger()) : v.toString());
         auto *l = new QLabel(label, m_ui->channelBox);
