@@ -1017,6 +1017,89 @@
     </message>
 </context>
 <context>
+    <name>Switchyard::Console::DesktopAlerts</name>
+    <message>
+        <source>A webhook delivery failed</source>
+        <translation>网络钩子投递失败</translation>
+    </message>
+    <message>
+        <source>A webhook was made inactive after repeated failures</source>
+        <translation>网络钩子因多次失败而被停用</translation>
+    </message>
+    <message>
+        <source>A queue backed up past the threshold</source>
+        <translation>队列积压超过阈值</translation>
+    </message>
+    <message>
+        <source>A cron task failed</source>
+        <translation>定时任务失败</translation>
+    </message>
+    <message>
+        <source>An instance became unreachable</source>
+        <translation>实例无法访问</translation>
+    </message>
+    <message>
+        <source>Webhook delivery failed</source>
+        <translation>网络钩子投递失败</translation>
+    </message>
+    <message>
+        <source>Hook %1: %2 delivery %3 failed</source>
+        <translation>钩子 %1：%2 投递 %3 失败</translation>
+    </message>
+    <message>
+        <source>Webhook made inactive</source>
+        <translation>网络钩子已停用</translation>
+    </message>
+    <message>
+        <source>Cron task failed</source>
+        <translation>定时任务失败</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>Queue backing up</source>
+        <translation>队列积压</translation>
+    </message>
+    <message>
+        <source>%1 holds %2 items (threshold %3)</source>
+        <translation>%1 中有 %2 项（阈值 %3）</translation>
+    </message>
+    <message>
+        <source>Instance unreachable</source>
+        <translation>实例无法访问</translation>
+    </message>
+    <message>
+        <source>%1 cannot be reached</source>
+        <translation>无法访问 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n more like this; the latest: %1</source>
+        <translation>
+            <numerusform>另有 %n 条类似提醒；最新一条：%1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Switchyard::Console::DesktopShell</name>
+    <message>
+        <source>Could not listen on port %1</source>
+        <translation>无法在端口 %1 上监听</translation>
+    </message>
+    <message>
+        <source>this console runs no engine of its own</source>
+        <translation>此控制台没有运行自己的引擎</translation>
+    </message>
+</context>
+<context>
+    <name>Switchyard::Console::EmbeddedServer</name>
+    <message>
+        <source>the engine&apos;s audit log could not be opened, so the admin API does not start</source>
+        <translation>无法打开引擎的审计日志，因此管理 API 未启动</translation>
+    </message>
+</context>
+<context>
     <name>Switchyard::Console::EventModel</name>
     <message>
         <source>ID</source>
@@ -1053,6 +1136,100 @@
     <message>
         <source>Source %1, delivery %2, trace %3</source>
         <translation>来源 %1，投递 %2，追踪 %3</translation>
+    </message>
+</context>
+<context>
+    <name>Switchyard::Console::EventSender</name>
+    <message>
+        <source>Push (one commit to main)</source>
+        <translation>推送（向 main 提交一次）</translation>
+    </message>
+    <message>
+        <source>Issue opened</source>
+        <translation>工单已创建</translation>
+    </message>
+    <message>
+        <source>Pull request opened</source>
+        <translation>合并请求已创建</translation>
+    </message>
+    <message>
+        <source>the instance answered %1: %2</source>
+        <translation>实例返回 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>Switchyard::Console::EventTryout</name>
+    <message>
+        <source>Send test event</source>
+        <translation>发送测试事件</translation>
+    </message>
+    <message>
+        <source>Post a sample forge event (a push) to this instance, signed as a forge would; the menu has an issue and a pull request too</source>
+        <translation>向本实例发送一个示例代码平台事件（推送），并像代码平台那样签名；菜单中还有工单和合并请求</translation>
+    </message>
+    <message>
+        <source>Sample events</source>
+        <translation>示例事件</translation>
+    </message>
+    <message>
+        <source>Send event from file…</source>
+        <translation>从文件发送事件…</translation>
+    </message>
+    <message>
+        <source>Post a saved webhook payload (JSON) to this instance</source>
+        <translation>向本实例发送已保存的网络钩子负载（JSON）</translation>
+    </message>
+    <message>
+        <source>Send event from file</source>
+        <translation>从文件发送事件</translation>
+    </message>
+    <message>
+        <source>Webhook payloads (*.json);;All files (*)</source>
+        <translation>网络钩子负载 (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>a test %1 event</source>
+        <translation>测试 %1 事件</translation>
+    </message>
+    <message>
+        <source>Cannot read %1</source>
+        <translation>无法读取 %1</translation>
+    </message>
+    <message>
+        <source>%1 is not a webhook payload</source>
+        <translation>%1 不是网络钩子负载</translation>
+    </message>
+    <message>
+        <source>not JSON: %1 at byte %2</source>
+        <translation>不是 JSON：%1（位于第 %2 字节）</translation>
+    </message>
+    <message>
+        <source>a payload is a JSON object</source>
+        <translation>负载应为 JSON 对象</translation>
+    </message>
+    <message>
+        <source>Which event is it?</source>
+        <translation>这是哪种事件？</translation>
+    </message>
+    <message>
+        <source>The payload does not say which event it is (create and delete look alike). Send it as:</source>
+        <translation>该负载未表明它是哪种事件（create 和 delete 看起来一样）。发送为：</translation>
+    </message>
+    <message>
+        <source>%1 as a %2 event</source>
+        <translation>%1（作为 %2 事件）</translation>
+    </message>
+    <message>
+        <source>Could not send %1</source>
+        <translation>无法发送 %1</translation>
+    </message>
+    <message>
+        <source>Sent %1, signed, over HTTP: event %2 accepted</source>
+        <translation>已通过 HTTP 签名发送 %1：事件 %2 已被接受</translation>
+    </message>
+    <message>
+        <source>Sent %1 through the admin API: event %2 accepted</source>
+        <translation>已通过管理 API 发送 %1：事件 %2 已被接受</translation>
     </message>
 </context>
 <context>
@@ -1458,6 +1635,93 @@
     </message>
 </context>
 <context>
+    <name>Switchyard::Console::IntakeBox</name>
+    <message>
+        <source>Receiving events</source>
+        <translation>接收事件</translation>
+    </message>
+    <message>
+        <source>URL:</source>
+        <translation>URL：</translation>
+    </message>
+    <message>
+        <source>The URL to give a Gitea or GitHub webhook</source>
+        <translation>填写到 Gitea 或 GitHub 网络钩子中的 URL</translation>
+    </message>
+    <message>
+        <source>Copy URL</source>
+        <translation>复制 URL</translation>
+    </message>
+    <message>
+        <source>Copy the webhook URL to the clipboard</source>
+        <translation>将网络钩子 URL 复制到剪贴板</translation>
+    </message>
+    <message>
+        <source>Secret:</source>
+        <translation>密钥：</translation>
+    </message>
+    <message>
+        <source>The webhook secret, hidden</source>
+        <translation>网络钩子密钥（已隐藏）</translation>
+    </message>
+    <message>
+        <source>Show</source>
+        <translation>显示</translation>
+    </message>
+    <message>
+        <source>Show or hide the webhook secret</source>
+        <translation>显示或隐藏网络钩子密钥</translation>
+    </message>
+    <message>
+        <source>Copy secret</source>
+        <translation>复制密钥</translation>
+    </message>
+    <message>
+        <source>Copy the webhook secret to the clipboard</source>
+        <translation>将网络钩子密钥复制到剪贴板</translation>
+    </message>
+    <message>
+        <source>Listen on a free port instead</source>
+        <translation>改为在空闲端口上监听</translation>
+    </message>
+    <message>
+        <source>Hide</source>
+        <translation>隐藏</translation>
+    </message>
+    <message>
+        <source>The webhook secret</source>
+        <translation>网络钩子密钥</translation>
+    </message>
+    <message>
+        <source>the secret</source>
+        <translation>密钥</translation>
+    </message>
+    <message>
+        <source>Forges cannot reach this engine: %1</source>
+        <translation>代码平台无法访问此引擎：%1</translation>
+    </message>
+    <message>
+        <source>Use port %1</source>
+        <translation>使用端口 %1</translation>
+    </message>
+    <message>
+        <source>Forges post their webhooks to this URL (content type &lt;code&gt;application/json&lt;/code&gt;), signed with the secret set as &lt;code&gt;[event_source.default] SECRET&lt;/code&gt; on the instance, or with an &lt;code&gt;ingest&lt;/code&gt; token.</source>
+        <translation>代码平台将网络钩子发送到此 URL（内容类型 &lt;code&gt;application/json&lt;/code&gt;），并使用实例上以 &lt;code&gt;[event_source.default] SECRET&lt;/code&gt; 设置的密钥签名，或使用 &lt;code&gt;ingest&lt;/code&gt; 令牌。</translation>
+    </message>
+    <message>
+        <source>Paste this URL and secret into a Gitea or GitHub webhook (&lt;i&gt;Settings ▸ Webhooks&lt;/i&gt;), content type &lt;code&gt;application/json&lt;/code&gt;.</source>
+        <translation>将此 URL 和密钥填入 Gitea 或 GitHub 的网络钩子（&lt;i&gt;Settings ▸ Webhooks&lt;/i&gt;），内容类型选 &lt;code&gt;application/json&lt;/code&gt;。</translation>
+    </message>
+    <message>
+        <source>It listens on %1: only a forge on this computer reaches it (&lt;b&gt;Preferences&lt;/b&gt;, Ctrl+, to change).</source>
+        <translation>它在 %1 上监听：只有本机上的代码平台能访问（可在 &lt;b&gt;首选项&lt;/b&gt; 中更改，Ctrl+,）。</translation>
+    </message>
+    <message>
+        <source>No event has arrived yet: &lt;b&gt;Send test event&lt;/b&gt; tries it without a forge.</source>
+        <translation>尚未收到任何事件：&lt;b&gt;发送测试事件&lt;/b&gt; 可在没有代码平台的情况下试一试。</translation>
+    </message>
+</context>
+<context>
     <name>Switchyard::Console::LockModel</name>
     <message>
         <source>Key</source>
@@ -1696,6 +1960,14 @@ The holder will be told it lost the lock; work it does after that is not protect
     <message>
         <source>&amp;Dark</source>
         <translation>深色(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;Preferences…</source>
+        <translation>首选项(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Still running in the tray; Quit stops the engine</source>
+        <translation>仍在系统托盘中运行；“退出”会停止引擎</translation>
     </message>
 </context>
 <context>
@@ -1987,36 +2259,12 @@ The holder will be told it lost the lock; work it does after that is not protect
         <translation>%1 毫秒</translation>
     </message>
     <message>
-        <source>Getting events in</source>
-        <translation>接入事件</translation>
-    </message>
-    <message>
-        <source>The URL to give a Gitea or GitHub webhook</source>
-        <translation>填写到 Gitea 或 GitHub 网络钩子中的 URL</translation>
-    </message>
-    <message>
-        <source>Copy URL</source>
-        <translation>复制 URL</translation>
-    </message>
-    <message>
-        <source>Copy the webhook URL to the clipboard</source>
-        <translation>将网络钩子 URL 复制到剪贴板</translation>
-    </message>
-    <message>
         <source>Copied %1</source>
         <translation>已复制 %1</translation>
     </message>
     <message>
         <source>Processed and failed</source>
         <translation>已处理与失败</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;This embedded engine has no admin API: forges post their webhooks to a daemon (&lt;code&gt;switchyardd&lt;/code&gt;), which this console connects to with &lt;b&gt;Connection ▸ Connect…&lt;/b&gt;.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;此内嵌引擎没有管理 API：代码平台将网络钩子发送到守护进程（&lt;code&gt;switchyardd&lt;/code&gt;），本控制台通过 &lt;b&gt;连接 ▸ 连接到实例…&lt;/b&gt; 连接到它。&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;No event has arrived yet. Work comes in when a forge posts its webhooks to the admin API: in Gitea, &lt;i&gt;Settings ▸ Webhooks ▸ Add webhook&lt;/i&gt;; in GitHub, &lt;i&gt;Settings ▸ Webhooks&lt;/i&gt;; content type &lt;code&gt;application/json&lt;/code&gt;, the URL below (NAME is yours to choose).&lt;/p&gt;&lt;p&gt;Give the webhook a secret and set the same as &lt;code&gt;[event_source.NAME] SECRET&lt;/code&gt; in app.ini (or send an &lt;code&gt;ingest&lt;/code&gt; token: &lt;code&gt;switchyardctl token create forge --role ingest&lt;/code&gt;). To try it with a saved payload: &lt;code&gt;switchyardctl events send push.json --event push&lt;/code&gt;.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;尚未收到任何事件。当代码平台把网络钩子发送到管理 API 时，工作便会进来：在 Gitea 中，&lt;i&gt;Settings ▸ Webhooks ▸ Add webhook&lt;/i&gt;；在 GitHub 中，&lt;i&gt;Settings ▸ Webhooks&lt;/i&gt;；内容类型 &lt;code&gt;application/json&lt;/code&gt;，URL 见下方（NAME 由您自选）。&lt;/p&gt;&lt;p&gt;为网络钩子设置一个密钥，并在 app.ini 中将 &lt;code&gt;[event_source.NAME] SECRET&lt;/code&gt; 设为相同的值（或发送一个 &lt;code&gt;ingest&lt;/code&gt; 令牌：&lt;code&gt;switchyardctl token create forge --role ingest&lt;/code&gt;）。用保存的负载试一试：&lt;code&gt;switchyardctl events send push.json --event push&lt;/code&gt;。&lt;/p&gt;</translation>
     </message>
     <message>
         <source>%1 (schema %2)</source>
@@ -2144,6 +2392,361 @@ The holder will be told it lost the lock; work it does after that is not protect
         <translation>%1失败（%2）。
 
 %3</translation>
+    </message>
+</context>
+<context>
+    <name>Switchyard::Console::PreferencesDialog</name>
+    <message>
+        <source>Preferences</source>
+        <translation>首选项</translation>
+    </message>
+    <message>
+        <source>Preference sections</source>
+        <translation>首选项分区</translation>
+    </message>
+    <message>
+        <source>&amp;Server</source>
+        <translation>服务器(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Event sources</source>
+        <translation>事件源(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Mail</source>
+        <translation>邮件(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Appearance</source>
+        <translation>外观(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Desktop</source>
+        <translation>桌面(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Where the embedded engine&apos;s admin API listens: forges post their webhooks there, switchyardctl and other consoles connect there.</source>
+        <translation>内嵌引擎的管理 API 在此监听：代码平台向这里发送网络钩子，switchyardctl 和其他控制台也连接到这里。</translation>
+    </message>
+    <message>
+        <source>Listen address</source>
+        <translation>监听地址</translation>
+    </message>
+    <message>
+        <source>127.0.0.1: this computer only. 0.0.0.0: every network (needs TLS, or ALLOW_INSECURE_REMOTE in app.ini).</source>
+        <translation>127.0.0.1：仅限本机。0.0.0.0：所有网络（需要 TLS，或在 app.ini 中设置 ALLOW_INSECURE_REMOTE）。</translation>
+    </message>
+    <message>
+        <source>Listen &amp;address:</source>
+        <translation>监听地址(&amp;A)：</translation>
+    </message>
+    <message>
+        <source>Port</source>
+        <translation>端口</translation>
+    </message>
+    <message>
+        <source>&amp;Port:</source>
+        <translation>端口(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>Settings file: %1</source>
+        <translation>设置文件：%1</translation>
+    </message>
+    <message>
+        <source>This console runs no engine of its own (it was opened with --connect): these settings are the embedded engine&apos;s.</source>
+        <translation>此控制台没有运行自己的引擎（它是用 --connect 打开的）：这些是内嵌引擎的设置。</translation>
+    </message>
+    <message>
+        <source>A forge posts to …/events?source=NAME and signs with that source&apos;s secret. Secrets are kept in %1, not in app.ini.</source>
+        <translation>代码平台向 …/events?source=NAME 发送，并用该事件源的密钥签名。密钥保存在 %1 中，而非 app.ini。</translation>
+    </message>
+    <message>
+        <source>the system keychain</source>
+        <translation>系统钥匙串</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>Secret</source>
+        <translation>密钥</translation>
+    </message>
+    <message>
+        <source>Event sources</source>
+        <translation>事件源</translation>
+    </message>
+    <message>
+        <source>&amp;Add source…</source>
+        <translation>添加事件源(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>&amp;New secret</source>
+        <translation>生成新密钥(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Make a new random secret for the selected source (paste it into the forge after saving)</source>
+        <translation>为所选事件源生成新的随机密钥（保存后将其粘贴到代码平台中）</translation>
+    </message>
+    <message>
+        <source>Set &amp;secret…</source>
+        <translation>设置密钥(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>&amp;Remove</source>
+        <translation>移除(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Set secret</source>
+        <translation>设置密钥</translation>
+    </message>
+    <message>
+        <source>Secret of %1 (as the forge has it):</source>
+        <translation>%1 的密钥（与代码平台中的一致）：</translation>
+    </message>
+    <message>
+        <source>Send mail</source>
+        <translation>发送邮件</translation>
+    </message>
+    <message>
+        <source>(from the port)</source>
+        <translation>（由端口决定）</translation>
+    </message>
+    <message>
+        <source>Mail protocol</source>
+        <translation>邮件协议</translation>
+    </message>
+    <message>
+        <source>P&amp;rotocol:</source>
+        <translation>协议(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>Mail server</source>
+        <translation>邮件服务器</translation>
+    </message>
+    <message>
+        <source>smtp.example.com, or a socket&apos;s path</source>
+        <translation>smtp.example.com，或套接字路径</translation>
+    </message>
+    <message>
+        <source>Ser&amp;ver:</source>
+        <translation>服务器(&amp;V)：</translation>
+    </message>
+    <message>
+        <source>(from the protocol)</source>
+        <translation>（由协议决定）</translation>
+    </message>
+    <message>
+        <source>Mail server port</source>
+        <translation>邮件服务器端口</translation>
+    </message>
+    <message>
+        <source>P&amp;ort:</source>
+        <translation>端口(&amp;O)：</translation>
+    </message>
+    <message>
+        <source>Sender</source>
+        <translation>发件人</translation>
+    </message>
+    <message>
+        <source>Forge &lt;forge@example.com&gt;</source>
+        <translation>Forge &lt;forge@example.com&gt;</translation>
+    </message>
+    <message>
+        <source>&amp;From:</source>
+        <translation>发件人(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>Mail login</source>
+        <translation>邮件登录名</translation>
+    </message>
+    <message>
+        <source>&amp;Login:</source>
+        <translation>登录名(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>Mail password</source>
+        <translation>邮件密码</translation>
+    </message>
+    <message>
+        <source>unchanged</source>
+        <translation>保持不变</translation>
+    </message>
+    <message>
+        <source>Pass&amp;word:</source>
+        <translation>密码(&amp;W)：</translation>
+    </message>
+    <message>
+        <source>Send &amp;test mail…</source>
+        <translation>发送测试邮件(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>Send a test mail</source>
+        <translation>发送一封测试邮件</translation>
+    </message>
+    <message>
+        <source>The test mail goes with the settings the engine runs with; saved mail settings apply at the next start. The password is kept in %1, not in app.ini.</source>
+        <translation>测试邮件按引擎当前运行的设置发送；保存的邮件设置在下次启动时生效。密码保存在 %1 中，而非 app.ini。</translation>
+    </message>
+    <message>
+        <source>As the desktop</source>
+        <translation>跟随桌面</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <source>Theme</source>
+        <translation>主题</translation>
+    </message>
+    <message>
+        <source>&amp;Theme:</source>
+        <translation>主题(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>As the system</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <source>&amp;Language:</source>
+        <translation>语言(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>A new language applies at the next start.</source>
+        <translation>新语言在下次启动时生效。</translation>
+    </message>
+    <message>
+        <source>Show an icon in the system tray</source>
+        <translation>在系统托盘中显示图标</translation>
+    </message>
+    <message>
+        <source>Keep running in the tray when the window is closed</source>
+        <translation>关闭窗口后在系统托盘中继续运行</translation>
+    </message>
+    <message>
+        <source>The engine keeps taking events; Quit (Ctrl+Q, or the tray&apos;s menu) stops it</source>
+        <translation>引擎会继续接收事件；“退出”（Ctrl+Q 或系统托盘菜单）才会停止它</translation>
+    </message>
+    <message>
+        <source>Tell me on the desktop when:</source>
+        <translation>出现以下情况时在桌面上提醒我：</translation>
+    </message>
+    <message>
+        <source>Queue backlog threshold</source>
+        <translation>队列积压阈值</translation>
+    </message>
+    <message>
+        <source>&amp;Backlog threshold (items):</source>
+        <translation>积压阈值（项）(&amp;B)：</translation>
+    </message>
+    <message>
+        <source>At most one notice per kind a minute; what follows is summed up.</source>
+        <translation>每类提醒每分钟最多一条；其后的会汇总显示。</translation>
+    </message>
+    <message>
+        <source>none (a token is needed) — on save</source>
+        <translation>无（需要令牌）— 保存时生效</translation>
+    </message>
+    <message>
+        <source>new — kept on save</source>
+        <translation>新密钥 — 保存时存储</translation>
+    </message>
+    <message>
+        <source>kept in %1</source>
+        <translation>保存在 %1 中</translation>
+    </message>
+    <message>
+        <source>in app.ini</source>
+        <translation>在 app.ini 中</translation>
+    </message>
+    <message>
+        <source>none (a token is needed)</source>
+        <translation>无（需要令牌）</translation>
+    </message>
+    <message>
+        <source>Add event source</source>
+        <translation>添加事件源</translation>
+    </message>
+    <message>
+        <source>Name (letters, digits, &apos;_&apos;, &apos;.&apos;, &apos;-&apos;):</source>
+        <translation>名称（字母、数字、&apos;_&apos;、&apos;.&apos;、&apos;-&apos;）：</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a valid source name; use 1 to 64 letters, digits, &apos;_&apos;, &apos;.&apos; or &apos;-&apos;</source>
+        <translation>“%1”不是有效的事件源名称；请使用 1 到 64 个字母、数字、&apos;_&apos;、&apos;.&apos; 或 &apos;-&apos;</translation>
+    </message>
+    <message>
+        <source>Save, then give the forge the new secret of %1 (the Overview shows it after the next start).</source>
+        <translation>请先保存，然后把 %1 的新密钥填入代码平台（下次启动后“概览”会显示它）。</translation>
+    </message>
+    <message>
+        <source>The default source always exists; give it no secret to require a token instead</source>
+        <translation>默认事件源始终存在；不为它设置密钥即可改为要求令牌</translation>
+    </message>
+    <message>
+        <source>Send test mail</source>
+        <translation>发送测试邮件</translation>
+    </message>
+    <message>
+        <source>Send a test mail to:</source>
+        <translation>发送测试邮件至：</translation>
+    </message>
+    <message>
+        <source>Sending a test mail to %1…</source>
+        <translation>正在向 %1 发送测试邮件…</translation>
+    </message>
+    <message>
+        <source>the test mail to %1 failed: %2</source>
+        <translation>发送至 %1 的测试邮件失败：%2</translation>
+    </message>
+    <message>
+        <source>Sent a test mail to %1</source>
+        <translation>已向 %1 发送测试邮件</translation>
+    </message>
+    <message>
+        <source>the listen address</source>
+        <translation>监听地址</translation>
+    </message>
+    <message>
+        <source>event sources</source>
+        <translation>事件源</translation>
+    </message>
+    <message>
+        <source>mail</source>
+        <translation>邮件</translation>
+    </message>
+    <message>
+        <source>[server] HTTP_ADDR = %1 would take the admin API off this computer without TLS: tokens would cross the network in clear text. Set CERT_FILE and KEY_FILE in app.ini, or keep 127.0.0.1</source>
+        <translation>[server] HTTP_ADDR = %1 会使管理 API 在没有 TLS 的情况下向本机以外开放：令牌将以明文在网络上传输。请在 app.ini 中设置 CERT_FILE 和 KEY_FILE，或保持 127.0.0.1</translation>
+    </message>
+    <message>
+        <source>the language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <source>Saved to %1.</source>
+        <translation>已保存到 %1。</translation>
+    </message>
+    <message>
+        <source>Saved.</source>
+        <translation>已保存。</translation>
+    </message>
+    <message>
+        <source>Everything applies now.</source>
+        <translation>所有设置已立即生效。</translation>
+    </message>
+    <message>
+        <source>Restart Switchyard to apply: %1.</source>
+        <translation>重启 Switchyard 后生效：%1。</translation>
     </message>
 </context>
 <context>
@@ -2676,6 +3279,56 @@ MAX_WORKERS = 4&lt;/pre&gt;</translation>
     <message>
         <source>Queue settings</source>
         <translation>队列设置</translation>
+    </message>
+</context>
+<context>
+    <name>Switchyard::Console::SecretVault</name>
+    <message>
+        <source>the system keychain</source>
+        <translation>系统钥匙串</translation>
+    </message>
+    <message>
+        <source>%1 could not be read from the keychain: %2</source>
+        <translation>无法从钥匙串读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>no keychain service answered (%1); kept in %2</source>
+        <translation>没有钥匙串服务响应（%1）；已保存在 %2 中</translation>
+    </message>
+    <message>
+        <source>the keychain refused %1: %2</source>
+        <translation>钥匙串拒绝了 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>Switchyard::Console::TrayIcon</name>
+    <message>
+        <source>Open Switchyard</source>
+        <translation>打开 Switchyard</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>退出</translation>
+    </message>
+    <message>
+        <source>Switchyard</source>
+        <translation>Switchyard</translation>
+    </message>
+    <message>
+        <source>Switchyard: something failed (open to see)</source>
+        <translation>Switchyard：有操作失败（打开以查看）</translation>
+    </message>
+    <message>
+        <source>Switchyard: a queue is backing up or an instance reconnects</source>
+        <translation>Switchyard：有队列积压或有实例正在重连</translation>
+    </message>
+    <message>
+        <source>Switchyard: all well</source>
+        <translation>Switchyard：一切正常</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
     </message>
 </context>
 <context>

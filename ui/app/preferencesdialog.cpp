@@ -479,7 +479,7 @@ Status PreferencesDialog::save()
     Q_EMIT consoleChanged(console);
     const QString saved = m_embedded ? tr("Saved to %1.").arg(m_embedded->configPath()) : tr("Saved.");
     showResult(Status::ok(), restartFor.isEmpty() ? saved + QLatin1Char(' ') + tr("Everything applies now.")
-                                                  : saved + QLatin1Char(' ') + tr("Restart Switchyard to apply: %1.").arg(restartFor.join(QStringLiteral(", "))));
+                                                  : saved + QLatin1Char(' ') + tr("Restart Switchyard to apply: %1.").arg(restartFor.join(tr(", ", "between the items of a list"))));
     if (m_embedded)
         fillSources();
     return Status::ok();
