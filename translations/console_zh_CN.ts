@@ -2748,6 +2748,11 @@ The holder will be told it lost the lock; work it does after that is not protect
         <source>Restart Switchyard to apply: %1.</source>
         <translation>重启 Switchyard 后生效：%1。</translation>
     </message>
+    <message>
+        <source>, </source>
+        <comment>between the items of a list</comment>
+        <translation>、</translation>
+    </message>
 </context>
 <context>
     <name>Switchyard::Console::ProcessJob</name>
