@@ -21,6 +21,7 @@
 #include "pages/queueitemsview.h"
 #include "pages/noticespage.h"
 #include "pages/notificationspage.h"
+#include "models/notificationmodels.h"
 #include "pages/overviewpage.h"
 #include "pages/intakebox.h"
 #include "widgets/historychart.h"
@@ -1406,6 +1407,12 @@ private Q_SLOTS:
             QVERIFY(w.grab().save(file));
             QVERIFY(QFileInfo(file).size() > 10000);
         }
+        // Nothing scrolls sideways in the Notifications page's narrow Users pane (it did at 1280 × 800).
+        w.showPage(QStringLiteral("notifications"));
+        QTreeView *users = w.page<NotificationsPage>(QStringLiteral("notifications"))->userView();
+        QVERIFY(Test::eventually([&] { return users->model()->rowCount() > 0; }));
+        QCOMPARE(users->horizontalScrollBar()->maximum(), 0);
+        QVERIFY(users->header()->sectionSize(ForgeUserModel::Source) >= users->header()->sectionSizeHint(ForgeUserModel::Source));
         // The same pages in the dark theme (View ▸ Theme ▸ Dark): the palette, the status colours
         // and the header follow; the choice is remembered.
         const QColor lightError = statusColor(StatusColor::Error);

@@ -312,7 +312,7 @@ private Q_SLOTS:
         app.window->showPage(QStringLiteral("overview"));
         app.window->refreshAll();
         IntakeBox &intake = *app.overview().intake();
-        QVERIFY(Test::eventually([&] { return intake.isVisible() && intake.findChild<QLabel *>(QStringLiteral("intakeHint"))->text().contains(QStringLiteral("Send test event")); }));
+        QVERIFY(Test::eventually([&] { return intake.isVisible() && !intake.findChild<QLineEdit *>(QStringLiteral("eventSecret"))->text().isEmpty(); }));
         QTest::qWait(1200); // a second of live updates
         const QString dir = qEnvironmentVariable("SWITCHYARD_SCREENSHOTS", QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("screenshots")));
         QVERIFY(QDir().mkpath(dir));

@@ -81,8 +81,14 @@ NotificationsPage::NotificationsPage(Admin::AdminBackend &backend, QWidget *pare
     m_userView = makeTable(split, &m_userProxy, tr("Users of the forge, with their unread notifications"));
     m_userView->setSelectionMode(QAbstractItemView::SingleSelection);
     m_userView->sortByColumn(ForgeUserModel::Unread, Qt::DescendingOrder);
-    m_userView->header()->resizeSection(ForgeUserModel::Login, 150);
-    m_userView->header()->resizeSection(ForgeUserModel::Unread, 60);
+    // The pane is narrow: the login takes what is left, the count and the source their text's width,
+    // and nothing scrolls sideways (it did at 1280 × 800).
+    m_userView->header()->setStretchLastSection(false);
+    m_userView->header()->setSectionResizeMode(ForgeUserModel::Login, QHeaderView::Stretch);
+    m_userView->header()->setSectionResizeMode(ForgeUserModel::Unread, QHeaderView::ResizeToContents);
+    m_userView->header()->setSectionResizeMode(ForgeUserModel::Source, QHeaderView::ResizeToContents);
+    m_userView->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_userView->setTextElideMode(Qt::ElideRight);
 
     auto *right = new QWidget(split);
     auto *rightLayout = new QVBoxLayout(right);
