@@ -16,6 +16,7 @@
 #include "pages/intakebox.h"
 #include "pages/notificationspage.h"
 #include "pages/overviewpage.h"
+#include "pages/tablepage.h"
 
 #include "admin/ops/webhookops.h"
 #include "engine/settings/inifile.h"
@@ -347,7 +348,11 @@ private Q_SLOTS:
         const DesktopNotice first = app.recorder.shown.front();
         QCOMPARE(first.kind, AlertKind::DeliveryFailed);
         QCOMPARE(first.pageId, QStringLiteral("webhooks"));
-        QCOMPARE(first.filter, QString::number(created->id));
+        QCOMPARE(first.key, QVariant(created->id));
+        // Clicking it opens the Webhooks page on that hook.
+        app.window->openAt(first.instance, first.pageId, first.filter, first.key);
+        QCOMPARE(app.window->currentPage()->id(), QStringLiteral("webhooks"));
+        QVERIFY(Test::eventually([&] { return qobject_cast<TablePage *>(app.window->currentPage())->currentKey() == QVariant(created->id); }));
         QCOMPARE(first.count, 1);
         QCOMPARE(app.shell->alerts().status(), StatusColor::Error);
         // The other two failures: one summary when the window ends, not two notices.

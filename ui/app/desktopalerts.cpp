@@ -58,7 +58,7 @@ void DesktopAlerts::onEvent(const QString &instance, const Admin::AdminEvent &ev
         const Admin::HookTaskRow &t = event.hookTask;
         raise({AlertKind::DeliveryFailed, tr("Webhook delivery failed"),
                tr("Hook %1: %2 delivery %3 failed").arg(t.hookId).arg(t.eventType, t.uuid.left(8)), instance,
-               QStringLiteral("webhooks"), QString::number(t.hookId)},
+               QStringLiteral("webhooks"), QString(), t.hookId},
               StatusColor::Error);
     } else if (event.type == Type::Notice && event.notice.type == QLatin1String("webhook")
                && event.notice.description.contains(QLatin1String("made inactive"))) {
@@ -67,7 +67,7 @@ void DesktopAlerts::onEvent(const QString &instance, const Admin::AdminEvent &ev
               StatusColor::Error);
     } else if (event.type == Type::CronStatus && event.cron.status == QLatin1String("error")) {
         raise({AlertKind::CronFailed, tr("Cron task failed"), tr("%1: %2").arg(event.cron.name, event.cron.message.left(200)), instance,
-               QStringLiteral("cron"), event.cron.name},
+               QStringLiteral("cron"), QString(), event.cron.name},
               StatusColor::Error);
     } else if (event.type == Type::QueueStats) {
         for (const Admin::QueueRow &queue : event.queues) {
@@ -75,7 +75,7 @@ void DesktopAlerts::onEvent(const QString &instance, const Admin::AdminEvent &ev
             if (queue.length > m_backlog && m_backedUp.insert(key).second)
                 raise({AlertKind::QueueBacklog, tr("Queue backing up"),
                        tr("%1 holds %2 items (threshold %3)").arg(queue.name).arg(queue.length).arg(m_backlog), instance,
-                       QStringLiteral("queues"), queue.name},
+                       QStringLiteral("queues"), QString(), queue.qid},
                       StatusColor::Warning);
             else if (queue.length >= 0 && queue.length <= m_backlog / 2)
                 m_backedUp.erase(key); // drained: the next backlog is news again

@@ -17,6 +17,7 @@
 #include "widgets/statuscolors.h"
 
 #include <QHash>
+#include <QVariant>
 #include <QObject>
 #include <QPointer>
 #include <QTimer>
@@ -39,6 +40,7 @@ struct DesktopNotice
     QString instance; // the instance's name in the sidebar
     QString pageId;   // the page that shows it
     QString filter;   // applied to that page
+    QVariant key;     // the row selected there (a hook id, a queue id, a task name)
     int count = 1;    // > 1: a summary of that many
 };
 

@@ -36,8 +36,9 @@ DesktopShell::DesktopShell(MainWindow &window, EmbeddedInstance *embedded, Deskt
     if (m_tray) {
         connect(&m_alerts, &DesktopAlerts::statusChanged, m_tray, &TrayIcon::setStatus);
         connect(m_tray, &TrayIcon::quitRequested, &window, &MainWindow::quit);
-        connect(m_tray, &TrayIcon::openRequested, this, [this](const QString &instance, const QString &page, const QString &filter) {
-            m_window.openAt(instance, page.isEmpty() && m_window.currentPage() ? m_window.currentPage()->id() : page, filter);
+        connect(m_tray, &TrayIcon::openRequested, this,
+                [this](const QString &instance, const QString &page, const QString &filter, const QVariant &key) {
+            m_window.openAt(instance, page.isEmpty() && m_window.currentPage() ? m_window.currentPage()->id() : page, filter, key);
             m_alerts.acknowledge();
         });
     }

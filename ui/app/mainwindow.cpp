@@ -1,6 +1,7 @@
 #include "mainwindow.h"
 
 #include "pages/page.h"
+#include "pages/tablepage.h"
 #include "widgets/statuscolors.h"
 #include "widgets/theme.h"
 
@@ -625,12 +626,14 @@ void MainWindow::quit()
     close();
 }
 
-void MainWindow::openAt(const QString &instance, const QString &pageId, const QString &filter)
+void MainWindow::openAt(const QString &instance, const QString &pageId, const QString &filter, const QVariant &key)
 {
     for (InstanceView *view : std::as_const(m_instances))
         if (view->backend().displayName() == instance)
             setCurrentInstance(view);
     showPage(pageId, filter);
+    if (auto *table = qobject_cast<TablePage *>(currentPage()); table && key.isValid())
+        table->selectKeyWhenListed(key);
     showNormal();
     raise();
     activateWindow();

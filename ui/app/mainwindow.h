@@ -76,8 +76,9 @@ public:
     // Closes the window and every backend (the embedded engine shuts down gracefully), whatever
     // the tray setting says.
     void quit();
-    // Shows the window on `pageId` of the instance named `instance` (a desktop notice's target).
-    void openAt(const QString &instance, const QString &pageId, const QString &filter);
+    // Shows the window on `pageId` of the instance named `instance` (a desktop notice's target),
+    // with `filter`, and the row whose key is `key` selected (when valid and listed).
+    void openAt(const QString &instance, const QString &pageId, const QString &filter, const QVariant &key = {});
     // Asked when the window is closed (not quit): true hides it instead (the tray keeps running).
     void setHideOnClose(std::function<bool()> ask) { m_hideOnClose = std::move(ask); }
 

@@ -10,7 +10,7 @@ TrayIcon::TrayIcon(QObject *parent) : QObject(parent)
 {
     auto *menu = new QMenu;
     connect(this, &QObject::destroyed, menu, &QObject::deleteLater);
-    menu->addAction(tr("Open Switchyard"), this, [this] { Q_EMIT openRequested(QString(), QStringLiteral("overview"), QString()); });
+    menu->addAction(tr("Open Switchyard"), this, [this] { Q_EMIT openRequested(QString(), QStringLiteral("overview"), QString(), QVariant()); });
     menu->addSeparator();
     menu->addAction(tr("Quit"), this, &TrayIcon::quitRequested);
     m_tray.setContextMenu(menu);
@@ -18,10 +18,10 @@ TrayIcon::TrayIcon(QObject *parent) : QObject(parent)
     setStatus(StatusColor::Ok);
     connect(&m_tray, &QSystemTrayIcon::activated, this, [this](QSystemTrayIcon::ActivationReason reason) {
         if (reason == QSystemTrayIcon::Trigger || reason == QSystemTrayIcon::DoubleClick)
-            Q_EMIT openRequested(QString(), QString(), QString());
+            Q_EMIT openRequested(QString(), QString(), QString(), QVariant());
     });
     connect(&m_tray, &QSystemTrayIcon::messageClicked, this,
-            [this] { Q_EMIT openRequested(m_last.instance, m_last.pageId, m_last.filter); });
+            [this] { Q_EMIT openRequested(m_last.instance, m_last.pageId, m_last.filter, m_last.key); });
 }
 
 QIcon TrayIcon::iconFor(StatusColor status)

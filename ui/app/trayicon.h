@@ -28,7 +28,7 @@ public:
     static QIcon iconFor(StatusColor status);
 
 Q_SIGNALS:
-    void openRequested(const QString &instance, const QString &pageId, const QString &filter);
+    void openRequested(const QString &instance, const QString &pageId, const QString &filter, const QVariant &key);
     void quitRequested();
 
 private:

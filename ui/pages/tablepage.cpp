@@ -68,6 +68,11 @@ void TablePage::setSourceModel(QAbstractItemModel *model)
 {
     m_proxy.setSourceModel(model);
     connect(model, &QAbstractItemModel::rowsInserted, this, &TablePage::updateEmptyState);
+    // A row asked for before the list arrived (a desktop notice's link) is selected when it does.
+    connect(model, &QAbstractItemModel::rowsInserted, this, [this] {
+        if (m_pendingKey.isValid() && selectKey(m_pendingKey))
+            m_pendingKey = QVariant();
+    });
     connect(model, &QAbstractItemModel::rowsRemoved, this, &TablePage::updateEmptyState);
     updateEmptyState();
 }
@@ -157,6 +162,11 @@ QVariant TablePage::currentKey() const
 bool TablePage::selectKey(const QVariant &key)
 {
     return selectKeyIn(m_ui->view, key);
+}
+
+void TablePage::selectKeyWhenListed(const QVariant &key)
+{
+    m_pendingKey = selectKey(key) ? QVariant() : key;
 }
 
 bool selectKeyIn(QTreeView *view, const QVariant &key)

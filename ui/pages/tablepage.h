@@ -60,6 +60,8 @@ public:
     QVariant currentKey() const;
     // Selects the row with `key` (tests, links).
     bool selectKey(const QVariant &key);
+    // The same, now or — when the row is not listed yet (the page is still reading) — when it is.
+    void selectKeyWhenListed(const QVariant &key);
 
 protected:
     void setSourceModel(QAbstractItemModel *model);
@@ -84,6 +86,7 @@ private:
     Ui::TablePage *m_ui;
     QToolBar *m_toolBar;
     TableProxy m_proxy;
+    QVariant m_pendingKey; // selectKeyWhenListed() waiting for its row
 };
 
 } // namespace Switchyard::Console
