@@ -15,6 +15,22 @@
 
 namespace Switchyard::Admin {
 
+namespace {
+
+// A kept secret of an event source the file no longer has is left out: a source removed from
+// app.ini must stop taking events, whatever the keychain still holds. "default" always exists.
+void applyKept(IniFile &ini, const std::vector<KeptSetting> &kept)
+{
+    for (const KeptSetting &value : kept) {
+        const bool source = value.section.startsWith(QLatin1String("event_source."), Qt::CaseInsensitive);
+        if (source && value.section.compare(QLatin1String("event_source.default"), Qt::CaseInsensitive) != 0 && !ini.section(value.section))
+            continue;
+        ini.set(value.section, value.key, value.value);
+    }
+}
+
+} // namespace
+
 Result<EngineConfig> loadEngineConfig(const QString &configPath, const QString &dataDirOverride, const std::vector<KeptSetting> &kept)
 {
     Settings settings;
@@ -26,8 +42,7 @@ Result<EngineConfig> loadEngineConfig(const QString &configPath, const QString &
     }
     if (!kept.empty()) {
         IniFile ini = settings.ini();
-        for (const KeptSetting &value : kept)
-            ini.set(value.section, value.key, value.value);
+        applyKept(ini, kept);
         settings = Settings(std::move(ini));
     }
     // ~/.local/share/switchyard for the daemon and the console alike, whatever organisation name
@@ -48,8 +63,7 @@ Result<EngineConfig> loadEngineConfigText(const QString &fileName, const QByteAr
     Result<IniFile> parsed = IniFile::parse(fileName, text);
     if (!parsed)
         return parsed.status();
-    for (const KeptSetting &value : kept)
-        parsed->set(value.section, value.key, value.value);
+    applyKept(*parsed, kept);
     const QString defaultData =
         QDir(QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation)).filePath(QStringLiteral("switchyard"));
     return EngineConfig::load(Settings(std::move(parsed).value()), dataDirOverride, defaultData);

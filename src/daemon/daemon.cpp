@@ -314,6 +314,7 @@ int runDaemon(int argc, char *argv[], const DaemonHooks &hooks)
     app.exec();
 
     server.reset(); // stopped already unless the engine shut down on its own
+    Server::forgetEndpoint(config.dataPath());
     const ShutdownReport report = engine->shutdown();
     if (!report.clean()) {
         // Those threads cannot be joined; ending the process is the terminate phase's last step.

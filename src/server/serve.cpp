@@ -4,6 +4,10 @@
 
 #include "engine/core/logging.h"
 
+#include <QDir>
+#include <QFile>
+#include <QSaveFile>
+
 namespace Switchyard::Server {
 
 ServerOptions serverOptions(const EngineConfig &config)
@@ -26,6 +30,20 @@ ServerOptions serverOptions(const EngineConfig &config)
     options.edge.minBodyRate = srv.minBodyRate;
     options.edge.bodyBudget = srv.bodyBudget;
     return options;
+}
+
+std::pair<QUrl, QString> servedEndpoint(const QString &dataPath)
+{
+    QFile file(QDir(dataPath).filePath(QLatin1String(kApiUrlFile)));
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    const QList<QByteArray> lines = file.readAll().split('\n');
+    return {QUrl(QString::fromUtf8(lines.value(0).trimmed())), QString::fromUtf8(lines.value(1).trimmed())};
+}
+
+void forgetEndpoint(const QString &dataPath)
+{
+    QFile::remove(QDir(dataPath).filePath(QLatin1String(kApiUrlFile)));
 }
 
 Result<Serving> serve(Engine &engine, const EngineConfig &config, Admin::AuditLog &audit, const ServeOptions &how)
@@ -56,6 +74,20 @@ Result<Serving> serve(Engine &engine, const EngineConfig &config, Admin::AuditLo
                                                 .arg(serving.wantedPort)
                                                 .arg(serving.wantedPort + how.tryNext));
         return listening;
+    }
+    // A wildcard address is reached on loopback from this machine.
+    const QString host = options.address == QHostAddress::Any || options.address == QHostAddress::AnyIPv4 ? QStringLiteral("127.0.0.1")
+                         : options.address == QHostAddress::AnyIPv6                                    ? QStringLiteral("::1")
+                                                                                                       : options.address.toString();
+    const QString url = QStringLiteral("%1://%2:%3/api/v1")
+                            .arg(serving.server->isTls() ? QStringLiteral("https") : QStringLiteral("http"),
+                                 host.contains(QLatin1Char(':')) ? QLatin1Char('[') + host + QLatin1Char(']') : host)
+                            .arg(serving.server->port());
+    QSaveFile endpoint(QDir(config.dataPath()).filePath(QLatin1String(kApiUrlFile)));
+    if (endpoint.open(QIODevice::WriteOnly)) {
+        endpoint.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+        endpoint.write(url.toUtf8() + '\n' + how.program.toUtf8() + '\n');
+        endpoint.commit();
     }
     qCInfo(lcCore).noquote() << QStringLiteral("admin API on %1://%2:%3/api/v1")
                                     .arg(serving.server->isTls() ? QStringLiteral("https") : QStringLiteral("http"), config.server.httpAddr)

@@ -10,7 +10,10 @@
 #include "engine/core/status.h"
 #include "engine/settings/config.h"
 
+#include <QUrl>
+
 #include <memory>
+#include <utility>
 
 namespace Switchyard::Server {
 
@@ -24,7 +27,18 @@ struct ServeOptions
     // When the port is taken by another program, try the next ones, up to this many more (the
     // console's default port: 3300, else the next free one). 0: fail with AlreadyExists.
     int tryNext = 0;
+    // Written with the URL to <data dir>/api-url (kApiUrlFile): who serves this data directory.
+    QString program = QStringLiteral("switchyardd");
 };
+
+// <data dir>/api-url, 0600: the admin API's URL as it was taken (the port may not be HTTP_PORT's)
+// and the program serving it, one per line — for a second console started on the same data
+// directory, which connects there instead of to HTTP_PORT (where another program may listen).
+inline constexpr const char *kApiUrlFile = "api-url";
+// The file's URL and program; empty when there is none.
+std::pair<QUrl, QString> servedEndpoint(const QString &dataPath);
+// Removes the file (the server stopped).
+void forgetEndpoint(const QString &dataPath);
 
 struct Serving
 {

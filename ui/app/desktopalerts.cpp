@@ -136,6 +136,15 @@ void DesktopAlerts::flush(AlertKind kind)
     pending.timer.start(); // the summary opens a window of its own
 }
 
+void DesktopAlerts::flushNow()
+{
+    for (int i = 0; i < kAlertKinds; ++i) {
+        m_pending[std::size_t(i)]->timer.stop();
+        flush(AlertKind(i));
+        m_pending[std::size_t(i)]->timer.stop();
+    }
+}
+
 void DesktopAlerts::acknowledge()
 {
     if (m_status == StatusColor::Ok)

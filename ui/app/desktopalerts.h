@@ -68,6 +68,8 @@ public:
     // acknowledge() (the operator opened the window).
     StatusColor status() const { return m_status; }
     void acknowledge();
+    // Ends every kind's window now: what it held back is said (tests; the timers do it otherwise).
+    void flushNow();
 
     static QString kindKey(AlertKind kind); // "delivery_failed" … (settings keys)
     static QString kindLabel(AlertKind kind);

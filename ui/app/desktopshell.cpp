@@ -16,7 +16,6 @@ namespace Switchyard::Console {
 
 namespace {
 
-// The sink used before the tray exists, or when there is none: the status bar.
 TrayIcon *makeTray(DesktopSink *sink, QObject *parent)
 {
     return sink ? nullptr : new TrayIcon(parent);
@@ -24,8 +23,29 @@ TrayIcon *makeTray(DesktopSink *sink, QObject *parent)
 
 } // namespace
 
+// The tray's notices when the desktop shows the icon; else (no tray, the icon switched off) the
+// window's status bar, where an operator looks — a switched-on notice is never dropped.
+class DesktopShell::FallbackSink final : public DesktopSink
+{
+public:
+    FallbackSink(DesktopShell &shell) : m_shell(shell) {}
+    void show(const DesktopNotice &notice) override
+    {
+        if (m_shell.m_tray && m_shell.m_tray->isVisible()) {
+            m_shell.m_tray->show(notice);
+            return;
+        }
+        m_shell.m_window.showAlert(notice.instance.isEmpty() ? notice.title : QStringLiteral("%1 — %2").arg(notice.title, notice.instance),
+                                   notice.body);
+    }
+
+private:
+    DesktopShell &m_shell;
+};
+
 DesktopShell::DesktopShell(MainWindow &window, EmbeddedInstance *embedded, DesktopSink *sink, QObject *parent)
-    : QObject(parent), m_window(window), m_embedded(embedded), m_tray(makeTray(sink, this)), m_alerts(sink ? *sink : *m_tray)
+    : QObject(parent), m_window(window), m_embedded(embedded), m_tray(makeTray(sink, this)), m_fallback(std::make_unique<FallbackSink>(*this)),
+      m_alerts(sink ? *sink : *m_fallback)
 {
     apply(ConsolePreferences::read());
     for (InstanceView *view : window.instances())
@@ -45,10 +65,15 @@ DesktopShell::DesktopShell(MainWindow &window, EmbeddedInstance *embedded, Deskt
     if (m_embedded) {
         connect(&m_embedded->server(), &EmbeddedServer::changed, this, &DesktopShell::suggestPort);
         suggestPort();
+        for (const QString &problem : m_embedded->problems())
+            window.showAlert(tr("Kept settings"), problem);
     }
 }
 
-DesktopShell::~DesktopShell() = default;
+DesktopShell::~DesktopShell()
+{
+    m_window.setHideOnClose({}); // it asks this object
+}
 
 void DesktopShell::watch(InstanceView *view)
 {
@@ -85,12 +110,12 @@ Status DesktopShell::usePort(quint16 port)
 {
     if (!m_embedded)
         return Status::invalidArgument(tr("this console runs no engine of its own"));
+    // Listened on first: app.ini names a port only once the API has it.
+    if (Status moved = m_embedded->server().listenOn(port); !moved)
+        return moved;
     Admin::SettingsFile file = Admin::SettingsFile::read(m_embedded->configPath());
     file.set(QStringLiteral("server"), QStringLiteral("HTTP_PORT"), QString::number(port));
-    if (Status written = file.write(); !written)
-        return written;
-    m_embedded->server().listenOn(port);
-    return m_embedded->server().isListening() ? Status::ok() : Status::unavailable(m_embedded->backend().endpointProblem());
+    return file.write();
 }
 
 PreferencesDialog *DesktopShell::openPreferences()

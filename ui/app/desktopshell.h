@@ -13,6 +13,8 @@
 #include <QObject>
 #include <QPointer>
 
+#include <memory>
+
 namespace Switchyard::Console {
 
 class EmbeddedInstance;
@@ -37,12 +39,14 @@ public:
     Status usePort(quint16 port);
 
 private:
+    class FallbackSink;
     void watch(InstanceView *view);
     void suggestPort();
 
     MainWindow &m_window;
     EmbeddedInstance *m_embedded;
     TrayIcon *m_tray = nullptr;
+    std::unique_ptr<FallbackSink> m_fallback;
     DesktopAlerts m_alerts;
     ConsolePreferences m_preferences;
     QPointer<PreferencesDialog> m_dialog;

@@ -30,20 +30,23 @@ Result<std::unique_ptr<EmbeddedInstance>> EmbeddedInstance::open(const EmbeddedO
     }
     instance->m_vault = std::make_unique<SecretVault>(first->dataPath(), options.useKeychain);
     std::vector<Admin::KeptSetting> kept = instance->m_vault->load();
+    instance->m_problems = instance->m_vault->problems();
     const EventSourceSettings *source = first->eventSource(QStringLiteral("default"));
-    const bool needSecret = source && source->secret.isEmpty()
-                            && instance->m_vault->value(QStringLiteral("event_source.default"), QStringLiteral("SECRET")).isEmpty();
-    if (needSecret) {
-        // A forge needs a secret to sign with; without one only a token could post events.
+    // A forge needs a secret to sign with (without one only a token could post events): made on
+    // the first start, kept before it is used. Never again while one is listed, even when it could
+    // not be read now (a forge holds it).
+    const QString section = QStringLiteral("event_source.default"), key = QStringLiteral("SECRET");
+    if (source && source->secret.isEmpty() && !instance->m_vault->isListed(section, key)) {
         const QByteArray secret = SecretVault::newSecret();
-        instance->m_vault->put(QStringLiteral("event_source.default"), QStringLiteral("SECRET"), secret, instance.get(), [](Status) {});
-        kept.push_back({QStringLiteral("event_source.default"), QStringLiteral("SECRET"), QString::fromLatin1(secret)});
+        if (Status stored = instance->m_vault->store(section, key, secret); !stored)
+            instance->m_problems.append(tr("no webhook secret was made for the default event source: %1").arg(stored.message()));
+        kept = instance->m_vault->kept();
     }
     Result<EngineConfig> config = Admin::loadEngineConfig(readPath, options.dataDir, kept);
     if (!config)
         return config.status();
     instance->m_backend = std::make_unique<Admin::LocalBackend>(std::move(config).value(), options.backend);
-    instance->m_server = std::make_unique<EmbeddedServer>(*instance->m_backend);
+    instance->m_server = std::make_unique<EmbeddedServer>(*instance->m_backend, options.port);
     return instance;
 }
 

@@ -26,6 +26,7 @@ struct EmbeddedOptions
     QString configPath;      // --config; empty: defaultConfigPath() when that file exists
     QString dataDir;         // --data-dir; empty: [server] APP_DATA_PATH, else the user's data dir
     bool useKeychain = true; // false: kept values in the data directory's file (tests)
+    int port = -1;           // the API's port: -1 as app.ini says; 0 any free one (tests)
     Admin::LocalBackendOptions backend;
 };
 
@@ -51,6 +52,9 @@ public:
     Admin::LocalBackend &backend() const { return *m_backend; }
     EmbeddedServer &server() const { return *m_server; }
     SecretVault &vault() const { return *m_vault; }
+    // What went wrong with the kept values at start (a keychain that did not answer …): the
+    // console says it; the engine runs without them.
+    QStringList problems() const { return m_problems; }
 
 private:
     EmbeddedInstance(QObject *parent) : QObject(parent) {}
@@ -60,6 +64,7 @@ private:
     std::unique_ptr<SecretVault> m_vault;
     std::unique_ptr<Admin::LocalBackend> m_backend;
     std::unique_ptr<EmbeddedServer> m_server;
+    QStringList m_problems;
 };
 
 } // namespace Switchyard::Console

@@ -7,7 +7,8 @@
 
 namespace Switchyard::Console {
 
-EmbeddedServer::EmbeddedServer(Admin::LocalBackend &backend, QObject *parent) : QObject(parent), m_backend(backend)
+EmbeddedServer::EmbeddedServer(Admin::LocalBackend &backend, int port, QObject *parent)
+    : QObject(parent), m_backend(backend), m_startPort(port)
 {
     m_thread.setObjectName(QStringLiteral("embedded-api"));
     m_host = new QObject;
@@ -16,7 +17,7 @@ EmbeddedServer::EmbeddedServer(Admin::LocalBackend &backend, QObject *parent) : 
     m_thread.start();
     const auto onState = [this](Admin::AdminBackend::State state) {
         if (state == Admin::AdminBackend::State::Connected && !isListening())
-            serve(-1, portConfigured() ? 0 : kDefaultPortTries);
+            serve(m_startPort, m_startPort >= 0 || portConfigured() ? 0 : kDefaultPortTries);
         else if (state == Admin::AdminBackend::State::Closing || state == Admin::AdminBackend::State::Failed)
             stop(); // before the engine shuts down: the API stops taking work first
     };
@@ -47,17 +48,20 @@ quint16 EmbeddedServer::freePort(quint16 from, int tries)
     return 0;
 }
 
-void EmbeddedServer::listenOn(int port)
+Status EmbeddedServer::listenOn(int port)
 {
-    stop();
-    serve(port, 0);
+    if (port == m_port && isListening())
+        return Status::ok();
+    return serve(port, 0);
 }
 
-void EmbeddedServer::serve(int port, int tryNext)
+Status EmbeddedServer::serve(int port, int tryNext)
 {
+    Q_ASSERT(QThread::currentThread() == thread()); // blocks on m_thread: never called from there
     if (!m_backend.engine() || !m_backend.audit()) {
-        publish(tr("the engine's audit log could not be opened, so the admin API does not start"));
-        return;
+        const Status missing = Status::unavailable(tr("the engine's audit log could not be opened, so the admin API does not start"));
+        publish(missing.message());
+        return missing;
     }
     Status status;
     quint16 taken = 0;
@@ -65,20 +69,29 @@ void EmbeddedServer::serve(int port, int tryNext)
         Server::ServeOptions options;
         options.port = port;
         options.tryNext = tryNext;
+        options.program = QStringLiteral("switchyard");
         Result<Server::Serving> serving = Server::serve(*m_backend.engine(), m_backend.config(), *m_backend.audit(), options);
         if (!serving) {
             status = serving.status();
             return;
         }
+        if (m_server) // the new one listens: the old one goes
+            m_server->stop();
         m_server = std::move(serving->server);
         taken = m_server->port();
     }, Qt::BlockingQueuedConnection);
-    m_port = taken;
-    publish(status ? QString() : status.message());
+    if (status) {
+        m_port = taken;
+        publish(QString());
+    } else if (!isListening()) {
+        publish(status.message());
+    }
+    return status;
 }
 
 void EmbeddedServer::stop()
 {
+    Q_ASSERT(QThread::currentThread() == thread());
     if (!m_thread.isRunning())
         return;
     QMetaObject::invokeMethod(m_host, [this] {
@@ -88,6 +101,7 @@ void EmbeddedServer::stop()
     }, Qt::BlockingQueuedConnection);
     if (m_port == 0)
         return;
+    Server::forgetEndpoint(m_backend.config().dataPath());
     m_port = 0;
     publish(QString());
 }

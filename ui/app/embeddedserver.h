@@ -12,6 +12,8 @@
 // The server stops when the backend starts closing, before the engine shuts down (producers
 // first).
 
+#include "engine/core/status.h"
+
 #include <QObject>
 #include <QThread>
 
@@ -33,12 +35,15 @@ public:
     static constexpr int kDefaultPortTries = 20; // 3300 … 3320
 
     // Serves once `backend` is Connected (at once when it is). `backend` outlives this object.
-    explicit EmbeddedServer(Admin::LocalBackend &backend, QObject *parent = nullptr);
+    // `port`: -1 for [server] HTTP_PORT (3300 … when not set); else this one (0: any free port,
+    // tests).
+    explicit EmbeddedServer(Admin::LocalBackend &backend, int port = -1, QObject *parent = nullptr);
     ~EmbeddedServer() override;
 
-    // Stops, then listens on `port` (the Overview's "Use port N", Preferences): the engine keeps
-    // running and nothing it holds is touched.
-    void listenOn(int port);
+    // Listens on `port` (the Overview's "Use port N", Preferences), then stops listening on the
+    // old one: the engine keeps running and nothing it holds is touched. When `port` cannot be
+    // had, the old one stays (or, without one, the problem is said) and the error is returned.
+    Status listenOn(int port);
     void stop();
 
     bool isListening() const { return m_port != 0; }
@@ -52,7 +57,8 @@ Q_SIGNALS:
     void changed();
 
 private:
-    void serve(int port, int tryNext);
+    // Serves on `port`: replaces the running server only when the new one listens.
+    Status serve(int port, int tryNext);
     void publish(const QString &problem);
 
     Admin::LocalBackend &m_backend;
@@ -60,6 +66,7 @@ private:
     QObject *m_host = nullptr;                  // lives on m_thread: the context of calls there
     std::unique_ptr<Server::AdminServer> m_server; // created, used and destroyed on m_thread only
     quint16 m_port = 0;                          // GUI thread: the port taken, 0 when not listening
+    int m_startPort;                             // the constructor's `port`
 };
 
 } // namespace Switchyard::Console

@@ -17,6 +17,7 @@
 #include "admin/remotebackend.h"
 #include "admin/tokens.h"
 #include "admin/startup.h"
+#include "server/serve.h"
 #include "admin/unixsignals.h"
 #include "engine/core/version.h"
 
@@ -142,12 +143,15 @@ Result<std::optional<Admin::RemoteBackendOptions>> runningDaemon(const QString &
     QFile token(QDir(config->dataPath()).filePath(QLatin1String(Admin::TokenStore::kAdminTokenFile)));
     if (!token.open(QIODevice::ReadOnly))
         return std::optional<Admin::RemoteBackendOptions>();
+    // Where the holder serves, as it wrote it: its port may not be HTTP_PORT's (taken by another
+    // program, which must not get the token). Without the file it does not serve (yet).
+    const auto [url, program] = Server::servedEndpoint(config->dataPath());
+    if (!url.isValid() || url.host().isEmpty())
+        return std::optional<Admin::RemoteBackendOptions>();
     Admin::RemoteBackendOptions options;
-    options.name = QApplication::translate("main", "This computer (switchyardd)");
-    options.url.setScheme(config->server.certFile.isEmpty() ? QStringLiteral("http") : QStringLiteral("https"));
-    options.url.setHost(config->server.httpAddr == QLatin1String("0.0.0.0") ? QStringLiteral("127.0.0.1") : config->server.httpAddr);
-    options.url.setPort(config->server.httpPort);
-    options.url.setPath(QStringLiteral("/api/v1"));
+    options.name = program == QLatin1String("switchyard") ? QApplication::translate("main", "This computer (another Switchyard window)")
+                                                           : QApplication::translate("main", "This computer (switchyardd)");
+    options.url = url;
     options.token = config->server.adminToken.isEmpty() ? token.readAll().trimmed() : config->server.adminToken.toUtf8();
     return std::optional<Admin::RemoteBackendOptions>(options);
 }

@@ -81,6 +81,8 @@ public:
     void openAt(const QString &instance, const QString &pageId, const QString &filter, const QVariant &key = {});
     // Asked when the window is closed (not quit): true hides it instead (the tray keeps running).
     void setHideOnClose(std::function<bool()> ask) { m_hideOnClose = std::move(ask); }
+    // Something the desktop would be told, in the status bar (no tray to tell it).
+    void showAlert(const QString &title, const QString &body) { showOperation(title + QStringLiteral(": ") + body, true, body); }
 
 Q_SIGNALS:
     void preferencesRequested();

@@ -10,6 +10,9 @@
 #include "admin/settingsfile.h"
 
 #include <QCheckBox>
+#include <QClipboard>
+#include <QGuiApplication>
+#include <QMimeData>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -124,8 +127,10 @@ QWidget *PreferencesDialog::sourcesTab()
     auto *generate = new QPushButton(tr("&New secret"), page);
     generate->setToolTip(tr("Make a new random secret for the selected source (paste it into the forge after saving)"));
     auto *set = new QPushButton(tr("Set &secret…"), page);
+    auto *copy = new QPushButton(tr("&Copy secret"), page);
+    copy->setToolTip(tr("Copy the selected source's secret (the new one before saving) to paste into the forge"));
     auto *remove = new QPushButton(tr("&Remove"), page);
-    for (QPushButton *b : {add, generate, set, remove}) {
+    for (QPushButton *b : {add, generate, set, copy, remove}) {
         b->setAccessibleName(b->text().remove(QLatin1Char('&')));
         buttons->addWidget(b);
     }
@@ -150,6 +155,21 @@ QWidget *PreferencesDialog::sourcesTab()
             newSecret(selected(), secret.toUtf8());
     });
     connect(remove, &QPushButton::clicked, this, &PreferencesDialog::removeSource);
+    connect(copy, &QPushButton::clicked, this, [this, selected] {
+        const QString name = selected();
+        const auto pending = m_newSecrets.find(name);
+        const QByteArray secret = pending != m_newSecrets.end() ? pending->second
+                                                                 : m_embedded->vault().value(kSourcePrefix + name, QStringLiteral("SECRET"));
+        if (name.isEmpty() || secret.isEmpty()) {
+            showResult(Status::notFound(tr("%1 has no secret the console keeps").arg(name)), {});
+            return;
+        }
+        auto *data = new QMimeData;
+        data->setText(QString::fromUtf8(secret));
+        data->setData(QStringLiteral("x-kde-passwordManagerHint"), QByteArrayLiteral("secret")); // not kept by clipboard managers
+        QGuiApplication::clipboard()->setMimeData(data);
+        showResult(Status::ok(), tr("Copied the secret of %1").arg(name));
+    });
     return page;
 }
 
@@ -414,7 +434,7 @@ Status PreferencesDialog::edit(Admin::SettingsFile &e, QStringList &restartFor) 
 
 Status PreferencesDialog::check(const QByteArray &text) const
 {
-    std::vector<Admin::KeptSetting> kept = m_embedded->vault().load();
+    std::vector<Admin::KeptSetting> kept = m_embedded->vault().kept();
     for (const auto &[name, secret] : m_newSecrets)
         if (!secret.isEmpty())
             kept.push_back({kSourcePrefix + name, QStringLiteral("SECRET"), QString::fromUtf8(secret)});
@@ -436,30 +456,10 @@ Status PreferencesDialog::save()
 {
     QStringList restartFor;
     if (m_embedded) {
-        Admin::SettingsFile file = originalFile();
-        Status checked = edit(file, restartFor);
-        if (checked)
-            checked = check(file.text());
-        if (checked && file.changed())
-            checked = file.write();
-        if (!checked) {
-            showResult(checked, {});
-            return checked;
+        if (Status saved = saveEngineSettings(restartFor); !saved) {
+            showResult(saved, {});
+            return saved;
         }
-        const auto report = [this](Status kept) {
-            if (!kept)
-                showResult(kept, {});
-        };
-        for (const auto &[name, secret] : m_newSecrets)
-            m_embedded->vault().put(kSourcePrefix + name, QStringLiteral("SECRET"), secret, this, report);
-        if (!m_mailPassword->text().isEmpty())
-            m_embedded->vault().put(kMailer, QStringLiteral("PASSWD"), m_mailPassword->text().toUtf8(), this, report);
-        m_newSecrets.clear();
-        m_addedSources.clear();
-        m_removedSources.clear();
-        m_mailPassword->clear();
-        if (m_port->value() != m_embedded->server().port())
-            m_embedded->server().listenOn(m_port->value()); // the engine keeps running; only the API moves
     }
     ConsolePreferences console = ConsolePreferences::read();
     if (m_language->currentData().toString() != console.language)
@@ -480,8 +480,36 @@ Status PreferencesDialog::save()
     const QString saved = m_embedded ? tr("Saved to %1.").arg(m_embedded->configPath()) : tr("Saved.");
     showResult(Status::ok(), restartFor.isEmpty() ? saved + QLatin1Char(' ') + tr("Everything applies now.")
                                                   : saved + QLatin1Char(' ') + tr("Restart Switchyard to apply: %1.").arg(restartFor.join(tr(", ", "between the items of a list"))));
-    if (m_embedded)
-        fillSources();
+    return Status::ok();
+}
+
+// In the order that loses nothing: checked first; the kept values before app.ini forgets them;
+// the new port listened on before app.ini names it.
+Status PreferencesDialog::saveEngineSettings(QStringList &restartFor)
+{
+    Admin::SettingsFile file = originalFile();
+    if (Status edited = edit(file, restartFor); !edited)
+        return edited;
+    if (Status checked = check(file.text()); !checked)
+        return checked;
+    SecretVault &vault = m_embedded->vault();
+    for (auto it = m_newSecrets.begin(); it != m_newSecrets.end(); it = m_newSecrets.erase(it))
+        if (Status kept = vault.store(kSourcePrefix + it->first, QStringLiteral("SECRET"), it->second); !kept)
+            return kept; // app.ini still has what it had
+    if (!m_mailPassword->text().isEmpty()) {
+        if (Status kept = vault.store(kMailer, QStringLiteral("PASSWD"), m_mailPassword->text().toUtf8()); !kept)
+            return kept;
+        m_mailPassword->clear();
+    }
+    if (m_port->value() != m_embedded->server().port())
+        if (Status moved = m_embedded->server().listenOn(m_port->value()); !moved) // the engine keeps running
+            return Status(moved.code(), tr("port %1: %2").arg(m_port->value()).arg(moved.message()));
+    if (file.changed())
+        if (Status written = file.write(); !written)
+            return written;
+    m_addedSources.clear();
+    m_removedSources.clear();
+    fillSources();
     return Status::ok();
 }
 

@@ -78,6 +78,7 @@ private:
     // `restartFor`.
     Status edit(Admin::SettingsFile &file, QStringList &restartFor) const;
     Status check(const QByteArray &text) const;
+    Status saveEngineSettings(QStringList &restartFor);
     void showResult(const Status &status, const QString &note);
 
     EmbeddedInstance *m_embedded;

@@ -6,17 +6,17 @@
 
 #include <QDir>
 #include <QEventLoop>
-#include <QFile>
 #include <QPointer>
 #include <QRandomGenerator>
-#include <QSaveFile>
 #include <QTimer>
+
+#include <optional>
 
 namespace Switchyard::Console {
 
 namespace {
 
-constexpr int kKeychainWaitMs = 5000;
+const QString kService = QStringLiteral("switchyard");
 
 QString nameOf(const QString &section, const QString &key)
 {
@@ -28,14 +28,20 @@ QString keychainKey(const QString &name)
     return QStringLiteral("setting/") + name;
 }
 
+// No keychain at all (as opposed to one that refused this time).
+bool noService(QKeychain::Error error)
+{
+    return error == QKeychain::NoBackendAvailable || error == QKeychain::NotImplemented;
+}
+
 } // namespace
 
 SecretVault::SecretVault(QString dataPath, bool useKeychain, QObject *parent)
     : QObject(parent), m_dataPath(std::move(dataPath)), m_keychain(useKeychain)
 {
-    // No session bus: no Secret Service to ask (QtKeychain would wait for one). A keychain that
-    // refused before is not asked again: the file says so.
-    if (qEnvironmentVariableIsEmpty("DBUS_SESSION_BUS_ADDRESS"))
+    // No session bus: no Secret Service to ask. A keychain found missing before is not asked
+    // again: the file says so.
+    if (qEnvironmentVariableIsEmpty("DBUS_SESSION_BUS_ADDRESS") && qEnvironmentVariableIsEmpty("XDG_RUNTIME_DIR"))
         m_keychain = false;
     if (Admin::SettingsFile::read(filePath()).value(QStringLiteral("vault"), QStringLiteral("STORE")) == QLatin1String("file"))
         m_keychain = false;
@@ -58,40 +64,71 @@ QByteArray SecretVault::newSecret()
     return bytes.toHex();
 }
 
-QStringList SecretVault::index() const
+// One keychain job, waited for at most kKeychainWaitMs. The job is on the heap and deletes itself
+// when it finishes, even after a timeout (the keychain's backend calls back into it later).
+Status SecretVault::runKeychainJob(const QString &name, const QByteArray *write, QByteArray *read, bool remove)
 {
-    return Admin::SettingsFile::read(filePath()).keys(QStringLiteral("index"));
+    QKeychain::Job *job = remove  ? static_cast<QKeychain::Job *>(new QKeychain::DeletePasswordJob(kService))
+                          : write ? static_cast<QKeychain::Job *>(new QKeychain::WritePasswordJob(kService))
+                                  : new QKeychain::ReadPasswordJob(kService);
+    job->setAutoDelete(true);
+    job->setKey(keychainKey(name));
+    if (write)
+        static_cast<QKeychain::WritePasswordJob *>(job)->setBinaryData(*write);
+    std::optional<Status> outcome;
+    QEventLoop wait;
+    QObject::connect(job, &QKeychain::Job::finished, &wait, [&](QKeychain::Job *finished) {
+        const QKeychain::Error error = finished->error();
+        if (error == QKeychain::NoError || (remove && error == QKeychain::EntryNotFound)) {
+            if (read)
+                *read = static_cast<QKeychain::ReadPasswordJob *>(finished)->binaryData();
+            outcome = Status::ok();
+        } else {
+            outcome = Status(noService(error) ? Status::Code::Unavailable : Status::Code::PermissionDenied, finished->errorString());
+        }
+        wait.quit();
+    });
+    QTimer::singleShot(kKeychainWaitMs, &wait, &QEventLoop::quit);
+    job->start();
+    if (!outcome)
+        wait.exec();
+    QObject::disconnect(job, nullptr, &wait, nullptr);
+    return outcome ? *outcome : Status::deadlineExceeded(tr("the keychain did not answer within %1 s").arg(kKeychainWaitMs / 1000));
 }
 
 std::vector<Admin::KeptSetting> SecretVault::load()
 {
     m_values.clear();
     m_problems.clear();
+    m_unread.clear();
     const Admin::SettingsFile file = Admin::SettingsFile::read(filePath());
-    for (const QString &name : index()) {
+    for (const QString &name : file.keys(QStringLiteral("index"))) {
         const QString section = name.section(QLatin1Char('/'), 0, 0), key = name.section(QLatin1Char('/'), 1);
         QByteArray value;
         if (!m_keychain) {
             value = QByteArray::fromBase64(file.value(QStringLiteral("values"), name).toLatin1());
-        } else {
-            // One read at a time, each bounded: the keychain may prompt, or hang without a session.
-            QKeychain::ReadPasswordJob job(QStringLiteral("switchyard"));
-            job.setAutoDelete(false);
-            job.setKey(keychainKey(name));
-            QEventLoop wait;
-            connect(&job, &QKeychain::Job::finished, &wait, &QEventLoop::quit);
-            QTimer::singleShot(kKeychainWaitMs, &wait, &QEventLoop::quit);
-            job.start();
-            wait.exec();
-            if (job.error() == QKeychain::NoError)
-                value = job.binaryData();
-            else
-                m_problems.append(tr("%1 could not be read from the keychain: %2").arg(name, job.errorString()));
+        } else if (Status read = runKeychainJob(name, nullptr, &value, false); !read) {
+            m_problems.append(tr("%1 could not be read from the keychain: %2").arg(name, read.message()));
         }
-        if (!value.isEmpty())
-            m_values.push_back({section, key, QString::fromUtf8(value)});
+        if (value.isEmpty()) {
+            m_unread.append(name);
+            if (!m_keychain)
+                m_problems.append(tr("%1 is listed in %2 without its value").arg(name, filePath()));
+            continue;
+        }
+        m_values.push_back({section, key, QString::fromUtf8(value)});
     }
     return m_values;
+}
+
+bool SecretVault::isListed(const QString &section, const QString &key) const
+{
+    return !value(section, key).isEmpty() || isUnread(section, key);
+}
+
+bool SecretVault::isUnread(const QString &section, const QString &key) const
+{
+    return m_unread.contains(nameOf(section, key));
 }
 
 QByteArray SecretVault::value(const QString &section, const QString &key) const
@@ -102,60 +139,42 @@ QByteArray SecretVault::value(const QString &section, const QString &key) const
     return {};
 }
 
-Status SecretVault::writeIndex(const QString &name, bool present)
+Status SecretVault::writeFile()
 {
-    return writeFile(name, present ? QByteArray("1") : QByteArray());
-}
-
-// Both [index] (name = 1) and, without a keychain, [values] (name = base64) live in the file.
-Status SecretVault::writeFile(const QString &name, const QByteArray &value)
-{
-    Admin::SettingsFile editor = Admin::SettingsFile::read(filePath());
-    if (value.isEmpty()) {
-        editor.remove(QStringLiteral("index"), name);
-        editor.remove(QStringLiteral("values"), name);
-    } else {
-        editor.set(QStringLiteral("index"), name, QStringLiteral("1"));
+    Admin::SettingsFile file = Admin::SettingsFile::read(filePath());
+    file.removeSection(QStringLiteral("index"));
+    file.removeSection(QStringLiteral("values"));
+    for (const QString &name : std::as_const(m_unread))
+        file.set(QStringLiteral("index"), name, QStringLiteral("1"));
+    for (const Admin::KeptSetting &kept : m_values) {
+        const QString name = nameOf(kept.section, kept.key);
+        file.set(QStringLiteral("index"), name, QStringLiteral("1"));
         if (!m_keychain)
-            editor.set(QStringLiteral("values"), name, QString::fromLatin1(value.toBase64()));
+            file.set(QStringLiteral("values"), name, QString::fromLatin1(kept.value.toUtf8().toBase64()));
     }
     if (!m_keychain)
-        editor.set(QStringLiteral("vault"), QStringLiteral("STORE"), QStringLiteral("file"));
-    return editor.write(true);
+        file.set(QStringLiteral("vault"), QStringLiteral("STORE"), QStringLiteral("file"));
+    return file.write(true);
 }
 
-void SecretVault::put(const QString &section, const QString &key, const QByteArray &value, QObject *context, std::function<void(Status)> done)
+Status SecretVault::store(const QString &section, const QString &key, const QByteArray &value)
 {
     const QString name = nameOf(section, key);
+    if (m_keychain) {
+        Status kept = runKeychainJob(name, value.isEmpty() ? nullptr : &value, nullptr, value.isEmpty());
+        if (!kept && kept.code() != Status::Code::Unavailable)
+            return Status(kept.code(), tr("the keychain did not keep %1: %2").arg(name, kept.message())); // nothing changed
+        if (!kept) {
+            // No keychain service after all: this value and every other one go to the file.
+            m_keychain = false;
+            m_problems.append(tr("no keychain service answered (%1); values are kept in %2").arg(kept.message(), filePath()));
+        }
+    }
     std::erase_if(m_values, [&](const Admin::KeptSetting &kept) { return nameOf(kept.section, kept.key) == name; });
+    m_unread.removeAll(name);
     if (!value.isEmpty())
         m_values.push_back({section.toLower(), key.toUpper(), QString::fromUtf8(value)});
-    if (!m_keychain) {
-        done(writeFile(name, value));
-        return;
-    }
-    QKeychain::Job *job = value.isEmpty() ? static_cast<QKeychain::Job *>(new QKeychain::DeletePasswordJob(QStringLiteral("switchyard"), this))
-                                          : new QKeychain::WritePasswordJob(QStringLiteral("switchyard"), this);
-    job->setKey(keychainKey(name));
-    if (auto *write = qobject_cast<QKeychain::WritePasswordJob *>(job))
-        write->setBinaryData(value);
-    QPointer<QObject> target(context);
-    connect(job, &QKeychain::Job::finished, this, [this, name, value, target, done = std::move(done)](QKeychain::Job *finished) {
-        Status status;
-        if (finished->error() == QKeychain::NoError || (value.isEmpty() && finished->error() == QKeychain::EntryNotFound)) {
-            status = writeIndex(name, !value.isEmpty());
-        } else if (finished->error() == QKeychain::NoBackendAvailable || finished->error() == QKeychain::NotImplemented
-                   || finished->error() == QKeychain::OtherError) {
-            m_keychain = false; // no keychain after all: the file from now on
-            m_problems.append(tr("no keychain service answered (%1); kept in %2").arg(finished->errorString(), filePath()));
-            status = writeFile(name, value);
-        } else {
-            status = Status::unavailable(tr("the keychain refused %1: %2").arg(name, finished->errorString()));
-        }
-        if (target)
-            done(status);
-    });
-    job->start();
+    return writeFile();
 }
 
 } // namespace Switchyard::Console

@@ -11,6 +11,7 @@
 #include <QHostAddress>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMimeData>
 #include <QPushButton>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -116,7 +117,10 @@ IntakeBox::IntakeBox(Admin::AdminBackend &backend, EventTryout &tryout, QWidget 
         m_secret->setAccessibleName(shown ? tr("The webhook secret") : tr("The webhook secret, hidden"));
     });
     connect(m_copySecret, &QPushButton::clicked, this, [this] {
-        QGuiApplication::clipboard()->setText(m_secret->text());
+        auto *data = new QMimeData;
+        data->setText(m_secret->text());
+        data->setData(QStringLiteral("x-kde-passwordManagerHint"), QByteArrayLiteral("secret")); // not kept by clipboard managers
+        QGuiApplication::clipboard()->setMimeData(data);
         Q_EMIT copied(tr("the secret"));
     });
     connect(m_usePort, &QPushButton::clicked, this, [this] { Q_EMIT usePort(m_suggestedPort); });

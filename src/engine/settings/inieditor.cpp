@@ -24,7 +24,8 @@ qsizetype inlineComment(const QString &value)
 
 IniEditor::IniEditor(const QByteArray &text)
 {
-    QString content = QString::fromUtf8(text);
+    m_bom = text.startsWith("\xEF\xBB\xBF");
+    QString content = QString::fromUtf8(m_bom ? text.mid(3) : text);
     if (content.contains(QLatin1String("\r\n")))
         m_eol = QStringLiteral("\r\n");
     m_endsWithEol = content.isEmpty() || content.endsWith(QLatin1Char('\n'));
@@ -108,7 +109,9 @@ Status IniEditor::set(const QString &section, const QString &key, const QString 
         qsizetype indent = 0;
         while (indent < eq && line.text.at(indent).isSpace())
             ++indent;
-        line.text = line.text.left(indent) + line.key + QStringLiteral(" = ") + *written + comment;
+        // An empty value before a kept comment is written "" (else the comment would be the value).
+        const QString shown = written->isEmpty() && !comment.isEmpty() ? QStringLiteral("\"\"") : *written;
+        line.text = line.text.left(indent) + line.key + QStringLiteral(" = ") + shown + comment;
         line.extra = int(written->count(QLatin1Char('\n')));
         for (qsizetype i = existing.size() - 2; i >= 0; --i)
             m_lines.removeAt(existing.at(i));
@@ -158,7 +161,24 @@ void IniEditor::removeSection(const QString &section)
 {
     if (section.isEmpty())
         return;
-    m_lines.removeIf([&](const Line &line) { return line.section == section.toLower(); });
+    // From each header through its last key: the comments and blank lines after that belong to
+    // what follows (a comment written above the next header).
+    const QString name = section.toLower();
+    for (int i = 0; i < m_lines.size(); ++i) {
+        if (m_lines.at(i).section != name || !m_lines.at(i).text.trimmed().startsWith(QLatin1Char('[')))
+            continue;
+        int last = i;
+        for (int j = i + 1; j < m_lines.size() && m_lines.at(j).section == name && !m_lines.at(j).text.trimmed().startsWith(QLatin1Char('['));
+             ++j)
+            if (!m_lines.at(j).key.isEmpty())
+                last = j;
+        const QString before = i > 0 ? m_lines.at(i - 1).section : QString();
+        m_lines.remove(i, last - i + 1);
+        for (int j = i; j < m_lines.size() && m_lines.at(j).section == name && !m_lines.at(j).text.trimmed().startsWith(QLatin1Char('['));
+             ++j)
+            m_lines[j].section = before;
+        --i;
+    }
 }
 
 QStringList IniEditor::sections(const QString &prefix) const
@@ -178,7 +198,7 @@ QByteArray IniEditor::text() const
     QString joined = out.join(m_eol);
     if (m_endsWithEol && !m_lines.isEmpty())
         joined += m_eol;
-    return joined.toUtf8();
+    return m_bom ? "\xEF\xBB\xBF" + joined.toUtf8() : joined.toUtf8();
 }
 
 } // namespace Switchyard

@@ -55,6 +55,7 @@ private:
     QList<Line> m_lines;
     QString m_eol = QStringLiteral("\n");
     bool m_endsWithEol = true;
+    bool m_bom = false; // a UTF-8 byte-order mark, kept
 };
 
 } // namespace Switchyard

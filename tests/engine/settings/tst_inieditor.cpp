@@ -121,6 +121,38 @@ private Q_SLOTS:
         QVERIFY(IniFile::parse(QStringLiteral("app.ini"), text));
     }
 
+    // A comment above the next header is that section's: it stays when the one before goes.
+    void removingASectionKeepsTheNextOnesComment()
+    {
+        IniEditor editor("[event_source.old]\nSECRET = x\n\n; GitHub org hooks\n[event_source.github]\nSECRET = y\n");
+        editor.removeSection(QStringLiteral("event_source.old"));
+        QCOMPARE(editor.text(), QByteArray("\n; GitHub org hooks\n[event_source.github]\nSECRET = y\n"));
+    }
+
+    void anEmptyValueBeforeAnInlineCommentStaysEmpty()
+    {
+        IniEditor editor(kFile);
+        QVERIFY(editor.set(QStringLiteral("server"), QStringLiteral("HTTP_PORT"), QString()));
+        QCOMPARE(valueOf(editor.text(), QStringLiteral("server"), QStringLiteral("HTTP_PORT")), QString());
+        QVERIFY(editor.text().contains("; the default"));
+    }
+
+    void aByteOrderMarkAndCrlfStay()
+    {
+        const QByteArray text = "\xEF\xBB\xBF[server]\r\nHTTP_PORT = 1\r\n";
+        IniEditor editor(text);
+        QVERIFY(editor.set(QStringLiteral("server"), QStringLiteral("HTTP_PORT"), QStringLiteral("2")));
+        QVERIFY(editor.set(QStringLiteral("server"), QStringLiteral("DOMAIN"), QStringLiteral("d")));
+        QCOMPARE(editor.text(), QByteArray("\xEF\xBB\xBF[server]\r\nHTTP_PORT = 2\r\nDOMAIN = d\r\n"));
+    }
+
+    void aKeyJoinsASectionWithOnlyItsHeader()
+    {
+        IniEditor editor("[mailer]\n\n[server]\nA = 1\n");
+        QVERIFY(editor.set(QStringLiteral("mailer"), QStringLiteral("FROM"), QStringLiteral("a@b")));
+        QCOMPARE(editor.text(), QByteArray("[mailer]\nFROM = a@b\n\n[server]\nA = 1\n"));
+    }
+
     void multiLineValuesAreOneKey()
     {
         IniEditor editor("[mailer]\nBODY = \"\"\"line one\nline two\"\"\"\nFROM = a@b\n");
