@@ -33,6 +33,7 @@
 
 #include "support/httpreceiver.h"
 #include "support/redisserver.h"
+#include "support/testengine.h"
 #include "support/testutil.h"
 #include "support/opcall.h"
 #include "support/wait.h"
@@ -206,18 +207,7 @@ struct ConsoleFixture
     // A saved webhook payload (tests/data/events) ingested as a forge would post it, processed.
     qint64 ingest(const char *file, const char *event, const QString &delivery = {})
     {
-        QFile sample(QStringLiteral(SWITCHYARD_TEST_DATA "/events/") + QLatin1String(file));
-        if (!sample.open(QIODevice::ReadOnly))
-            qFatal("missing sample %s", file);
-        IncomingEvent in;
-        in.event = QLatin1String(event);
-        in.payload = sample.readAll();
-        in.deliveryId = delivery;
-        in.byToken = true;
-        const Result<EventAccepted> accepted = engine().events().accept(CancelToken(), in);
-        if (!accepted)
-            qFatal("event: %s", qPrintable(accepted.status().toString()));
-        return accepted->id;
+        return Test::ingestSample(engine(), file, event, delivery).id;
     }
     void settleEvents()
     {
