@@ -27,6 +27,7 @@
 #include "pages/processespage.h"
 #include "pages/queuespage.h"
 #include "pages/hookdialog.h"
+#include "pages/tracedialog.h"
 #include "pages/webhookspage.h"
 #include "widgets/format.h"
 #include "widgets/icons.h"
@@ -1011,14 +1012,15 @@ private Q_SLOTS:
         QVERIFY(page.traceAction()->isEnabled());
         page.traceAction()->trigger();
         QVERIFY(page.traceDialog() && page.traceDialog()->isVisible());
+        page.traceDialog()->setMode(TraceDialog::Mode::Timeline); // tst_consoletools covers the tree
         auto *items = page.traceDialog()->findChild<QTreeWidget *>(QStringLiteral("traceItems"));
         QVERIFY(items && !items->accessibleName().isEmpty());
         QVERIFY(Test::eventually([&] { return items->topLevelItemCount() >= 3; }));
-        QCOMPARE(items->topLevelItem(0)->text(0), QStringLiteral("event"));
-        QCOMPARE(items->topLevelItem(0)->text(1), QStringLiteral("2"));
+        QCOMPARE(items->topLevelItem(0)->data(TraceDialog::Item, TraceDialog::KindRole).toString(), QStringLiteral("event"));
+        QCOMPARE(items->topLevelItem(0)->text(TraceDialog::Id), QStringLiteral("2"));
         QStringList kinds;
         for (int i = 0; i < items->topLevelItemCount(); ++i)
-            kinds << items->topLevelItem(i)->text(0);
+            kinds << items->topLevelItem(i)->data(TraceDialog::Item, TraceDialog::KindRole).toString();
         QVERIFY2(kinds.contains(QStringLiteral("notification")) && kinds.contains(QStringLiteral("feed")), qPrintable(kinds.join(u',')));
         page.traceDialog()->close();
     }

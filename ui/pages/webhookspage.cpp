@@ -4,6 +4,7 @@
 #include "deliveryfilter.h"
 #include "deliveryjobs.h"
 #include "hookdialog.h"
+#include "tracedialog.h"
 
 #include "widgets/format.h"
 #include "widgets/icons.h"
@@ -90,6 +91,12 @@ WebhooksPage::WebhooksPage(Admin::AdminBackend &backend, QWidget *parent)
     m_bulk = bar->addAction(Icons::symbolic(QStringLiteral("view-refresh")), tr("Redeliver matching…"));
     m_bulk->setToolTip(tr("Send every delivery the filter matches again, as one job on the instance (status failed or unknown)"));
     connect(m_bulk, &QAction::triggered, this, &WebhooksPage::redeliverMatching);
+    m_trace = bar->addAction(Icons::symbolic(QStringLiteral("edit-find")), tr("Show trace"));
+    m_trace->setToolTip(tr("What the selected delivery's cause produced: its event, notifications, other deliveries and mail"));
+    connect(m_trace, &QAction::triggered, this, [this] {
+        if (const Admin::HookTaskRow *row = currentTask(); row && !row->traceId.isEmpty())
+            openTrace(*this, m_traceDialog, row->traceId);
+    });
     m_export = bar->addAction(Icons::symbolic(QStringLiteral("document-save")), tr("Export…"));
     m_export->setToolTip(tr("Write every delivery the filter matches to a CSV file"));
     connect(m_export, &QAction::triggered, this, [this] {
@@ -132,6 +139,7 @@ WebhooksPage::WebhooksPage(Admin::AdminBackend &backend, QWidget *parent)
     m_taskView->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     m_taskView->addAction(m_redeliver);
     m_taskView->addAction(m_bulk);
+    m_taskView->addAction(m_trace);
     m_taskView->addAction(m_export);
     m_taskView->setContextMenuPolicy(Qt::ActionsContextMenu);
     leftLayout->addWidget(m_taskView);
@@ -273,6 +281,8 @@ void WebhooksPage::readTasks(qint64 page, const Done &done)
                        m_taskHeading->setText(filtered ? tr("%1: %n matching delivery(s)", nullptr, total).arg(where)
                                                        : tr("%1: %n delivery(s)", nullptr, total).arg(where));
                        m_tasks.pageArrived(page, std::move(rows->rows), rows->total);
+                       if (m_revealTask > 0 && selectTask(m_revealTask))
+                           m_revealTask = 0;
                        // Nothing chosen yet: the newest delivery, so its request and response show.
                        if (!m_taskView->selectionModel()->currentIndex().isValid() && m_taskProxy.rowCount() > 0)
                            m_taskView->selectionModel()->setCurrentIndex(m_taskProxy.index(0, 0), QItemSelectionModel::ClearAndSelect
@@ -325,6 +335,25 @@ void WebhooksPage::taskSelectionChanged()
     updateActions();
 }
 
+TraceDialog *WebhooksPage::traceDialog() const
+{
+    return m_traceDialog;
+}
+
+// A delivery: selected when listed; otherwise every webhook's deliveries are listed, unfiltered,
+// and it is selected when they arrive (when it is among the newest page).
+bool WebhooksPage::reveal(const QString &kind, qint64 id, const QString &summary)
+{
+    Q_UNUSED(summary)
+    if (kind != QLatin1String("hook-task"))
+        return false;
+    if (selectTask(id))
+        return true;
+    m_revealTask = id;
+    m_filter->showEverything();
+    return true;
+}
+
 void WebhooksPage::updateActions()
 {
     const bool may = backend().canMutate();
@@ -341,6 +370,8 @@ void WebhooksPage::updateActions()
                            ? tr("Send every delivery the filter matches again, as one job on the instance")
                            : tr("Choose status failed or unknown to redeliver what matches"));
     m_export->setEnabled(listing && !m_job);
+    const Admin::HookTaskRow *task = currentTask();
+    m_trace->setEnabled(task && !task->traceId.isEmpty());
 }
 
 Admin::AdminJob *WebhooksPage::runningJob() const

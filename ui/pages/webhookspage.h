@@ -22,6 +22,7 @@ namespace Switchyard::Console {
 
 class HookDialog;
 class LiveChart;
+class TraceDialog;
 
 // Webhooks (docs/console.md): the hooks on top — where each is installed, where it delivers,
 // what it wants, how its last delivery went — and below, the selected hook's deliveries, newest
@@ -55,6 +56,10 @@ public:
     QAction *redeliverAction() const { return m_redeliver; }
     QAction *redeliverMatchingAction() const { return m_bulk; }
     QAction *exportAction() const { return m_export; }
+    QAction *traceAction() const { return m_trace; } // the selected delivery's
+    // The dialog of the last Show trace (tests); null before one was opened.
+    TraceDialog *traceDialog() const;
+    bool reveal(const QString &kind, qint64 id, const QString &summary) override;
     QComboBox *scopeBox() const { return m_filter->scopeBox(); }
     QComboBox *statusBox() const { return m_filter->statusBox(); }
     QComboBox *eventBox() const { return m_filter->eventBox(); }
@@ -106,6 +111,9 @@ private:
     QAction *m_redeliver;
     QAction *m_bulk;
     QAction *m_export;
+    QAction *m_trace;
+    QPointer<TraceDialog> m_traceDialog;
+    qint64 m_revealTask = 0; // a delivery a link asked for, selected when the list arrives
     DeliveryFilter *m_filter; // which deliveries the lower list shows
     QProgressBar *m_progress;
     QLabel *m_figures;
