@@ -1,10 +1,13 @@
 // The console's tools over a LocalBackend on a real engine (channel queues, the dummy mailer, a
 // loopback webhook receiver), under the offscreen platform: the trace dialog (a seeded event's
 // notifications, feed rows, delivery and mail, as a tree and as a timeline, with the instance that
-// handled each), and Show trace on every page that lists traced rows and the links back to them.
+// handled each), Show trace on every page that lists traced rows and the links back to them, and
+// Help ▸ About.
 
 #include "admin/localbackend.h"
+#include "app/aboutdialog.h"
 #include "app/mainwindow.h"
+#include "engine/core/version.h"
 #include "pages/cronpage.h"
 #include "pages/notificationspage.h"
 #include "pages/tracedialog.h"
@@ -18,9 +21,11 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QClipboard>
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QRadioButton>
 #include <QSettings>
 #include <QSignalSpy>
@@ -353,6 +358,33 @@ private Q_SLOTS:
         fromRun->close();
     }
 
+
+    // Help ▸ About: the version, the build, the embedded engine's data directory, the licences;
+    // Copy build info copies them.
+    void aboutShowsTheVersionAndTheDataDirectory()
+    {
+        Fixture f;
+        MainWindow &w = f.open(QStringLiteral("overview"));
+        auto *action = w.findChild<QAction *>(QStringLiteral("aboutAction"));
+        QVERIFY(action && action->isEnabled());
+        action->trigger();
+        auto *about = w.findChild<AboutDialog *>(QStringLiteral("aboutDialog"));
+        QVERIFY(about && about->isVisible());
+        QVERIFY(about->findChild<QLabel *>(QStringLiteral("aboutVersion"))->text().contains(QStringLiteral(SWITCHYARD_VERSION)));
+        QVERIFY(AboutDialog::buildText().contains(QStringLiteral(QT_VERSION_STR)));
+        QVERIFY(Test::eventually([&] { return about->instanceLabel()->text().contains(f.dir.path()); }));
+        QStringList components;
+        for (int i = 0; i < about->licences()->topLevelItemCount(); ++i)
+            components << about->licences()->topLevelItem(i)->text(0) + u'=' + about->licences()->topLevelItem(i)->text(1);
+        for (const char *expected : {"Qt 6=LGPL-3.0 (or GPL-2.0)", "hiredis=BSD-3-Clause", "LevelDB=BSD-3-Clause", "QtKeychain=BSD-2-Clause",
+                                     "http_parser=MIT", "OpenSSL=Apache-2.0", "Adwaita icons=CC-BY-SA-3.0 or LGPL-3.0"})
+            QVERIFY2(components.contains(QLatin1String(expected)), expected);
+        QVERIFY(!about->licences()->accessibleName().isEmpty() && !about->copyButton()->accessibleName().isEmpty());
+        about->copyButton()->click();
+        const QString copied = QGuiApplication::clipboard()->text();
+        QVERIFY(copied.contains(QStringLiteral(SWITCHYARD_VERSION)) && copied.contains(f.dir.path()));
+        about->close();
+    }
 };
 
 QTEST_MAIN(TestConsoleTools)

@@ -4,6 +4,7 @@
 #include "widgets/statuscolors.h"
 #include "widgets/theme.h"
 
+#include "aboutdialog.h"
 #include "connectdialog.h"
 #include "instanceview.h"
 #include "secretstore.h"
@@ -451,6 +452,14 @@ void MainWindow::buildMenus()
             QSettings().setValue(QStringLiteral("theme"), Theme::name(choice));
         });
     }
+
+    // Help ▸ About: app/aboutdialog.h.
+    QAction *about = menuBar()->addMenu(tr("&Help"))->addAction(tr("&About Switchyard"), this, [this] {
+        auto *dialog = new AboutDialog(m_current ? &m_current->backend() : nullptr, this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->open();
+    });
+    about->setObjectName(QStringLiteral("aboutAction"));
 }
 
 QStringList MainWindow::savedInstances() const
