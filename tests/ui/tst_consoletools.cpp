@@ -1,11 +1,12 @@
 // The console's tools over a LocalBackend on a real engine (channel queues, the dummy mailer, a
 // loopback webhook receiver), under the offscreen platform: the trace dialog (a seeded event's
 // notifications, feed rows, delivery and mail, as a tree and as a timeline, with the instance that
-// handled each), Show trace on every page that lists traced rows and the links back to them, and
-// Help ▸ About.
+// handled each), Show trace on every page that lists traced rows and the links back to them,
+// Help ▸ About, and the Ctrl+K command palette.
 
 #include "admin/localbackend.h"
 #include "app/aboutdialog.h"
+#include "app/commandpalette.h"
 #include "app/mainwindow.h"
 #include "engine/core/version.h"
 #include "pages/cronpage.h"
@@ -25,6 +26,7 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenuBar>
 #include <QPushButton>
 #include <QRadioButton>
 #include <QSettings>
@@ -358,7 +360,6 @@ private Q_SLOTS:
         fromRun->close();
     }
 
-
     // Help ▸ About: the version, the build, the embedded engine's data directory, the licences;
     // Copy build info copies them.
     void aboutShowsTheVersionAndTheDataDirectory()
@@ -384,6 +385,84 @@ private Q_SLOTS:
         const QString copied = QGuiApplication::clipboard()->text();
         QVERIFY(copied.contains(QStringLiteral(SWITCHYARD_VERSION)) && copied.contains(f.dir.path()));
         about->close();
+    }
+
+    // Ctrl+K: pages and actions with their shortcuts, filtered as typed; Enter runs a page's action
+    // on its page, a disabled one is refused, a page is gone to; Esc closes.
+    void paletteFiltersRunsAndRefuses()
+    {
+        Fixture f;
+        MainWindow &w = f.open(QStringLiteral("overview"));
+        auto *shortcut = w.findChild<QAction *>(QStringLiteral("commandPaletteAction"));
+        QVERIFY(shortcut);
+        QCOMPARE(shortcut->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_K));
+        shortcut->trigger();
+        auto *palette = w.findChild<CommandPalette *>(QStringLiteral("commandPalette"));
+        QVERIFY(palette && palette->isVisible());
+        QVERIFY(!palette->field()->accessibleName().isEmpty() && !palette->list()->accessibleName().isEmpty());
+        const QStringList all = palette->shownCommands();
+        QVERIFY(all.contains(QStringLiteral("Go to Webhooks")));
+        QVERIFY(all.contains(QStringLiteral("Webhooks ▸ Delivery actions: Redeliver")));
+        QVERIFY(all.contains(QStringLiteral("Notifications: Show trace")));
+        QVERIFY(all.contains(QStringLiteral("Notifications ▸ Notification actions: Show trace")));
+        QVERIFY(all.contains(QStringLiteral("Connection ▸ Connect to an instance…")));
+        QVERIFY(all.contains(QStringLiteral("Help ▸ About Switchyard")));
+        QVERIFY(!all.contains(QStringLiteral("View ▸ Command palette…"))); // not itself
+        const auto row = [&](const QString &text) {
+            return palette->list()->findItems(text, Qt::MatchExactly, CommandPalette::Command).value(0);
+        };
+        QCOMPARE(row(QStringLiteral("Go to Overview"))->text(CommandPalette::Shortcut),
+                 QKeySequence(Qt::CTRL | Qt::Key_1).toString(QKeySequence::NativeText));
+        QCOMPARE(row(QStringLiteral("Connection ▸ Connect to an instance…"))->text(CommandPalette::Shortcut),
+                 QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O).toString(QKeySequence::NativeText));
+
+        // Typing filters: a substring, or the letters in order.
+        QTest::keyClicks(palette->field(), QStringLiteral("rdlvr"));
+        QVERIFY(!palette->shownCommands().isEmpty());
+        for (const QString &shown : palette->shownCommands())
+            QVERIFY2(CommandPalette::score(shown, QStringLiteral("rdlvr")) >= 0, qPrintable(shown));
+        QVERIFY(palette->shownCommands().contains(QStringLiteral("Webhooks ▸ Delivery actions: Redeliver")));
+        QCOMPARE(CommandPalette::score(QStringLiteral("Go to Cron"), QStringLiteral("xyz")), -1);
+
+        // A disabled action (no delivery selected): greyed, and Enter refuses it.
+        palette->field()->setText(QStringLiteral("webhooks redeliver"));
+        QTreeWidgetItem *redeliver = row(QStringLiteral("Webhooks ▸ Delivery actions: Redeliver"));
+        QVERIFY(redeliver && !(redeliver->flags() & Qt::ItemIsEnabled));
+        QSignalSpy redelivered(w.page<WebhooksPage>(QStringLiteral("webhooks"))->redeliverAction(), &QAction::triggered);
+        palette->list()->setCurrentItem(redeliver);
+        QVERIFY(palette->list()->currentItem() == nullptr); // a greyed command cannot be chosen
+        QTest::keyClick(palette->field(), Qt::Key_Return);
+        QCOMPARE(redelivered.count(), 0);
+        QVERIFY(palette->isVisible());
+        QVERIFY(palette->findChild<QLabel *>(QStringLiteral("paletteHint"))->text().contains(QStringLiteral("not available")));
+
+        // An enabled page action, run with Enter: on its page.
+        QAction *follow = w.page<NotificationsPage>(QStringLiteral("notifications"))->followAction();
+        QVERIFY(follow->isChecked());
+        palette->field()->setText(QStringLiteral("notifications follow"));
+        QCOMPARE(palette->list()->currentItem()->text(CommandPalette::Command), QStringLiteral("Notifications: Follow (on)"));
+        QTest::keyClick(palette->field(), Qt::Key_Return);
+        QVERIFY(!palette->isVisible());
+        QVERIFY(!follow->isChecked());
+        QCOMPARE(w.currentPage()->id(), QStringLiteral("notifications"));
+
+        // A page, chosen with the arrow keys.
+        shortcut->trigger();
+        QVERIFY(palette->isVisible() && palette->field()->text().isEmpty());
+        QTest::keyClicks(palette->field(), QStringLiteral("go to"));
+        QCOMPARE(palette->list()->currentItem()->text(CommandPalette::Command), QStringLiteral("Go to Overview"));
+        QTest::keyClick(palette->field(), Qt::Key_Down);
+        QTest::keyClick(palette->field(), Qt::Key_Down);
+        QCOMPARE(palette->list()->currentItem()->text(CommandPalette::Command), QStringLiteral("Go to Cron"));
+        QTest::keyClick(palette->field(), Qt::Key_Enter);
+        QCOMPARE(w.currentPage()->id(), QStringLiteral("cron"));
+
+        // Esc closes without running anything.
+        shortcut->trigger();
+        QVERIFY(palette->isVisible());
+        QTest::keyClick(palette->field(), Qt::Key_Escape);
+        QVERIFY(!palette->isVisible());
+        QCOMPARE(w.currentPage()->id(), QStringLiteral("cron"));
     }
 };
 
