@@ -161,6 +161,37 @@ private Q_SLOTS:
         QApplication::setApplicationName(QStringLiteral("console-tools-test"));
     }
 
+    // Tab goes through each page as it is laid out, top to bottom and left to right: the filter,
+    // the table, then the lower lists and their controls (toolbar buttons are reached through the
+    // tables' context menus and Ctrl+K). Named controls only: the chart's inner view has no name.
+    void keyboardReachesThePagesInVisualOrder()
+    {
+        Fixture f;
+        f.seed();
+        MainWindow &w = f.open(QStringLiteral("notifications"));
+        const std::map<QString, QStringList> expected{
+            {QStringLiteral("notifications"),
+             {QStringLiteral("Filter"), QStringLiteral("Ingested events, newest first"), QStringLiteral("Users of the forge, with their unread notifications"),
+              QStringLiteral("The selected user's notifications")}},
+            {QStringLiteral("webhooks"),
+             {QStringLiteral("Filter"), QStringLiteral("Webhooks"), QStringLiteral("Deliveries of"), QStringLiteral("Delivery status"),
+              QStringLiteral("Delivery event"), QStringLiteral("Queued within"), QStringLiteral("Search deliveries"),
+              QStringLiteral("The selected webhook's deliveries, newest first"), QStringLiteral("The selected delivery"), QStringLiteral("Request sent")}},
+            {QStringLiteral("cron"), {QStringLiteral("Filter"), QStringLiteral("Cron tasks"), QStringLiteral("The selected task's runs, newest first")}},
+        };
+        for (const auto &[id, names] : expected) {
+            w.showPage(id);
+            Page *page = w.currentPage();
+            QVERIFY(Test::eventually([&] { return page->findChild<QTreeView *>(QStringLiteral("view"))->model()->rowCount() > 0; }));
+            QStringList chain;
+            for (QWidget *at = page->nextInFocusChain(); at != page; at = at->nextInFocusChain())
+                if (page->isAncestorOf(at) && at->isVisibleTo(&w) && at->isEnabled() && (int(at->focusPolicy()) & int(Qt::TabFocus))
+                    && !at->accessibleName().isEmpty())
+                    chain << at->accessibleName();
+            QCOMPARE(chain, names);
+        }
+    }
+
     void offsetsReadAsPeopleWriteThem()
     {
         QCOMPARE(TraceDialog::offsetText(0, false), QStringLiteral("+0 ms"));

@@ -20,6 +20,7 @@ CronPage::CronPage(Admin::AdminBackend &backend, QWidget *parent)
     : TablePage(backend, parent), m_model(this), m_history(this)
 {
     setSourceModel(&m_model);
+    view()->setAccessibleName(tr("Cron tasks"));
     view()->header()->resizeSection(CronModel::Task, 260);
     view()->header()->resizeSection(CronModel::Schedule, 230);
     view()->header()->resizeSection(CronModel::Next, 110);
