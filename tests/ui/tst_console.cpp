@@ -268,11 +268,7 @@ class TestConsole : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        // Window settings of this run only: a run never sees what an earlier one saved.
-        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_settings.path());
-        QApplication::setOrganizationName(QStringLiteral("switchyard-test"));
-        QApplication::setApplicationName(QStringLiteral("console-test"));
+        Test::isolateSettings(m_settings.path(), QStringLiteral("console-test"));
     }
 
     void everyPageIsPopulated()

@@ -29,9 +29,7 @@
 #include <QMenuBar>
 #include <QPushButton>
 #include <QRadioButton>
-#include <QSettings>
 #include <QSignalSpy>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
@@ -155,10 +153,7 @@ class TestConsoleTools : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_settings.path());
-        QApplication::setOrganizationName(QStringLiteral("switchyard-test"));
-        QApplication::setApplicationName(QStringLiteral("console-tools-test"));
+        Test::isolateSettings(m_settings.path(), QStringLiteral("console-tools-test"));
     }
 
     // Tab goes through each page as it is laid out, top to bottom and left to right: the filter,
