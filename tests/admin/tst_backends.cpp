@@ -425,9 +425,15 @@ private Q_SLOTS:
         QCOMPARE(trace->root.kind, QStringLiteral("event"));
         QCOMPARE(trace->root.id, commented->id);
         QCOMPARE(trace->root.status, QStringLiteral("done"));
+        // The event names the instance that processed it; forge rows name none.
+        QVERIFY(!events->rows.front().claimedBy.isEmpty());
+        QCOMPARE(trace->root.instance, events->rows.front().claimedBy);
         QStringList kinds;
-        for (const Admin::TraceItem &item : trace->items)
+        for (const Admin::TraceItem &item : trace->items) {
             kinds << item.kind + u' ' + item.status;
+            if (item.kind != QLatin1String("event"))
+                QVERIFY2(item.instance.isEmpty(), qPrintable(item.kind));
+        }
         kinds.sort();
         QVERIFY2(kinds.size() == 4, qPrintable(kinds.join(u',')));
         QCOMPARE(kinds, (QStringList{QStringLiteral("event done"), QStringLiteral("feed comment_issue"), QStringLiteral("feed comment_issue"),
@@ -567,6 +573,24 @@ private Q_SLOTS:
         history = Test::call(backend(), Admin::Ops::hookTasks, {hook->id});
         QCOMPARE(history->total, qint64(2));
         QCOMPARE(history->rows.front().redeliveryOf, first.id);
+        // The test delivery's trace: both deliveries, the redelivery saying which one it repeats,
+        // each with the instance that claimed it.
+        QVERIFY(!first.traceId.isEmpty() && !first.claimedBy.isEmpty());
+        const Result<Admin::Trace> trace = Test::call(backend(), Admin::Ops::traceGet, {first.traceId});
+        QVERIFY2(trace, qPrintable(trace.status().toString()));
+        QCOMPARE(trace->items.size(), std::size_t(2));
+        QCOMPARE(trace->root.kind, QStringLiteral("hook-task"));
+        QCOMPARE(trace->root.id, first.id);
+        QCOMPARE(trace->items.front().id, first.id);
+        QCOMPARE(trace->items.front().redeliveryOf, std::nullopt);
+        QCOMPARE(trace->items.back().id, again->id);
+        QCOMPARE(trace->items.back().redeliveryOf, std::optional<qint64>(first.id));
+        for (const Admin::TraceItem &item : trace->items) {
+            QCOMPARE(item.kind, QStringLiteral("hook-task"));
+            QCOMPARE(item.status, QStringLiteral("succeeded"));
+            QCOMPARE(item.instance, first.claimedBy);
+            QCOMPARE(item.summary, QStringLiteral("hook %1: push").arg(hook->id));
+        }
         QCOMPARE(Test::call(backend(), Admin::Ops::hookTasks, {hook->id, 1, 50, QStringLiteral("failed")})->total, qint64(0));
         QCOMPARE(Test::call(backend(), Admin::Ops::hookTasks, {hook->id, 1, 50, QStringLiteral("lost")}).status().field(),
                  QStringLiteral("status"));

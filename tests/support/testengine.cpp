@@ -1,5 +1,7 @@
 #include "testengine.h"
 
+#include <QFile>
+
 #include <chrono>
 #include <thread>
 
@@ -51,6 +53,22 @@ Status prepareTestEngine(Engine &engine, const TestEngineSpec &spec, std::option
         heldLock.emplace(std::move(guard).value());
     }
     return Status::ok();
+}
+
+EventAccepted ingestSample(Engine &engine, const char *file, const char *event, const QString &delivery)
+{
+    QFile sample(QStringLiteral(SWITCHYARD_TESTS_SOURCE_DIR "/data/events/") + QLatin1String(file));
+    if (!sample.open(QIODevice::ReadOnly))
+        qFatal("missing sample %s", file);
+    IncomingEvent in;
+    in.event = QLatin1String(event);
+    in.payload = sample.readAll();
+    in.deliveryId = delivery;
+    in.byToken = true;
+    const Result<EventAccepted> accepted = engine.events().accept(CancelToken(), in);
+    if (!accepted)
+        qFatal("event %s: %s", file, qPrintable(accepted.status().toString()));
+    return *accepted;
 }
 
 } // namespace Switchyard::Test

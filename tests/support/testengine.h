@@ -27,4 +27,9 @@ struct TestEngineSpec
 // engine shuts down).
 Status prepareTestEngine(Engine &engine, const TestEngineSpec &spec, std::optional<LockGuard> &heldLock);
 
+// A saved forge payload (tests/data/events/`file`) accepted as a forge with a token would post it,
+// of type `event` ("issues"); `delivery` empty: one is generated. Stops the test program when the
+// sample is missing or refused (a broken fixture, not a test result).
+EventAccepted ingestSample(Engine &engine, const char *file, const char *event, const QString &delivery = {});
+
 } // namespace Switchyard::Test

@@ -3,9 +3,12 @@
 #include <csignal>
 #include <thread>
 
+#include <QCoreApplication>
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
+#include <QSettings>
+#include <QStandardPaths>
 #include <QTcpServer>
 #include <QTest>
 
@@ -15,6 +18,14 @@ QString argumentValue(const QStringList &arguments, const char *name)
 {
     const qsizetype at = arguments.indexOf(QLatin1String(name));
     return at >= 0 && at + 1 < arguments.size() ? arguments.at(at + 1) : QString();
+}
+
+void isolateSettings(const QString &dir, const QString &application)
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir);
+    QCoreApplication::setOrganizationName(QStringLiteral("switchyard-test"));
+    QCoreApplication::setApplicationName(application);
 }
 
 bool waitForOutput(ChildProcess &process, QByteArray &output, const QByteArray &marker, int boundMs)

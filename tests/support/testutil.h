@@ -39,6 +39,11 @@ Ran runProgram(const QString &program, const QStringList &arguments, const QMap<
 // stops the test program on a parse or validation error (a broken fixture, not a test result).
 EngineConfig configFrom(const QByteArray &ini, const QString &dataDir);
 
+// A console test's settings and standard paths are its own: QStandardPaths' test mode, the user's
+// settings under `dir` (a run never sees what an earlier one saved), and the application named
+// `application` in the organisation "switchyard-test".
+void isolateSettings(const QString &dir, const QString &application);
+
 // SIGSTOP, returning once the kernel shows the process stopped: kill() only queues the signal,
 // and a server busy on the other core could still answer one more request.
 void stopProcess(qint64 pid);

@@ -29,12 +29,14 @@
 #include "pages/processespage.h"
 #include "pages/queuespage.h"
 #include "pages/hookdialog.h"
+#include "pages/tracedialog.h"
 #include "pages/webhookspage.h"
 #include "widgets/format.h"
 #include "widgets/icons.h"
 
 #include "support/httpreceiver.h"
 #include "support/redisserver.h"
+#include "support/testengine.h"
 #include "support/testutil.h"
 #include "support/opcall.h"
 #include "support/wait.h"
@@ -209,18 +211,7 @@ struct ConsoleFixture
     // A saved webhook payload (tests/data/events) ingested as a forge would post it, processed.
     qint64 ingest(const char *file, const char *event, const QString &delivery = {})
     {
-        QFile sample(QStringLiteral(SWITCHYARD_TEST_DATA "/events/") + QLatin1String(file));
-        if (!sample.open(QIODevice::ReadOnly))
-            qFatal("missing sample %s", file);
-        IncomingEvent in;
-        in.event = QLatin1String(event);
-        in.payload = sample.readAll();
-        in.deliveryId = delivery;
-        in.byToken = true;
-        const Result<EventAccepted> accepted = engine().events().accept(CancelToken(), in);
-        if (!accepted)
-            qFatal("event: %s", qPrintable(accepted.status().toString()));
-        return accepted->id;
+        return Test::ingestSample(engine(), file, event, delivery).id;
     }
     void settleEvents()
     {
@@ -280,11 +271,7 @@ class TestConsole : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        // Window settings of this run only: a run never sees what an earlier one saved.
-        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_settings.path());
-        QApplication::setOrganizationName(QStringLiteral("switchyard-test"));
-        QApplication::setApplicationName(QStringLiteral("console-test"));
+        Test::isolateSettings(m_settings.path(), QStringLiteral("console-test"));
     }
 
     void everyPageIsPopulated()
@@ -1026,14 +1013,15 @@ private Q_SLOTS:
         QVERIFY(page.traceAction()->isEnabled());
         page.traceAction()->trigger();
         QVERIFY(page.traceDialog() && page.traceDialog()->isVisible());
+        page.traceDialog()->setMode(TraceDialog::Mode::Timeline); // tst_consoletools covers the tree
         auto *items = page.traceDialog()->findChild<QTreeWidget *>(QStringLiteral("traceItems"));
         QVERIFY(items && !items->accessibleName().isEmpty());
         QVERIFY(Test::eventually([&] { return items->topLevelItemCount() >= 3; }));
-        QCOMPARE(items->topLevelItem(0)->text(0), QStringLiteral("event"));
-        QCOMPARE(items->topLevelItem(0)->text(1), QStringLiteral("2"));
+        QCOMPARE(items->topLevelItem(0)->data(TraceDialog::Item, TraceDialog::KindRole).toString(), QStringLiteral("event"));
+        QCOMPARE(items->topLevelItem(0)->text(TraceDialog::Id), QStringLiteral("2"));
         QStringList kinds;
         for (int i = 0; i < items->topLevelItemCount(); ++i)
-            kinds << items->topLevelItem(i)->text(0);
+            kinds << items->topLevelItem(i)->data(TraceDialog::Item, TraceDialog::KindRole).toString();
         QVERIFY2(kinds.contains(QStringLiteral("notification")) && kinds.contains(QStringLiteral("feed")), qPrintable(kinds.join(u',')));
         page.traceDialog()->close();
     }

@@ -69,10 +69,7 @@ class TestConsoleRemote : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_settings.path());
-        QApplication::setOrganizationName(QStringLiteral("switchyard-test"));
-        QApplication::setApplicationName(QStringLiteral("console-remote-test"));
+        Test::isolateSettings(m_settings.path(), QStringLiteral("console-remote-test"));
         // A mailer (dummy) that a read-only connection may look at but not use.
         QVERIFY2(m_daemon.start(Test::DaemonProcess::standardFixture(QStringLiteral(TEST_DAEMON_PATH), m_daemonDir.path(),
                                                                      "[mailer]\nENABLED = true\nPROTOCOL = dummy\nFROM = ops@example.com\n")),

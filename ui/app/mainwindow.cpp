@@ -5,6 +5,8 @@
 #include "widgets/statuscolors.h"
 #include "widgets/theme.h"
 
+#include "aboutdialog.h"
+#include "commandpalette.h"
 #include "connectdialog.h"
 #include "instanceview.h"
 #include "secretstore.h"
@@ -458,6 +460,17 @@ void MainWindow::buildMenus()
             QSettings().setValue(QStringLiteral("theme"), Theme::name(choice));
         });
     }
+
+    // View ▸ Command palette (Ctrl+K) and Help ▸ About: app/commandpalette.h, app/aboutdialog.h.
+    QAction *palette = view->addAction(tr("&Command palette…"), this, [this] { CommandPalette::showFor(*this); });
+    palette->setObjectName(QStringLiteral("commandPaletteAction"));
+    palette->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
+    QAction *about = menuBar()->addMenu(tr("&Help"))->addAction(tr("&About Switchyard"), this, [this] {
+        auto *dialog = new AboutDialog(m_current ? &m_current->backend() : nullptr, this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->open();
+    });
+    about->setObjectName(QStringLiteral("aboutAction"));
 }
 
 QStringList MainWindow::savedInstances() const

@@ -1,5 +1,6 @@
 #include "cronpage.h"
 
+#include "tracedialog.h"
 
 #include "admin/ops/cronops.h"
 
@@ -9,6 +10,7 @@
 #include <QAction>
 #include <QHeaderView>
 #include <QLabel>
+#include <QToolBar>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -18,6 +20,7 @@ CronPage::CronPage(Admin::AdminBackend &backend, QWidget *parent)
     : TablePage(backend, parent), m_model(this), m_history(this)
 {
     setSourceModel(&m_model);
+    view()->setAccessibleName(tr("Cron tasks"));
     view()->header()->resizeSection(CronModel::Task, 260);
     view()->header()->resizeSection(CronModel::Schedule, 230);
     view()->header()->resizeSection(CronModel::Next, 110);
@@ -44,6 +47,7 @@ CronPage::CronPage(Admin::AdminBackend &backend, QWidget *parent)
     layout->addWidget(m_historyTitle);
     m_historyView = new QTreeView(this);
     m_historyView->setObjectName(QStringLiteral("cronHistory"));
+    m_historyView->setAccessibleName(tr("The selected task's runs, newest first"));
     m_historyView->setRootIsDecorated(false);
     m_historyView->setUniformRowHeights(true);
     m_historyView->setAlternatingRowColors(true);
@@ -52,6 +56,18 @@ CronPage::CronPage(Admin::AdminBackend &backend, QWidget *parent)
     m_historyView->header()->resizeSection(CronRunModel::Doer, 150);
     m_historyView->header()->resizeSection(CronRunModel::Instance, 170);
     layout->addWidget(m_historyView, 1);
+    // A run's trace: in the toolbar (not the tasks' context menu: it acts on the run) and the
+    // runs' context menu; Enter or a double-click on a run opens it too.
+    m_trace = new QAction(Icons::symbolic(QStringLiteral("edit-find")), tr("Show trace"), this);
+    m_trace->setToolTip(tr("What the selected run produced, with the instance that ran it"));
+    toolBar()->addAction(m_trace);
+    m_historyView->addAction(m_trace);
+    m_historyView->setContextMenuPolicy(Qt::ActionsContextMenu);
+    connect(m_trace, &QAction::triggered, this, &CronPage::showTrace);
+    connect(m_historyView, &QTreeView::activated, this, &CronPage::showTrace);
+    connect(m_historyView->selectionModel(), &QItemSelectionModel::currentChanged, this, &CronPage::updateActions);
+    connect(&m_history, &QAbstractItemModel::modelReset, this, &CronPage::updateActions);
+    connect(&m_history, &QAbstractItemModel::rowsRemoved, this, &CronPage::updateActions);
 
     connect(&backend, &Admin::AdminBackend::event, this, &CronPage::onEvent);
     m_countdown.setInterval(1000);
@@ -120,6 +136,47 @@ void CronPage::updateActions()
     m_run->setText(row && row->running ? tr("Running…") : tr("Run now"));
     m_pause->setEnabled(canAct && row->enabled && !row->paused);
     m_resume->setEnabled(canAct && row->paused);
+    const Admin::CronRun *run = selectedRun();
+    m_trace->setEnabled(run && !run->traceId.isEmpty());
+}
+
+const Admin::CronRun *CronPage::selectedRun() const
+{
+    const QModelIndex current = m_historyView->selectionModel()->currentIndex();
+    return current.isValid() ? m_history.find(current.data(KeyRole).toLongLong()) : nullptr;
+}
+
+bool CronPage::selectRun(qint64 id)
+{
+    return selectKeyIn(m_historyView, id);
+}
+
+void CronPage::showTrace()
+{
+    if (const Admin::CronRun *run = selectedRun(); run && !run->traceId.isEmpty())
+        openTrace(*this, m_traceDialog, run->traceId);
+}
+
+TraceDialog *CronPage::traceDialog() const
+{
+    return m_traceDialog;
+}
+
+// A run: its task selected (the trace names it: "task (trigger)"), the run once the history is read.
+bool CronPage::reveal(const QString &kind, qint64 id, const QString &summary)
+{
+    if (kind != QLatin1String("cron-run"))
+        return false;
+    const QString task = summary.section(QStringLiteral(" ("), 0, 0);
+    if (!m_model.find(task))
+        return false;
+    m_revealRun = id;
+    const Admin::CronRow *selected = selectedRow();
+    if (selected && selected->name == task)
+        loadHistory();
+    else
+        selectKey(task);
+    return true;
 }
 
 void CronPage::loadHistory()
@@ -143,6 +200,9 @@ void CronPage::loadHistory()
                 return;
             }
             m_history.applySnapshot(std::move(runs).value());
+            if (m_revealRun > 0 && selectRun(m_revealRun))
+                m_revealRun = 0;
+            updateActions();
             if (m_history.rowCount() == 0)
                 m_historyTitle->setText(tr("<b>%1</b> has not run since the engine started.").arg(current->title.toHtmlEscaped()));
         });

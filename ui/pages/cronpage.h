@@ -5,6 +5,7 @@
 #include "models/cronmodel.h"
 #include "models/cronrunmodel.h"
 
+#include <QPointer>
 #include <QTimer>
 
 class QAction;
@@ -12,6 +13,8 @@ class QLabel;
 class QTreeView;
 
 namespace Switchyard::Console {
+
+class TraceDialog;
 
 // Cron (SPEC §4): every task with its schedule in words, a live countdown to the next run, the
 // status in colour, Run now (disabled while running; "already running" is information, not an
@@ -29,6 +32,12 @@ public:
     QAction *runAction() const { return m_run; }
     QAction *pauseAction() const { return m_pause; }
     QAction *resumeAction() const { return m_resume; }
+    QAction *traceAction() const { return m_trace; } // the selected run's
+    QTreeView *historyView() const { return m_historyView; }
+    bool selectRun(qint64 id);
+    // The dialog of the last Show trace (tests); null before one was opened.
+    TraceDialog *traceDialog() const;
+    bool reveal(const QString &kind, qint64 id, const QString &summary) override;
 
 protected:
     void selectionChanged() override;
@@ -40,6 +49,8 @@ private:
     void runSelected();
     void pauseSelected(bool pause);
     const Admin::CronRow *selectedRow() const;
+    const Admin::CronRun *selectedRun() const;
+    void showTrace();
     void updateBadge();
 
     CronModel m_model;
@@ -49,6 +60,9 @@ private:
     QAction *m_run;
     QAction *m_pause;
     QAction *m_resume;
+    QAction *m_trace;
+    QPointer<TraceDialog> m_traceDialog;
+    qint64 m_revealRun = 0; // a run a link asked for, selected when its task's history arrives
     QTimer m_countdown;
     QSet<QString> m_pending; // tasks with a call in flight: their buttons stay disabled
 };

@@ -2,14 +2,13 @@
 
 #include "admin/ops/eventops.h"
 #include "eventsender.h"
+#include "tracedialog.h"
 #include "widgets/format.h"
 
+#include "admin/ops/eventops.h"
 #include "widgets/icons.h"
 
 #include <QAction>
-#include <QTreeWidget>
-#include <QDialogButtonBox>
-#include <QDialog>
 #include <QHeaderView>
 #include <QLabel>
 #include <QScrollBar>
@@ -63,9 +62,9 @@ NotificationsPage::NotificationsPage(Admin::AdminBackend &backend, QWidget *pare
     });
     addPageAction(tryout->sendTestAction());
     addPageAction(tryout->sendFileAction());
-    // What the selected event produced (GET /traces/{id}): its notifications and feed rows.
+    // What the selected event produced (GET /traces/{id}), in a TraceDialog.
     m_trace = new QAction(Icons::symbolic(QStringLiteral("edit-find")), tr("Show trace"), this);
-    m_trace->setToolTip(tr("What the selected event produced: the notifications and feed rows of its trace"));
+    m_trace->setToolTip(tr("What the selected event produced: its notifications, feed rows, deliveries and mail"));
     m_trace->setEnabled(false);
     addPageAction(m_trace);
     connect(m_trace, &QAction::triggered, this, &NotificationsPage::showTrace);
@@ -104,6 +103,13 @@ NotificationsPage::NotificationsPage(Admin::AdminBackend &backend, QWidget *pare
     m_pin = bar->addAction(Icons::symbolic(QStringLiteral("view-pin")), tr("Pin"));
     m_markAllRead = bar->addAction(Icons::symbolic(QStringLiteral("edit-clear-all")), tr("Mark all read"));
     m_markAllRead->setToolTip(tr("Every unread notification of the selected user becomes read"));
+    m_notificationTrace = bar->addAction(Icons::symbolic(QStringLiteral("edit-find")), tr("Show trace"));
+    m_notificationTrace->setToolTip(tr("What the selected notification's cause produced: its event, the other notifications, "
+                                       "deliveries and mail"));
+    connect(m_notificationTrace, &QAction::triggered, this, [this] {
+        if (const NotificationRow *row = currentNotification())
+            openTrace(*this, m_traceDialog, row->traceId);
+    });
     rightLayout->addWidget(bar);
     m_notificationProxy.setSourceModel(&m_notifications);
     m_notificationProxy.setSortRole(RawRole);
@@ -114,7 +120,7 @@ NotificationsPage::NotificationsPage(Admin::AdminBackend &backend, QWidget *pare
     m_notificationView->header()->resizeSection(NotificationModel::Issue, 60);
     m_notificationView->header()->resizeSection(NotificationModel::Title, 240);
     m_notificationView->header()->resizeSection(NotificationModel::Source, 60);
-    for (QAction *action : {m_markRead, m_markUnread, m_pin, m_markAllRead})
+    for (QAction *action : {m_markRead, m_markUnread, m_pin, m_markAllRead, m_notificationTrace})
         m_notificationView->addAction(action);
     m_notificationView->setContextMenuPolicy(Qt::ActionsContextMenu);
     rightLayout->addWidget(m_notificationView);
@@ -220,6 +226,8 @@ void NotificationsPage::readNotifications(qint64 page, const Done &done)
         const ForgeUserRow *row = m_users.find(user);
         m_userHeading->setText(row ? tr("%1: %n notification(s)", nullptr, int(rows->total)).arg(row->login) : QString());
         m_notifications.pageArrived(page, std::move(rows->rows), rows->total);
+        if (m_revealNotification > 0 && selectKeyIn(m_notificationView, m_revealNotification))
+            m_revealNotification = 0;
         updateActions();
     });
 }
@@ -257,56 +265,42 @@ void NotificationsPage::selectionChanged()
 void NotificationsPage::showTrace()
 {
     const int at = m_events.indexOfKey(currentKey().toLongLong());
-    if (at < 0)
-        return;
-    const QString traceId = m_events.rowAt(at)->traceId;
-    if (!m_traceDialog) {
-        m_traceDialog = new QDialog(this);
-        m_traceDialog->setObjectName(QStringLiteral("traceDialog"));
-        m_traceDialog->resize(760, 360);
-        auto *layout = new QVBoxLayout(m_traceDialog);
-        auto *heading = new QLabel(m_traceDialog);
-        heading->setTextFormat(Qt::PlainText); // summaries come from payloads
-        heading->setObjectName(QStringLiteral("traceHeading"));
-        heading->setTextInteractionFlags(Qt::TextSelectableByMouse);
-        layout->addWidget(heading);
-        auto *tree = new QTreeWidget(m_traceDialog);
-        tree->setObjectName(QStringLiteral("traceItems"));
-        tree->setAccessibleName(tr("What the trace holds, oldest first"));
-        tree->setRootIsDecorated(false);
-        tree->setUniformRowHeights(true);
-        tree->setHeaderLabels({tr("Kind"), tr("Id"), tr("At"), tr("Status"), tr("What")});
-        tree->header()->resizeSection(0, 110);
-        tree->header()->resizeSection(1, 60);
-        tree->header()->resizeSection(2, 160);
-        tree->header()->resizeSection(3, 140);
-        layout->addWidget(tree, 1);
-        auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, m_traceDialog);
-        connect(buttons, &QDialogButtonBox::rejected, m_traceDialog, &QDialog::reject);
-        layout->addWidget(buttons);
-    }
-    m_traceDialog->setWindowTitle(tr("Trace %1").arg(traceId));
-    auto *heading = m_traceDialog->findChild<QLabel *>(QStringLiteral("traceHeading"));
-    auto *tree = m_traceDialog->findChild<QTreeWidget *>(QStringLiteral("traceItems"));
-    heading->setText(tr("Reading trace %1…").arg(traceId));
-    tree->clear();
-    m_traceDialog->show();
-    m_traceDialog->raise();
-    backend().call(Admin::Ops::traceGet, {traceId}, m_traceDialog, [heading, tree, traceId](Result<Admin::Trace> trace) {
-        if (!trace) {
-            heading->setText(tr("Trace %1: %2").arg(traceId, trace.status().message()));
-            return;
+    if (at >= 0)
+        openTrace(*this, m_traceDialog, m_events.rowAt(at)->traceId);
+}
+
+TraceDialog *NotificationsPage::traceDialog() const
+{
+    return m_traceDialog;
+}
+
+const NotificationRow *NotificationsPage::currentNotification() const
+{
+    const QModelIndexList rows = m_notificationView->selectionModel()->selectedRows();
+    return rows.size() == 1 ? m_notifications.find(rows.first().data(KeyRole).toLongLong()) : nullptr;
+}
+
+// An event is selected in the feed; a notification in its user's list — that user chosen first
+// (by the login the trace names) when another is shown, the row selected once their list is read.
+bool NotificationsPage::reveal(const QString &kind, qint64 id, const QString &summary)
+{
+    if (kind == QLatin1String("event"))
+        return selectKey(id);
+    if (kind != QLatin1String("notification"))
+        return false;
+    if (selectKeyIn(m_notificationView, id))
+        return true;
+    const QString login = summary.section(QStringLiteral(": "), 0, 0);
+    for (const ForgeUserRow &user : m_users.rows())
+        if (user.login == login && !login.isEmpty()) {
+            m_revealNotification = id;
+            if (user.id == selectedUser())
+                refreshNotifications();
+            else
+                selectUser(user.id);
+            return true;
         }
-        heading->setText(tr("Trace %1 began with %2 %3 (%4): %n item(s)", nullptr, int(trace->items.size()))
-                             .arg(traceId, trace->root.kind)
-                             .arg(trace->root.id)
-                             .arg(trace->root.summary));
-        for (const Admin::TraceItem &item : trace->items)
-            new QTreeWidgetItem(tree, QStringList{item.kind, QString::number(item.id), formatTime(item.at), item.status, item.summary});
-        if (tree->topLevelItemCount() > 0)
-            tree->setCurrentItem(tree->topLevelItem(0));
-        tree->setFocus();
-    });
+    return false;
 }
 
 void NotificationsPage::updateActions()
@@ -315,6 +309,8 @@ void NotificationsPage::updateActions()
     const bool some = !m_notificationView->selectionModel()->selectedRows().isEmpty();
     for (QAction *action : {m_markRead, m_markUnread, m_pin})
         action->setEnabled(may && some);
+    const NotificationRow *current = currentNotification();
+    m_notificationTrace->setEnabled(current && !current->traceId.isEmpty()); // a read: read-only tokens too
     const ForgeUserRow *user = m_users.find(selectedUser());
     m_markAllRead->setEnabled(may && user && user->unread > 0);
 }

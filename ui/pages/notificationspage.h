@@ -4,12 +4,15 @@
 
 #include "models/notificationmodels.h"
 
+#include <QPointer>
+
 class QAction;
-class QDialog;
 class QLabel;
 class QTreeView;
 
 namespace Switchyard::Console {
+
+class TraceDialog;
 
 // Events and in-app notifications (docs/console.md): the live feed of ingested events on top —
 // newest first, filtered by the filter line (event, repository, sender, status), following the
@@ -33,9 +36,11 @@ public:
     QAction *markUnreadAction() const { return m_markUnread; }
     QAction *pinAction() const { return m_pin; }
     QAction *markAllReadAction() const { return m_markAllRead; }
-    QAction *traceAction() const { return m_trace; }
+    QAction *traceAction() const { return m_trace; }                         // the selected event's
+    QAction *notificationTraceAction() const { return m_notificationTrace; } // the selected notification's
     // The dialog of the last Show trace (tests); null before one was opened.
-    QDialog *traceDialog() const { return m_traceDialog; }
+    TraceDialog *traceDialog() const;
+    bool reveal(const QString &kind, qint64 id, const QString &summary) override;
     // Selects a user in the lower list (tests, links); false when not listed.
     bool selectUser(qint64 userId);
     qint64 selectedUser() const;
@@ -53,6 +58,7 @@ private:
     void markAllRead();
     void selectionChanged() override;
     void showTrace();
+    const NotificationRow *currentNotification() const; // the one selected notification; null otherwise
 
     EventModel m_events;
     ForgeUserModel m_users;
@@ -68,7 +74,9 @@ private:
     QAction *m_pin;
     QAction *m_markAllRead;
     QAction *m_trace = nullptr;
-    QDialog *m_traceDialog = nullptr;
+    QAction *m_notificationTrace = nullptr;
+    QPointer<TraceDialog> m_traceDialog;
+    qint64 m_revealNotification = 0; // a notification a link asked for, selected when its user's list arrives
 };
 
 } // namespace Switchyard::Console

@@ -75,6 +75,25 @@ void Page::single(const QString &kind, std::function<void(const Done &done)> cal
     });
 }
 
+bool Page::reveal(const QString &kind, qint64 id, const QString &summary)
+{
+    Q_UNUSED(kind)
+    Q_UNUSED(id)
+    Q_UNUSED(summary)
+    return false;
+}
+
+bool Page::goTo(const QString &pageId, const QString &kind, qint64 id, const QString &summary)
+{
+    Q_EMIT navigate(pageId, QString()); // the main window shows it, its filter cleared
+    // The instance's pages are siblings in its stack (InstanceView).
+    if (QWidget *stack = parentWidget())
+        for (Page *page : stack->findChildren<Page *>(Qt::FindDirectChildrenOnly))
+            if (page->m_entry && page->id() == pageId)
+                return page->reveal(kind, id, summary);
+    return false;
+}
+
 void Page::setBadge(int count)
 {
     if (count == m_badge)

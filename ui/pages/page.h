@@ -50,6 +50,14 @@ public:
     int badge() const { return m_badge; }
     Admin::AdminBackend &backend() const { return m_backend; }
 
+    // Links to a row (a trace's items): shows the row of `kind` and `id` when this page lists it —
+    // selected, or selected once the read it needs arrives — and says whether it will. `summary`
+    // is the trace's words for it ("bob: alice/engine#1"). Called after the page was shown.
+    virtual bool reveal(const QString &kind, qint64 id, const QString &summary);
+    // Goes to page `pageId` of this page's instance (navigate()) and reveals the row there; false
+    // when that page cannot show it.
+    bool goTo(const QString &pageId, const QString &kind, qint64 id, const QString &summary);
+
 Q_SIGNALS:
     void badgeChanged(int count);
     void operationSucceeded(const QString &message);

@@ -1,28 +1,24 @@
 #include "webhookspage.h"
 
+#include "deliverydetail.h"
+#include "deliveryfilter.h"
 #include "deliveryjobs.h"
 #include "hookdialog.h"
+#include "tracedialog.h"
 
 #include "widgets/format.h"
 #include "widgets/icons.h"
 #include "widgets/livechart.h"
 
 #include <QAction>
-#include <QComboBox>
 #include <QFileDialog>
-#include <QFontDatabase>
-#include <QHBoxLayout>
 #include <QHeaderView>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QLabel>
-#include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QSplitter>
 #include <QStandardPaths>
 #include <QTabWidget>
-#include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
 #include <QTreeView>
@@ -33,47 +29,6 @@ namespace Switchyard::Console {
 namespace {
 
 constexpr qint64 kPageRows = 100; // deliveries per page read; more as the list is scrolled to its end
-constexpr int kSearchDelayMs = 400; // typing pauses this long before the text filter applies
-
-enum Scope { SelectedHook, AllHooks };
-
-QComboBox *makeChooser(QWidget *parent, const QString &accessibleName, const QString &label, QHBoxLayout *row)
-{
-    auto *box = new QComboBox(parent);
-    box->setAccessibleName(accessibleName);
-    box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    box->setMinimumContentsLength(8);
-    auto *caption = new QLabel(label, parent);
-    caption->setBuddy(box);
-    row->addWidget(caption);
-    row->addWidget(box);
-    return box;
-}
-
-// "Header: value" lines, then a blank line and the body (pretty when it is JSON).
-QString httpText(const QJsonObject &o, const QString &firstLine)
-{
-    QString text = firstLine + u'\n';
-    const QJsonObject headers = o.value(QStringLiteral("headers")).toObject();
-    for (auto it = headers.begin(); it != headers.end(); ++it)
-        text += it.key() + QStringLiteral(": ") + it.value().toString() + u'\n';
-    const QString body = o.value(QStringLiteral("body")).toString();
-    if (!body.isEmpty()) {
-        const QJsonDocument doc = QJsonDocument::fromJson(body.toUtf8());
-        text += u'\n' + (doc.isNull() ? body : QString::fromUtf8(doc.toJson(QJsonDocument::Indented)));
-    }
-    return text;
-}
-
-QPlainTextEdit *makeText(QWidget *parent, const QString &name)
-{
-    auto *text = new QPlainTextEdit(parent);
-    text->setReadOnly(true);
-    text->setLineWrapMode(QPlainTextEdit::NoWrap);
-    text->setAccessibleName(name);
-    text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    return text;
-}
 
 } // namespace
 
@@ -136,6 +91,12 @@ WebhooksPage::WebhooksPage(Admin::AdminBackend &backend, QWidget *parent)
     m_bulk = bar->addAction(Icons::symbolic(QStringLiteral("view-refresh")), tr("Redeliver matching…"));
     m_bulk->setToolTip(tr("Send every delivery the filter matches again, as one job on the instance (status failed or unknown)"));
     connect(m_bulk, &QAction::triggered, this, &WebhooksPage::redeliverMatching);
+    m_trace = bar->addAction(Icons::symbolic(QStringLiteral("edit-find")), tr("Show trace"));
+    m_trace->setToolTip(tr("What the selected delivery's cause produced: its event, notifications, other deliveries and mail"));
+    connect(m_trace, &QAction::triggered, this, [this] {
+        if (const Admin::HookTaskRow *row = currentTask(); row && !row->traceId.isEmpty())
+            openTrace(*this, m_traceDialog, row->traceId);
+    });
     m_export = bar->addAction(Icons::symbolic(QStringLiteral("document-save")), tr("Export…"));
     m_export->setToolTip(tr("Write every delivery the filter matches to a CSV file"));
     connect(m_export, &QAction::triggered, this, [this] {
@@ -161,44 +122,9 @@ WebhooksPage::WebhooksPage(Admin::AdminBackend &backend, QWidget *parent)
     leftLayout->addWidget(bar);
 
     // The filter: which hooks, status, event, period and text.
-    auto *filterRow = new QHBoxLayout;
-    filterRow->setContentsMargins(4, 0, 4, 0);
-    m_scope = makeChooser(left, tr("Deliveries of"), tr("&Of:"), filterRow);
-    m_scope->setMinimumContentsLength(15);
-    m_scope->addItem(tr("Selected webhook"), SelectedHook);
-    m_scope->addItem(tr("All webhooks"), AllHooks);
-    m_status = makeChooser(left, tr("Delivery status"), tr("S&tatus:"), filterRow);
-    m_status->addItem(tr("Any"), QString());
-    for (const char *status : {"failed", "unknown", "succeeded", "pending", "skipped"})
-        m_status->addItem(QString::fromLatin1(status), QString::fromLatin1(status));
-    m_event = makeChooser(left, tr("Delivery event"), tr("E&vent:"), filterRow);
-    m_event->setMinimumContentsLength(14);
-    m_event->addItem(tr("Any"), QString());
-    for (const QString &event : Admin::hookEventNames())
-        m_event->addItem(event, event);
-    m_period = makeChooser(left, tr("Queued within"), tr("&Within:"), filterRow);
-    m_period->addItem(tr("Any time"), 0);
-    m_period->addItem(tr("Last hour"), 3600);
-    m_period->addItem(tr("Last 24 hours"), 24 * 3600);
-    m_period->addItem(tr("Last 7 days"), 7 * 24 * 3600);
-    m_search = new QLineEdit(left);
-    m_search->setPlaceholderText(tr("Text in payload or response"));
-    m_search->setAccessibleName(tr("Search deliveries"));
-    m_search->setClearButtonEnabled(true);
-    m_search->setMinimumWidth(180);
-    filterRow->addWidget(m_search, 1);
-    leftLayout->addLayout(filterRow);
-    m_searchDelay = new QTimer(this);
-    m_searchDelay->setSingleShot(true);
-    m_searchDelay->setInterval(kSearchDelayMs);
-    connect(m_searchDelay, &QTimer::timeout, this, &WebhooksPage::filterChanged);
-    connect(m_search, &QLineEdit::textEdited, m_searchDelay, qOverload<>(&QTimer::start));
-    connect(m_search, &QLineEdit::returnPressed, this, [this] {
-        m_searchDelay->stop();
-        filterChanged();
-    });
-    for (QComboBox *box : {m_scope, m_status, m_event, m_period})
-        connect(box, &QComboBox::currentIndexChanged, this, &WebhooksPage::filterChanged);
+    m_filter = new DeliveryFilter(left);
+    leftLayout->addWidget(m_filter);
+    connect(m_filter, &DeliveryFilter::changed, this, &WebhooksPage::filterChanged);
     m_taskProxy.setSourceModel(&m_tasks);
     m_taskProxy.setSortRole(RawRole);
     m_taskView = makeTable(left, &m_taskProxy, tr("The selected webhook's deliveries, newest first"));
@@ -213,17 +139,11 @@ WebhooksPage::WebhooksPage(Admin::AdminBackend &backend, QWidget *parent)
     m_taskView->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     m_taskView->addAction(m_redeliver);
     m_taskView->addAction(m_bulk);
+    m_taskView->addAction(m_trace);
     m_taskView->addAction(m_export);
     m_taskView->setContextMenuPolicy(Qt::ActionsContextMenu);
     leftLayout->addWidget(m_taskView);
-    m_tabs = new QTabWidget(split);
-    m_tabs->setAccessibleName(tr("The selected delivery"));
-    m_request = makeText(m_tabs, tr("Request sent"));
-    m_response = makeText(m_tabs, tr("Response received"));
-    m_attempts = makeText(m_tabs, tr("The delivery's attempts"));
-    m_tabs->addTab(m_request, tr("&Request"));
-    m_tabs->addTab(m_response, tr("Re&sponse"));
-    m_tabs->addTab(m_attempts, tr("Atte&mpts"));
+    m_tabs = new DeliveryDetail(split);
     auto *below = new QSplitter(Qt::Horizontal, split);
     below->addWidget(m_tabs);
     auto *figures = new QWidget(below);
@@ -314,14 +234,7 @@ void WebhooksPage::readHooks(const Done &done)
 
 Admin::DeliverySearchArgs WebhooksPage::currentFilter() const
 {
-    Admin::DeliverySearchArgs filter;
-    filter.hook = m_scope->currentData().toInt() == AllHooks ? 0 : selectedHook();
-    filter.status = m_status->currentData().toString();
-    filter.event = m_event->currentData().toString();
-    if (const int seconds = m_period->currentData().toInt(); seconds > 0)
-        filter.since = QDateTime::currentDateTimeUtc().addSecs(-seconds);
-    filter.q = m_search->text().trimmed();
-    return filter;
+    return m_filter->args(selectedHook());
 }
 
 // The hook (or all, -1) whose deliveries the list shows; 0 when there is nothing to show.
@@ -332,7 +245,7 @@ static qint64 listedOf(qint64 selected, bool all)
 
 void WebhooksPage::refreshTasks()
 {
-    if (listedOf(selectedHook(), m_scope->currentData().toInt() == AllHooks) == 0)
+    if (listedOf(selectedHook(), m_filter->allHooks()) == 0)
         return;
     single(QStringLiteral("tasks"), [=, this](const Done &done) { readTasks(1, done); });
 }
@@ -342,7 +255,7 @@ void WebhooksPage::refreshTasks()
 void WebhooksPage::readTasks(qint64 page, const Done &done)
 {
     Admin::DeliverySearchArgs filter = currentFilter();
-    const qint64 listed = listedOf(selectedHook(), m_scope->currentData().toInt() == AllHooks);
+    const qint64 listed = listedOf(selectedHook(), m_filter->allHooks());
     if (listed == 0) {
         if (done)
             done();
@@ -363,12 +276,13 @@ void WebhooksPage::readTasks(qint64 page, const Done &done)
                            return;
                        }
                        const int total = int(std::min<qint64>(rows->total, std::numeric_limits<int>::max()));
-                       const bool filtered = !m_status->currentData().toString().isEmpty() || !m_event->currentData().toString().isEmpty()
-                                             || m_period->currentData().toInt() > 0 || !m_search->text().trimmed().isEmpty();
+                       const bool filtered = m_filter->narrowed();
                        const QString where = listed < 0 ? tr("All webhooks") : tr("Hook %1").arg(listed);
                        m_taskHeading->setText(filtered ? tr("%1: %n matching delivery(s)", nullptr, total).arg(where)
                                                        : tr("%1: %n delivery(s)", nullptr, total).arg(where));
                        m_tasks.pageArrived(page, std::move(rows->rows), rows->total);
+                       if (m_revealTask > 0 && selectTask(m_revealTask))
+                           m_revealTask = 0;
                        // Nothing chosen yet: the newest delivery, so its request and response show.
                        if (!m_taskView->selectionModel()->currentIndex().isValid() && m_taskProxy.rowCount() > 0)
                            m_taskView->selectionModel()->setCurrentIndex(m_taskProxy.index(0, 0), QItemSelectionModel::ClearAndSelect
@@ -379,13 +293,12 @@ void WebhooksPage::readTasks(qint64 page, const Done &done)
 
 void WebhooksPage::filterChanged()
 {
-    const bool all = m_scope->currentData().toInt() == AllHooks;
+    const bool all = m_filter->allHooks();
     m_taskView->setColumnHidden(HookTaskModel::Hook, !all);
     m_tasksOf = listedOf(selectedHook(), all);
     ++m_filterGeneration;
     m_tasks.resetPages();
-    m_request->clear();
-    m_response->clear();
+    m_tabs->showDelivery(nullptr);
     if (m_tasksOf == 0)
         m_taskHeading->setText(tr("Select a webhook to see its deliveries."));
     refreshTasks();
@@ -405,61 +318,40 @@ bool WebhooksPage::selectTask(qint64 id)
 
 void WebhooksPage::selectionChanged()
 {
-    if (listedOf(selectedHook(), m_scope->currentData().toInt() == AllHooks) != m_tasksOf)
+    if (listedOf(selectedHook(), m_filter->allHooks()) != m_tasksOf)
         filterChanged();
     updateActions();
 }
 
-void WebhooksPage::taskSelectionChanged()
+const Admin::HookTaskRow *WebhooksPage::currentTask() const
 {
     const QModelIndex current = m_taskView->selectionModel()->currentIndex();
-    const Admin::HookTaskRow *row = current.isValid() ? m_tasks.find(current.data(KeyRole).toLongLong()) : nullptr;
-    if (!row) {
-        m_request->clear();
-        m_response->clear();
-        m_attempts->clear();
-        m_tabs->setTabText(m_tabs->indexOf(m_attempts), tr("Atte&mpts"));
-    } else {
-        m_attempts->setPlainText(describeAttempts(*row));
-        // The count only when there is more than the one attempt every delivery has.
-        m_tabs->setTabText(m_tabs->indexOf(m_attempts), row->interrupted.empty() ? tr("Atte&mpts")
-                                                                                 : tr("Atte&mpts (%1)").arg(row->interrupted.size() + 1));
-        const QJsonObject request = row->request.toObject();
-        const QJsonObject response = row->response.toObject();
-        m_request->setPlainText(request.isEmpty() ? tr("Not sent yet (%1).").arg(row->status)
-                                                  : httpText(request, request.value(QStringLiteral("method")).toString() + u' '
-                                                                          + request.value(QStringLiteral("url")).toString()));
-        if (response.contains(QStringLiteral("status")))
-            m_response->setPlainText(httpText(response, tr("HTTP %1 after %2 ms").arg(response.value(QStringLiteral("status")).toInt()).arg(row->durationMs, 0, 'f', 1)));
-        else if (response.contains(QStringLiteral("error")))
-            m_response->setPlainText(tr("No answer: %1").arg(response.value(QStringLiteral("error")).toString()));
-        else
-            m_response->setPlainText(tr("No answer yet (%1).").arg(row->status));
-    }
+    return current.isValid() ? m_tasks.find(current.data(KeyRole).toLongLong()) : nullptr;
+}
+
+void WebhooksPage::taskSelectionChanged()
+{
+    m_tabs->showDelivery(currentTask());
     updateActions();
 }
 
-// The delivery's attempts, oldest first: those that ended with their instance, then the last.
-QString WebhooksPage::describeAttempts(const Admin::HookTaskRow &row)
+TraceDialog *WebhooksPage::traceDialog() const
 {
-    QStringList lines;
-    int n = 0;
-    for (const Admin::HookTaskRow::Interrupted &i : row.interrupted) {
-        lines << tr("Attempt %1 — unknown (interrupted)").arg(++n);
-        lines << tr("  claimed by instance %1 at %2").arg(i.instanceId.isEmpty() ? tr("(unknown)") : i.instanceId, formatTime(i.claimedAt));
-        lines << (i.reason == QLatin1String("stopped") ? tr("  the instance stopped before the answer; it may or may not have arrived")
-                                                       : tr("  the instance ended during the delivery; it may or may not have arrived"));
-        lines << tr("  taken over at %1 by %2").arg(formatTime(i.endedAt), i.endedBy);
-        lines << (i.resent ? tr("  sent again under the same delivery id (%1)").arg(row.uuid)
-                           : tr("  not sent again: [webhook] RESEND_INTERRUPTED is off; redeliver it if the receiver tolerates a duplicate"));
-        lines << QString();
-    }
-    lines << tr("Attempt %1 — %2").arg(++n).arg(row.status);
-    if (!row.claimedBy.isEmpty())
-        lines << tr("  claimed by instance %1").arg(row.claimedBy);
-    if (row.delivered.isValid())
-        lines << tr("  ended at %1 after %2 ms").arg(formatTime(row.delivered)).arg(row.durationMs, 0, 'f', 1);
-    return lines.join(u'\n');
+    return m_traceDialog;
+}
+
+// A delivery: selected when listed; otherwise every webhook's deliveries are listed, unfiltered,
+// and it is selected when they arrive (when it is among the newest page).
+bool WebhooksPage::reveal(const QString &kind, qint64 id, const QString &summary)
+{
+    Q_UNUSED(summary)
+    if (kind != QLatin1String("hook-task"))
+        return false;
+    if (selectTask(id))
+        return true;
+    m_revealTask = id;
+    m_filter->showEverything();
+    return true;
 }
 
 void WebhooksPage::updateActions()
@@ -471,13 +363,15 @@ void WebhooksPage::updateActions()
     m_test->setEnabled(may && hook);
     m_delete->setEnabled(may && hook);
     m_redeliver->setEnabled(may && !m_taskView->selectionModel()->selectedRows().isEmpty());
-    const QString status = m_status->currentData().toString();
+    const QString status = m_filter->status();
     const bool listing = m_tasksOf != 0;
     m_bulk->setEnabled(may && listing && !m_job && (status == QLatin1String("failed") || status == QLatin1String("unknown")));
     m_bulk->setToolTip(m_bulk->isEnabled() || !may || m_job
                            ? tr("Send every delivery the filter matches again, as one job on the instance")
                            : tr("Choose status failed or unknown to redeliver what matches"));
     m_export->setEnabled(listing && !m_job);
+    const Admin::HookTaskRow *task = currentTask();
+    m_trace->setEnabled(task && !task->traceId.isEmpty());
 }
 
 Admin::AdminJob *WebhooksPage::runningJob() const

@@ -2,6 +2,8 @@
 
 #include "tablepage.h"
 
+#include "deliverydetail.h"
+#include "deliveryfilter.h"
 #include "models/webhookmodels.h"
 
 #include <QPointer>
@@ -14,13 +16,13 @@ class QPlainTextEdit;
 class QProgressBar;
 class QTabWidget;
 class QToolButton;
-class QTimer;
 class QTreeView;
 
 namespace Switchyard::Console {
 
 class HookDialog;
 class LiveChart;
+class TraceDialog;
 
 // Webhooks (docs/console.md): the hooks on top — where each is installed, where it delivers,
 // what it wants, how its last delivery went — and below, the selected hook's deliveries, newest
@@ -44,9 +46,9 @@ public:
     HookTaskModel &tasks() { return m_tasks; }
     QTreeView *taskView() const { return m_taskView; }
     QTabWidget *detailTabs() const { return m_tabs; }
-    QPlainTextEdit *requestText() const { return m_request; }
-    QPlainTextEdit *responseText() const { return m_response; }
-    QPlainTextEdit *attemptsText() const { return m_attempts; }
+    QPlainTextEdit *requestText() const { return m_tabs->requestText(); }
+    QPlainTextEdit *responseText() const { return m_tabs->responseText(); }
+    QPlainTextEdit *attemptsText() const { return m_tabs->attemptsText(); }
     QAction *addAction() const { return m_add; }
     QAction *editAction() const { return m_edit; }
     QAction *deleteAction() const { return m_delete; }
@@ -54,11 +56,15 @@ public:
     QAction *redeliverAction() const { return m_redeliver; }
     QAction *redeliverMatchingAction() const { return m_bulk; }
     QAction *exportAction() const { return m_export; }
-    QComboBox *scopeBox() const { return m_scope; }
-    QComboBox *statusBox() const { return m_status; }
-    QComboBox *eventBox() const { return m_event; }
-    QComboBox *periodBox() const { return m_period; }
-    QLineEdit *searchField() const { return m_search; }
+    QAction *traceAction() const { return m_trace; } // the selected delivery's
+    // The dialog of the last Show trace (tests); null before one was opened.
+    TraceDialog *traceDialog() const;
+    bool reveal(const QString &kind, qint64 id, const QString &summary) override;
+    QComboBox *scopeBox() const { return m_filter->scopeBox(); }
+    QComboBox *statusBox() const { return m_filter->statusBox(); }
+    QComboBox *eventBox() const { return m_filter->eventBox(); }
+    QComboBox *periodBox() const { return m_filter->periodBox(); }
+    QLineEdit *searchField() const { return m_filter->searchField(); }
     QToolButton *cancelJobButton() const { return m_cancelJob; }
     QProgressBar *jobProgress() const { return m_progress; }
     QLabel *figuresLabel() const { return m_figures; }
@@ -81,8 +87,7 @@ private:
     void readTasks(qint64 page, const Done &done);
     void selectionChanged() override;
     void taskSelectionChanged();
-    // The delivery's attempts, for the Attempts tab: those that ended with their instance, then the last.
-    static QString describeAttempts(const Admin::HookTaskRow &row);
+    const Admin::HookTaskRow *currentTask() const; // the delivery whose tabs are shown; null when none
     void updateActions();
     void openDialog(const Admin::HookRow *existing);
     void submitDialog();
@@ -98,10 +103,7 @@ private:
     TableProxy m_taskProxy;
     QTreeView *m_taskView;
     QLabel *m_taskHeading;
-    QTabWidget *m_tabs;
-    QPlainTextEdit *m_request;
-    QPlainTextEdit *m_response;
-    QPlainTextEdit *m_attempts; // the delivery's attempts: interrupted ones, then the last
+    DeliveryDetail *m_tabs; // the selected delivery's request, response and attempts
     QAction *m_add;
     QAction *m_edit;
     QAction *m_delete;
@@ -109,12 +111,10 @@ private:
     QAction *m_redeliver;
     QAction *m_bulk;
     QAction *m_export;
-    QComboBox *m_scope;
-    QComboBox *m_status;
-    QComboBox *m_event;
-    QComboBox *m_period;
-    QLineEdit *m_search;
-    QTimer *m_searchDelay;
+    QAction *m_trace;
+    QPointer<TraceDialog> m_traceDialog;
+    qint64 m_revealTask = 0; // a delivery a link asked for, selected when the list arrives
+    DeliveryFilter *m_filter; // which deliveries the lower list shows
     QProgressBar *m_progress;
     QLabel *m_figures;
     LiveChart *m_latency;

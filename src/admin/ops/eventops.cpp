@@ -159,23 +159,33 @@ const Op<FeedArgs, Page<ActionRow>> feedList{
 
 const Op<TraceRef, Trace> traceGet{
     {.action = "trace.get", .method = HttpMethod::Get, .path = "/traces/{trace_id}",
-     .summary = "what one cause produced: its event or cron run, notifications, feed rows", .cli = "traces show",
-     .columns = {{"kind", "kind"}, {"id", "id"}, {"at", "at"}, {"status", "status"}, {"summary", "summary"}}},
+     .summary = "what one cause produced: its event or cron run, notifications, feed rows, deliveries and mail", .cli = "traces show",
+     .columns = {{"kind", "kind"}, {"id", "id"}, {"at", "at"}, {"status", "status"}, {"instance", "instance"}, {"summary", "summary"}}},
     [](OpContext &c, const TraceRef &a) -> Result<Trace> {
         if (a.traceId.isEmpty() || a.traceId.size() > 128)
             return Status::invalidArgument(QStringLiteral("trace_id: give the id of a trace (at most 128 characters)"))
                 .withField(QStringLiteral("trace_id"));
-        // Each work table by its trace index: (kind, SELECT id, at in ms, status, summary).
+        // Each work table by its trace index: (kind, SELECT id, at in ms, status, summary, the
+        // instance that handled it, the delivery a hook-task sends again). Mail names its recipient
+        // by login (when the forge told us the address), never by address.
         static const std::pair<const char *, QString> sources[] = {
-            {"event", QStringLiteral("SELECT id, received_ms, status, event || ' ' || repo FROM event WHERE trace_id = ?")},
-            {"cron-run", QStringLiteral("SELECT id, started_ms, status, task || ' (' || trigger_kind || ')' FROM cron_run WHERE trace_id = ?")},
+            {"event", QStringLiteral("SELECT id, received_ms, status, event || ' ' || repo, claimed_by, 0 FROM event WHERE trace_id = ? ORDER BY id")},
+            {"cron-run", QStringLiteral("SELECT id, started_ms, status, task || ' (' || trigger_kind || ')', instance_id, 0 FROM cron_run "
+                                        "WHERE trace_id = ? ORDER BY id")},
             {"notification",
              QStringLiteral("SELECT n.id, n.updated_unix * 1000, n.status, COALESCE(u.login, '') || ': ' || COALESCE(o.login || '/' || r.name, '') "
-                            "|| '#' || COALESCE(i.number, 0) FROM notification n LEFT JOIN forge_user u ON u.id = n.user_id "
+                            "|| '#' || COALESCE(i.number, 0), '', 0 FROM notification n LEFT JOIN forge_user u ON u.id = n.user_id "
                             "LEFT JOIN repo r ON r.id = n.repo_id LEFT JOIN forge_user o ON o.id = r.owner_id "
-                            "LEFT JOIN issue i ON i.id = n.issue_id WHERE n.trace_id = ?")},
-            {"feed", QStringLiteral("SELECT a.id, a.created_unix * 1000, a.op_type, COALESCE(u.login, '') FROM action a "
-                                    "LEFT JOIN forge_user u ON u.id = a.user_id WHERE a.trace_id = ?")},
+                            "LEFT JOIN issue i ON i.id = n.issue_id WHERE n.trace_id = ? ORDER BY n.id")},
+            {"feed", QStringLiteral("SELECT a.id, a.created_unix * 1000, a.op_type, COALESCE(u.login, ''), '', 0 FROM action a "
+                                    "LEFT JOIN forge_user u ON u.id = a.user_id WHERE a.trace_id = ? ORDER BY a.id")},
+            {"hook-task", QStringLiteral("SELECT id, created_ms, CASE WHEN outcome = '' THEN 'pending' ELSE outcome END, "
+                                         "'hook ' || hook_id || ': ' || event_type, claimed_by, redelivery_of FROM hook_task "
+                                         "WHERE trace_id = ? ORDER BY id")},
+            {"mail", QStringLiteral("SELECT m.id, m.created_ms, CASE WHEN m.outcome <> '' THEN m.outcome WHEN m.is_claimed = 1 THEN 'sending' "
+                                    "ELSE 'pending' END, m.info || COALESCE(' to ' || (SELECT MIN(u.login) FROM forge_user u "
+                                    "WHERE u.email = m.to_address AND m.to_address <> ''), ''), m.claimed_by, 0 FROM mail_outbox m "
+                                    "WHERE m.trace_id = ? ORDER BY m.id")},
         };
         Result<std::vector<TraceItem>> items = c.engine.store().readValue<std::vector<TraceItem>>(
             [&](SqlTransaction &tx) -> Result<std::vector<TraceItem>> {
@@ -186,11 +196,13 @@ const Op<TraceRef, Trace> traceGet{
                         return q.status();
                     while (q->next()) {
                         TraceItem item{QLatin1String(kind), q->value(0).toLongLong(), fromStoreMs(q->value(1).toLongLong()),
-                                       q->value(2).toString(), q->value(3).toString()};
+                                       q->value(2).toString(), q->value(3).toString(), q->value(4).toString(), std::nullopt};
                         if (item.kind == QLatin1String("notification"))
                             item.status = notificationStatusName(NotificationStatus(q->value(2).toInt()));
                         else if (item.kind == QLatin1String("feed"))
                             item.status = Json::encode(ActionType(q->value(2).toInt())).toString();
+                        if (const qint64 first = q->value(5).toLongLong(); first > 0)
+                            item.redeliveryOf = first;
                         found.push_back(std::move(item));
                     }
                 }

@@ -305,6 +305,11 @@ struct TraceItem
     QDateTime at;
     QString status; // the row's own: an event's or run's status, a notification's, the feed's op type
     QString summary; // for people: "push alice/engine", "cron run cleanup", "bob: alice/engine#1"
+    // The engine instance that handled it, where the store knows: the claim of an event, a delivery
+    // or a mail (the last one), a cron run's instance. Empty for forge rows (notifications, feed).
+    QString instance;
+    // A hook-task that sends an earlier one again (a redelivery or a retry): that delivery's id.
+    std::optional<qint64> redeliveryOf;
 };
 template<typename V>
 void describe(V &v, TraceItem &t)
@@ -314,6 +319,8 @@ void describe(V &v, TraceItem &t)
     v("at", t.at);
     v("status", t.status);
     v("summary", t.summary, Admin::Json::Optional);
+    v("instance", t.instance, Admin::Json::Omit);
+    v("redelivery_of", t.redeliveryOf, Admin::Json::Omit);
 }
 
 struct Trace
