@@ -561,6 +561,189 @@
     </message>
 </context>
 <context>
+    <name>Switchyard::Console::AboutDialog</name>
+    <message>
+        <source>About Switchyard</source>
+        <translation>关于 Switchyard</translation>
+    </message>
+    <message>
+        <source>An administration console for the background machinery of a Gitea forge: queues, cron, locks, notifications, webhooks and mail.</source>
+        <translation>Gitea 代码平台后台机制的管理控制台：队列、定时任务、锁、通知、网络钩子和邮件。</translation>
+    </message>
+    <message>
+        <source>What the console ships, and under which licence</source>
+        <translation>控制台附带的组件及其许可证</translation>
+    </message>
+    <message>
+        <source>Component</source>
+        <translation>组件</translation>
+    </message>
+    <message>
+        <source>Licence</source>
+        <translation>许可证</translation>
+    </message>
+    <message>
+        <source>Notes</source>
+        <translation>说明</translation>
+    </message>
+    <message>
+        <source>&amp;Copy build info</source>
+        <translation>复制构建信息(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Copy the version, build and instance to the clipboard</source>
+        <translation>将版本、构建和实例信息复制到剪贴板</translation>
+    </message>
+    <message>
+        <source>No instance is open.</source>
+        <translation>没有打开的实例。</translation>
+    </message>
+    <message>
+        <source>Instance: %1 (%2)</source>
+        <translation>实例：%1（%2）</translation>
+    </message>
+    <message>
+        <source>Data directory: reading…</source>
+        <translation>数据目录：正在读取…</translation>
+    </message>
+    <message>
+        <source>Data directory: unknown (%1)</source>
+        <translation>数据目录：未知（%1）</translation>
+    </message>
+    <message>
+        <source>Data directory: %1</source>
+        <translation>数据目录：%1</translation>
+    </message>
+    <message>
+        <source>Switchyard %1</source>
+        <translation>Switchyard %1</translation>
+    </message>
+    <message>
+        <source>no build type</source>
+        <translation>无构建类型</translation>
+    </message>
+    <message>
+        <source>Built with Qt %1, running on Qt %2; %3, %4; built %5</source>
+        <translation>基于 Qt %1 构建，运行于 Qt %2；%3，%4；构建于 %5</translation>
+    </message>
+    <message>
+        <source>no licence chosen yet: see the package&apos;s copyright file (/usr/share/doc/switchyard/copyright)</source>
+        <translation>尚未选定许可证：参见软件包的版权文件（/usr/share/doc/switchyard/copyright）</translation>
+    </message>
+    <message>
+        <source>Switchyard</source>
+        <translation>Switchyard</translation>
+    </message>
+    <message>
+        <source>not stated</source>
+        <translation>未声明</translation>
+    </message>
+    <message>
+        <source>Qt 6</source>
+        <translation>Qt 6</translation>
+    </message>
+    <message>
+        <source>Core, Network, SQL, Widgets, SVG, WebSockets</source>
+        <translation>Core、Network、SQL、Widgets、SVG、WebSockets</translation>
+    </message>
+    <message>
+        <source>Qt Charts</source>
+        <translation>Qt Charts</translation>
+    </message>
+    <message>
+        <source>the pages&apos; charts</source>
+        <translation>各页面的图表</translation>
+    </message>
+    <message>
+        <source>SQLite</source>
+        <translation>SQLite</translation>
+    </message>
+    <message>
+        <source>public domain</source>
+        <translation>公有领域</translation>
+    </message>
+    <message>
+        <source>through Qt&apos;s SQLite driver</source>
+        <translation>通过 Qt 的 SQLite 驱动</translation>
+    </message>
+    <message>
+        <source>hiredis</source>
+        <translation>hiredis</translation>
+    </message>
+    <message>
+        <source>Redis queues, locks, cache and pub/sub</source>
+        <translation>Redis 队列、锁、缓存和发布/订阅</translation>
+    </message>
+    <message>
+        <source>LevelDB</source>
+        <translation>LevelDB</translation>
+    </message>
+    <message>
+        <source>level queues (with Snappy, BSD-3-Clause)</source>
+        <translation>level 队列（含 Snappy，BSD-3-Clause）</translation>
+    </message>
+    <message>
+        <source>QtKeychain</source>
+        <translation>QtKeychain</translation>
+    </message>
+    <message>
+        <source>the tokens of saved instances</source>
+        <translation>已保存实例的令牌</translation>
+    </message>
+    <message>
+        <source>http_parser</source>
+        <translation>http_parser</translation>
+    </message>
+    <message>
+        <source>the system&apos;s libhttp-parser</source>
+        <translation>系统的 libhttp-parser</translation>
+    </message>
+    <message>
+        <source>OpenSSL</source>
+        <translation>OpenSSL</translation>
+    </message>
+    <message>
+        <source>signatures and sealed secrets</source>
+        <translation>签名与密封的密钥</translation>
+    </message>
+    <message>
+        <source>libcurl</source>
+        <translation>libcurl</translation>
+    </message>
+    <message>
+        <source>curl (MIT-style)</source>
+        <translation>curl（类 MIT）</translation>
+    </message>
+    <message>
+        <source>mail over SMTP</source>
+        <translation>通过 SMTP 发送邮件</translation>
+    </message>
+    <message>
+        <source>cmark-gfm</source>
+        <translation>cmark-gfm</translation>
+    </message>
+    <message>
+        <source>Markdown in mail</source>
+        <translation>邮件中的 Markdown</translation>
+    </message>
+    <message>
+        <source>Mustache (kainjow)</source>
+        <translation>Mustache（kainjow）</translation>
+    </message>
+    <message>
+        <source>mail templates</source>
+        <translation>邮件模板</translation>
+    </message>
+    <message>
+        <source>Adwaita icons</source>
+        <translation>Adwaita 图标</translation>
+    </message>
+    <message>
+        <source>the GNOME Project; resources/icons/README.md</source>
+        <translation>GNOME 项目；resources/icons/README.md</translation>
+    </message>
+</context>
+<context>
     <name>Switchyard::Console::AuditModel</name>
     <message>
         <source>Time</source>
@@ -711,6 +894,65 @@
     <message>
         <source>✓ OK in %1 ms (threshold %2 ms)</source>
         <translation>✓ 正常，用时 %1 毫秒（阈值 %2 毫秒）</translation>
+    </message>
+</context>
+<context>
+    <name>Switchyard::Console::CommandPalette</name>
+    <message>
+        <source>Command palette</source>
+        <translation>命令面板</translation>
+    </message>
+    <message>
+        <source>Search commands</source>
+        <translation>搜索命令</translation>
+    </message>
+    <message>
+        <source>Type a command or a page</source>
+        <translation>输入命令或页面</translation>
+    </message>
+    <message>
+        <source>Commands</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <source>Command</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <source>Shortcut</source>
+        <translation>快捷键</translation>
+    </message>
+    <message>
+        <source>Go to %1</source>
+        <translation>转到 %1</translation>
+    </message>
+    <message>
+        <source>%1 (on)</source>
+        <translation>%1（开启）</translation>
+    </message>
+    <message>
+        <source>%1 (off)</source>
+        <translation>%1（关闭）</translation>
+    </message>
+    <message>
+        <source>Not available now. %1</source>
+        <translation>当前不可用。%1</translation>
+    </message>
+    <message>
+        <source>Nothing matches “%1”.</source>
+        <translation>没有与“%1”匹配的项。</translation>
+    </message>
+    <message>
+        <source>↑ ↓ choose · Enter runs · Esc closes · greyed commands are not available now</source>
+        <translation>↑ ↓ 选择 · Enter 运行 · Esc 关闭 · 灰色命令当前不可用</translation>
+    </message>
+    <message>
+        <source>Nothing to run: no command matches.</source>
+        <translation>无可运行的命令：没有匹配的命令。</translation>
+    </message>
+    <message>
+        <source>“%1” is not available now.</source>
+        <translation>“%1”当前不可用。</translation>
     </message>
 </context>
 <context>
@@ -949,6 +1191,22 @@
         <source>Resuming %1</source>
         <translation>恢复 %1</translation>
     </message>
+    <message>
+        <source>Cron tasks</source>
+        <translation>定时任务</translation>
+    </message>
+    <message>
+        <source>The selected task&apos;s runs, newest first</source>
+        <translation>所选任务的运行记录，最新的在前</translation>
+    </message>
+    <message>
+        <source>Show trace</source>
+        <translation>显示追踪</translation>
+    </message>
+    <message>
+        <source>What the selected run produced, with the instance that ran it</source>
+        <translation>所选运行产生的内容，以及运行它的实例</translation>
+    </message>
 </context>
 <context>
     <name>Switchyard::Console::CronRunModel</name>
@@ -1002,6 +1260,101 @@
     </message>
 </context>
 <context>
+    <name>Switchyard::Console::DeliveryDetail</name>
+    <message>
+        <source>The selected delivery</source>
+        <translation>所选投递</translation>
+    </message>
+    <message>
+        <source>Request sent</source>
+        <translation>已发送的请求</translation>
+    </message>
+    <message>
+        <source>Response received</source>
+        <translation>收到的响应</translation>
+    </message>
+    <message>
+        <source>The delivery&apos;s attempts</source>
+        <translation>该投递的各次尝试</translation>
+    </message>
+    <message>
+        <source>&amp;Request</source>
+        <translation>请求(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Re&amp;sponse</source>
+        <translation>响应(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Atte&amp;mpts</source>
+        <translation>尝试(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Atte&amp;mpts (%1)</source>
+        <translation>尝试（%1）(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Not sent yet (%1).</source>
+        <translation>尚未发送（%1）。</translation>
+    </message>
+    <message>
+        <source>HTTP %1 after %2 ms</source>
+        <translation>HTTP %1，用时 %2 毫秒</translation>
+    </message>
+    <message>
+        <source>No answer: %1</source>
+        <translation>无响应：%1</translation>
+    </message>
+    <message>
+        <source>No answer yet (%1).</source>
+        <translation>尚无响应（%1）。</translation>
+    </message>
+    <message>
+        <source>Attempt %1 — unknown (interrupted)</source>
+        <translation>第 %1 次尝试 — 未知（已中断）</translation>
+    </message>
+    <message>
+        <source>  claimed by instance %1 at %2</source>
+        <translation>  由实例 %1 于 %2 领取</translation>
+    </message>
+    <message>
+        <source>(unknown)</source>
+        <translation>（未知）</translation>
+    </message>
+    <message>
+        <source>  the instance stopped before the answer; it may or may not have arrived</source>
+        <translation>  实例在收到响应前停止；对方可能已收到，也可能未收到</translation>
+    </message>
+    <message>
+        <source>  the instance ended during the delivery; it may or may not have arrived</source>
+        <translation>  实例在投递期间终止；对方可能已收到，也可能未收到</translation>
+    </message>
+    <message>
+        <source>  taken over at %1 by %2</source>
+        <translation>  于 %1 由 %2 接管</translation>
+    </message>
+    <message>
+        <source>  sent again under the same delivery id (%1)</source>
+        <translation>  已以相同的投递 ID 重新发送（%1）</translation>
+    </message>
+    <message>
+        <source>  not sent again: [webhook] RESEND_INTERRUPTED is off; redeliver it if the receiver tolerates a duplicate</source>
+        <translation>  未重新发送：[webhook] RESEND_INTERRUPTED 已关闭；如果接收方能容忍重复，请重新投递</translation>
+    </message>
+    <message>
+        <source>Attempt %1 — %2</source>
+        <translation>第 %1 次尝试 — %2</translation>
+    </message>
+    <message>
+        <source>  claimed by instance %1</source>
+        <translation>  由实例 %1 领取</translation>
+    </message>
+    <message>
+        <source>  ended at %1 after %2 ms</source>
+        <translation>  于 %1 结束，用时 %2 毫秒</translation>
+    </message>
+</context>
+<context>
     <name>Switchyard::Console::DeliveryExportJob</name>
     <message>
         <source>Exporting deliveries to %1</source>
@@ -1014,6 +1367,77 @@
     <message>
         <source>export cancelled after %1 deliveries; nothing was written</source>
         <translation>导出在 %1 条投递后取消；未写入任何内容</translation>
+    </message>
+</context>
+<context>
+    <name>Switchyard::Console::DeliveryFilter</name>
+    <message>
+        <source>Deliveries of</source>
+        <translation>投递范围</translation>
+    </message>
+    <message>
+        <source>&amp;Of:</source>
+        <translation>范围(&amp;O)：</translation>
+    </message>
+    <message>
+        <source>Selected webhook</source>
+        <translation>所选网络钩子</translation>
+    </message>
+    <message>
+        <source>All webhooks</source>
+        <translation>所有网络钩子</translation>
+    </message>
+    <message>
+        <source>Delivery status</source>
+        <translation>投递状态</translation>
+    </message>
+    <message>
+        <source>S&amp;tatus:</source>
+        <translation>状态(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>Any</source>
+        <translation>任意</translation>
+    </message>
+    <message>
+        <source>Delivery event</source>
+        <translation>投递事件</translation>
+    </message>
+    <message>
+        <source>E&amp;vent:</source>
+        <translation>事件(&amp;V)：</translation>
+    </message>
+    <message>
+        <source>Queued within</source>
+        <translation>入队时间范围</translation>
+    </message>
+    <message>
+        <source>&amp;Within:</source>
+        <translation>时间(&amp;W)：</translation>
+    </message>
+    <message>
+        <source>Any time</source>
+        <translation>任意时间</translation>
+    </message>
+    <message>
+        <source>Last hour</source>
+        <translation>最近一小时</translation>
+    </message>
+    <message>
+        <source>Last 24 hours</source>
+        <translation>最近 24 小时</translation>
+    </message>
+    <message>
+        <source>Last 7 days</source>
+        <translation>最近 7 天</translation>
+    </message>
+    <message>
+        <source>Text in payload or response</source>
+        <translation>负载或响应中的文本</translation>
+    </message>
+    <message>
+        <source>Search deliveries</source>
+        <translation>搜索投递</translation>
     </message>
 </context>
 <context>
@@ -1090,6 +1514,17 @@
     <message>
         <source>this console runs no engine of its own</source>
         <translation>此控制台没有运行自己的引擎</translation>
+    </message>
+    <message>
+        <source>Kept settings</source>
+        <translation>保存的设置</translation>
+    </message>
+</context>
+<context>
+    <name>Switchyard::Console::EmbeddedInstance</name>
+    <message>
+        <source>no webhook secret was made for the default event source: %1</source>
+        <translation>未能为默认事件源生成网络钩子密钥：%1</translation>
     </message>
 </context>
 <context>
@@ -1969,6 +2404,18 @@ The holder will be told it lost the lock; work it does after that is not protect
         <source>Still running in the tray; Quit stops the engine</source>
         <translation>仍在系统托盘中运行；“退出”会停止引擎</translation>
     </message>
+    <message>
+        <source>&amp;Command palette…</source>
+        <translation>命令面板(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;About Switchyard</source>
+        <translation>关于 Switchyard(&amp;A)</translation>
+    </message>
 </context>
 <context>
     <name>Switchyard::Console::NoticeModel</name>
@@ -2074,10 +2521,6 @@ The holder will be told it lost the lock; work it does after that is not protect
         <translation>显示追踪</translation>
     </message>
     <message>
-        <source>What the selected event produced: the notifications and feed rows of its trace</source>
-        <translation>所选事件产生的内容：其追踪中的通知和动态记录</translation>
-    </message>
-    <message>
         <source>Users of the forge, with their unread notifications</source>
         <translation>代码平台的用户及其未读通知</translation>
     </message>
@@ -2132,48 +2575,6 @@ The holder will be told it lost the lock; work it does after that is not protect
         </translation>
     </message>
     <message>
-        <source>What the trace holds, oldest first</source>
-        <translation>追踪包含的内容，最早的在前</translation>
-    </message>
-    <message>
-        <source>Kind</source>
-        <translation>类别</translation>
-    </message>
-    <message>
-        <source>Id</source>
-        <translation>ID</translation>
-    </message>
-    <message>
-        <source>At</source>
-        <translation>时间</translation>
-    </message>
-    <message>
-        <source>Status</source>
-        <translation>状态</translation>
-    </message>
-    <message>
-        <source>What</source>
-        <translation>内容</translation>
-    </message>
-    <message>
-        <source>Trace %1</source>
-        <translation>追踪 %1</translation>
-    </message>
-    <message>
-        <source>Reading trace %1…</source>
-        <translation>正在读取追踪 %1…</translation>
-    </message>
-    <message>
-        <source>Trace %1: %2</source>
-        <translation>追踪 %1：%2</translation>
-    </message>
-    <message numerus="yes">
-        <source>Trace %1 began with %2 %3 (%4): %n item(s)</source>
-        <translation>
-            <numerusform>追踪 %1 始于 %2 %3（%4）：共 %n 项</numerusform>
-        </translation>
-    </message>
-    <message>
         <source>Marking a notification %1</source>
         <translation>将通知标记为 %1</translation>
     </message>
@@ -2188,6 +2589,14 @@ The holder will be told it lost the lock; work it does after that is not protect
     <message>
         <source>Marked all notifications read</source>
         <translation>已将所有通知标为已读</translation>
+    </message>
+    <message>
+        <source>What the selected event produced: its notifications, feed rows, deliveries and mail</source>
+        <translation>所选事件产生的内容：其通知、动态、投递和邮件</translation>
+    </message>
+    <message>
+        <source>What the selected notification&apos;s cause produced: its event, the other notifications, deliveries and mail</source>
+        <translation>所选通知的起因产生的内容：其事件、其他通知、投递和邮件</translation>
     </message>
 </context>
 <context>
@@ -2753,6 +3162,26 @@ The holder will be told it lost the lock; work it does after that is not protect
         <comment>between the items of a list</comment>
         <translation>、</translation>
     </message>
+    <message>
+        <source>&amp;Copy secret</source>
+        <translation>复制密钥(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Copy the selected source&apos;s secret (the new one before saving) to paste into the forge</source>
+        <translation>复制所选事件源的密钥（保存前为新密钥），以粘贴到代码平台中</translation>
+    </message>
+    <message>
+        <source>%1 has no secret the console keeps</source>
+        <translation>控制台没有保存 %1 的密钥</translation>
+    </message>
+    <message>
+        <source>Copied the secret of %1</source>
+        <translation>已复制 %1 的密钥</translation>
+    </message>
+    <message>
+        <source>port %1: %2</source>
+        <translation>端口 %1：%2</translation>
+    </message>
 </context>
 <context>
     <name>Switchyard::Console::ProcessJob</name>
@@ -3297,12 +3726,175 @@ MAX_WORKERS = 4&lt;/pre&gt;</translation>
         <translation>无法从钥匙串读取 %1：%2</translation>
     </message>
     <message>
-        <source>no keychain service answered (%1); kept in %2</source>
-        <translation>没有钥匙串服务响应（%1）；已保存在 %2 中</translation>
+        <source>the keychain did not answer within %1 s</source>
+        <translation>钥匙串未在 %1 秒内响应</translation>
     </message>
     <message>
-        <source>the keychain refused %1: %2</source>
-        <translation>钥匙串拒绝了 %1：%2</translation>
+        <source>%1 is listed in %2 without its value</source>
+        <translation>%1 列在 %2 中，但没有值</translation>
+    </message>
+    <message>
+        <source>the keychain did not keep %1: %2</source>
+        <translation>钥匙串未能保存 %1：%2</translation>
+    </message>
+    <message>
+        <source>no keychain service answered (%1); values are kept in %2</source>
+        <translation>没有钥匙串服务响应（%1）；值保存在 %2 中</translation>
+    </message>
+</context>
+<context>
+    <name>Switchyard::Console::TraceDialog</name>
+    <message>
+        <source>Show as:</source>
+        <translation>显示为：</translation>
+    </message>
+    <message>
+        <source>&amp;Tree</source>
+        <translation>树(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Show the trace as a tree, each item under its cause</source>
+        <translation>以树形显示追踪，每一项位于其起因之下</translation>
+    </message>
+    <message>
+        <source>Time&amp;line</source>
+        <translation>时间线(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Show the trace as a timeline, with offsets from the root</source>
+        <translation>以时间线显示追踪，并标出相对根项的偏移</translation>
+    </message>
+    <message>
+        <source>What the trace holds</source>
+        <translation>追踪包含的内容</translation>
+    </message>
+    <message>
+        <source>Item</source>
+        <translation>项</translation>
+    </message>
+    <message>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>At</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Offset</source>
+        <translation>偏移</translation>
+    </message>
+    <message>
+        <source>Instance</source>
+        <translation>实例</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>What</source>
+        <translation>内容</translation>
+    </message>
+    <message>
+        <source>Enter or a double-click on an item goes to the page that lists it.</source>
+        <translation>在某项上按 Enter 或双击，可转到列出它的页面。</translation>
+    </message>
+    <message>
+        <source>Trace %1</source>
+        <translation>追踪 %1</translation>
+    </message>
+    <message>
+        <source>Reading trace %1…</source>
+        <translation>正在读取追踪 %1…</translation>
+    </message>
+    <message>
+        <source>Trace %1: %2</source>
+        <translation>追踪 %1：%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Trace %1 began with %2 %3 (%4) at %5: %n item(s)</source>
+        <translation><numerusform>追踪 %1 于 %5 始于%2 %3（%4）：共 %n 项</numerusform></translation>
+    </message>
+    <message>
+        <source>The store does not say which instance made this row</source>
+        <translation>存储中没有记录是哪个实例生成了此行</translation>
+    </message>
+    <message>
+        <source>Handled by instance %1</source>
+        <translation>由实例 %1 处理</translation>
+    </message>
+    <message>
+        <source>Forge rows keep whole seconds: this offset is approximate</source>
+        <translation>代码平台的记录只精确到秒：此偏移为近似值</translation>
+    </message>
+    <message>
+        <source>Sends delivery %1 again</source>
+        <translation>重新发送投递 %1</translation>
+    </message>
+    <message>
+        <source>The console has no page that lists %1 rows: this trace is where they show.</source>
+        <translation>控制台没有列出%1的页面：它们只显示在此追踪中。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Events (%n)</source>
+        <translation><numerusform>事件（%n）</numerusform></translation>
+    </message>
+    <message>
+        <source>Event</source>
+        <translation>事件</translation>
+    </message>
+    <message numerus="yes">
+        <source>Cron runs (%n)</source>
+        <translation><numerusform>定时任务运行（%n）</numerusform></translation>
+    </message>
+    <message>
+        <source>Cron run</source>
+        <translation>定时任务运行</translation>
+    </message>
+    <message numerus="yes">
+        <source>Notifications (%n)</source>
+        <translation><numerusform>通知（%n）</numerusform></translation>
+    </message>
+    <message>
+        <source>Notification</source>
+        <translation>通知</translation>
+    </message>
+    <message numerus="yes">
+        <source>Feed rows (%n)</source>
+        <translation><numerusform>动态（%n）</numerusform></translation>
+    </message>
+    <message>
+        <source>Feed row</source>
+        <translation>动态</translation>
+    </message>
+    <message numerus="yes">
+        <source>Deliveries (%n)</source>
+        <translation><numerusform>投递（%n）</numerusform></translation>
+    </message>
+    <message>
+        <source>Delivery</source>
+        <translation>投递</translation>
+    </message>
+    <message numerus="yes">
+        <source>Mail (%n)</source>
+        <translation><numerusform>邮件（%n）</numerusform></translation>
+    </message>
+    <message>
+        <source>Mail</source>
+        <translation>邮件</translation>
+    </message>
+    <message>
+        <source>within 1 s</source>
+        <translation>1 秒内</translation>
+    </message>
+    <message>
+        <source>≈ %1%2</source>
+        <translation>≈ %1%2</translation>
+    </message>
+    <message>
+        <source>%1 %2 (%3) is not among the rows that page has read</source>
+        <translation>%1 %2（%3）不在该页面已读取的行中</translation>
     </message>
 </context>
 <context>
@@ -3399,48 +3991,12 @@ MAX_WORKERS = 4&lt;/pre&gt;</translation>
         <translation>所选网络钩子的投递，最新的在前</translation>
     </message>
     <message>
-        <source>The selected delivery</source>
-        <translation>所选投递</translation>
-    </message>
-    <message>
-        <source>Request sent</source>
-        <translation>已发送的请求</translation>
-    </message>
-    <message>
-        <source>Response received</source>
-        <translation>收到的响应</translation>
-    </message>
-    <message>
-        <source>&amp;Request</source>
-        <translation>请求(&amp;R)</translation>
-    </message>
-    <message>
-        <source>Re&amp;sponse</source>
-        <translation>响应(&amp;S)</translation>
-    </message>
-    <message>
         <source>Reading the webhooks</source>
         <translation>读取网络钩子</translation>
     </message>
     <message>
         <source>Reading the deliveries</source>
         <translation>读取投递</translation>
-    </message>
-    <message>
-        <source>Not sent yet (%1).</source>
-        <translation>尚未发送（%1）。</translation>
-    </message>
-    <message>
-        <source>HTTP %1 after %2 ms</source>
-        <translation>HTTP %1，用时 %2 毫秒</translation>
-    </message>
-    <message>
-        <source>No answer: %1</source>
-        <translation>无响应：%1</translation>
-    </message>
-    <message>
-        <source>No answer yet (%1).</source>
-        <translation>尚无响应（%1）。</translation>
     </message>
     <message>
         <source>%1 webhook %2 (%3)</source>
@@ -3527,72 +4083,8 @@ MAX_WORKERS = 4&lt;/pre&gt;</translation>
         <translation>取消投递作业</translation>
     </message>
     <message>
-        <source>Deliveries of</source>
-        <translation>投递范围</translation>
-    </message>
-    <message>
-        <source>&amp;Of:</source>
-        <translation>范围(&amp;O)：</translation>
-    </message>
-    <message>
-        <source>Selected webhook</source>
-        <translation>所选网络钩子</translation>
-    </message>
-    <message>
         <source>All webhooks</source>
         <translation>所有网络钩子</translation>
-    </message>
-    <message>
-        <source>Delivery status</source>
-        <translation>投递状态</translation>
-    </message>
-    <message>
-        <source>S&amp;tatus:</source>
-        <translation>状态(&amp;T)：</translation>
-    </message>
-    <message>
-        <source>Any</source>
-        <translation>任意</translation>
-    </message>
-    <message>
-        <source>Delivery event</source>
-        <translation>投递事件</translation>
-    </message>
-    <message>
-        <source>E&amp;vent:</source>
-        <translation>事件(&amp;V)：</translation>
-    </message>
-    <message>
-        <source>Queued within</source>
-        <translation>入队时间范围</translation>
-    </message>
-    <message>
-        <source>&amp;Within:</source>
-        <translation>时间(&amp;W)：</translation>
-    </message>
-    <message>
-        <source>Any time</source>
-        <translation>任意时间</translation>
-    </message>
-    <message>
-        <source>Last hour</source>
-        <translation>最近一小时</translation>
-    </message>
-    <message>
-        <source>Last 24 hours</source>
-        <translation>最近 24 小时</translation>
-    </message>
-    <message>
-        <source>Last 7 days</source>
-        <translation>最近 7 天</translation>
-    </message>
-    <message>
-        <source>Text in payload or response</source>
-        <translation>负载或响应中的文本</translation>
-    </message>
-    <message>
-        <source>Search deliveries</source>
-        <translation>搜索投递</translation>
     </message>
     <message>
         <source>Reading the delivery figures…</source>
@@ -3707,64 +4199,16 @@ MAX_WORKERS = 4&lt;/pre&gt;</translation>
         <translation>导出投递</translation>
     </message>
     <message>
-        <source>The delivery&apos;s attempts</source>
-        <translation>该投递的各次尝试</translation>
-    </message>
-    <message>
-        <source>Atte&amp;mpts</source>
-        <translation>尝试(&amp;M)</translation>
-    </message>
-    <message>
-        <source>Atte&amp;mpts (%1)</source>
-        <translation>尝试（%1）(&amp;M)</translation>
-    </message>
-    <message>
-        <source>Attempt %1 — unknown (interrupted)</source>
-        <translation>第 %1 次尝试 — 未知（已中断）</translation>
-    </message>
-    <message>
-        <source>  claimed by instance %1 at %2</source>
-        <translation>  由实例 %1 于 %2 领取</translation>
-    </message>
-    <message>
-        <source>(unknown)</source>
-        <translation>（未知）</translation>
-    </message>
-    <message>
-        <source>  the instance stopped before the answer; it may or may not have arrived</source>
-        <translation>  实例在收到响应前停止；对方可能已收到，也可能未收到</translation>
-    </message>
-    <message>
-        <source>  the instance ended during the delivery; it may or may not have arrived</source>
-        <translation>  实例在投递期间终止；对方可能已收到，也可能未收到</translation>
-    </message>
-    <message>
-        <source>  taken over at %1 by %2</source>
-        <translation>  于 %1 由 %2 接管</translation>
-    </message>
-    <message>
-        <source>  sent again under the same delivery id (%1)</source>
-        <translation>  已以相同的投递 ID 重新发送（%1）</translation>
-    </message>
-    <message>
-        <source>  not sent again: [webhook] RESEND_INTERRUPTED is off; redeliver it if the receiver tolerates a duplicate</source>
-        <translation>  未重新发送：[webhook] RESEND_INTERRUPTED 已关闭；如果接收方能容忍重复，请重新投递</translation>
-    </message>
-    <message>
-        <source>Attempt %1 — %2</source>
-        <translation>第 %1 次尝试 — %2</translation>
-    </message>
-    <message>
-        <source>  claimed by instance %1</source>
-        <translation>  由实例 %1 领取</translation>
-    </message>
-    <message>
-        <source>  ended at %1 after %2 ms</source>
-        <translation>  于 %1 结束，用时 %2 毫秒</translation>
-    </message>
-    <message>
         <source>%1 webhook %2 (%3); its Authorization header was removed with the old URL</source>
         <translation>%1网络钩子 %2（%3）；其 Authorization 标头已随旧 URL 一并移除</translation>
+    </message>
+    <message>
+        <source>Show trace</source>
+        <translation>显示追踪</translation>
+    </message>
+    <message>
+        <source>What the selected delivery&apos;s cause produced: its event, notifications, other deliveries and mail</source>
+        <translation>所选投递的起因产生的内容：其事件、通知、其他投递和邮件</translation>
     </message>
 </context>
 <context>
@@ -3815,6 +4259,10 @@ MAX_WORKERS = 4&lt;/pre&gt;</translation>
     <message>
         <source>This computer (switchyardd)</source>
         <translation>本机（switchyardd）</translation>
+    </message>
+    <message>
+        <source>This computer (another Switchyard window)</source>
+        <translation>本机（另一个 Switchyard 窗口）</translation>
     </message>
 </context>
 </TS>

@@ -5,7 +5,6 @@
 #include "tracedialog.h"
 #include "widgets/format.h"
 
-#include "admin/ops/eventops.h"
 #include "widgets/icons.h"
 
 #include <QAction>
