@@ -96,8 +96,8 @@ private:
     std::unique_ptr<AuditLog> m_startedAudit; // guarded by m_startMutex
     Status m_startError;                     // guarded by m_startMutex
     bool m_closeRequested = false;
-    QUrl m_apiUrl;
-    QString m_endpointProblem;
+    QUrl m_apiUrl;             // GUI thread only, like the other members without a mutex
+    QString m_endpointProblem; // GUI thread only
 
     // queue-stats frames are coalesced: a newer one replaces one the GUI has not taken yet. Other
     // events wait in order, at most kMaxPendingEvents; past that they are dropped for a resync.

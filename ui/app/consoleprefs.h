@@ -2,6 +2,8 @@
 
 // The console's own preferences (not the engine's): kept in the console's QSettings under
 // "desktop/", read at start and written by the Preferences dialog.
+//
+// Threads: a value type; read() and write() on the GUI thread (QSettings of the application).
 
 #include "desktopalerts.h"
 

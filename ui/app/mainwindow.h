@@ -70,9 +70,6 @@ public:
     void openSaved(const QString &name);
     QStringList savedInstances() const;
 
-protected:
-    void closeEvent(QCloseEvent *event) override;
-public:
     // Closes the window and every backend (the embedded engine shuts down gracefully), whatever
     // the tray setting says.
     void quit();
@@ -92,6 +89,7 @@ Q_SIGNALS:
     void closedForGood();
 
 protected:
+    void closeEvent(QCloseEvent *event) override;
     void changeEvent(QEvent *event) override;
 
 private:
