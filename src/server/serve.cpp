@@ -83,6 +83,7 @@ Result<Serving> serve(Engine &engine, const EngineConfig &config, Admin::AuditLo
                             .arg(serving.server->isTls() ? QStringLiteral("https") : QStringLiteral("http"),
                                  host.contains(QLatin1Char(':')) ? QLatin1Char('[') + host + QLatin1Char(']') : host)
                             .arg(serving.server->port());
+    serving.url = QUrl(url);
     QSaveFile endpoint(QDir(config.dataPath()).filePath(QLatin1String(kApiUrlFile)));
     if (endpoint.open(QIODevice::WriteOnly)) {
         endpoint.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);

@@ -46,6 +46,7 @@ struct Serving
     QString generatedToken; // the admin token when it was generated now (shown once), else empty
     QString tokenPath;      // where the generated token is kept (0600)
     quint16 wantedPort = 0; // the port asked for; server->port() is the one taken
+    QUrl url;               // …/api/v1 as reached from this machine (a wildcard address: loopback)
 };
 
 // Tokens, then the server on `engine` with `audit` (both outlive the server), listening. The

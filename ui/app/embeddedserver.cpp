@@ -65,6 +65,7 @@ Status EmbeddedServer::serve(int port, int tryNext)
     }
     Status status;
     quint16 taken = 0;
+    QUrl url;
     QMetaObject::invokeMethod(m_host, [&] {
         Server::ServeOptions options;
         options.port = port;
@@ -79,9 +80,11 @@ Status EmbeddedServer::serve(int port, int tryNext)
             m_server->stop();
         m_server = std::move(serving->server);
         taken = m_server->port();
+        url = serving->url;
     }, Qt::BlockingQueuedConnection);
     if (status) {
         m_port = taken;
+        m_url = url;
         publish(QString());
     } else if (!isListening()) {
         publish(status.message());
@@ -108,20 +111,8 @@ void EmbeddedServer::stop()
 
 void EmbeddedServer::publish(const QString &problem)
 {
-    QUrl url;
-    if (m_port != 0) {
-        const Server::ServerOptions options = Server::serverOptions(m_backend.config());
-        url.setScheme(options.certFile.isEmpty() ? QStringLiteral("http") : QStringLiteral("https"));
-        // A wildcard address is reached on loopback from here; a forge elsewhere uses this
-        // machine's name (docs/console.md).
-        const QHostAddress address = options.address;
-        url.setHost(address == QHostAddress::Any || address == QHostAddress::AnyIPv4 ? QStringLiteral("127.0.0.1")
-                    : address == QHostAddress::AnyIPv6                             ? QStringLiteral("::1")
-                                                                                  : address.toString());
-        url.setPort(m_port);
-        url.setPath(QStringLiteral("/api/v1"));
-    }
-    m_backend.setEndpoint(url, problem);
+    // serve()'s URL, the one it wrote to api-url: one place decides how the API is reached.
+    m_backend.setEndpoint(m_port != 0 ? m_url : QUrl(), problem);
     Q_EMIT changed();
 }
 

@@ -16,6 +16,7 @@
 
 #include <QObject>
 #include <QThread>
+#include <QUrl>
 
 #include <memory>
 
@@ -66,6 +67,7 @@ private:
     QObject *m_host = nullptr;                  // lives on m_thread: the context of calls there
     std::unique_ptr<Server::AdminServer> m_server; // created, used and destroyed on m_thread only
     quint16 m_port = 0;                          // GUI thread: the port taken, 0 when not listening
+    QUrl m_url;                                  // GUI thread: serve()'s URL for it
     int m_startPort;                             // the constructor's `port`
 };
 
