@@ -21,7 +21,7 @@ QString keep(const char *column, const char *table)
         .arg(QLatin1String(column), QLatin1String(table));
 }
 
-const QString kUserColumns = QStringLiteral("id, login, full_name, email, is_bot, is_org, language, email_notifications");
+const QString kUserColumns = QStringLiteral("id, login, full_name, email, is_bot, is_org, language, email_notifications, external_id");
 
 ForgeUser userFrom(const QSqlQuery &q, int first = 0)
 {
@@ -34,6 +34,7 @@ ForgeUser userFrom(const QSqlQuery &q, int first = 0)
     u.isOrganization = q.value(first + 5).toBool();
     u.language = q.value(first + 6).toString();
     u.emailNotifications = q.value(first + 7).toString();
+    u.externalId = q.value(first + 8).toLongLong();
     return u;
 }
 
@@ -86,6 +87,7 @@ Result<ForgeRepo> upsertRepo(SqlTransaction &tx, const QString &source, qint64 e
         return id.status();
     ForgeRepo repo = seen;
     repo.id = *id;
+    repo.externalId = externalId;
     return repo;
 }
 
@@ -114,6 +116,8 @@ Result<ForgeIssue> upsertIssue(SqlTransaction &tx, qint64 externalId, const Forg
         return id.status();
     ForgeIssue issue = seen;
     issue.id = *id;
+    if (externalId != 0)
+        issue.externalId = externalId;
     if (assignees) {
         if (Status s = tx.exec(QStringLiteral("DELETE FROM issue_assignee WHERE issue_id = ?"), {issue.id}).status(); !s)
             return s;
@@ -147,6 +151,7 @@ Result<ForgeComment> upsertComment(SqlTransaction &tx, const QString &source, qi
         return id.status();
     ForgeComment comment = seen;
     comment.id = *id;
+    comment.externalId = externalId;
     if (Status s = addParticipant(tx, seen.issueId, seen.poster->id); !s)
         return s;
     return comment;
@@ -165,6 +170,7 @@ Result<ForgeReview> upsertReview(SqlTransaction &tx, const QString &source, qint
         return id.status();
     ForgeReview review = seen;
     review.id = *id;
+    review.externalId = externalId;
     if (Status s = addParticipant(tx, seen.issueId, seen.reviewer->id); !s)
         return s;
     return review;
@@ -185,6 +191,7 @@ Result<ForgeRelease> upsertRelease(SqlTransaction &tx, const QString &source, qi
         return id.status();
     ForgeRelease release = seen;
     release.id = *id;
+    release.externalId = externalId;
     return release;
 }
 
@@ -226,8 +233,8 @@ Result<ForgeUser> user(SqlTransaction &tx, qint64 id)
 
 Result<ForgeRepo> repo(SqlTransaction &tx, qint64 id)
 {
-    Result<QSqlQuery> q = tx.exec(QStringLiteral("SELECT id, owner_id, name, is_private, is_fork, fork_of_id, default_branch, html_url "
-                                                 "FROM repo WHERE id = ?"),
+    Result<QSqlQuery> q = tx.exec(QStringLiteral("SELECT id, owner_id, name, is_private, is_fork, fork_of_id, default_branch, html_url, "
+                                                 "external_id FROM repo WHERE id = ?"),
                                   {id});
     if (!q)
         return q.status();
@@ -242,6 +249,7 @@ Result<ForgeRepo> repo(SqlTransaction &tx, qint64 id)
     r.forkOfId = q->value(5).toLongLong();
     r.defaultBranch = q->value(6).toString();
     r.htmlUrl = q->value(7).toString();
+    r.externalId = q->value(8).toLongLong();
     Result<ForgeUser> owner = user(tx, ownerId);
     if (!owner)
         return owner.status();
@@ -252,7 +260,7 @@ Result<ForgeRepo> repo(SqlTransaction &tx, qint64 id)
 Result<ForgeIssue> issue(SqlTransaction &tx, qint64 id, ForgePullRequest *pull)
 {
     Result<QSqlQuery> q = tx.exec(QStringLiteral("SELECT id, repo_id, number, poster_id, title, content, is_pull, is_closed, html_url, "
-                                                 "is_wip, has_merged, head_branch, base_branch FROM issue WHERE id = ?"),
+                                                 "is_wip, has_merged, head_branch, base_branch, external_id FROM issue WHERE id = ?"),
                                   {id});
     if (!q)
         return q.status();
@@ -268,6 +276,7 @@ Result<ForgeIssue> issue(SqlTransaction &tx, qint64 id, ForgePullRequest *pull)
     i.isPull = q->value(6).toBool();
     i.isClosed = q->value(7).toBool();
     i.htmlUrl = q->value(8).toString();
+    i.externalId = q->value(13).toLongLong();
     if (pull) {
         pull->id = i.id;
         pull->isWorkInProgress = q->value(9).toBool();
@@ -282,7 +291,7 @@ Result<ForgeIssue> issue(SqlTransaction &tx, qint64 id, ForgePullRequest *pull)
     Result<QSqlQuery> assignees = tx.exec(QStringLiteral("SELECT %1 FROM forge_user u JOIN issue_assignee a ON a.user_id = u.id "
                                                          "WHERE a.issue_id = ? ORDER BY u.id")
                                               .arg(QStringLiteral("u.id, u.login, u.full_name, u.email, u.is_bot, u.is_org, u.language, "
-                                                                  "u.email_notifications")),
+                                                                  "u.email_notifications, u.external_id")),
                                           {i.id});
     if (!assignees)
         return assignees.status();
@@ -482,8 +491,8 @@ QStringList mentionedLogins(const QString &markdown)
 Status StoredNotifyLoader::loadPullIssue(ForgePullRequest &pr)
 {
     Result<ForgeIssue> issue = m_store.readValue<ForgeIssue>([&](SqlTransaction &tx) -> Result<ForgeIssue> {
-        Result<QSqlQuery> q = tx.exec(QStringLiteral("SELECT id, repo_id, number, poster_id, title, content, is_pull, is_closed, html_url "
-                                                     "FROM issue WHERE id = ?"),
+        Result<QSqlQuery> q = tx.exec(QStringLiteral("SELECT id, repo_id, number, poster_id, title, content, is_pull, is_closed, html_url, "
+                                                     "external_id FROM issue WHERE id = ?"),
                                       {pr.id});
         if (!q)
             return q.status();
@@ -498,6 +507,7 @@ Status StoredNotifyLoader::loadPullIssue(ForgePullRequest &pr)
         i.isPull = q->value(6).toBool();
         i.isClosed = q->value(7).toBool();
         i.htmlUrl = q->value(8).toString();
+        i.externalId = q->value(9).toLongLong();
         Result<ForgeUser> poster = ForgeDb::user(tx, q->value(3).toLongLong());
         if (!poster)
             return poster.status();
@@ -541,7 +551,7 @@ Status StoredNotifyLoader::loadCommentPoster(ForgeComment &comment)
 Status StoredNotifyLoader::loadCommentReview(ForgeComment &comment)
 {
     Result<ForgeReview> review = m_store.readValue<ForgeReview>([&](SqlTransaction &tx) -> Result<ForgeReview> {
-        Result<QSqlQuery> q = tx.exec(QStringLiteral("SELECT id, type, content, issue_id FROM review WHERE id = ?"), {comment.reviewId});
+        Result<QSqlQuery> q = tx.exec(QStringLiteral("SELECT id, type, content, issue_id, external_id FROM review WHERE id = ?"), {comment.reviewId});
         if (!q)
             return q.status();
         if (!q->next())
@@ -551,6 +561,7 @@ Status StoredNotifyLoader::loadCommentReview(ForgeComment &comment)
         r.type = ReviewType(q->value(1).toInt());
         r.content = q->value(2).toString();
         r.issueId = q->value(3).toLongLong();
+        r.externalId = q->value(4).toLongLong();
         return r;
     });
     if (!review)
@@ -567,7 +578,7 @@ Status StoredNotifyLoader::loadReleaseAttributes(ForgeRelease &release)
         ForgeRepo repo;
     };
     Result<Loaded> loaded = m_store.readValue<Loaded>([&](SqlTransaction &tx) -> Result<Loaded> {
-        Result<QSqlQuery> q = tx.exec(QStringLiteral("SELECT r.publisher_id, p.id, p.owner_id, p.name, p.is_private, p.html_url "
+        Result<QSqlQuery> q = tx.exec(QStringLiteral("SELECT r.publisher_id, p.id, p.owner_id, p.name, p.is_private, p.html_url, p.external_id "
                                                      "FROM forge_release r JOIN repo p ON p.id = r.repo_id WHERE r.id = ?"),
                                       {release.id});
         if (!q)
@@ -579,6 +590,7 @@ Status StoredNotifyLoader::loadReleaseAttributes(ForgeRelease &release)
         l.repo.name = q->value(3).toString();
         l.repo.isPrivate = q->value(4).toBool();
         l.repo.htmlUrl = q->value(5).toString();
+        l.repo.externalId = q->value(6).toLongLong();
         const qint64 publisherId = q->value(0).toLongLong();
         const qint64 ownerId = q->value(2).toLongLong();
         Result<ForgeUser> publisher = ForgeDb::user(tx, publisherId);

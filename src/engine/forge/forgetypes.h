@@ -2,7 +2,7 @@
 
 // The forge's domain as values (Gitea's models, as much of them as the notify bus, event
 // ingestion, notifications and webhooks use). Ids are Switchyard's own, keyed in the store by
-// (source, external id); optional members are relations that may not be loaded yet — the bus
+// (source, external id) — `externalId` is the forge's, the one payloads and Message-IDs carry; optional members are relations that may not be loaded yet — the bus
 // loads the ones every notifier needs before it broadcasts (notify.h).
 
 #include <QDateTime>
@@ -16,6 +16,7 @@ namespace Switchyard {
 struct ForgeUser
 {
     qint64 id = 0;
+    qint64 externalId = 0; // the forge's own id (the store's external_id): what receivers and mail threads see
     QString login;
     QString fullName;
     QString email;
@@ -65,6 +66,7 @@ struct RepoPersonRow
 struct ForgeRepo
 {
     qint64 id = 0;
+    qint64 externalId = 0; // the forge's own id (the store's external_id): what receivers and mail threads see
     ForgeUser owner;
     QString name;
     bool isPrivate = false;
@@ -82,6 +84,7 @@ enum class ReviewType { Pending, Approve, Comment, Reject, Request };
 struct ForgeReview
 {
     qint64 id = 0;
+    qint64 externalId = 0; // the forge's own id (the store's external_id): what receivers and mail threads see
     ReviewType type = ReviewType::Comment;
     std::optional<ForgeUser> reviewer; // loaded by the bus for PullRequestReview
     QString content;
@@ -91,6 +94,7 @@ struct ForgeReview
 struct ForgeIssue
 {
     qint64 id = 0;
+    qint64 externalId = 0; // the forge's own id (the store's external_id): what receivers and mail threads see
     qint64 repoId = 0;
     qint64 index = 0; // the number shown, #12
     QString title;
@@ -126,6 +130,7 @@ struct ForgePullRequest
 struct ForgeComment
 {
     qint64 id = 0;
+    qint64 externalId = 0; // the forge's own id (the store's external_id): what receivers and mail threads see
     qint64 issueId = 0;
     std::optional<ForgeUser> poster; // loaded by the bus for PullRequestCodeComment
     QString content;
@@ -139,6 +144,7 @@ struct ForgeComment
 struct ForgeRelease
 {
     qint64 id = 0;
+    qint64 externalId = 0; // the forge's own id (the store's external_id): what receivers and mail threads see
     qint64 repoId = 0;
     QString tagName;
     QString title;
