@@ -1,6 +1,6 @@
 // The chat channels: every sample payload (the notifier's golden files in
-// tests/data/webhook/payloads) converted by each of the nine channels, pinned by golden files in
-// tests/data/webhook/channels/<type>/; then what a channel promises beyond them — its link syntax
+// tests/golden/webhook/payloads) converted by each of the nine channels, pinned by golden files in
+// tests/golden/webhook/channels/<type>/; then what a channel promises beyond them — its link syntax
 // and escaping, the review words, its size limits, and the events it refuses.
 // SWITCHYARD_UPDATE_GOLDEN=1 rewrites the golden files (read the diff before committing them).
 #include "engine/webhook/channels/channels.h"
@@ -24,7 +24,7 @@ using Test::readFile;
 
 QString dataPath(const QString &relative)
 {
-    return QStringLiteral(SWITCHYARD_TEST_DATA "/webhook/") + relative;
+    return QStringLiteral(SWITCHYARD_GOLDEN "/webhook/") + relative;
 }
 
 // The sample payloads and the event each stands for.

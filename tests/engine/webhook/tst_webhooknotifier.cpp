@@ -1,7 +1,7 @@
 // The webhook notifier: a forge event goes in through event ingestion (the samples of
 // tests/data/events), the bus hands it to the webhook notifier, and a real receiver gets the
 // Gitea payload — its event type, its action and, pinned by golden files in
-// tests/data/webhook/payloads, every field. SWITCHYARD_UPDATE_GOLDEN=1 rewrites the golden files.
+// tests/golden/webhook/payloads, every field. SWITCHYARD_UPDATE_GOLDEN=1 rewrites the golden files.
 #include "engine/engine.h"
 #include "engine/webhook/notifier.h"
 #include "engine/webhook/payloads.h"
@@ -34,7 +34,7 @@ QByteArray sample(const QString &name)
 
 QString goldenPath(const QString &name)
 {
-    return QStringLiteral(SWITCHYARD_TEST_DATA "/webhook/payloads/") + name + QStringLiteral(".json");
+    return QStringLiteral(SWITCHYARD_GOLDEN "/webhook/payloads/") + name + QStringLiteral(".json");
 }
 
 // An engine with one system hook that wants everything, pointed at the receiver.
