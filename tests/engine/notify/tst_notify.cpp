@@ -168,7 +168,7 @@ public:
     {
         if (Status s = load(); !s)
             return s;
-        comment.review = ForgeReview{comment.reviewId, pendingReviews ? ReviewType::Pending : ReviewType::Comment, {}, {}, 0};
+        comment.review = ForgeReview{comment.reviewId, 0, pendingReviews ? ReviewType::Pending : ReviewType::Comment, {}, {}, 0};
         return Status::ok();
     }
     Status loadReleaseAttributes(ForgeRelease &release) override
@@ -234,7 +234,7 @@ private Q_SLOTS:
         for (const bool pending : {true, false}) {
             ForgeComment comment = sample<ForgeComment>();
             comment.reviewId = 9;
-            comment.review = ForgeReview{9, pending ? ReviewType::Pending : ReviewType::Comment, {}, {}, 0};
+            comment.review = ForgeReview{9, 0, pending ? ReviewType::Pending : ReviewType::Comment, {}, {}, 0};
             const char *kind = pending ? "pending" : "submitted";
             QTest::addRow("create, %s", kind) << Call([comment](Notifier &n) {
                 n.createIssueComment(sample<NotifyContext>(), {}, {}, comment, {});
