@@ -23,6 +23,7 @@
 #include "engine/store/store.h"
 
 #include <QEventLoop>
+#include <QHostInfo>
 #include <QTimer>
 
 #include <deque>
@@ -293,6 +294,10 @@ public:
 
 private:
     void send(Flight &&f);
+    void start(std::list<Flight>::iterator it);
+    bool follow(std::list<Flight>::iterator it);
+    void resolvedHop(const QHostInfo &info);
+    void cut(std::list<Flight>::iterator it, const QString &error);
     void admit(Flight &&f);
     void cutOverdue();
     void settleRound();
@@ -310,6 +315,7 @@ private:
     std::map<qint64, std::deque<Flight>> m_waiting;  // per hook, beyond its connections
     std::map<qint64, int> m_sendingPerHook;
     std::vector<std::list<Flight>::iterator> m_finished;  // this round's
+    std::map<int, std::list<Flight>::iterator> m_resolving; // redirects whose host is being looked up, by lookup id
     std::atomic<bool> m_stopping = false;                 // set by the stop token's callback
     // DELIVER_TIMEOUT is a total deadline, checked after every round of events (a receiver that
     // floods this thread with reads could hold a timer back); the precise timer only wakes the
@@ -339,14 +345,98 @@ void WebhookService::Impl::LoopThread::send(Flight &&f)
         std::lock_guard lock(d.loop.mutex);
         d.loop.oldestSentMs[it->hook.id] = nowMs();
     }
-    Flight *self = &*it;
-    self->exchange.finished = [this, self, it] {
-        if (!self->landed) {
-            self->landed = true;
+    it->exchange.finished = [this, it] {
+        if (!it->landed) {
+            it->landed = true;
             m_finished.push_back(it);
         }
     };
-    d.transmit(m_client, *self);
+    d.transmit(m_client, *it);
+}
+
+// The next hop of a flight that follows a redirect, on the same clock and deadline (Go's
+// Client.Timeout, like DELIVER_TIMEOUT, covers every hop).
+void WebhookService::Impl::LoopThread::start(std::list<Flight>::iterator it)
+{
+    it->landed = false;
+    it->exchange.finished = [this, it] {
+        if (!it->landed) {
+            it->landed = true;
+            m_finished.push_back(it);
+        }
+    };
+    m_client.start(it->destination, it->exchange);
+}
+
+// A redirect answer: the next hop is vetted against the egress policy as the first was (its
+// host resolved once: at once for a literal or an injected resolver, else without blocking this
+// thread) and sent. False when the flight ends here (not a redirect, or one refused: f.error).
+bool WebhookService::Impl::LoopThread::follow(std::list<Flight>::iterator it)
+{
+    Flight &f = *it;
+    if (!d.nextHop(f))
+        return false;
+    const QString host = f.url.host();
+    if (QHostAddress(host).isNull() && !d.options.resolve) {
+        f.landed = false;
+        f.lookupId = QHostInfo::lookupHost(host, &m_deadline, [this](const QHostInfo &info) { resolvedHop(info); });
+        m_resolving[f.lookupId] = it;
+        return true;
+    }
+    QList<QHostAddress> addresses;
+    if (const QHostAddress literal(host); !literal.isNull())
+        addresses = {literal};
+    else
+        addresses = d.options.resolve(host);
+    if (addresses.isEmpty())
+        f.error = QStringLiteral("redirected to %1, which does not resolve").arg(host);
+    else
+        addresses = d.vetted(host, addresses, f.error);
+    if (addresses.isEmpty()) {
+        f.error = QStringLiteral("redirect refused: %1").arg(f.error);
+        return false;
+    }
+    d.aim(f, addresses);
+    start(it);
+    return true;
+}
+
+void WebhookService::Impl::LoopThread::resolvedHop(const QHostInfo &info)
+{
+    const auto found = m_resolving.find(info.lookupId());
+    if (found == m_resolving.end())
+        return; // cut meanwhile
+    const auto it = found->second;
+    m_resolving.erase(found);
+    Flight &f = *it;
+    f.lookupId = -1;
+    const QString host = f.url.host();
+    QList<QHostAddress> addresses = info.addresses();
+    if (addresses.isEmpty())
+        f.error = QStringLiteral("redirect refused: %1 does not resolve").arg(host);
+    else if (addresses = d.vetted(host, addresses, f.error); addresses.isEmpty())
+        f.error = QStringLiteral("redirect refused: %1").arg(f.error);
+    if (addresses.isEmpty()) {
+        f.landed = true;
+        m_finished.push_back(it);
+        return;
+    }
+    d.aim(f, addresses);
+    start(it);
+}
+
+// Ends a flight that is still on its way (on the wire, or its redirect's host being looked up).
+void WebhookService::Impl::LoopThread::cut(std::list<Flight>::iterator it, const QString &error)
+{
+    if (it->lookupId >= 0) {
+        QHostInfo::abortHostLookup(it->lookupId);
+        m_resolving.erase(it->lookupId);
+        it->lookupId = -1;
+        it->landed = true;
+        m_finished.push_back(it);
+        return;
+    }
+    m_client.abort(it->exchange, error);
 }
 
 void WebhookService::Impl::LoopThread::admit(Flight &&f)
@@ -360,12 +450,12 @@ void WebhookService::Impl::LoopThread::admit(Flight &&f)
 
 void WebhookService::Impl::LoopThread::cutOverdue()
 {
-    for (Flight &f : m_sending) {
-        if (!f.due.hasExpired())
+    for (auto it = m_sending.begin(); it != m_sending.end(); ++it) {
+        if (!it->due.hasExpired())
             break;  // later ones are due later
-        if (!f.landed) {
-            f.error = m_overdue;
-            m_client.abort(f.exchange, m_overdue);
+        if (!it->landed) {
+            it->error = m_overdue;
+            cut(it, m_overdue);
         }
     }
 }
@@ -375,10 +465,14 @@ void WebhookService::Impl::LoopThread::settleRound()
 {
     if (m_finished.empty())
         return;
+    std::vector<std::list<Flight>::iterator> finished;
+    finished.swap(m_finished); // a hop that ends as it starts lands in the next round
     std::vector<Ended> ended;
-    ended.reserve(m_finished.size());
+    ended.reserve(finished.size());
     std::map<qint64, qint64> freed;
-    for (auto it : m_finished) {
+    for (auto it : finished) {
+        if (follow(it))
+            continue; // a redirect: still on its way, on the same connection slot
         const qint64 hook = it->hook.id;
         ++freed[hook];
         ended.push_back(d.landed(*it));
@@ -386,7 +480,8 @@ void WebhookService::Impl::LoopThread::settleRound()
         if (--m_sendingPerHook[hook] <= 0)
             m_sendingPerHook.erase(hook);
     }
-    m_finished.clear();
+    if (ended.empty())
+        return;
     crashPoint("hooktask.sent"); // answered (or cut), not yet recorded
     sendNext(freed);  // first, so its receiver works while this round is recorded
     notePace(freed);
@@ -452,11 +547,11 @@ void WebhookService::Impl::LoopThread::cutRemoved(const std::vector<qint64> &rem
 {
     for (qint64 hook : removed) {
         d.letGo(dropWaiting(hook)); // gone with their hook
-        for (Flight &f : m_sending)
-            if (f.hook.id == hook && !f.landed) {
-                f.error = QStringLiteral("the hook was deleted during the delivery");
-                f.hook.active = false;  // no retry of a deleted hook
-                m_client.abort(f.exchange, f.error);
+        for (auto it = m_sending.begin(); it != m_sending.end(); ++it)
+            if (it->hook.id == hook && !it->landed) {
+                it->error = QStringLiteral("the hook was deleted during the delivery");
+                it->hook.active = false;  // no retry of a deleted hook
+                cut(it, it->error);
             }
         m_client.closePool(hook);
     }
@@ -474,11 +569,11 @@ bool WebhookService::Impl::LoopThread::windDown()
         m_graceEnd.setRemainingTime(std::max(std::chrono::milliseconds(0), d.options.stopGrace), Qt::PreciseTimer);
     }
     if (m_graceEnd.hasExpired())
-        for (Flight &f : m_sending)
-            if (!f.landed) {
-                f.interrupted = true;
-                f.error = QStringLiteral("the instance stopped during the delivery: it may or may not have arrived");
-                m_client.abort(f.exchange, f.error);
+        for (auto it = m_sending.begin(); it != m_sending.end(); ++it)
+            if (!it->landed) {
+                it->interrupted = true;
+                it->error = QStringLiteral("the instance stopped during the delivery: it may or may not have arrived");
+                cut(it, it->error);
             }
     settleRound();
     std::vector<qint64> unsent;

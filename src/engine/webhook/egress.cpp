@@ -8,12 +8,16 @@
 // from any thread (checkEgress() and the HMACs are public).
 
 #include "webhook_p.h"
+#include "request.h"
 
 #include "channels/channels.h"
 
 #include "engine/core/secretbox.h"
 
+#include <QCryptographicHash>
 #include <QHostInfo>
+#include <QMap>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QMessageAuthenticationCode>
 #include <QNetworkProxy>
@@ -45,59 +49,10 @@ QJsonObject headersJson(const Headers &headers)
     return o;
 }
 
-// What a delivery sends, before its headers.
-struct Outgoing
-{
-    QUrl url;
-    QString method;
-    QByteArray body;  // as sent, and as signed
-    QByteArray contentType = "application/json";
-};
-
-// The body `f` sends and where to: a v2 task for a chat channel is converted now, with the
-// hook's current settings (v1 tasks, the body as sent, and gitea/gogs hooks go as stored); a form
-// hook's payload is form-encoded; a GET carries it in the query and signs it as Gitea does (the
-// payload itself). False, with f.error set, when the channel cannot carry the event.
-bool encode(Flight &f, Outgoing &out)
-{
-    const Hook &h = f.hook;
-    QByteArray document = f.task.payload;
-    out.url = QUrl(h.url);
-    out.method = h.httpMethod;
-    if (f.task.payloadVersion == 2 && Channels::isChannel(h.type)) {
-        Result<Channels::Message> message = Channels::convert(h.type, QJsonDocument::fromJson(h.meta.toUtf8()).object(),
-                                                              f.task.eventType, f.task.payload, f.task.uuid);
-        f.request = QJsonObject{{QStringLiteral("url"), maskedUrl(h.url)}, {QStringLiteral("http_method"), h.httpMethod}};
-        if (!message) {
-            f.error = QStringLiteral("the %1 channel cannot carry this event: %2")
-                          .arg(name(h.type), message.status().message());
-            return false;
-        }
-        document = QJsonDocument(message->body).toJson(QJsonDocument::Compact);
-        if (!message->urlSuffix.isEmpty())
-            out.url = QUrl(h.url + message->urlSuffix);
-        if (!message->method.isEmpty())
-            out.method = message->method;
-    }
-    out.body = document;
-    if (h.contentType == ContentType::Form && !Channels::isChannel(h.type)) {
-        out.body = "payload=" + QUrl::toPercentEncoding(QString::fromUtf8(document));
-        out.contentType = "application/x-www-form-urlencoded";
-    }
-    if (out.method == QLatin1String("GET")) {
-        QUrlQuery query(out.url);
-        query.addQueryItem(QStringLiteral("payload"),
-                           QString::fromUtf8(QUrl::toPercentEncoding(QString::fromUtf8(document))));
-        out.url.setQuery(query);
-        out.body = document;
-    }
-    return true;
-}
-
-// `host`'s addresses, resolved once (a literal is its own), each allowed by `allowed`; empty,
-// with `error` set, when it does not resolve or one of them is not allowed.
-QList<QHostAddress> vettedAddresses(const QString &host, const QStringList &allowed,
-                                    const std::function<QList<QHostAddress>(const QString &)> &resolve, QString &error)
+// `host`'s addresses, resolved once (a literal is its own); empty, with `error` set, when it
+// does not resolve.
+QList<QHostAddress> resolved(const QString &host, const std::function<QList<QHostAddress>(const QString &)> &resolve,
+                             QString &error)
 {
     QList<QHostAddress> addresses;
     QHostAddress literal(host);
@@ -107,45 +62,107 @@ QList<QHostAddress> vettedAddresses(const QString &host, const QStringList &allo
         addresses = resolve(host);
     else
         addresses = QHostInfo::fromName(host).addresses();
-    if (addresses.isEmpty()) {
+    if (addresses.isEmpty())
         error = QStringLiteral("%1 does not resolve").arg(host);
-        return {};
-    }
-    for (const QHostAddress &a : addresses)
-        if (Status allowedHere = checkEgress(allowed, host, a); !allowedHere) {
-            error = allowedHere.message();
-            return {};
-        }
     return addresses;
 }
 
-// Gitea's (and Gogs', GitHub's) delivery headers: the delivery id, the event, the signatures of
-// the body (empty without a secret), the installation target; Content-Type but on a GET.
-Headers deliveryHeaders(const Flight &f, const Outgoing &out)
+// Go's url.QueryEscape, which Gitea's url.Values.Encode uses: letters, digits and -_.~ stay,
+// a space is '+', every other byte %XX.
+QByteArray queryEscape(const QByteArray &bytes)
 {
-    const Hook &h = f.hook;
+    QByteArray out = QUrl::toPercentEncoding(QString::fromUtf8(bytes), QByteArray(" "));
+    out.replace(' ', '+');
+    return out;
+}
+
+// Gitea's GET: the URL's own query with `payload` set, encoded as url.Values.Encode does
+// (keys sorted, each value query-escaped).
+QUrl withPayloadQuery(QUrl url, const QByteArray &payload)
+{
+    QMap<QString, QStringList> values;
+    for (const auto &[key, value] : QUrlQuery(url).queryItems(QUrl::FullyDecoded))
+        values[key] << value;
+    values[QStringLiteral("payload")] = {QString::fromUtf8(payload)};
+    QByteArray query;
+    for (auto it = values.cbegin(); it != values.cend(); ++it)
+        for (const QString &value : it.value())
+            query += (query.isEmpty() ? "" : "&") + queryEscape(it.key().toUtf8()) + '=' + queryEscape(value.toUtf8());
+    url.setQuery(QString::fromLatin1(query), QUrl::StrictMode);
+    return url;
+}
+
+// The body `task` sends to `hook` and where to (Gitea's newDefaultRequest, or its channel's
+// request for a v2 task of a chat hook): the signed payload is the document itself whatever
+// the encoding on the wire (deliver.go signs t.PayloadContent for a form and a GET as well).
+Status encode(const Hook &h, const HookTask &task, OutgoingRequest &out)
+{
+    QByteArray document = task.payload;
+    out.url = QUrl(h.url);
+    out.method = h.httpMethod.isEmpty() ? QStringLiteral("POST") : h.httpMethod;
+    QByteArray contentType = "application/json";
+    if (task.payloadVersion == 2 && Channels::isChannel(h.type)) {
+        Result<Channels::Message> message = Channels::convert(h.type, QJsonDocument::fromJson(h.meta.toUtf8()).object(),
+                                                              task.eventType, task.payload, task.uuid);
+        if (!message)
+            return Status::invalidArgument(QStringLiteral("the %1 channel cannot carry this event: %2")
+                                               .arg(name(h.type), message.status().message()));
+        document = QJsonDocument(message->body).toJson(QJsonDocument::Compact);
+        if (!message->urlSuffix.isEmpty())
+            out.url = QUrl(h.url + message->urlSuffix);
+        if (!message->method.isEmpty())
+            out.method = message->method;
+    } else if (out.method == QLatin1String("PUT") && h.type == HookType::Matrix) {
+        // A v1 matrix task: PUT to the room with the payload's SHA-1 as transaction id
+        // (Gitea's getMatrixTxnID), so a resend is the same transaction.
+        out.url = QUrl(h.url + QLatin1Char('/') +
+                       QString::fromLatin1(QCryptographicHash::hash(document, QCryptographicHash::Sha1).toHex()));
+    }
+    out.payload = document;
+    out.body = document;
+    const bool converted = task.payloadVersion == 2 && Channels::isChannel(h.type);
+    if (out.method == QLatin1String("GET")) {
+        out.url = withPayloadQuery(out.url, document);
+        out.body.clear();
+        contentType.clear();
+    } else if (converted) {
+        // a channel's message is JSON whatever the hook's content type (Gitea's newJSONRequest)
+    } else if (out.method != QLatin1String("POST")) {
+        contentType.clear(); // a v1 matrix PUT: Gitea's newDefaultRequest sets no Content-Type
+    } else if (h.contentType == ContentType::Form) {
+        out.body = "payload=" + queryEscape(document);
+        contentType = "application/x-www-form-urlencoded";
+    }
+    if (!contentType.isEmpty())
+        out.headers << qMakePair(QByteArray("Content-Type"), contentType);
+    return Status::ok();
+}
+
+// Gitea's (and Gogs', GitHub's) delivery headers (addDefaultHeaders): the delivery id, the
+// event, the signatures of the payload (X-Hub-Signature* keep their "sha1=" / "sha256=" prefix
+// without a secret, as Gitea sends them), the installation target; then ours.
+Headers deliveryHeaders(const Hook &h, const HookTask &task, bool ownerIsOrganization, const QByteArray &payload)
+{
     Headers headers;
-    const QByteArray grouped = event(f.task.eventType).toLatin1();
-    const QByteArray fine = name(f.task.eventType).toLatin1();
-    const QByteArray uuid = f.task.uuid.toLatin1();
+    const QByteArray grouped = event(task.eventType).toLatin1();
+    const QByteArray fine = name(task.eventType).toLatin1();
+    const QByteArray uuid = task.uuid.toLatin1();
     const QByteArray secret = h.secret.toUtf8();
-    const QByteArray sha256 = secret.isEmpty() ? QByteArray() : hmacSha256Hex(secret, out.body);
-    const QByteArray sha1 = secret.isEmpty() ? QByteArray() : hmacSha1Hex(secret, out.body);
-    const QByteArray target_type = name(targetType(h.repoId, h.ownerId, h.isSystem, f.ownerIsOrganization)).toLatin1();
+    const QByteArray sha256 = secret.isEmpty() ? QByteArray() : hmacSha256Hex(secret, payload);
+    const QByteArray sha1 = secret.isEmpty() ? QByteArray() : hmacSha1Hex(secret, payload);
+    const QByteArray target_type = name(targetType(h.repoId, h.ownerId, h.isSystem, ownerIsOrganization)).toLatin1();
     headers << qMakePair(QByteArray("X-Gitea-Delivery"), uuid) << qMakePair(QByteArray("X-Gitea-Event"), grouped)
             << qMakePair(QByteArray("X-Gitea-Event-Type"), fine) << qMakePair(QByteArray("X-Gitea-Signature"), sha256)
-            << qMakePair(QByteArray("X-Gitea-Hook-Installation-Target-Type"), target_type)
             << qMakePair(QByteArray("X-Gogs-Delivery"), uuid) << qMakePair(QByteArray("X-Gogs-Event"), grouped)
             << qMakePair(QByteArray("X-Gogs-Event-Type"), fine) << qMakePair(QByteArray("X-Gogs-Signature"), sha256)
-            << qMakePair(QByteArray("X-Hub-Signature"), sha1.isEmpty() ? QByteArray() : "sha1=" + sha1)
-            << qMakePair(QByteArray("X-Hub-Signature-256"), sha256.isEmpty() ? QByteArray() : "sha256=" + sha256)
+            << qMakePair(QByteArray("X-Hub-Signature"), "sha1=" + sha1)
+            << qMakePair(QByteArray("X-Hub-Signature-256"), "sha256=" + sha256)
             << qMakePair(QByteArray("X-GitHub-Delivery"), uuid) << qMakePair(QByteArray("X-GitHub-Event"), grouped)
             << qMakePair(QByteArray("X-GitHub-Event-Type"), fine)
+            << qMakePair(QByteArray("X-Gitea-Hook-Installation-Target-Type"), target_type)
             << qMakePair(QByteArray("X-GitHub-Hook-Installation-Target-Type"), target_type)
-            << qMakePair(QByteArray("X-Switchyard-Trace"), f.task.traceId.toLatin1())
-            << qMakePair(QByteArray("User-Agent"), QByteArray("Switchyard-Hookshot"));
-    if (out.method != QLatin1String("GET"))
-        headers << qMakePair(QByteArray("Content-Type"), out.contentType);
+            << qMakePair(QByteArray("User-Agent"), QByteArray("Switchyard-Hookshot"))
+            << qMakePair(QByteArray("X-Switchyard-Trace"), task.traceId.toLatin1());
     return headers;
 }
 
@@ -169,10 +186,9 @@ void throughProxy(const QString &proxyUrl, const QUrl &url, bool tls, HttpDestin
 
 // What goes on the wire: f's destination (`connectTo`: the vetted address, or the name through
 // the proxy; the Host header and TLS name are the URL's) and its exchange's head.
-void fillExchange(Flight &f, const Outgoing &out, const Headers &headers, const QString &connectTo, bool viaProxy,
-                  const WebhookSettings &settings)
+void fillExchange(Flight &f, const QString &connectTo, bool viaProxy, const WebhookSettings &settings)
 {
-    const QUrl &url = out.url;
+    const QUrl &url = f.url;
     const QString host = url.host();
     const bool tls = url.scheme() == QLatin1String("https");
     const quint16 port = quint16(url.port(tls ? 443 : 80));
@@ -184,7 +200,8 @@ void fillExchange(Flight &f, const Outgoing &out, const Headers &headers, const 
     to.peerName = host;
     to.verifyPeer = !(tls && settings.skipTlsVerify);
     HttpExchange &x = f.exchange;
-    x.method = out.method.toLatin1();
+    x = HttpExchange{};
+    x.method = f.method;
     QByteArray origin = url.path(QUrl::FullyEncoded).toLatin1();
     if (origin.isEmpty())
         origin = "/";
@@ -194,11 +211,22 @@ void fillExchange(Flight &f, const Outgoing &out, const Headers &headers, const 
     const QByteArray hostName = host.contains(QLatin1Char(':')) ? '[' + host.toUtf8() + ']' : host.toUtf8();
     x.headers = {
         {QByteArrayLiteral("Host"), url.port() > 0 ? hostName + ':' + QByteArray::number(url.port()) : hostName}};
-    x.headers += headers;
-    if (!url.userName().isEmpty() && !f.hook.hasAuthorization)  // credentials in the URL: sent at once, as Gitea does
-        x.headers += {QByteArrayLiteral("Authorization"), basicCredentials(url)};
+    x.headers += f.headers;
     if (viaProxy)
         throughProxy(settings.proxyUrl, url, tls, to, x);
+    x.body = f.body;
+}
+
+bool isRedirect(int status)
+{
+    return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
+}
+
+// Go's shouldCopyHeaderOnRedirect: a credential goes on to the same host or a subdomain of it.
+bool sameHostOrSubdomain(const QString &from, const QString &to)
+{
+    const QString a = from.toLower(), b = to.toLower();
+    return a == b || b.endsWith(QLatin1Char('.') + a);
 }
 
 }  // namespace
@@ -230,21 +258,34 @@ QString WebhookService::Impl::proxyForHistory() const
     return url.toString(QUrl::RemoveUserInfo);
 }
 
+Result<OutgoingRequest> composeRequest(const Hook &hook, const HookTask &task, bool ownerIsOrganization)
+{
+    OutgoingRequest out;
+    if (Status s = encode(hook, task, out); !s)
+        return s;
+    Headers headers = deliveryHeaders(hook, task, ownerIsOrganization, out.payload);
+    headers += out.headers;  // Content-Type last
+    out.headers = std::move(headers);
+    return out;
+}
+
 void WebhookService::Impl::prepare(Flight &f)
 {
-    Outgoing out;
-    if (!encode(f, out))
+    Result<OutgoingRequest> composed = composeRequest(f.hook, f.task, f.ownerIsOrganization);
+    if (!composed) {
+        f.request = QJsonObject{{QStringLiteral("url"), maskedUrl(f.hook.url)}, {QStringLiteral("http_method"), f.hook.httpMethod}};
+        f.error = composed.status().message();
         return;
+    }
+    const OutgoingRequest &out = *composed;
     // Egress: resolve once, vet every address, connect to the vetted literal (no second lookup
     // that DNS rebinding could answer differently). Through the proxy the name is vetted the same
     // way, but the proxy connects to it (its own lookup is past our check).
     const QString host = out.url.host();
-    const bool viaProxy = proxied(host);
-    const QList<QHostAddress> addresses =
-        vettedAddresses(host, config.webhook.allowedHostList, options.resolve, f.error);
+    const QList<QHostAddress> addresses = vetted(host, resolved(host, options.resolve, f.error), f.error);
     if (addresses.isEmpty())
         return;
-    Headers headers = deliveryHeaders(f, out);
+    Headers headers = out.headers;
     if (f.hook.hasAuthorization) {
         Result<QByteArray> opened = secrets.open(f.sealedAuthorization);
         if (!opened) {
@@ -259,12 +300,77 @@ void WebhookService::Impl::prepare(Flight &f)
     f.request = QJsonObject{{QStringLiteral("url"), maskedUrl(out.url.toString())},
                             {QStringLiteral("http_method"), out.method},
                             {QStringLiteral("headers"), headersJson(headers)},
-                            {QStringLiteral("body"), QString::fromUtf8(out.body)}};
-    if (viaProxy)
+                            {QStringLiteral("body"), QString::fromUtf8(out.payload)}};
+    if (proxied(host))
         f.request.insert(QStringLiteral("proxy"), proxyForHistory());
-    fillExchange(f, out, headers, viaProxy ? host : addresses.front().toString(), viaProxy, config.webhook);
-    f.exchange.body = out.body;
+    if (!out.url.userName().isEmpty() && !f.hook.hasAuthorization)  // credentials in the URL: sent at once, as Gitea does
+        headers << qMakePair(QByteArray("Authorization"), basicCredentials(out.url));
+    f.url = out.url;
+    f.method = out.method.toLatin1();
+    f.headers = std::move(headers);
+    f.body = out.body;
+    aim(f, addresses);
+}
+
+QList<QHostAddress> WebhookService::Impl::vetted(const QString &host, const QList<QHostAddress> &addresses, QString &error) const
+{
+    for (const QHostAddress &a : addresses)
+        if (Status allowedHere = checkEgress(config.webhook.allowedHostList, host, a); !allowedHere) {
+            error = allowedHere.message();
+            return {};
+        }
+    return addresses;
+}
+
+void WebhookService::Impl::aim(Flight &f, const QList<QHostAddress> &addresses) const
+{
+    const bool viaProxy = proxied(f.url.host());
+    fillExchange(f, viaProxy ? f.url.host() : addresses.front().toString(), viaProxy, config.webhook);
     f.exchange.maxBody = options.maxResponseBytes;
+}
+
+bool WebhookService::Impl::nextHop(Flight &f) const
+{
+    const HttpExchange &x = f.exchange;
+    if (!f.error.isEmpty() || f.interrupted || !x.error.isEmpty() || !isRedirect(x.status))
+        return false;
+    QByteArray location;
+    for (const auto &[k, v] : x.responseHeaders)
+        if (k.compare("Location", Qt::CaseInsensitive) == 0)
+            location = v;
+    if (location.isEmpty())
+        return false; // a 3xx without a Location ends by its status, as Go's client leaves it
+    const QUrl next = f.url.resolved(QUrl::fromEncoded(location.trimmed()));
+    if (next.scheme() != QLatin1String("http") && next.scheme() != QLatin1String("https")) {
+        f.error = QStringLiteral("redirected to %1: not an http(s) URL").arg(maskedUrl(next.toString()).left(300));
+        return false;
+    }
+    if (f.redirects >= kMaxRedirects) {
+        f.error = QStringLiteral("stopped after %1 redirects").arg(kMaxRedirects);
+        return false;
+    }
+    ++f.redirects;
+    QJsonArray hops = f.request.value(QStringLiteral("redirects")).toArray();
+    hops.append(QJsonObject{{QStringLiteral("status"), x.status}, {QStringLiteral("location"), maskedUrl(next.toString())}});
+    f.request.insert(QStringLiteral("redirects"), hops);
+    f.request.insert(QStringLiteral("final_url"), maskedUrl(next.toString()));
+    const bool keepBody = x.status == 307 || x.status == 308;
+    if (!keepBody && f.method != "GET" && f.method != "HEAD")
+        f.method = "GET";
+    const bool credentials = sameHostOrSubdomain(f.url.host(), next.host());
+    Headers headers;
+    for (const auto &[k, v] : f.headers) {
+        if (!credentials && k.compare("Authorization", Qt::CaseInsensitive) == 0)
+            continue;
+        if (!keepBody && k.compare("Content-Type", Qt::CaseInsensitive) == 0)
+            continue;
+        headers << qMakePair(k, v);
+    }
+    f.headers = std::move(headers);
+    if (!keepBody)
+        f.body.clear();
+    f.url = next;
+    return true;
 }
 
 }  // namespace Switchyard::Webhook

@@ -36,6 +36,7 @@
 #include <QLoggingCategory>
 #include <QSqlQuery>
 #include <QString>
+#include <QUrl>
 
 #include <algorithm>
 #include <array>
@@ -129,7 +130,17 @@ struct Flight
     QString sealedAuthorization;       // read with the claim
     bool landed = false;               // its exchange finished (the loop records it)
     bool interrupted = false;          // cut by a stop: it may have arrived (recorded as an interruption)
+    // The request of the current hop (the first, then each redirect's): what aim() connects.
+    QUrl url;
+    QByteArray method;
+    QList<QPair<QByteArray, QByteArray>> headers; // Gitea's, Content-Type, Authorization; not Host
+    QByteArray body;
+    int redirects = 0;  // hops followed (at most kMaxRedirects, as Go's client)
+    int lookupId = -1;  // a redirect's host being resolved (QHostInfo), on the loop thread
 };
+
+// Go's http.Client, which Gitea delivers with, follows at most 10 redirects.
+constexpr int kMaxRedirects = 10;
 
 struct Written; // a delivery's row as record() writes it (recorder.cpp)
 
@@ -207,6 +218,16 @@ struct WebhookService::Impl
     // Builds the request (the channel's conversion, the egress check with its DNS lookup, the
     // signatures), on the worker's thread; on failure sets f.error. transmit() sends it.
     void prepare(Flight &f);
+    // Points f's exchange at f.url (the current hop) through `addresses`, vetted already: the
+    // proxy for a host PROXY_HOSTS names, else the first address. Resets the exchange.
+    void aim(Flight &f, const QList<QHostAddress> &addresses) const;
+    // `addresses` of `host` when the egress policy allows every one; else empty, with `error` set.
+    QList<QHostAddress> vetted(const QString &host, const QList<QHostAddress> &addresses, QString &error) const;
+    // A redirect answer of f's current hop turned into the next hop's request (Go's rules: 301,
+    // 302 and 303 become a GET without a body, 307 and 308 keep both; Authorization only to the
+    // same host or its subdomains); false when the answer is not one to follow, with f.error
+    // set when it must not be (too many hops, a scheme other than http(s)).
+    bool nextHop(Flight &f) const;
 
     // ---- deliveryloop.cpp. The delivery loop: a thread of the lifecycle's that sends what the
     // workers hand it and records each answer when it ends, so a worker never waits for a

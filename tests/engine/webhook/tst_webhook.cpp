@@ -15,6 +15,8 @@
 #include <QMessageAuthenticationCode>
 
 #include <QFile>
+#include <QHostAddress>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QSet>
 #include <QTemporaryDir>
@@ -504,7 +506,7 @@ private Q_SLOTS:
         QCOMPARE(f.hooks().tasks({})->total, qint64(0));
     }
 
-    // 500, a receiver that is gone, a redirect: failed with what happened, never retried;
+    // 500, a receiver that is gone, a redirect to a closed port: failed with what happened, never retried;
     // redeliver makes a new task with a new delivery id, and the history keeps both.
     void failuresAreRecordedAndRedeliverIsANewTask()
     {
@@ -524,7 +526,7 @@ private Q_SLOTS:
         const Result<HookTask> again = f.hooks().redeliver(CancelToken(), failed.id);
         QVERIFY(again);
         f.settle();
-        QCOMPARE(f.hooks().task(again->id)->outcome, TaskOutcome::Failed); // a redirect is not followed
+        QCOMPARE(f.hooks().task(again->id)->outcome, TaskOutcome::Failed); // followed, to a closed port
         QCOMPARE(f.receiver.requests().size(), 2);
 
         f.receiver.respond(204, "");
@@ -855,6 +857,83 @@ private Q_SLOTS:
         QVERIFY2(error.contains(QLatin1String("\"bad host\" is not a host name or glob")), qPrintable(error));
     }
 
+    // Redirects are followed as Gitea's Go client follows them (#50 item 4): 307/308 keep the
+    // method and the body, 301/302/303 become a GET without one; the Authorization header goes on
+    // only to the same host (or a subdomain); every hop is checked against ALLOWED_HOST_LIST like
+    // the first; at most 10 hops; the history records each hop and the final URL.
+    void redirectsAreFollowedWithinTheEgressPolicy()
+    {
+        Webhook::WebhookOptions options;
+        options.resolve = [](const QString &host) {
+            return host == QLatin1String("receiver-b.test") ? QList<QHostAddress>{QHostAddress::LocalHost} : QList<QHostAddress>{};
+        };
+        HookFixture f({}, options);
+        Test::HttpReceiver b;
+        const auto history = [&](qint64 taskId) {
+            return QJsonDocument::fromJson(f.hooks().task(taskId)->request.toUtf8()).object();
+        };
+
+        // 307 to the same host: POST, body and Authorization go on.
+        f.receiver.respond(307, "", "Location: " + b.url("/moved") + "\r\n");
+        const Result<Hook> h = f.hooks().create(f.hook("/first"), QStringLiteral("Bearer t0ken"));
+        QVERIFY(h);
+        QVERIFY(f.hooks().prepare(CancelToken(), {7, 0}, HookEventType::Push, kPush, QStringLiteral("refs/heads/main"), {}));
+        f.settle();
+        const HookTask moved = f.only(h->id);
+        QCOMPARE(moved.outcome, TaskOutcome::Succeeded);
+        QCOMPARE(b.requests().size(), 1);
+        const auto atB = b.requests().front();
+        QCOMPARE(atB.method, QByteArray("POST"));
+        QCOMPARE(atB.path, QByteArray("/moved"));
+        QCOMPARE(atB.body, kPush);
+        QCOMPARE(atB.header("Authorization"), QByteArray("Bearer t0ken"));
+        QCOMPARE(atB.header("X-Gitea-Delivery"), moved.uuid.toLatin1());
+        QCOMPARE(history(moved.id).value(QStringLiteral("final_url")).toString(), QString::fromLatin1(b.url("/moved")));
+        QCOMPARE(history(moved.id).value(QStringLiteral("redirects")).toArray().size(), 1);
+
+        // 302 to another host: a GET without a body, and without the Authorization header.
+        f.receiver.respond(302, "", "Location: http://receiver-b.test:" + QByteArray::number(b.port()) + "/other\r\n");
+        const Result<HookTask> second = f.hooks().redeliver(CancelToken(), moved.id);
+        QVERIFY(second);
+        f.settle();
+        QCOMPARE(f.hooks().task(second->id)->outcome, TaskOutcome::Succeeded);
+        QCOMPARE(b.requests().size(), 2);
+        const auto other = b.requests().at(1);
+        QCOMPARE(other.method, QByteArray("GET"));
+        QVERIFY(other.body.isEmpty());
+        QCOMPARE(other.header("Authorization"), QByteArray());
+        QCOMPARE(other.header("Host"), "receiver-b.test:" + QByteArray::number(b.port()));
+
+        // A hop the policy forbids is refused, and nothing goes there.
+        f.receiver.respond(301, "", "Location: http://10.1.2.3/inside\r\n");
+        const Result<HookTask> third = f.hooks().redeliver(CancelToken(), moved.id);
+        QVERIFY(third);
+        f.settle();
+        const HookTask refused = *f.hooks().task(third->id);
+        QCOMPARE(refused.outcome, TaskOutcome::Failed);
+        const QString why = QJsonDocument::fromJson(refused.response.toUtf8()).object().value(QStringLiteral("error")).toString();
+        QVERIFY2(why.startsWith(QLatin1String("redirect refused:")) && why.contains(QLatin1String("10.1.2.3")), qPrintable(why));
+
+        // A host that does not resolve (looked up without blocking the loop).
+        f.receiver.respond(308, "", "Location: http://no-such-host.invalid/x\r\n");
+        const Result<HookTask> fourth = f.hooks().redeliver(CancelToken(), moved.id);
+        QVERIFY(fourth);
+        f.settle();
+        QCOMPARE(f.hooks().task(fourth->id)->outcome, TaskOutcome::Failed);
+
+        // A loop stops after 10 hops.
+        const int before = f.receiver.requests().size();
+        f.receiver.respond(302, "", "Location: " + f.receiver.url("/first") + "\r\n");
+        const Result<HookTask> fifth = f.hooks().redeliver(CancelToken(), moved.id);
+        QVERIFY(fifth);
+        f.settle();
+        const HookTask looped = *f.hooks().task(fifth->id);
+        QCOMPARE(looped.outcome, TaskOutcome::Failed);
+        QCOMPARE(f.receiver.requests().size() - before, 11);
+        QVERIFY(looped.response.contains(QLatin1String("stopped after 10 redirects")));
+        QCOMPARE(b.requests().size(), 2);
+    }
+
     // Form content and GET: the payload as payload=, signed as the JSON document.
     void formAndGetSendThePayloadField()
     {
@@ -871,8 +950,9 @@ private Q_SLOTS:
         for (const auto &r : f.receiver.requests()) {
             if (r.path == "/form") {
                 QCOMPARE(r.header("Content-Type"), QByteArray("application/x-www-form-urlencoded"));
-                QCOMPARE(QByteArray::fromPercentEncoding(r.body.mid(8)), kPush);
-                QCOMPARE(r.header("X-Hub-Signature-256"), "sha256=" + QMessageAuthenticationCode::hash(r.body, "s3cret", QCryptographicHash::Sha256).toHex());
+                QCOMPARE(QByteArray::fromPercentEncoding(r.body.mid(8).replace('+', ' ')), kPush);
+                // Signed over the JSON payload, as Gitea's deliver.go (not over payload=…).
+                QCOMPARE(r.header("X-Hub-Signature-256"), "sha256=" + QMessageAuthenticationCode::hash(kPush, "s3cret", QCryptographicHash::Sha256).toHex());
             } else {
                 QCOMPARE(r.method, QByteArray("GET"));
                 QVERIFY2(r.path.startsWith("/get?payload="), r.path.constData());
