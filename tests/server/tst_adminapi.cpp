@@ -287,9 +287,14 @@ private Q_SLOTS:
         r = http("POST", events, m_token, "{\"ref\":", {{"X-GitHub-Event", "push"}});
         QCOMPARE(r.status, 400);
         QCOMPARE(r.errorField(), QStringLiteral("body"));
-        r = http("POST", events, m_token, push, {{"X-GitHub-Event", "deployment"}});
+        r = http("POST", events, m_token, push, {{"X-GitHub-Event", "no_such_event"}});
         QCOMPARE(r.status, 400);
         QCOMPARE(r.errorField(), QStringLiteral("event"));
+        // An event GitHub documents without a Gitea counterpart: 202, ignored, counted (#50 item 5).
+        r = http("POST", events, m_token, push, {{"X-GitHub-Event", "check_suite"}});
+        QCOMPARE(r.status, 202);
+        QCOMPARE(object(r)[QStringLiteral("ignored")].toString(), QStringLiteral("check_suite"));
+        QVERIFY(get(QStringLiteral("/metrics"), m_token).body.contains("switchyard_events_ignored_total{event=\"check_suite\"} 1"));
         r = http("POST", url(QStringLiteral("/events"), QStringLiteral("source=nowhere&event=push")), m_token, push);
         QCOMPARE(r.status, 400);
         QCOMPARE(r.errorField(), QStringLiteral("source"));

@@ -51,7 +51,7 @@ const Op<EventPost, EventAcceptedRow> eventIngest{
         Result<EventAccepted> accepted = c.engine.events().accept(c.cancel, in);
         if (!accepted)
             return accepted.status();
-        return EventAcceptedRow{accepted->id, accepted->duplicate, accepted->traceId};
+        return EventAcceptedRow{accepted->id, accepted->duplicate, accepted->traceId, accepted->ignored};
     }};
 
 const Op<EventListArgs, Page<EventRecord>> eventList{

@@ -210,9 +210,10 @@ void describe(V &v, EventPost &a)
 
 struct EventAcceptedRow
 {
-    qint64 id = 0;
+    qint64 id = 0; // 0: ignored, nothing stored
     bool duplicate = false;
     QString traceId;
+    QString ignored; // the event's name when it has no Gitea counterpart (answered 202, not stored)
 };
 template<typename V>
 void describe(V &v, EventAcceptedRow &a)
@@ -220,6 +221,7 @@ void describe(V &v, EventAcceptedRow &a)
     v("id", a.id);
     v("duplicate", a.duplicate, Json::Omit);
     v("trace_id", a.traceId, Json::Optional);
+    v("ignored", a.ignored, Json::Omit);
 }
 
 struct EventListArgs

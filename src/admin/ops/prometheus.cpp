@@ -142,6 +142,14 @@ QByteArray prometheusText(Engine &engine, const InstanceInfo &instance)
         .sample({{"result", QStringLiteral("prepared")}}, double(notifier.prepared))
         .sample({{"result", QStringLiteral("failed")}}, double(notifier.failed));
 
+    // Events a forge sent that Gitea has no counterpart for (answered 202, not stored).
+    {
+        Family ignored(out, "switchyard_events_ignored_total", "counter",
+                       "Authentic events answered 202 and ignored since start (GitHub events without a Gitea counterpart), by event.");
+        for (const auto &[event, count] : engine.events().ignoredCounts())
+            ignored.sample({{"event", event}}, double(count));
+    }
+
     // Mail
     const MailInfo mail = Ops::mailInfoOf(engine);
     Family(out, "switchyard_mail_enabled", "gauge", "1 when [mailer] ENABLED is set.").sample(mail.enabled ? 1 : 0);

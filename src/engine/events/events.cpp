@@ -83,6 +83,8 @@ struct EventService::Impl
     std::atomic<bool> resync{false}; // a push failed: the next recovery round queues pending rows again
     std::mutex observerMutex; // guards observer: set by the console's thread, read by workers
     Observer observer;        // guarded by observerMutex
+    mutable std::mutex ignoredMutex;
+    std::map<QString, qint64> ignored; // guarded by ignoredMutex: events answered 202 and ignored, by name
     std::mutex workingMutex;
     std::set<qint64> working; // guarded by workingMutex: the events this instance's workers hold
 
@@ -408,6 +410,13 @@ Result<EventAccepted> EventService::accept(const CancelToken &cancel, const Inco
     if (!doc.isObject())
         return Status::invalidArgument(QStringLiteral("body: expected a JSON object")).withField(QStringLiteral("body"));
     const QJsonObject payload = doc.object();
+    if (eventGroup(in.event).isEmpty() && isForgeEventWithoutCounterpart(in.event)) {
+        // Authentic, but nothing in Gitea answers it: 202 so the forge keeps the hook healthy,
+        // counted so an operator sees what their forge sends.
+        std::lock_guard lock(d->ignoredMutex);
+        ++d->ignored[in.event];
+        return EventAccepted{0, false, QString(), in.event};
+    }
     if (Status valid = checkPayload(in.event, payload); !valid)
         return valid;
     if (cancel.isCancelled())
@@ -555,6 +564,12 @@ bool EventService::process(const CancelToken &stop, qint64 id)
     }
     d->tell(*record);
     return d->dispatch(stop, *record, std::move(**claimed));
+}
+
+std::map<QString, qint64> EventService::ignoredCounts() const
+{
+    std::lock_guard lock(d->ignoredMutex);
+    return d->ignored;
 }
 
 Result<EventPage> EventService::list(const EventFilter &filter)

@@ -37,6 +37,7 @@
 
 #include <chrono>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -80,7 +81,11 @@ public:
 
     // 400 (invalid argument, naming the field), 401 (unauthenticated: a bad or missing signature),
     // 503 (the store is unavailable); nothing is written unless it answers ok.
+    // An authentic event GitHub documents that Gitea has no counterpart for (check_run, star …)
+    // is answered with `ignored` set, nothing stored, and counted in ignoredCounts().
     Result<EventAccepted> accept(const CancelToken &cancel, const IncomingEvent &event);
+    // Events ignored since start, by name (the /metrics family switchyard_events_ignored_total).
+    std::map<QString, qint64> ignoredCounts() const;
     Result<EventPage> list(const EventFilter &filter);
     Result<EventRecord> get(qint64 id);
     // The queue's handler for one event: false when it must come back later (the instance is

@@ -48,9 +48,10 @@ struct IncomingEvent
 
 struct EventAccepted
 {
-    qint64 id = 0;
+    qint64 id = 0; // 0 when ignored (nothing stored)
     bool duplicate = false;
     QString traceId;
+    QString ignored; // an event GitHub documents without a Gitea counterpart: its name
 };
 
 struct EventFilter

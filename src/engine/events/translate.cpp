@@ -7,6 +7,8 @@
 #include "engine/store/store.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
+#include <QSet>
 
 #include <optional>
 
@@ -30,33 +32,6 @@ qint64 number(const QJsonObject &o, const char *key)
     return wholeNumber<qint64>(o.value(QLatin1String(key))).value_or(0);
 }
 
-// The numbers number() reads, wherever they are in the payload, are whole and fit what they go
-// into (#48): a forge's 1e30 is refused naming its path, not read as 0 ("no user.id") or cut.
-Status checkNumbers(const QJsonValue &json, const QString &path)
-{
-    if (json.isArray()) {
-        const QJsonArray array = json.toArray();
-        for (qsizetype i = 0; i < array.size(); ++i)
-            if (Status s = checkNumbers(array.at(i), QStringLiteral("%1[%2]").arg(path).arg(i)); !s)
-                return s;
-        return Status::ok();
-    }
-    const QJsonObject o = json.toObject();
-    for (auto it = o.begin(); it != o.end(); ++it) {
-        const QString field = path.isEmpty() ? it.key() : path + u'.' + it.key();
-        if (it->isDouble()) {
-            static const QStringList counters{QStringLiteral("id"), QStringLiteral("number"), QStringLiteral("line"),
-                                              QStringLiteral("run_id"), QStringLiteral("run_number")};
-            if (it.key() == QLatin1String("total_commits") && !wholeNumber<int>(*it)) // an int in PushInfo
-                return wholeNumberError<int>(field, *it);
-            if (counters.contains(it.key()) && !wholeNumber<qint64>(*it))
-                return wholeNumberError<qint64>(field, *it);
-        } else if (Status s = checkNumbers(*it, field); !s) {
-            return s;
-        }
-    }
-    return Status::ok();
-}
 bool flag(const QJsonObject &o, const char *key)
 {
     return o.value(QLatin1String(key)).toBool();
@@ -69,11 +44,6 @@ QString changedFrom(const QJsonObject &payload, const char *field)
 bool changed(const QJsonObject &payload, const char *field)
 {
     return object(payload, "changes").contains(QLatin1String(field));
-}
-
-Status missing(const QString &field)
-{
-    return Status::invalidArgument(QStringLiteral("the payload has no \"%1\"").arg(field)).withField(field);
 }
 
 class Translator
@@ -102,7 +72,7 @@ private:
         seen.isOrganization = type == QLatin1String("Organization");
         const qint64 externalId = number(json, "id");
         if (externalId <= 0 || seen.login.isEmpty())
-            return missing(QStringLiteral("user.id"));
+            return missingField(QStringLiteral("user.id"));
         const std::optional<QString> email =
             mailbox(text(json, "email"), QStringLiteral("user \"%1\" (id %2): email").arg(escapeControl(seen.login, 64), QString::number(externalId)));
         seen.email = email.value_or(QString());
@@ -133,7 +103,7 @@ private:
     Result<ForgeRepo> repo(const QJsonObject &json)
     {
         if (json.isEmpty())
-            return missing(QStringLiteral("repository"));
+            return missingField(QStringLiteral("repository"));
         Result<ForgeUser> owner = user(object(json, "owner"));
         if (!owner)
             return owner.status();
@@ -153,7 +123,7 @@ private:
         }
         const qint64 externalId = number(json, "id");
         if (externalId <= 0)
-            return missing(QStringLiteral("repository.id"));
+            return missingField(QStringLiteral("repository.id"));
         return ForgeDb::upsertRepo(m_tx, m_source, externalId, seen);
     }
 
@@ -187,6 +157,12 @@ private:
         const QJsonObject milestone = object(json, "milestone");
         seen.milestone = text(milestone, "title");
         std::optional<std::vector<ForgeUser>> assignees;
+        Result<QSet<qint64>> before = ForgeDb::idSet(m_tx, QStringLiteral("SELECT a.user_id FROM issue_assignee a JOIN issue i ON i.id = a.issue_id "
+                                                                          "WHERE i.repo_id = ? AND i.number = ?"),
+                                                     {repo.id, seen.index});
+        if (!before)
+            return before.status();
+        m_assigneesBefore = *before;
         if (json.value(QStringLiteral("assignees")).isArray()) {
             Result<std::vector<ForgeUser>> found = users(json.value(QStringLiteral("assignees")).toArray());
             if (!found)
@@ -271,12 +247,58 @@ private:
     // Other actions have no bus event (ignored).
     Status issueChange(const QString &action, const QJsonObject &payload, const ForgeIssue &issue);
 
+    // A note for the event's row (and the log), once.
+    void note(const QString &text)
+    {
+        if (!m_out.notes.contains(text))
+            m_out.notes << text;
+    }
+    // The commits a pull request's synchronize brought: the push to its head branch that the
+    // forge sent just before (Gitea and GitHub send the push first), else the head alone.
+    Result<QJsonObject> pushedCommits(const QJsonObject &payload, const ForgePullRequest &pr, const ForgeRepo &repo);
+
     SqlTransaction &m_tx;
+    QSet<qint64> m_assigneesBefore; // the issue's assignees before this event (issue() reads them)
     const QString m_source;
     const bool m_autoWatch;
     NotifyContext m_context;
     Translation m_out;
 };
+
+Result<QJsonObject> Translator::pushedCommits(const QJsonObject &payload, const ForgePullRequest &pr, const ForgeRepo &repo)
+{
+    const QJsonObject head = object(object(payload, "pull_request"), "head");
+    const QString after = !text(payload, "after").isEmpty() ? text(payload, "after") : text(head, "sha");
+    const QString ref = QStringLiteral("refs/heads/") + pr.headBranch;
+    // The latest pushes of this source to the repository; the one that left the head at `after`.
+    Result<QSqlQuery> q = m_tx.exec(QStringLiteral("SELECT payload FROM event WHERE source = ? AND event = 'push' AND repo = ? "
+                                                   "ORDER BY id DESC LIMIT 20"),
+                                    {m_source, repo.fullName()});
+    if (!q)
+        return q.status();
+    QJsonArray ids;
+    bool forced = false;
+    while (q->next()) {
+        const QJsonObject push = QJsonDocument::fromJson(q->value(0).toByteArray()).object();
+        if (text(push, "ref") != ref || (!after.isEmpty() && text(push, "after") != after))
+            continue;
+        forced = flag(push, "forced");
+        if (forced) {
+            ids = {text(push, "before"), text(push, "after")}; // Gitea's force push: [old, new]
+        } else {
+            for (const QJsonValue &commit : push.value(QStringLiteral("commits")).toArray()) // newest first, as Gitea lists them
+                ids.prepend(text(commit.toObject(), "id"));
+        }
+        break;
+    }
+    if (ids.isEmpty() && !after.isEmpty()) {
+        ids = {after};
+        note(QStringLiteral("pull request #%1 synchronized: the push to %2 was not seen, so only its head commit is known")
+                 .arg(pr.issue ? pr.issue->index : 0)
+                 .arg(escapeControl(pr.headBranch, 100)));
+    }
+    return QJsonObject{{QStringLiteral("is_force_push"), forced}, {QStringLiteral("commit_ids"), ids}};
+}
 
 Status Translator::issueChange(const QString &action, const QJsonObject &payload, const ForgeIssue &issue)
 {
@@ -301,8 +323,26 @@ Status Translator::issueChange(const QString &action, const QJsonObject &payload
             if (!assignee)
                 return assignee.status();
             targets.push_back(*assignee);
-        } else if (!removed) {
-            targets = issue.assignees; // Gitea sends the issue with its assignees, not the one added
+        } else {
+            // Gitea sends the issue with all its assignees, not the one added or removed: the
+            // difference with the stored ones names them, so only a new assignee hears (and a
+            // redelivered event, the store already up to date, tells no one again).
+            QSet<qint64> now;
+            for (const ForgeUser &assignee : issue.assignees) {
+                now.insert(assignee.id);
+                if (!removed && !m_assigneesBefore.contains(assignee.id))
+                    targets.push_back(assignee);
+            }
+            if (removed) {
+                for (qint64 id : m_assigneesBefore) {
+                    if (now.contains(id))
+                        continue;
+                    Result<ForgeUser> gone = ForgeDb::user(m_tx, id);
+                    if (!gone)
+                        return gone.status();
+                    targets.push_back(*gone);
+                }
+            }
         }
         for (const ForgeUser &assignee : targets)
             call([c, issue, assignee, removed](Notifier &n) { n.issueChangeAssignee(c, issue, assignee, removed, ForgeComment{}); });
@@ -324,6 +364,13 @@ Status Translator::issueChange(const QString &action, const QJsonObject &payload
     } else if (action == QLatin1String("milestoned") || action == QLatin1String("demilestoned")) {
         const QString old = action == QLatin1String("demilestoned") ? text(object(payload, "milestone"), "title") : QString();
         call([c, issue, old](Notifier &n) { n.issueChangeMilestone(c, issue, old); });
+    } else if (!action.isEmpty()) {
+        // GitHub's pinned, unpinned, locked, unlocked, transferred, typed …: Gitea's notifier has
+        // no event for them (pinning an issue notifies no one, sends no hook). The issue is kept
+        // up to date; the row says why nothing went out.
+        note(QStringLiteral("#%1 %2: Gitea has no notification or webhook event for it; the issue is kept up to date, nothing is sent")
+                 .arg(issue.index)
+                 .arg(escapeControl(action, 64)));
     }
     return Status::ok();
 }
@@ -366,7 +413,20 @@ Status Translator::pullRequest(const QString &, const QJsonObject &payload, cons
     } else if (action == QLatin1String("closed") && pr.hasMerged) {
         call([c, pr](Notifier &n) { n.mergePullRequest(c, pr); });
     } else if (action == QLatin1String("synchronized") || action == QLatin1String("synchronize")) {
+        // Gitea: the hook's pull_request_sync, and "pushed N commits" to the participants (a
+        // push comment, {"is_force_push", "commit_ids"}) by notification and mail.
+        Result<QJsonObject> pushed = pushedCommits(payload, pr, repo);
+        if (!pushed)
+            return pushed.status();
+        ForgeComment push;
+        push.issueId = issue.id;
+        push.poster = m_context.doer;
+        push.content = QString::fromUtf8(QJsonDocument(*pushed).toJson(QJsonDocument::Compact));
+        push.htmlUrl = issue.htmlUrl.isEmpty() ? QString() : issue.htmlUrl + QStringLiteral("/files");
+        if (Status s = ForgeDb::addParticipant(m_tx, issue.id, m_context.doer.id); !s)
+            return s;
         call([c, pr](Notifier &n) { n.pullRequestSynchronized(c, pr); });
+        call([c, pr, push](Notifier &n) { n.pullRequestPushCommits(c, pr, push); });
     } else if (action == QLatin1String("review_requested") || action == QLatin1String("review_request_removed")) {
         const bool isRequest = action == QLatin1String("review_requested");
         Result<ForgeUser> reviewer = user(object(payload, "requested_reviewer"));
@@ -508,8 +568,16 @@ Status Translator::release(const QJsonObject &payload, const ForgeRepo &repo)
     const NotifyContext c = m_context;
     const ForgeRelease r = *saved;
     const QString action = m_out.action;
-    if (action == QLatin1String("published") || action == QLatin1String("created"))
+    // Gitea announces a release once, `published`, and never a draft. GitHub sends `created`
+    // (a draft saved, or a release published at once), `published`, and `released` /
+    // `prereleased` for the same release: only `published` is the new release here, so one
+    // release gives one notification and one hook delivery.
+    if (action == QLatin1String("published") && !seen.isDraft)
         call([c, r](Notifier &n) { n.newRelease(c, r); });
+    else if (action == QLatin1String("created") || action == QLatin1String("released") || action == QLatin1String("prereleased") ||
+             action == QLatin1String("unpublished"))
+        note(QStringLiteral("release %1: GitHub's \"%2\" is the release Gitea announces once as \"published\"; nothing is sent for it")
+                 .arg(escapeControl(seen.tagName, 64), action));
     else if (action == QLatin1String("updated") || action == QLatin1String("edited"))
         call([c, r](Notifier &n) { n.updateRelease(c, r); });
     else if (action == QLatin1String("deleted"))
@@ -669,69 +737,6 @@ Result<Translation> Translator::run(const QString &event, const QJsonObject &pay
 }
 
 } // namespace
-
-QString eventGroup(const QString &event)
-{
-    static const std::map<QString, QString> groups = [] {
-        std::map<QString, QString> g;
-        for (const char *same : {"ping", "push", "create", "delete", "issues", "issue_comment", "pull_request", "pull_request_review",
-                                 "pull_request_review_comment", "release", "repository", "fork", "wiki", "status", "package",
-                                 "workflow_run", "workflow_job"})
-            g[QLatin1String(same)] = QLatin1String(same);
-        for (const char *issue : {"issue_assign", "issue_label", "issue_milestone"})
-            g[QLatin1String(issue)] = QStringLiteral("issues");
-        for (const char *pull : {"pull_request_assign", "pull_request_label", "pull_request_milestone", "pull_request_sync",
-                                 "pull_request_review_request"})
-            g[QLatin1String(pull)] = QStringLiteral("pull_request");
-        g[QStringLiteral("pull_request_comment")] = QStringLiteral("issue_comment");
-        for (const char *review : {"pull_request_review_approved", "pull_request_review_rejected", "pull_request_approved",
-                                   "pull_request_rejected"})
-            g[QLatin1String(review)] = QStringLiteral("pull_request_review");
-        g[QStringLiteral("gollum")] = QStringLiteral("wiki");
-        return g;
-    }();
-    const auto it = groups.find(event);
-    return it == groups.end() ? QString() : it->second;
-}
-
-Status checkPayload(const QString &event, const QJsonObject &payload)
-{
-    QString group = eventGroup(event);
-    if (group.isEmpty())
-        return Status::invalidArgument(QStringLiteral("unknown event \"%1\"").arg(event.left(64))).withField(QStringLiteral("event"));
-    if (group == QLatin1String("ping"))
-        return Status::ok();
-    std::vector<const char *> required{"sender"};
-    if (group != QLatin1String("package"))
-        required.push_back("repository");
-    if (group == QLatin1String("pull_request_review_comment") && payload.contains(QStringLiteral("review")))
-        group = QStringLiteral("pull_request_review"); // Gitea's review of type comment
-    static const std::map<QString, std::vector<const char *>> specific{
-        {QStringLiteral("push"), {"ref", "after"}},
-        {QStringLiteral("create"), {"ref", "ref_type"}},
-        {QStringLiteral("delete"), {"ref", "ref_type"}},
-        {QStringLiteral("issues"), {"action", "issue"}},
-        {QStringLiteral("issue_comment"), {"action", "issue", "comment"}},
-        {QStringLiteral("pull_request"), {"action", "pull_request"}},
-        {QStringLiteral("pull_request_review"), {"pull_request", "review"}},
-        {QStringLiteral("pull_request_review_comment"), {"action", "pull_request", "comment"}},
-        {QStringLiteral("release"), {"action", "release"}},
-        {QStringLiteral("repository"), {"action"}},
-        {QStringLiteral("fork"), {"forkee"}},
-        {QStringLiteral("status"), {"sha", "state"}},
-        {QStringLiteral("package"), {"action", "package"}},
-        {QStringLiteral("workflow_run"), {"workflow_run"}},
-        {QStringLiteral("workflow_job"), {"workflow_job"}},
-    };
-    if (const auto it = specific.find(group); it != specific.end())
-        required.insert(required.end(), it->second.begin(), it->second.end());
-    for (const char *field : required) {
-        const QJsonValue value = payload.value(QLatin1String(field));
-        if (value.isUndefined() || value.isNull())
-            return missing(QLatin1String(field));
-    }
-    return checkNumbers(payload, QString());
-}
 
 Result<Translation> translateEvent(SqlTransaction &tx, const QString &source, const QString &event, const QJsonObject &payload,
                                    bool autoWatch, const QString &traceId, std::shared_ptr<NotifyScope> scope)

@@ -31,6 +31,14 @@ struct Translation
 // pull_request_review_approved …) map to the payload they carry. Empty for an unknown type.
 QString eventGroup(const QString &event);
 
+// An event GitHub documents that Gitea has no counterpart for (check_run, star, deployment,
+// label, member …): accepted and ignored, never stored. False for the types eventGroup() knows
+// and for names no forge documents.
+bool isForgeEventWithoutCounterpart(const QString &event);
+
+// 400 naming a field the payload lacks.
+Status missingField(const QString &field);
+
 // The fields the payload must have for its event, checked before it is stored; the error names
 // the missing field.
 Status checkPayload(const QString &event, const QJsonObject &payload);

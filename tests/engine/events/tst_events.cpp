@@ -287,7 +287,7 @@ private Q_SLOTS:
         QTest::newRow("no event type") << "default"
                                        << "" << push << true << invalid << "event";
         QTest::newRow("unknown event") << "default"
-                                       << "deployment" << push << true << invalid << "event";
+                                       << "no_such_event" << push << true << invalid << "event";
         QTest::newRow("malformed JSON") << "default"
                                         << "push" << QByteArray("{\"ref\": ") << true << invalid << "body";
         QTest::newRow("not an object") << "default"
@@ -331,6 +331,153 @@ private Q_SLOTS:
         QCOMPARE(int(refused.status().code()), code);
         QCOMPARE(refused.status().field(), field);
         QCOMPARE(f.engine->events().list({})->total, qint64(0));
+    }
+
+    // GitHub events Gitea has no counterpart for are answered, ignored and counted — a hook that
+    // sends everything stays healthy — but only when authentic; nothing is stored.
+    void githubEventsWithoutACounterpartAreIgnored()
+    {
+        Fixture f("[event_source.github]\nSECRET = s3cret\n");
+        const QByteArray payload = "{\"action\":\"created\",\"check_run\":{\"id\":1}}";
+        for (const char *name : {"check_run", "star", "deployment", "label", "member", "check_run"}) {
+            IncomingEvent in;
+            in.source = QStringLiteral("github");
+            in.event = QLatin1String(name);
+            in.payload = payload;
+            in.hubSignature256 = "sha256=" + eventSignature("s3cret", payload);
+            const Result<EventAccepted> ignored = f.engine->events().accept(CancelToken(), in);
+            QVERIFY2(ignored, qPrintable(ignored.status().message()));
+            QCOMPARE(ignored->ignored, QLatin1String(name));
+            QCOMPARE(ignored->id, qint64(0));
+        }
+        QCOMPARE(f.engine->events().list({})->total, qint64(0));
+        const std::map<QString, qint64> counts = f.engine->events().ignoredCounts();
+        QCOMPARE(counts.at(QStringLiteral("check_run")), qint64(2));
+        QCOMPARE(counts.at(QStringLiteral("star")), qint64(1));
+        // A stranger is refused before anything is counted.
+        IncomingEvent forged;
+        forged.source = QStringLiteral("github");
+        forged.event = QStringLiteral("star");
+        forged.payload = payload;
+        forged.hubSignature256 = "sha256=00";
+        QCOMPARE(f.engine->events().accept(CancelToken(), forged).status().code(), Status::Code::Unauthenticated);
+        QCOMPARE(f.engine->events().ignoredCounts().at(QStringLiteral("star")), qint64(1));
+    }
+
+    // GitHub's release actions as Gitea sees one release: created, published and released for the
+    // same release make one newRelease; a draft's publication is not one.
+    void oneReleaseIsAnnouncedOnce()
+    {
+        Fixture f;
+        QJsonObject payload = QJsonDocument::fromJson(sample(QStringLiteral("gitea-release-published.json"))).object();
+        QStringList seen;
+        for (const char *action : {"created", "published", "released"}) {
+            payload.insert(QStringLiteral("action"), QLatin1String(action));
+            IncomingEvent in;
+            in.event = QStringLiteral("release");
+            in.byToken = true;
+            in.payload = QJsonDocument(payload).toJson();
+            const Result<EventAccepted> accepted = f.engine->events().accept(CancelToken(), in);
+            QVERIFY(accepted);
+            f.settle();
+            QCOMPARE(f.event(accepted->id).status, QStringLiteral("done"));
+            seen += f.recorder.take();
+        }
+        seen.removeAll(QStringLiteral("notificationCountChange"));
+        QCOMPARE(seen, QStringList{QStringLiteral("newRelease")});
+    }
+
+    // Gitea's assigned event carries the issue with all its assignees: only the one added is
+    // told; a redelivery of the same state tells no one; pinning has no bus event and says so.
+    void onlyTheNewAssigneeIsTold()
+    {
+        Fixture f;
+        QJsonObject payload = QJsonDocument::fromJson(sample(QStringLiteral("gitea-issues-opened.json"))).object();
+        const auto post = [&](const char *action, const QJsonArray &assignees) {
+            QJsonObject issue = payload.value(QStringLiteral("issue")).toObject();
+            issue.insert(QStringLiteral("assignees"), assignees);
+            payload.insert(QStringLiteral("issue"), issue);
+            payload.insert(QStringLiteral("action"), QLatin1String(action));
+            IncomingEvent in;
+            in.event = QStringLiteral("issues");
+            in.byToken = true;
+            in.payload = QJsonDocument(payload).toJson();
+            const Result<EventAccepted> accepted = f.engine->events().accept(CancelToken(), in);
+            if (!accepted)
+                qFatal("%s", qPrintable(accepted.status().message()));
+            f.settle();
+            QStringList seen = f.recorder.take();
+            seen.removeAll(QStringLiteral("notificationCountChange"));
+            return std::pair{f.event(accepted->id), seen};
+        };
+        const QJsonObject carol{{QStringLiteral("id"), 3}, {QStringLiteral("login"), QStringLiteral("carol")}};
+        const QJsonObject dave{{QStringLiteral("id"), 4}, {QStringLiteral("login"), QStringLiteral("dave")}};
+        QCOMPARE(post("opened", {}).second, QStringList{QStringLiteral("newIssue")});
+        QCOMPARE(post("assigned", {carol}).second, QStringList{QStringLiteral("issueChangeAssignee")});
+        QCOMPARE(post("assigned", {carol, dave}).second, QStringList{QStringLiteral("issueChangeAssignee")});
+        QCOMPARE(f.notified(), (QStringList{QStringLiteral("carol"), QStringLiteral("dave")}));
+        QCOMPARE(post("assigned", {carol, dave}).second, QStringList()); // the same state again
+        QCOMPARE(post("unassigned", {dave}).second, QStringList{QStringLiteral("issueChangeAssignee")});
+        const auto [pinned, calls] = post("pinned", {dave});
+        QCOMPARE(calls, QStringList());
+        QCOMPARE(pinned.status, QStringLiteral("done"));
+        QVERIFY2(pinned.error.contains(QLatin1String("pinned: Gitea has no notification or webhook event")), qPrintable(pinned.error));
+    }
+
+    // A pull request's synchronize: the hook's sync event and "pushed N commits" to the
+    // participants, with the commits of the push to its head branch the forge sent just before.
+    void aSynchronizedPullTellsItsPushedCommits()
+    {
+        struct Catcher final : NullNotifier
+        {
+            void pullRequestPushCommits(const NotifyContext &, const ForgePullRequest &, const ForgeComment &comment) override
+            {
+                std::lock_guard lock(mutex);
+                contents << comment.content;
+            }
+            std::mutex mutex;
+            QStringList contents;
+        } catcher;
+        Fixture f;
+        QVERIFY(f.engine->notifyBus().registerNotifier(QStringLiteral("catcher"), catcher));
+        QVERIFY(f.post(QStringLiteral("gitea-pull-request-opened.json"), QStringLiteral("pull_request")));
+        f.settle();
+        QJsonObject push = QJsonDocument::fromJson(sample(QStringLiteral("gitea-push.json"))).object();
+        push.insert(QStringLiteral("ref"), QStringLiteral("refs/heads/feature"));
+        push.insert(QStringLiteral("after"), QStringLiteral("cccccccccccccccccccccccccccccccccccccccc"));
+        QJsonArray commits;
+        for (const char *id : {"cccccccccccccccccccccccccccccccccccccccc", "dddddddddddddddddddddddddddddddddddddddd"})  // newest first
+            commits.append(QJsonObject{{QStringLiteral("id"), QLatin1String(id)}, {QStringLiteral("message"), QStringLiteral("m")}});
+        push.insert(QStringLiteral("commits"), commits);
+        IncomingEvent in;
+        in.event = QStringLiteral("push");
+        in.byToken = true;
+        in.payload = QJsonDocument(push).toJson();
+        QVERIFY(f.engine->events().accept(CancelToken(), in));
+        f.settle();
+        f.recorder.take();
+
+        QJsonObject sync = QJsonDocument::fromJson(sample(QStringLiteral("gitea-pull-request-opened.json"))).object();
+        sync.insert(QStringLiteral("action"), QStringLiteral("synchronized"));
+        QJsonObject pr = sync.value(QStringLiteral("pull_request")).toObject();
+        pr.insert(QStringLiteral("head"), QJsonObject{{QStringLiteral("ref"), QStringLiteral("feature")},
+                                                      {QStringLiteral("sha"), QStringLiteral("cccccccccccccccccccccccccccccccccccccccc")}});
+        sync.insert(QStringLiteral("pull_request"), pr);
+        in.event = QStringLiteral("pull_request_sync");
+        in.payload = QJsonDocument(sync).toJson();
+        const Result<EventAccepted> accepted = f.engine->events().accept(CancelToken(), in);
+        QVERIFY(accepted);
+        f.settle();
+        QStringList seen = f.recorder.take();
+        seen.removeAll(QStringLiteral("notificationCountChange"));
+        QCOMPARE(seen, (QStringList{QStringLiteral("pullRequestSynchronized"), QStringLiteral("pullRequestPushCommits")}));
+        std::lock_guard lock(catcher.mutex);
+        QCOMPARE(catcher.contents.size(), 1);
+        const QJsonObject content = QJsonDocument::fromJson(catcher.contents.front().toUtf8()).object();
+        QCOMPARE(content.value(QStringLiteral("is_force_push")).toBool(), false);
+        QCOMPARE(content.value(QStringLiteral("commit_ids")).toArray(),
+                 (QJsonArray{QStringLiteral("dddddddddddddddddddddddddddddddddddddddd"), QStringLiteral("cccccccccccccccccccccccccccccccccccccccc")}));
+        QVERIFY2(f.event(accepted->id).error.isEmpty(), qPrintable(f.event(accepted->id).error));
     }
 
     // A source with a secret: a right signature needs no token, a wrong one is refused even with one.
