@@ -86,6 +86,8 @@ Result<Card> cardFor(Shape shape, HookEventType event, const QJsonObject &p)
         case Shape::Wiki: return same(wikiInfo(p, noneLink, true).text, u"view wiki"_s, repoUrl + "/wiki/"_L1 + pathEscaped(str(p, u"page")));
         case Shape::Release: return same(releaseInfo(p, noneLink, true).text, u"view release"_s, str(p, u"release.html_url"));
         case Shape::Package: return same(packageInfo(p, noneLink, true).text, u"view package"_s, str(p, u"package.html_url"));
+        // Status and the workflow events: the button titles of Gitea main's dingtalk.go as we know
+        // them ("Status Changed", "Workflow Run", "Workflow Job"); not checked against a stored copy.
         case Shape::Status: return same(statusInfo(p, noneLink, true).text, u"Status Changed"_s, str(p, u"target_url"));
         case Shape::WorkflowRun: return same(workflowRunInfo(p, noneLink, true).text, u"Workflow Run"_s, str(p, u"workflow_run.html_url"));
         case Shape::WorkflowJob: return same(workflowJobInfo(p, noneLink, true).text, u"Workflow Job"_s, str(p, u"workflow_job.html_url"));

@@ -104,6 +104,7 @@ Result<Card> cardFor(Shape shape, HookEventType event, const QJsonObject &p)
             return Card{i.text, {}, str(p, u"target_url"), i.colour, u"CommitStatus:"_s, str(p, u"context")};
         }
         case Shape::WorkflowRun: {
+            // As WorkflowJob (read in Gitea's msteams.go); the run's fact is its display title.
             const Info i = workflowRunInfo(p, noneLink, false);
             return Card{i.text, {}, str(p, u"workflow_run.html_url"), i.colour, u"WorkflowRun:"_s, str(p, u"workflow_run.display_title")};
         }
