@@ -314,6 +314,11 @@ private Q_SLOTS:
                      QStringLiteral("uri")).toString(),
                  QStringLiteral("http://localhost:3000/test/repo/releases/tag/v1.0"));
 
+    }
+
+    // The same for DingTalk's card, Feishu's text and Matrix's message.
+    void giteaExpectationsCardsAndRooms()
+    {
         QJsonObject opened = gitea(kGiteaIssue);
         opened.insert(QStringLiteral("action"), QStringLiteral("opened"));
         const QByteArray issueOpened = QJsonDocument(opened).toJson();
