@@ -1,8 +1,10 @@
 // Packagist's update-package API (Gitea's packagist.go): {repository: {url}} with the package's
 // repository URL from meta.package_url; the username and API token are in the hook's URL
 // (https://packagist.org/api/update-package?username=…&apiToken=…). Packagist has nothing to do
-// with other events: they are recorded as failed deliveries naming the event, so a hook that
-// subscribes to more than pushes shows it in its history rather than posting empty updates.
+// with other events. Gitea's packagistConvertor answers every other event with an empty payload
+// ({"repository":{"url":""}}), which Packagist rejects; on purpose, we record those as failed
+// deliveries naming the event without posting, so a hook that subscribes to more than pushes
+// shows it in its history.
 
 #include "channels.h"
 

@@ -1,13 +1,15 @@
 #pragma once
 
-// What every chat channel says about an event (Gitea's services/webhook/general.go, seed 001
-// §12.8.3): a one-line text with links in the channel's own syntax, a title, the longer text that
-// goes beside it (an issue's body, a comment, the commit list), the link a "view" button opens and
-// a colour. The channels (one file each) only lay these out in their message format.
+// The texts every chat channel shares: Gitea's services/webhook/general.go (its get…PayloadInfo
+// and get…Info functions), the link formatters, the colours, and the readers of the stored
+// payload (Gitea's API JSON). Each channel file (slack.cpp …) follows its own Gitea converter
+// method by method and takes its sentences from here, so one sentence is written once, as
+// general.go writes it. Pure functions: called on the delivery worker, no state.
 
 #include "engine/core/status.h"
 #include "engine/webhook/hookevents.h"
 
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QString>
 
@@ -16,14 +18,29 @@
 
 namespace Switchyard::Webhook::Channels {
 
-// (url, text) → the link in a channel's syntax. An empty url gives the text alone.
+// (url, text) → the link in a channel's syntax, exactly as Gitea's formatters (an empty url is
+// formatted all the same: Gitea does not special-case it).
 using LinkFormatter = std::function<QString(const QString &url, const QString &text)>;
-QString noLink(const QString &url, const QString &text);        // the text
-QString htmlLink(const QString &url, const QString &text);      // <a href="url">text</a>, escaped
-QString markdownLink(const QString &url, const QString &text);  // [text](url)
-QString htmlEscaped(const QString &text);
+QString noneLink(const QString &url, const QString &text); // the text
+QString htmlLink(const QString &url, const QString &text); // <a href="url">text</a>, both escaped
+// Go's html.EscapeString: & < > ' " → &amp; &lt; &gt; &#39; &#34;.
+QString goHtmlEscaped(const QString &text);
+// Go's url.PathEscape (one segment: / is escaped) and Gitea's util.PathEscapeSegments (each
+// segment of a path escaped, the slashes kept).
+QString pathEscaped(const QString &segment);
+QString pathEscapedSegments(const QString &path);
+// Go's url.QueryEscape (spaces as +).
+QString queryEscaped(const QString &text);
+// base.ShortSha: the first 10 characters.
+QString shortSha(const QString &sha);
+// git.RefName(ref).ShortName(): refs/heads/x → x, refs/tags/v1 → v1, anything else as it is.
+QString shortRef(const QString &ref);
+// git.RefURL: a branch or tag page; a name that is not a full SHA-1 is taken for a branch.
+QString refUrl(const QString &repoUrl, const QString &ref);
+// The first `n` characters of a commit id (Gitea's commit.ID[:7]).
+QString idPrefix(const QString &id, int n = 7);
 
-// The colours of general.go (hex RGB).
+// Gitea's colours (services/webhook/discord.go), as integers.
 namespace Colour {
 inline constexpr int Green = 0x1ac600;
 inline constexpr int GreenLight = 0xbfe5bf;
@@ -32,58 +49,74 @@ inline constexpr int Grey = 0x4f545c;
 inline constexpr int Purple = 0x7289da;
 inline constexpr int Orange = 0xeb6420;
 inline constexpr int OrangeLight = 0xe68d60;
-inline constexpr int Red = 0xc4302b;
+inline constexpr int Red = 0xff3232;
 } // namespace Colour
-
-// What newPayload dispatches on: the fifteen payload shapes.
-enum class Shape { Create, Delete, Fork, Push, Issue, IssueComment, PullRequest, Review, Repository, Release, Wiki, Package, Status, WorkflowRun, WorkflowJob };
-
-struct Commit
-{
-    QString id;
-    QString shortId; // 10 characters, as Gitea shows them
-    QString url;
-    QString subject; // the message's first line
-    QString author;
-};
-
-struct Summary
-{
-    Shape shape = Shape::Push;
-    QString text;     // "[alice/engine] Issue opened: #1 Queue stalls by bob", links formatted
-    QString title;    // "#1 Queue stalls", or the text without links where there is no item
-    QString url;      // what the message links to
-    QString extra;    // the body beside the text (issue body, comment, release notes); may be empty
-    QString button;   // the label of a link button ("view issue")
-    int colour = Colour::Grey;
-    QString repoName; // "alice/engine" (empty for events without a repository)
-    QString repoUrl;
-    QString sender;   // login
-    QString senderUrl;
-    // A push's commits and branch.
-    std::vector<Commit> commits;
-    QString branch;
-    QString branchUrl;
-    // What a facts list shows (msteams): label → value, in order.
-    std::vector<std::pair<QString, QString>> facts;
-};
-
-// The shape of `type`'s payload; InvalidArgument for the two types never sent (schedule,
-// pull_request_review).
-Result<Shape> shapeOf(HookEventType type);
-
-// The summary of `payload` (a task's v2 payload, Gitea's API JSON) with links made by `link`.
-// `withSender` appends " by <sender>" to the text where general.go does.
-Result<Summary> summarize(HookEventType type, const QJsonObject &payload, const LinkFormatter &link, bool withSender = true);
-
-// `text` cut to `max` characters (an ellipsis at the end): channels limit their fields.
-QString truncated(const QString &text, qsizetype max);
-// #rrggbb
+// fmt.Sprintf("%x", colour): lower-case hex, no "#".
 QString hexColour(int colour);
 
-// The commit lines of a push: "<link to id>: subject - author", one per line.
-QString commitLines(const Summary &s, const LinkFormatter &link);
-// The same with the subject and author HTML-escaped, lines joined by `separator`.
-QString htmlCommitLines(const Summary &s, const QString &separator);
+// Which converter method newPayload calls for an event type (payloader.go).
+enum class Shape { Create, Delete, Fork, Push, Issue, IssueComment, PullRequest, Review, Repository, Release, Wiki, Package, Status, WorkflowRun, WorkflowJob };
+// InvalidArgument for the two types never sent (schedule, pull_request_review): Gitea's
+// newPayload answers "unsupported event" for them.
+Result<Shape> shapeOf(HookEventType type);
+// parseHookPullRequestEventType: approved, rejected or comment.
+Result<QString> reviewAction(HookEventType type);
+
+// Reading the payload. str() follows a dotted path; numbers come back as decimal text.
+QString str(const QJsonObject &o, QStringView path);
+QJsonObject obj(const QJsonObject &o, QStringView key);
+// Gitea's setting.AppURL (with its trailing /) as the payload shows it: from the sender's
+// html_url, else the repository's html_url less its full name, else a package's html_url.
+QString appUrl(const QJsonObject &payload);
+// AppURL + url.PathEscape(login) (escaped) or AppURL + login (not: some Gitea sentences do not).
+QString userUrl(const QJsonObject &payload, const QString &login, bool escaped = true);
+
+// A pushed commit as the converters read it.
+struct PushCommit
+{
+    QString id;
+    QString url;
+    QString message; // whole, as sent
+    QString author;  // author.name
+    bool hasAuthor = false;
+    QJsonObject json; // the commit object (matrix sends them on)
+};
+std::vector<PushCommit> pushCommits(const QJsonObject &payload);
+// "1 new commit" / "N new commits" from total_commits.
+QString commitDescription(const QJsonObject &payload);
+// Discord's, DingTalk's, Telegram's and MS Teams' title link of a push: the commit (one), the
+// compare page (more), else the branch's /src/ page.
+QString pushTitleLink(const QJsonObject &payload);
+
+// What a get…PayloadInfo function returns.
+struct Info
+{
+    QString text;
+    QString title;  // issueTitle ("#2 crash") where there is one
+    QString extra;  // extraMarkdown (an issue's or pull's body, a review), or wiki's page link
+    int colour = Colour::Grey;
+};
+Info issuesInfo(const QJsonObject &p, const LinkFormatter &link, bool withSender);
+Info pullRequestInfo(const QJsonObject &p, const LinkFormatter &link, bool withSender);
+Info issueCommentInfo(const QJsonObject &p, const LinkFormatter &link, bool withSender);
+Info releaseInfo(const QJsonObject &p, const LinkFormatter &link, bool withSender);
+Info wikiInfo(const QJsonObject &p, const LinkFormatter &link, bool withSender);
+Info packageInfo(const QJsonObject &p, const LinkFormatter &link, bool withSender);
+Info statusInfo(const QJsonObject &p, const LinkFormatter &link, bool withSender);
+Info workflowRunInfo(const QJsonObject &p, const LinkFormatter &link, bool withSender);
+Info workflowJobInfo(const QJsonObject &p, const LinkFormatter &link, bool withSender);
+// The one-line text of the shapes general.go covers (Issue, PullRequest, IssueComment, Release,
+// Wiki, Package, Status, WorkflowRun, WorkflowJob) — what the converters that only send a text
+// use; an empty Info for the other shapes.
+Info sharedInfo(Shape shape, const QJsonObject &p, const LinkFormatter &link, bool withSender);
+
+// getIssuesInfo, getPullRequestInfo, getIssuesCommentInfo (Feishu's multi-line texts).
+struct Operation
+{
+    QString title, link, by, operatorLine, result, assignees;
+};
+Operation issuesOperation(const QJsonObject &p);
+Operation pullRequestOperation(const QJsonObject &p);
+Operation commentOperation(const QJsonObject &p);
 
 } // namespace Switchyard::Webhook::Channels
