@@ -67,6 +67,7 @@ private:
         if (seen.fullName.isEmpty())
             seen.fullName = text(json, "name");
         seen.language = text(json, "language");
+        seen.avatarUrl = text(json, "avatar_url");
         const QString type = text(json, "type");
         seen.isBot = type == QLatin1String("Bot") || seen.login.endsWith(QLatin1String("[bot]"));
         seen.isOrganization = type == QLatin1String("Organization");
@@ -175,6 +176,7 @@ private:
             pull->hasMerged = flag(json, "merged");
             pull->mergedCommitId = text(json, "merge_commit_sha");
             pull->isWorkInProgress = isWorkInProgressTitle(seen.title) || flag(json, "draft");
+            pull->externalId = number(json, "id");
         }
         // An issue's own id; a pull request payload carries the pull's (not stored as the issue's).
         Result<ForgeIssue> stored = ForgeDb::upsertIssue(m_tx, pull ? 0 : number(json, "id"), seen, pull, assignees ? &*assignees : nullptr);

@@ -21,7 +21,7 @@ QString keep(const char *column, const char *table)
         .arg(QLatin1String(column), QLatin1String(table));
 }
 
-const QString kUserColumns = QStringLiteral("id, login, full_name, email, is_bot, is_org, language, email_notifications, external_id");
+const QString kUserColumns = QStringLiteral("id, login, full_name, email, is_bot, is_org, language, email_notifications, external_id, avatar_url");
 
 ForgeUser userFrom(const QSqlQuery &q, int first = 0)
 {
@@ -35,6 +35,7 @@ ForgeUser userFrom(const QSqlQuery &q, int first = 0)
     u.language = q.value(first + 6).toString();
     u.emailNotifications = q.value(first + 7).toString();
     u.externalId = q.value(first + 8).toLongLong();
+    u.avatarUrl = q.value(first + 9).toString();
     return u;
 }
 
@@ -57,14 +58,14 @@ Result<ForgeUser> upsertUser(SqlTransaction &tx, const QString &source, qint64 e
         return Status::invalidArgument(QStringLiteral("a user without a login")).withField(QStringLiteral("login"));
     const qint64 now = nowUnix();
     return firstUser(tx.exec(QStringLiteral("INSERT INTO forge_user (source, external_id, login, full_name, email, is_bot, is_org, language, "
-                                            "created_unix, updated_unix) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                                            "ON CONFLICT (source, external_id) DO UPDATE SET login = excluded.login, %1, %2, %3, "
+                                            "avatar_url, created_unix, updated_unix) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                                            "ON CONFLICT (source, external_id) DO UPDATE SET login = excluded.login, %1, %2, %3, %4, "
                                             "is_bot = excluded.is_bot, is_org = excluded.is_org, updated_unix = excluded.updated_unix "
-                                            "RETURNING %4")
+                                            "RETURNING %5")
                                  .arg(keep("full_name", "forge_user"), keep("email", "forge_user"), keep("language", "forge_user"),
-                                      kUserColumns),
+                                      keep("avatar_url", "forge_user"), kUserColumns),
                              {source, externalId, seen.login, seen.fullName, seen.email, int(seen.isBot), int(seen.isOrganization),
-                              seen.language, now, now}),
+                              seen.language, seen.avatarUrl, now, now}),
                      seen.login);
 }
 
@@ -101,9 +102,12 @@ Result<ForgeIssue> upsertIssue(SqlTransaction &tx, qint64 externalId, const Forg
     const qint64 now = nowUnix();
     Result<qint64> id = tx.insertReturningId(
         QStringLiteral("INSERT INTO issue (external_id, repo_id, number, poster_id, title, content, is_pull, is_closed, is_wip, has_merged, "
-                       "head_branch, base_branch, html_url, created_unix, updated_unix) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                       "head_branch, base_branch, html_url, created_unix, updated_unix, pull_external_id) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                        "ON CONFLICT (repo_id, number) DO UPDATE SET "
                        "external_id = CASE WHEN excluded.external_id <> 0 THEN excluded.external_id ELSE issue.external_id END, "
+                       "pull_external_id = CASE WHEN excluded.pull_external_id <> 0 THEN excluded.pull_external_id "
+                       "ELSE issue.pull_external_id END, "
                        "poster_id = excluded.poster_id, %1, content = excluded.content, "
                        "is_pull = CASE WHEN excluded.is_pull <> 0 THEN 1 ELSE issue.is_pull END, is_closed = excluded.is_closed, "
                        "is_wip = excluded.is_wip, has_merged = CASE WHEN excluded.has_merged <> 0 THEN 1 ELSE issue.has_merged END, "
@@ -111,7 +115,7 @@ Result<ForgeIssue> upsertIssue(SqlTransaction &tx, qint64 externalId, const Forg
             .arg(keep("title", "issue"), keep("head_branch", "issue"), keep("base_branch", "issue"), keep("html_url", "issue")),
         {externalId, seen.repoId, seen.index, seen.poster->id, seen.title, seen.content, int(seen.isPull), int(seen.isClosed),
          int(pull && pull->isWorkInProgress), int(pull && pull->hasMerged), pull ? pull->headBranch : QString(),
-         pull ? pull->baseBranch : QString(), seen.htmlUrl, now, now});
+         pull ? pull->baseBranch : QString(), seen.htmlUrl, now, now, pull ? pull->externalId : 0});
     if (!id)
         return id.status();
     ForgeIssue issue = seen;
@@ -260,7 +264,8 @@ Result<ForgeRepo> repo(SqlTransaction &tx, qint64 id)
 Result<ForgeIssue> issue(SqlTransaction &tx, qint64 id, ForgePullRequest *pull)
 {
     Result<QSqlQuery> q = tx.exec(QStringLiteral("SELECT id, repo_id, number, poster_id, title, content, is_pull, is_closed, html_url, "
-                                                 "is_wip, has_merged, head_branch, base_branch, external_id FROM issue WHERE id = ?"),
+                                                 "is_wip, has_merged, head_branch, base_branch, external_id, pull_external_id "
+                                                 "FROM issue WHERE id = ?"),
                                   {id});
     if (!q)
         return q.status();
@@ -283,6 +288,7 @@ Result<ForgeIssue> issue(SqlTransaction &tx, qint64 id, ForgePullRequest *pull)
         pull->hasMerged = q->value(10).toBool();
         pull->headBranch = q->value(11).toString();
         pull->baseBranch = q->value(12).toString();
+        pull->externalId = q->value(14).toLongLong();
     }
     Result<ForgeUser> poster = user(tx, posterId);
     if (!poster)
@@ -291,7 +297,7 @@ Result<ForgeIssue> issue(SqlTransaction &tx, qint64 id, ForgePullRequest *pull)
     Result<QSqlQuery> assignees = tx.exec(QStringLiteral("SELECT %1 FROM forge_user u JOIN issue_assignee a ON a.user_id = u.id "
                                                          "WHERE a.issue_id = ? ORDER BY u.id")
                                               .arg(QStringLiteral("u.id, u.login, u.full_name, u.email, u.is_bot, u.is_org, u.language, "
-                                                                  "u.email_notifications, u.external_id")),
+                                                                  "u.email_notifications, u.external_id, u.avatar_url")),
                                           {i.id});
     if (!assignees)
         return assignees.status();

@@ -20,6 +20,7 @@ struct ForgeUser
     QString login;
     QString fullName;
     QString email;
+    QString avatarUrl; // as the forge sent it (payloads' avatar_url)
     bool isBot = false;
     bool isOrganization = false;
     QString language;          // for mail, e.g. "zh-CN"; empty: the instance's
@@ -118,7 +119,8 @@ inline bool isWorkInProgressTitle(const QString &title)
 
 struct ForgePullRequest
 {
-    qint64 id = 0;
+    qint64 id = 0;         // the issue's row: a pull is stored with its issue
+    qint64 externalId = 0; // the forge's id of the pull (not of its issue): payloads' pull_request.id
     std::optional<ForgeIssue> issue; // loaded by the bus for NewPullRequest
     QString headBranch;
     QString baseBranch;

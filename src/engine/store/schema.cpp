@@ -292,6 +292,16 @@ QStringList eventRetention(StoreBackend)
     };
 }
 
+// 13: what webhook payloads carry beyond the notifiers' needs (docs/webhooks.md): a user's avatar
+// as the forge sent it, and a pull request's own id (its issue's is external_id).
+QStringList payloadFields(StoreBackend)
+{
+    return {
+        QStringLiteral("ALTER TABLE forge_user ADD COLUMN avatar_url TEXT NOT NULL DEFAULT ''"),
+        QStringLiteral("ALTER TABLE issue ADD COLUMN pull_external_id BIGINT NOT NULL DEFAULT 0"),
+    };
+}
+
 } // namespace
 
 const std::vector<Migration> &storeMigrations()
@@ -309,6 +319,7 @@ const std::vector<Migration> &storeMigrations()
         {10, "fewer delivery indexes", &deliveryFewerIndexes},
         {11, "claim holders, instances, bulk jobs and the mail outbox", &claimHolders},
         {12, "event replay detection and retention", &eventRetention},
+        {13, "payload fields: user avatars, pull request ids", &payloadFields},
     };
     return migrations;
 }

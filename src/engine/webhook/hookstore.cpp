@@ -462,7 +462,7 @@ Result<HookTask> WebhookService::test(const CancelToken &cancel, qint64 hookId)
     ForgeUser pusher;
     pusher.login = QStringLiteral("switchyard");
     pusher.fullName = QStringLiteral("Switchyard test delivery");
-    const QByteArray payload = QJsonDocument(Payload::push(push, *repo, pusher)).toJson(QJsonDocument::Compact);
+    const QByteArray payload = Payload::push(push, *repo, pusher, pusher).toJson();
     const QString traceId = QUuid::createUuid().toString(QUuid::Id128);
     Result<qint64> id = d->store.writeValue<qint64>([&](SqlTransaction &tx) {
         return tx.insertReturningId(

@@ -19,17 +19,18 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-QJsonObject changedFrom(const char *field, const QString &from)
+// api.ChangesPayload with one field changed: {"<field>": {"from": …}}.
+OrderedObject changedFrom(const char *field, const QString &from)
 {
-    return {{QLatin1String(field), QJsonObject{{u"from"_s, from}}}};
+    OrderedObject o;
+    o.add(QString::fromLatin1(field), OrderedObject().add(u"from"_s, from));
+    return o;
 }
 
-QJsonArray labels(const std::vector<ForgeLabel> &list)
+// The doer as api.User, html_url under the forge of `repo`.
+OrderedObject sender(const NotifyContext &c, const ForgeRepo &repo)
 {
-    QJsonArray array;
-    for (const ForgeLabel &l : list)
-        array.append(QJsonObject{{u"id"_s, l.id}, {u"name"_s, l.name}, {u"color"_s, l.color}});
-    return array;
+    return Payload::user(c.doer, Payload::appUrl(repo));
 }
 
 EventSource sourceOf(const ForgeRepo &repo)
@@ -148,11 +149,10 @@ bool WebhookNotifier::loadComment(const char *method, const NotifyContext &c, co
     return load(method, c, issue, out);
 }
 
-void WebhookNotifier::send(const char *method, const EventSource &source, HookEventType type, QJsonObject payload,
+void WebhookNotifier::send(const char *method, const EventSource &source, HookEventType type, const OrderedObject &payload,
                            const NotifyContext &c, const QString &ref)
 {
-    payload.insert(u"sender"_s, Payload::user(c.doer));
-    const QByteArray body = QJsonDocument(payload).toJson(QJsonDocument::Compact);
+    const QByteArray body = payload.toJson();
     // Keyed by the call and the event type (a call sends each type once, or in a fixed order).
     Result<int> prepared = m_service.prepare(CancelToken(), source, type, body, ref, c.traceId, c.keyFor(name(type)));
     if (!prepared) {
@@ -163,24 +163,40 @@ void WebhookNotifier::send(const char *method, const EventSource &source, HookEv
 }
 
 void WebhookNotifier::sendIssueChange(const char *method, const NotifyContext &c, const IssueContext &ctx, HookEventType issueType,
-                                      HookEventType pullType, const QString &action, QJsonObject extra)
+                                      HookEventType pullType, const QString &action, const ChangeExtras &extra)
 {
-    QJsonObject payload{{u"action"_s, action}, {u"number"_s, ctx.issue.index}, {u"repository"_s, Payload::repository(ctx.repo)}};
-    if (ctx.pull)
-        payload.insert(u"pull_request"_s, Payload::pullRequest(*ctx.pull, ctx.repo));
-    else
-        payload.insert(u"issue"_s, Payload::issue(ctx.issue, ctx.repo));
-    for (auto it = extra.begin(); it != extra.end(); ++it)
-        payload.insert(it.key(), it.value());
-    send(method, sourceOf(ctx.repo), ctx.pull ? pullType : issueType, std::move(payload), c);
+    // api.IssuePayload and api.PullRequestPayload, field for field.
+    OrderedObject payload;
+    payload.add(u"action"_s, action).add(u"number"_s, ctx.issue.index);
+    if (!extra.changes.isEmpty())
+        payload.add(u"changes"_s, extra.changes);
+    if (ctx.pull) {
+        payload.add(u"pull_request"_s, Payload::pullRequest(*ctx.pull, ctx.repo, extra.mergedByDoer ? &c.doer : nullptr));
+        if (extra.requestedReviewer)
+            payload.add(u"requested_reviewer"_s, Payload::user(*extra.requestedReviewer, Payload::appUrl(ctx.repo)));
+        else
+            payload.addNull(u"requested_reviewer"_s);
+    } else {
+        payload.add(u"issue"_s, Payload::issue(ctx.issue, ctx.repo));
+    }
+    payload.add(u"repository"_s, Payload::repository(ctx.repo)).add(u"sender"_s, sender(c, ctx.repo)).add(u"commit_id"_s, QString());
+    if (ctx.pull) {
+        if (extra.review.isEmpty())
+            payload.addNull(u"review"_s);
+        else
+            payload.add(u"review"_s, extra.review);
+    }
+    send(method, sourceOf(ctx.repo), ctx.pull ? pullType : issueType, payload, c);
 }
 
 // ---- repositories ---------------------------------------------------------------------------------
 
 void WebhookNotifier::sendRepository(const NotifyContext &c, const ForgeRepo &repo, const QString &action)
 {
-    send("repository", sourceOf(repo), HookEventType::Repository,
-         {{u"action"_s, action}, {u"repository"_s, Payload::repository(repo)}, {u"organization"_s, Payload::user(repo.owner)}}, c);
+    OrderedObject payload;
+    payload.add(u"action"_s, action).add(u"repository"_s, Payload::repository(repo));
+    payload.add(u"organization"_s, Payload::user(repo.owner, Payload::appUrl(repo))).add(u"sender"_s, sender(c, repo));
+    send("repository", sourceOf(repo), HookEventType::Repository, payload, c);
 }
 
 void WebhookNotifier::adoptRepository(const NotifyContext &c, const ForgeUser &, const ForgeRepo &repo)
@@ -205,8 +221,10 @@ void WebhookNotifier::deleteRepository(const NotifyContext &c, const ForgeRepo &
 
 void WebhookNotifier::forkRepository(const NotifyContext &c, const ForgeRepo &oldRepo, const ForgeRepo &repo)
 {
-    send("forkRepository", sourceOf(oldRepo), HookEventType::Fork,
-         {{u"forkee"_s, Payload::repository(oldRepo)}, {u"repository"_s, Payload::repository(repo)}}, c);
+    OrderedObject payload;
+    payload.add(u"forkee"_s, Payload::repository(oldRepo)).add(u"repository"_s, Payload::repository(repo));
+    payload.add(u"sender"_s, sender(c, oldRepo));
+    send("forkRepository", sourceOf(oldRepo), HookEventType::Fork, payload, c);
     if (repo.owner.isOrganization)
         sendRepository(c, repo, u"created"_s);
 }
@@ -264,7 +282,7 @@ void WebhookNotifier::pullRequestReviewRequest(const NotifyContext &c, const For
         return; // Gitea: only a pull has reviewers
     sendIssueChange("pullRequestReviewRequest", c, ctx, HookEventType::PullRequestReviewRequest,
                     HookEventType::PullRequestReviewRequest, isRequest ? u"review_requested"_s : u"review_request_removed"_s,
-                    {{u"requested_reviewer"_s, Payload::user(reviewer)}});
+                    {.requestedReviewer = reviewer});
 }
 
 void WebhookNotifier::issueChangeContent(const NotifyContext &c, const ForgeIssue &issue, const QString &oldContent)
@@ -272,7 +290,7 @@ void WebhookNotifier::issueChangeContent(const NotifyContext &c, const ForgeIssu
     IssueContext ctx;
     if (load("issueChangeContent", c, issue, ctx))
         sendIssueChange("issueChangeContent", c, ctx, HookEventType::Issues, HookEventType::PullRequest, u"edited"_s,
-                        {{u"changes"_s, changedFrom("body", oldContent)}});
+                        {.changes = changedFrom("body", oldContent)});
 }
 
 void WebhookNotifier::issueClearLabels(const NotifyContext &c, const ForgeIssue &issue)
@@ -287,7 +305,7 @@ void WebhookNotifier::issueChangeTitle(const NotifyContext &c, const ForgeIssue 
     IssueContext ctx;
     if (load("issueChangeTitle", c, issue, ctx))
         sendIssueChange("issueChangeTitle", c, ctx, HookEventType::Issues, HookEventType::PullRequest, u"edited"_s,
-                        {{u"changes"_s, changedFrom("title", oldTitle)}});
+                        {.changes = changedFrom("title", oldTitle)});
 }
 
 void WebhookNotifier::issueChangeRef(const NotifyContext &c, const ForgeIssue &issue, const QString &oldRef)
@@ -295,18 +313,21 @@ void WebhookNotifier::issueChangeRef(const NotifyContext &c, const ForgeIssue &i
     IssueContext ctx;
     if (load("issueChangeRef", c, issue, ctx))
         sendIssueChange("issueChangeRef", c, ctx, HookEventType::Issues, HookEventType::PullRequest, u"edited"_s,
-                        {{u"changes"_s, changedFrom("ref", oldRef)}});
+                        {.changes = changedFrom("ref", oldRef)});
 }
 
 void WebhookNotifier::issueChangeLabels(const NotifyContext &c, const ForgeIssue &issue, const std::vector<ForgeLabel> &added,
                                         const std::vector<ForgeLabel> &removed)
 {
-    // Switchyard keeps no label set, so the payload says what changed (Gitea sends the whole set).
+    // Switchyard keeps no label set, so the issue's labels stay empty; what changed goes in
+    // changes.added_labels / removed_labels, as Gitea's ChangesPayload has them.
     IssueContext ctx;
-    if (load("issueChangeLabels", c, issue, ctx))
-        sendIssueChange("issueChangeLabels", c, ctx, HookEventType::IssueLabel, HookEventType::PullRequestLabel, u"label_updated"_s,
-                        {{u"changes"_s, QJsonObject{{u"labels"_s, QJsonObject{{u"added"_s, labels(added)},
-                                                                              {u"removed"_s, labels(removed)}}}}}});
+    if (!load("issueChangeLabels", c, issue, ctx))
+        return;
+    OrderedObject changes;
+    changes.add(u"added_labels"_s, Payload::labels(added, ctx.repo)).add(u"removed_labels"_s, Payload::labels(removed, ctx.repo));
+    sendIssueChange("issueChangeLabels", c, ctx, HookEventType::IssueLabel, HookEventType::PullRequestLabel, u"label_updated"_s,
+                    {.changes = changes});
 }
 
 // ---- pull requests ----------------------------------------------------------------------------------
@@ -326,7 +347,7 @@ void WebhookNotifier::sendMerged(const char *method, const NotifyContext &c, con
     ctx.pull->hasMerged = true;
     ctx.issue.isClosed = true;
     ctx.pull->issue->isClosed = true;
-    sendIssueChange(method, c, ctx, HookEventType::PullRequest, HookEventType::PullRequest, u"closed"_s);
+    sendIssueChange(method, c, ctx, HookEventType::PullRequest, HookEventType::PullRequest, u"closed"_s, {.mergedByDoer = true});
 }
 
 void WebhookNotifier::mergePullRequest(const NotifyContext &c, const ForgePullRequest &pr)
@@ -367,7 +388,7 @@ void WebhookNotifier::pullRequestReview(const NotifyContext &c, const ForgePullR
     IssueContext ctx;
     if (loadPull("pullRequestReview", c, pr, ctx))
         sendIssueChange("pullRequestReview", c, ctx, type, type, u"reviewed"_s,
-                        {{u"review"_s, QJsonObject{{u"type"_s, name(type)}, {u"content"_s, review.content}}}});
+                        {.review = OrderedObject().add(u"type"_s, name(type)).add(u"content"_s, review.content)});
 }
 
 void WebhookNotifier::pullRequestChangeTargetBranch(const NotifyContext &c, const ForgePullRequest &pr, const QString &oldBranch)
@@ -375,23 +396,26 @@ void WebhookNotifier::pullRequestChangeTargetBranch(const NotifyContext &c, cons
     IssueContext ctx;
     if (loadPull("pullRequestChangeTargetBranch", c, pr, ctx))
         sendIssueChange("pullRequestChangeTargetBranch", c, ctx, HookEventType::PullRequest, HookEventType::PullRequest,
-                        u"edited"_s, {{u"changes"_s, changedFrom("ref", oldBranch)}});
+                        u"edited"_s, {.changes = changedFrom("ref", oldBranch)});
 }
 
 // ---- comments ---------------------------------------------------------------------------------------
 
 namespace {
 
-QJsonObject commentPayload(const QString &action, const ForgeIssue &issue, const ForgeRepo &repo, const ForgeComment &comment,
-                           const std::optional<ForgePullRequest> &pull)
+// api.IssueCommentPayload: action, issue, pull_request (a pull's), comment, changes (an edit's),
+// repository, sender, is_pull.
+OrderedObject commentPayload(const NotifyContext &c, const QString &action, const ForgeIssue &issue, const ForgeRepo &repo,
+                             const ForgeComment &comment, const std::optional<ForgePullRequest> &pull, const OrderedObject &changes = {})
 {
-    QJsonObject payload{{u"action"_s, action},
-                        {u"issue"_s, Payload::issue(issue, repo, pull ? &*pull : nullptr)},
-                        {u"comment"_s, Payload::comment(comment, issue)},
-                        {u"repository"_s, Payload::repository(repo)},
-                        {u"is_pull"_s, pull.has_value()}};
+    OrderedObject payload;
+    payload.add(u"action"_s, action).add(u"issue"_s, Payload::issue(issue, repo, pull ? &*pull : nullptr));
     if (pull)
-        payload.insert(u"pull_request"_s, Payload::pullRequest(*pull, repo));
+        payload.add(u"pull_request"_s, Payload::pullRequest(*pull, repo));
+    payload.add(u"comment"_s, Payload::comment(comment, issue, repo));
+    if (!changes.isEmpty())
+        payload.add(u"changes"_s, changes);
+    payload.add(u"repository"_s, Payload::repository(repo)).add(u"sender"_s, sender(c, repo)).add(u"is_pull"_s, pull.has_value());
     return payload;
 }
 
@@ -407,18 +431,15 @@ void WebhookNotifier::createIssueComment(const NotifyContext &c, const ForgeRepo
     if (!full.poster)
         full.poster = c.doer;
     send("createIssueComment", sourceOf(ctx.repo), ctx.pull ? HookEventType::PullRequestComment : HookEventType::IssueComment,
-         commentPayload(u"created"_s, ctx.issue, ctx.repo, full, ctx.pull), c);
+         commentPayload(c, u"created"_s, ctx.issue, ctx.repo, full, ctx.pull), c);
 }
 
 void WebhookNotifier::updateComment(const NotifyContext &c, const ForgeComment &comment, const QString &oldContent)
 {
     IssueContext ctx;
-    if (!loadComment("updateComment", c, comment, ctx))
-        return;
-    QJsonObject payload = commentPayload(u"edited"_s, ctx.issue, ctx.repo, comment, ctx.pull);
-    payload.insert(u"changes"_s, changedFrom("body", oldContent));
-    send("updateComment", sourceOf(ctx.repo), ctx.pull ? HookEventType::PullRequestComment : HookEventType::IssueComment,
-         std::move(payload), c);
+    if (loadComment("updateComment", c, comment, ctx))
+        send("updateComment", sourceOf(ctx.repo), ctx.pull ? HookEventType::PullRequestComment : HookEventType::IssueComment,
+             commentPayload(c, u"edited"_s, ctx.issue, ctx.repo, comment, ctx.pull, changedFrom("body", oldContent)), c);
 }
 
 void WebhookNotifier::deleteComment(const NotifyContext &c, const ForgeComment &comment)
@@ -426,7 +447,7 @@ void WebhookNotifier::deleteComment(const NotifyContext &c, const ForgeComment &
     IssueContext ctx;
     if (loadComment("deleteComment", c, comment, ctx))
         send("deleteComment", sourceOf(ctx.repo), ctx.pull ? HookEventType::PullRequestComment : HookEventType::IssueComment,
-             commentPayload(u"deleted"_s, ctx.issue, ctx.repo, comment, ctx.pull), c);
+             commentPayload(c, u"deleted"_s, ctx.issue, ctx.repo, comment, ctx.pull), c);
 }
 
 // ---- wiki -------------------------------------------------------------------------------------------
@@ -434,8 +455,11 @@ void WebhookNotifier::deleteComment(const NotifyContext &c, const ForgeComment &
 void WebhookNotifier::sendWiki(const char *method, const NotifyContext &c, const ForgeRepo &repo, const WikiPage &page,
                                const QString &action, const QString &comment)
 {
-    send(method, sourceOf(repo), HookEventType::Wiki,
-         {{u"action"_s, action}, {u"repository"_s, Payload::repository(repo)}, {u"page"_s, page.name}, {u"comment"_s, comment}}, c);
+    // api.WikiPayload: the sender before the page, as the struct has it.
+    OrderedObject payload;
+    payload.add(u"action"_s, action).add(u"repository"_s, Payload::repository(repo)).add(u"sender"_s, sender(c, repo));
+    payload.add(u"page"_s, page.name).add(u"comment"_s, comment);
+    send(method, sourceOf(repo), HookEventType::Wiki, payload, c);
 }
 
 void WebhookNotifier::newWikiPage(const NotifyContext &c, const ForgeRepo &repo, const WikiPage &page, const QString &comment)
@@ -470,8 +494,10 @@ void WebhookNotifier::sendRelease(const char *method, const NotifyContext &c, co
     ForgeRepo repo = *full.repo;
     if (repo.owner.login.isEmpty() && !loadRepo(method, c, repo.id, repo))
         return;
-    send(method, sourceOf(repo), HookEventType::Release,
-         {{u"action"_s, action}, {u"release"_s, Payload::release(full, repo)}, {u"repository"_s, Payload::repository(repo)}}, c);
+    OrderedObject payload;
+    payload.add(u"action"_s, action).add(u"release"_s, Payload::release(full, repo));
+    payload.add(u"repository"_s, Payload::repository(repo)).add(u"sender"_s, sender(c, repo));
+    send(method, sourceOf(repo), HookEventType::Release, payload, c);
 }
 
 void WebhookNotifier::newRelease(const NotifyContext &c, const ForgeRelease &release)
@@ -495,31 +521,25 @@ void WebhookNotifier::deleteRelease(const NotifyContext &c, const ForgeRelease &
 
 void WebhookNotifier::sendPush(const char *method, const NotifyContext &c, const ForgeRepo &repo, const PushUpdate &push)
 {
-    QJsonObject payload = Payload::push(push, repo, c.doer);
-    payload.remove(u"sender"_s); // send() sets it
-    send(method, sourceOf(repo), HookEventType::Push, std::move(payload), c, push.refFullName);
+    send(method, sourceOf(repo), HookEventType::Push, Payload::push(push, repo, c.doer, c.doer), c, push.refFullName);
 }
 
 void WebhookNotifier::sendCreateRef(const char *method, const NotifyContext &c, const ForgeRepo &repo, RefType type,
                                     const QString &ref, const QString &sha)
 {
-    send(method, sourceOf(repo), HookEventType::Create,
-         {{u"sha"_s, sha},
-          {u"ref"_s, Payload::shortRefName(ref)},
-          {u"ref_type"_s, refTypeName(type)},
-          {u"repository"_s, Payload::repository(repo)}},
-         c, ref);
+    OrderedObject payload;
+    payload.add(u"sha"_s, sha).add(u"ref"_s, Payload::shortRefName(ref)).add(u"ref_type"_s, refTypeName(type));
+    payload.add(u"repository"_s, Payload::repository(repo)).add(u"sender"_s, sender(c, repo));
+    send(method, sourceOf(repo), HookEventType::Create, payload, c, ref);
 }
 
 void WebhookNotifier::sendDeleteRef(const char *method, const NotifyContext &c, const ForgeRepo &repo, RefType type,
                                     const QString &ref)
 {
-    send(method, sourceOf(repo), HookEventType::Delete,
-         {{u"ref"_s, Payload::shortRefName(ref)},
-          {u"ref_type"_s, refTypeName(type)},
-          {u"pusher_type"_s, u"user"_s},
-          {u"repository"_s, Payload::repository(repo)}},
-         c, ref);
+    OrderedObject payload;
+    payload.add(u"ref"_s, Payload::shortRefName(ref)).add(u"ref_type"_s, refTypeName(type)).add(u"pusher_type"_s, u"user"_s);
+    payload.add(u"repository"_s, Payload::repository(repo)).add(u"sender"_s, sender(c, repo));
+    send(method, sourceOf(repo), HookEventType::Delete, payload, c, ref);
 }
 
 void WebhookNotifier::pushCommits(const NotifyContext &c, const ForgeRepo &repo, const PushUpdate &push)
@@ -553,81 +573,3 @@ void WebhookNotifier::syncDeleteRef(const NotifyContext &c, const ForgeRepo &rep
 {
     sendDeleteRef("syncDeleteRef", c, repo, type, refFullName);
 }
-
-// ---- packages ---------------------------------------------------------------------------------------
-
-void WebhookNotifier::sendPackage(const char *method, const NotifyContext &c, const ForgePackage &package, const QString &action)
-{
-    const QJsonObject body{{u"id"_s, package.id},
-                           {u"owner"_s, Payload::user(package.owner)},
-                           {u"type"_s, package.type},
-                           {u"name"_s, package.name},
-                           {u"version"_s, package.version},
-                           {u"creator"_s, Payload::user(c.doer)}};
-    send(method, EventSource{0, package.owner.id}, HookEventType::Package, {{u"action"_s, action}, {u"package"_s, body}}, c);
-}
-
-void WebhookNotifier::packageCreate(const NotifyContext &c, const ForgePackage &package)
-{
-    sendPackage("packageCreate", c, package, u"created"_s);
-}
-
-void WebhookNotifier::packageDelete(const NotifyContext &c, const ForgePackage &package)
-{
-    sendPackage("packageDelete", c, package, u"deleted"_s);
-}
-
-// ---- statuses and workflows ---------------------------------------------------------------------------
-
-void WebhookNotifier::createCommitStatus(const NotifyContext &c, const ForgeRepo &repo, const CommitStatus &status)
-{
-    const QString commitUrl = repo.htmlUrl.isEmpty() ? QString() : repo.htmlUrl + u"/commit/"_s + status.sha;
-    send("createCommitStatus", sourceOf(repo), HookEventType::Status,
-         {{u"sha"_s, status.sha},
-          {u"state"_s, status.state},
-          {u"context"_s, status.context},
-          {u"description"_s, status.description},
-          {u"target_url"_s, Payload::absoluteUrl(status.targetUrl, repo.htmlUrl)},
-          {u"commit"_s, QJsonObject{{u"id"_s, status.sha}, {u"url"_s, commitUrl}}},
-          {u"repository"_s, Payload::repository(repo)}},
-         c);
-}
-
-void WebhookNotifier::workflowRunStatusUpdate(const NotifyContext &c, const ForgeRepo &repo, const WorkflowRun &run)
-{
-    const QString action = run.status == u"completed"_s ? u"completed"_s
-                           : run.status == u"in_progress"_s ? u"in_progress"_s
-                                                            : u"requested"_s;
-    send("workflowRunStatusUpdate", sourceOf(repo), HookEventType::WorkflowRun,
-         {{u"action"_s, action},
-          {u"workflow_run"_s, QJsonObject{{u"id"_s, run.id},
-                                         {u"name"_s, run.name},
-                                         {u"event"_s, run.event},
-                                         {u"status"_s, run.status},
-                                         {u"conclusion"_s, run.conclusion.isEmpty() ? QJsonValue() : QJsonValue(run.conclusion)},
-                                         {u"head_branch"_s, run.headBranch},
-                                         {u"run_number"_s, run.runNumber}}},
-          {u"repository"_s, Payload::repository(repo)},
-          {u"organization"_s, Payload::user(repo.owner)}},
-         c);
-}
-
-void WebhookNotifier::workflowJobStatusUpdate(const NotifyContext &c, const ForgeRepo &repo, const WorkflowJob &job)
-{
-    const QString action = job.status == u"completed"_s     ? u"completed"_s
-                           : job.status == u"in_progress"_s ? u"in_progress"_s
-                           : job.status == u"waiting"_s     ? u"waiting"_s
-                                                            : u"queued"_s;
-    send("workflowJobStatusUpdate", sourceOf(repo), HookEventType::WorkflowJob,
-         {{u"action"_s, action},
-          {u"workflow_job"_s, QJsonObject{{u"id"_s, job.id},
-                                         {u"run_id"_s, job.runId},
-                                         {u"name"_s, job.name},
-                                         {u"status"_s, job.status},
-                                         {u"conclusion"_s, job.conclusion.isEmpty() ? QJsonValue() : QJsonValue(job.conclusion)}}},
-          {u"repository"_s, Payload::repository(repo)},
-          {u"organization"_s, Payload::user(repo.owner)}},
-         c);
-}
-
-} // namespace Switchyard::Webhook

@@ -22,9 +22,9 @@
 // (NotifyContext::retryLater). Each call's tasks get delivery ids derived from the event's trace
 // and NotifyContext::keyFor(), so an event dispatched again after a crash makes no second task.
 
-#include "engine/notify/notify.h"
+#include "orderedjson.h"
 
-#include <QJsonObject>
+#include "engine/notify/notify.h"
 
 #include <atomic>
 
@@ -119,11 +119,20 @@ private:
     // (NotifyContext::retryLater); any other is logged and counted.
     void failed(const char *method, const NotifyContext &c, const Status &why);
 
-    void send(const char *method, const EventSource &source, HookEventType type, QJsonObject payload, const NotifyContext &c,
+    // `payload` is complete, its sender included, in Gitea's field order.
+    void send(const char *method, const EventSource &source, HookEventType type, const OrderedObject &payload, const NotifyContext &c,
               const QString &ref = {});
+    // What some changes add to api.IssuePayload / api.PullRequestPayload (each in its place).
+    struct ChangeExtras
+    {
+        OrderedObject changes;                       // api.ChangesPayload, omitted when empty
+        std::optional<ForgeUser> requestedReviewer;  // pull_request_review_request
+        OrderedObject review;                        // api.ReviewPayload, null when empty
+        bool mergedByDoer = false;                   // a merge: merged_by is the doer
+    };
     // The issues* or pull_request* form of one change to an issue (isPull decides).
     void sendIssueChange(const char *method, const NotifyContext &c, const IssueContext &ctx, HookEventType issueType,
-                         HookEventType pullType, const QString &action, QJsonObject extra = {});
+                         HookEventType pullType, const QString &action, const ChangeExtras &extra = {});
     void sendRepository(const NotifyContext &c, const ForgeRepo &repo, const QString &action);
     void sendMerged(const char *method, const NotifyContext &c, const ForgePullRequest &pr);
     void sendPush(const char *method, const NotifyContext &c, const ForgeRepo &repo, const PushUpdate &push);
