@@ -13,6 +13,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
+#include "support/goldensamples.h"
 #include "support/testutil.h"
 
 #include <QJsonDocument>
@@ -34,52 +35,19 @@ QString dataPath(const QString &relative)
 
 struct Sample
 {
-    QString name; // the golden file's name
-    QString input; // payloads/… or channel-inputs/…
+    QString name;  // the golden file's name
+    QString input; // its file: payloads/… or channel-inputs/…
     HookEventType event;
 };
 
-// The inputs and the event each is sent as: every type allEvents() holds.
-const std::vector<Sample> &samples()
+// Every sample (tests/support/goldensamples.h), with the event its name says.
+std::vector<Sample> samples()
 {
-    const auto notifier = [](const char *name, HookEventType e) {
-        return Sample{QString::fromLatin1(name), QStringLiteral("payloads/%1.json").arg(QLatin1String(name)), e};
-    };
-    const auto extra = [](const char *name, HookEventType e) {
-        return Sample{QString::fromLatin1(name), QStringLiteral("channel-inputs/%1.json").arg(QLatin1String(name)), e};
-    };
-    static const std::vector<Sample> list{
-        notifier("create", HookEventType::Create),
-        notifier("delete", HookEventType::Delete),
-        notifier("fork", HookEventType::Fork),
-        notifier("issue-comment", HookEventType::IssueComment),
-        notifier("issues-closed", HookEventType::Issues),
-        notifier("issues-opened", HookEventType::Issues),
-        notifier("package", HookEventType::Package),
-        notifier("pull-request-merged", HookEventType::PullRequest),
-        notifier("pull-request-opened", HookEventType::PullRequest),
-        notifier("push", HookEventType::Push),
-        notifier("release", HookEventType::Release),
-        notifier("repository-created", HookEventType::Repository),
-        notifier("review-approved", HookEventType::PullRequestReviewApproved),
-        notifier("status", HookEventType::Status),
-        notifier("wiki", HookEventType::Wiki),
-        notifier("workflow-job", HookEventType::WorkflowJob),
-        notifier("workflow-run", HookEventType::WorkflowRun),
-        extra("issue-assign", HookEventType::IssueAssign),
-        extra("issue-label", HookEventType::IssueLabel),
-        extra("issue-milestone", HookEventType::IssueMilestone),
-        extra("pull-request-assign", HookEventType::PullRequestAssign),
-        extra("pull-request-label", HookEventType::PullRequestLabel),
-        extra("pull-request-milestone", HookEventType::PullRequestMilestone),
-        extra("pull-request-comment", HookEventType::PullRequestComment),
-        extra("pull-request-sync", HookEventType::PullRequestSync),
-        extra("review-request", HookEventType::PullRequestReviewRequest),
-        extra("review-rejected", HookEventType::PullRequestReviewRejected),
-        extra("review-comment", HookEventType::PullRequestReviewComment),
-        extra("workflow-run-running", HookEventType::WorkflowRun),
-        extra("workflow-job-failure", HookEventType::WorkflowJob),
-    };
+    std::vector<Sample> list;
+    const QMap<QString, QString> all = Test::webhookSamples(QStringLiteral(SWITCHYARD_GOLDEN));
+    for (auto it = all.cbegin(); it != all.cend(); ++it)
+        if (const std::optional<HookEventType> e = Test::eventOfSample(it.key()))
+            list.push_back({it.key(), it.value(), *e});
     return list;
 }
 
@@ -171,7 +139,7 @@ private Q_SLOTS:
         QFETCH(QString, sample);
         QFETCH(QString, input);
         QFETCH(int, event);
-        const QByteArray payload = readFile(dataPath(input));
+        const QByteArray payload = readFile(input);
         QVERIFY2(!payload.isEmpty(), qPrintable(input));
         const QJsonObject body = converted(HookType(type), HookEventType(event), payload);
         const QString golden = dataPath(QStringLiteral("channels/%1/%2.json").arg(name(HookType(type)), sample));

@@ -8,6 +8,7 @@
 #include "engine/webhook/channels/channels.h"
 #include "engine/webhook/request.h"
 
+#include "support/goldensamples.h"
 #include "support/testutil.h"
 
 #include <QCryptographicHash>
@@ -30,31 +31,14 @@ const QString kGolden = QStringLiteral(SWITCHYARD_GOLDEN "/webhook/");
 const QString kUuid = QStringLiteral("6f1c2a9e-4b7d-4e21-9a3f-0c5d8e7b1a24");
 const QString kTrace = QStringLiteral("0d3b5f7a-1c2e-4f60-8a9b-2c4d6e8f0a1b");
 
-// A sample's event type, from its name: `<event_type>[-<action>]` ("issues-opened",
-// "pull_request_review_approved"); the longest event name that starts it.
 std::optional<HookEventType> eventOf(const QString &sample)
 {
-    const QString normalised = QString(sample).replace(u'-', u'_');
-    std::optional<HookEventType> best;
-    qsizetype bestLength = 0;
-    for (HookEventType type : everyHookEventType()) {
-        const QString n = name(type);
-        if (normalised.startsWith(n) && (normalised.size() == n.size() || normalised.at(n.size()) == u'_') && n.size() > bestLength) {
-            best = type;
-            bestLength = n.size();
-        }
-    }
-    return best;
+    return Test::eventOfSample(sample);
 }
 
-// The samples: file stem → path.
 QMap<QString, QString> samples()
 {
-    QMap<QString, QString> found;
-    for (const QString &dir : {QStringLiteral("payloads"), QStringLiteral("channel-inputs")})
-        for (const QFileInfo &f : QDir(kGolden + dir).entryInfoList({QStringLiteral("*.json")}, QDir::Files))
-            found.insert(f.completeBaseName(), f.filePath());
-    return found;
+    return Test::webhookSamples(QStringLiteral(SWITCHYARD_GOLDEN));
 }
 
 // The settings each channel is composed with (as tst_webhookchannels converts).
