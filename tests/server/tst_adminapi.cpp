@@ -942,6 +942,37 @@ private Q_SLOTS:
         QCOMPARE(http("DELETE", url(QStringLiteral("/hooks/%1").arg(hook)), m_token).status, 200);
     }
 
+    // Gitea's default hooks over HTTP: scope "default" on create and in the list filter; a bad
+    // scope is a 400 that names the field and lists the scopes.
+    void defaultHooksAreCreatedAndListedByScope()
+    {
+        HttpResult r = post(QStringLiteral("/hooks"), m_token,
+                            R"({"scope":"default","url":"http://127.0.0.1:9/new-repo","events":{"send_everything":true}})");
+        QCOMPARE(r.status, 201);
+        const qint64 hook = object(r)[QStringLiteral("id")].toInteger();
+        QCOMPARE(object(r)[QStringLiteral("scope")].toString(), QStringLiteral("default"));
+        QCOMPARE(object(r)[QStringLiteral("repo_id")].toInteger(), 0);
+        QCOMPARE(object(r)[QStringLiteral("owner_id")].toInteger(), 0);
+        r = get(QStringLiteral("/hooks"), m_token, QStringLiteral("scope=default"));
+        QCOMPARE(r.status, 200);
+        QCOMPARE(array(r).size(), 1);
+        QCOMPARE(array(r).at(0)[QStringLiteral("id")].toInteger(), hook);
+        r = get(QStringLiteral("/hooks"), m_token, QStringLiteral("scope=system"));
+        for (const QJsonValue &row : array(r))
+            QVERIFY(row[QStringLiteral("id")].toInteger() != hook);
+        r = post(QStringLiteral("/hooks"), m_token, R"({"scope":"default","repo_id":3,"url":"http://127.0.0.1:9/x"})");
+        QCOMPARE(r.status, 400);
+        QCOMPARE(r.errorField(), QStringLiteral("scope"));
+        r = post(QStringLiteral("/hooks"), m_token, R"({"scope":"everywhere","url":"http://127.0.0.1:9/x"})");
+        QCOMPARE(r.status, 400);
+        QCOMPARE(r.errorField(), QStringLiteral("scope"));
+        QVERIFY2(r.body.contains("everywhere") && r.body.contains("default"), r.body.constData());
+        r = get(QStringLiteral("/hooks"), m_token, QStringLiteral("scope=everywhere"));
+        QCOMPARE(r.status, 400);
+        QCOMPARE(r.errorField(), QStringLiteral("scope"));
+        QCOMPARE(http("DELETE", url(QStringLiteral("/hooks/%1").arg(hook)), m_token).status, 200);
+    }
+
     void everyEntryHasARoute()
     {
         for (const Admin::OpBase *op : Admin::Catalogue::all()) {

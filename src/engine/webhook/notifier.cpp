@@ -179,7 +179,11 @@ void WebhookNotifier::sendIssueChange(const char *method, const NotifyContext &c
 
 void WebhookNotifier::sendRepository(const NotifyContext &c, const ForgeRepo &repo, const QString &action)
 {
-    send("repository", sourceOf(repo), HookEventType::Repository,
+    EventSource source = sourceOf(repo);
+    // A new repository gets the default hooks first, in the same transaction (Gitea's
+    // CopyDefaultWebhooksToRepo runs when it creates one, before it notifies).
+    source.newRepository = action == u"created"_s;
+    send("repository", source, HookEventType::Repository,
          {{u"action"_s, action}, {u"repository"_s, Payload::repository(repo)}, {u"organization"_s, Payload::user(repo.owner)}}, c);
 }
 
@@ -207,8 +211,14 @@ void WebhookNotifier::forkRepository(const NotifyContext &c, const ForgeRepo &ol
 {
     send("forkRepository", sourceOf(oldRepo), HookEventType::Fork,
          {{u"forkee"_s, Payload::repository(oldRepo)}, {u"repository"_s, Payload::repository(repo)}}, c);
-    if (repo.owner.isOrganization)
+    if (repo.owner.isOrganization) {
         sendRepository(c, repo, u"created"_s);
+        return;
+    }
+    // A user's fork hears no repository event, but Gitea creates it as any repository: it gets
+    // the default hooks too.
+    if (Result<int> copied = m_service.copyDefaultHooks(repo.id); !copied)
+        failed("forkRepository", c, copied.status());
 }
 
 // ---- issues ---------------------------------------------------------------------------------------
