@@ -25,12 +25,12 @@
 #include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
-
-#include <map>
 #include <QElapsedTimer>
 #include <QTimer>
 #include <QUrlQuery>
 #include <QWebSocket>
+
+#include <map>
 
 using namespace Switchyard;
 using namespace Switchyard::Test;
