@@ -277,7 +277,8 @@ private Q_SLOTS:
 
         const auto copies = [&] {
             std::vector<Hook> out;
-            for (const Hook &h : f.engine->webhooks().list().value())
+            const Result<std::vector<Hook>> all = f.engine->webhooks().list();
+            for (const Hook &h : *all)
                 if (h.repoId != 0)
                     out.push_back(h);
             return out;
