@@ -1776,6 +1776,14 @@
         <translation>整个实例（系统）</translation>
     </message>
     <message>
+        <source>each new repository (default)</source>
+        <translation>每个新仓库（默认）</translation>
+    </message>
+    <message>
+        <source>Not sent itself: each repository created from now on gets a copy as its own webhook</source>
+        <translation>本身不发送：此后创建的每个仓库都会得到一份副本，作为它自己的网络钩子</translation>
+    </message>
+    <message>
         <source>JSON (application/json)</source>
         <translation>JSON（application/json）</translation>
     </message>

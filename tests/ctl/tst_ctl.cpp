@@ -292,6 +292,31 @@ private Q_SLOTS:
         QVERIFY2(bad.err.contains("not csv or json"), bad.err.constData());
     }
 
+    // hooks create/list --scope default: Gitea's default hooks (copied into new repositories).
+    void defaultHooksByScope()
+    {
+        const Run created = api({QStringLiteral("hooks"), QStringLiteral("create"), QStringLiteral("--target-url"),
+                                 QStringLiteral("http://127.0.0.1:9/default"), QStringLiteral("--scope"), QStringLiteral("default"),
+                                 QStringLiteral("--json")});
+        QCOMPARE(created.exitCode, 0);
+        const QJsonObject hook = QJsonDocument::fromJson(created.out).object();
+        QCOMPARE(hook.value(QStringLiteral("scope")).toString(), QStringLiteral("default"));
+        const Run listed = api({QStringLiteral("hooks"), QStringLiteral("list"), QStringLiteral("--scope"), QStringLiteral("default"),
+                                QStringLiteral("--json")});
+        QCOMPARE(listed.exitCode, 0);
+        const QJsonArray rows = QJsonDocument::fromJson(listed.out).array();
+        QCOMPARE(rows.size(), 1);
+        QCOMPARE(rows.at(0)[QStringLiteral("id")].toInteger(), hook.value(QStringLiteral("id")).toInteger());
+        const Run table = api({QStringLiteral("hooks"), QStringLiteral("list"), QStringLiteral("--scope"), QStringLiteral("default")});
+        QVERIFY2(table.exitCode == 0 && table.out.contains("default"), table.out.constData());
+        const Run bad = api({QStringLiteral("hooks"), QStringLiteral("list"), QStringLiteral("--scope"), QStringLiteral("nowhere")});
+        QVERIFY(bad.exitCode != 0);
+        QVERIFY2(bad.err.contains("scope") && bad.err.contains("nowhere"), bad.err.constData());
+        QCOMPARE(api({QStringLiteral("hooks"), QStringLiteral("delete"), QString::number(hook.value(QStringLiteral("id")).toInteger())})
+                     .exitCode,
+                 0);
+    }
+
     void exitCodesTellFailuresApart()
     {
         // Unreachable: 3.

@@ -30,6 +30,8 @@
 #include <QUrlQuery>
 #include <QWebSocket>
 
+#include <map>
+
 using namespace Switchyard;
 using namespace Switchyard::Test;
 
@@ -944,6 +946,75 @@ private Q_SLOTS:
         QCOMPARE(post(QStringLiteral("/queues/%1/flush").arg(qid(QStringLiteral("webhook_sender"))), m_token).status, 200);
         r = get(QStringLiteral("/deliveries"), m_token, QStringLiteral("hook=%1&status=succeeded").arg(hook));
         QCOMPARE(r.headers.value("x-total-count"), QByteArray::number(kTasks));
+        QCOMPARE(http("DELETE", url(QStringLiteral("/hooks/%1").arg(hook)), m_token).status, 200);
+    }
+
+    // Team access over HTTP: an organisation's members and owners, and what their teams give on
+    // one of its repositories; a user is not an organisation, a user's repository has no teams.
+    void organisationMembersAndTeamAccess()
+    {
+        const QByteArray push = "{\"ref\":\"refs/heads/main\",\"before\":\"1\",\"after\":\"2\",\"commits\":[],"
+                                "\"repository\":{\"id\":20,\"name\":\"secret\",\"full_name\":\"acme/secret\",\"private\":true,"
+                                "\"owner\":{\"id\":50,\"login\":\"acme\",\"type\":\"Organization\"}},\"sender\":{\"id\":2,\"login\":\"bob\"}}";
+        QCOMPARE(http("POST", url(QStringLiteral("/events")), m_token, push, {{"X-Gitea-Event-Type", "push"}, {"X-Gitea-Delivery", "api-org"}}).status,
+                 202);
+        QCOMPARE(http("POST", url(QStringLiteral("/queues/%1/flush").arg(qid(QStringLiteral("event_ingest"))), QStringLiteral("timeout_ms=30000")), m_token)
+                     .status,
+                 200);
+        std::map<QString, qint64> users, repos;
+        for (const QJsonValue &u : array(get(QStringLiteral("/users"), m_token)))
+            users[u[QStringLiteral("login")].toString()] = u[QStringLiteral("id")].toInteger();
+        for (const QJsonValue &r : array(get(QStringLiteral("/repos"), m_token)))
+            repos[r[QStringLiteral("full_name")].toString()] = r[QStringLiteral("id")].toInteger();
+        QVERIFY(users.count(QStringLiteral("acme")) && users.count(QStringLiteral("bob")) && users.count(QStringLiteral("alice")));
+        QVERIFY(repos.count(QStringLiteral("acme/secret")) && repos.count(QStringLiteral("alice/engine")));
+        const auto put = [&](const QString &path, const QByteArray &body) { return http("PUT", url(path), m_token, body); };
+        const qint64 acme = users[QStringLiteral("acme")], bob = users[QStringLiteral("bob")];
+        QCOMPARE(put(QStringLiteral("/orgs/%1/members/%2").arg(acme).arg(bob), R"({"role":"owner"})").status, 200);
+        QCOMPARE(put(QStringLiteral("/orgs/%1/members/%2").arg(acme).arg(bob), R"({"role":"boss"})").errorField(), QStringLiteral("role"));
+        HttpResult r = put(QStringLiteral("/orgs/%1/members/%2").arg(bob).arg(acme), R"({"role":"member"})");
+        QCOMPARE(r.status, 400);
+        QCOMPARE(r.errorField(), QStringLiteral("id"));
+        QCOMPARE(put(QStringLiteral("/orgs/424242/members/%1").arg(bob), R"({"role":"member"})").status, 404);
+        QCOMPARE(put(QStringLiteral("/repos/%1/team-access/%2").arg(repos[QStringLiteral("acme/secret")]).arg(users[QStringLiteral("alice")]),
+                     R"({"access":1})")
+                     .status,
+                 200);
+        r = put(QStringLiteral("/repos/%1/team-access/%2").arg(repos[QStringLiteral("alice/engine")]).arg(bob), R"({"access":1})");
+        QCOMPARE(r.status, 400);
+        QCOMPARE(r.errorField(), QStringLiteral("id"));
+        QCOMPARE(put(QStringLiteral("/repos/%1/team-access/%2").arg(repos[QStringLiteral("acme/secret")]).arg(bob), R"({"access":9})").errorField(),
+                 QStringLiteral("access"));
+    }
+
+    // Gitea's default hooks over HTTP: scope "default" on create and in the list filter; a bad
+    // scope is a 400 that names the field and lists the scopes.
+    void defaultHooksAreCreatedAndListedByScope()
+    {
+        HttpResult r = post(QStringLiteral("/hooks"), m_token,
+                            R"({"scope":"default","url":"http://127.0.0.1:9/new-repo","events":{"send_everything":true}})");
+        QCOMPARE(r.status, 201);
+        const qint64 hook = object(r)[QStringLiteral("id")].toInteger();
+        QCOMPARE(object(r)[QStringLiteral("scope")].toString(), QStringLiteral("default"));
+        QCOMPARE(object(r)[QStringLiteral("repo_id")].toInteger(), 0);
+        QCOMPARE(object(r)[QStringLiteral("owner_id")].toInteger(), 0);
+        r = get(QStringLiteral("/hooks"), m_token, QStringLiteral("scope=default"));
+        QCOMPARE(r.status, 200);
+        QCOMPARE(array(r).size(), 1);
+        QCOMPARE(array(r).at(0)[QStringLiteral("id")].toInteger(), hook);
+        r = get(QStringLiteral("/hooks"), m_token, QStringLiteral("scope=system"));
+        for (const QJsonValue &row : array(r))
+            QVERIFY(row[QStringLiteral("id")].toInteger() != hook);
+        r = post(QStringLiteral("/hooks"), m_token, R"({"scope":"default","repo_id":3,"url":"http://127.0.0.1:9/x"})");
+        QCOMPARE(r.status, 400);
+        QCOMPARE(r.errorField(), QStringLiteral("scope"));
+        r = post(QStringLiteral("/hooks"), m_token, R"({"scope":"everywhere","url":"http://127.0.0.1:9/x"})");
+        QCOMPARE(r.status, 400);
+        QCOMPARE(r.errorField(), QStringLiteral("scope"));
+        QVERIFY2(r.body.contains("everywhere") && r.body.contains("default"), r.body.constData());
+        r = get(QStringLiteral("/hooks"), m_token, QStringLiteral("scope=everywhere"));
+        QCOMPARE(r.status, 400);
+        QCOMPARE(r.errorField(), QStringLiteral("scope"));
         QCOMPARE(http("DELETE", url(QStringLiteral("/hooks/%1").arg(hook)), m_token).status, 200);
     }
 

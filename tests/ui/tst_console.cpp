@@ -1063,6 +1063,28 @@ private Q_SLOTS:
         QCOMPARE(last.data().toString(), QStringLiteral("0"));
     }
 
+    // The hook dialog offers Gitea's default scope: no target, and the list shows the scope.
+    void webhooksDialogAddsADefaultHook()
+    {
+        ConsoleFixture c("[webhook]\nALLOWED_HOST_LIST = loopback\n");
+        MainWindow &w = c.open(QStringLiteral("webhooks"));
+        WebhooksPage &page = *w.page<WebhooksPage>(QStringLiteral("webhooks"));
+        page.addAction()->trigger();
+        HookDialog *dialog = page.dialog();
+        QVERIFY(dialog && dialog->isVisible());
+        auto *scope = qobject_cast<QComboBox *>(dialog->fieldWidget(QStringLiteral("scope")));
+        QVERIFY(scope && !scope->accessibleName().isEmpty());
+        const int index = scope->findData(QStringLiteral("default"));
+        QVERIFY(index >= 0 && !scope->itemText(index).isEmpty() && !scope->itemData(index, Qt::ToolTipRole).toString().isEmpty());
+        scope->setCurrentIndex(index);
+        QVERIFY(!dialog->fieldWidget(QStringLiteral("repo_id"))->isEnabled());
+        qobject_cast<QLineEdit *>(dialog->fieldWidget(QStringLiteral("url")))->setText(QStringLiteral("http://127.0.0.1:9/new"));
+        Q_EMIT dialog->submitted();
+        QVERIFY(Test::eventually([&] { return page.dialog() == nullptr && page.hooks().rowCount() == 1; }));
+        QCOMPARE(page.hooks().rows().front().scope, QStringLiteral("default"));
+        QCOMPARE(page.hooks().rows().front().repoId, 0);
+    }
+
     // The Webhooks page: add a hook through the dialog (a refusal is shown in the dialog, with
     // the field focused and nothing lost), test it against a real receiver, read the request and
     // the response, redeliver, delete after a confirmation.

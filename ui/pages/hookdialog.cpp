@@ -54,6 +54,11 @@ HookDialog::HookDialog(QWidget *parent, const Admin::HookRow *existing) : QDialo
     m_ui->scopeCombo->addItem(tr("an organisation"), QStringLiteral("organization"));
     m_ui->scopeCombo->addItem(tr("a user"), QStringLiteral("user"));
     m_ui->scopeCombo->addItem(tr("the whole instance (system)"), QStringLiteral("system"));
+    // Gitea's default hooks: never sent; copied into every repository created afterwards.
+    m_ui->scopeCombo->addItem(tr("each new repository (default)"), QStringLiteral("default"));
+    m_ui->scopeCombo->setItemData(m_ui->scopeCombo->count() - 1,
+                                  tr("Not sent itself: each repository created from now on gets a copy as its own webhook"),
+                                  Qt::ToolTipRole);
     for (const char *type : {"gitea", "gogs", "slack", "discord", "dingtalk", "telegram", "msteams", "feishu", "matrix", "wechatwork", "packagist"})
         m_ui->typeCombo->addItem(QLatin1String(type), QLatin1String(type));
     for (const char *method : {"POST", "GET", "PUT"})
@@ -69,9 +74,10 @@ HookDialog::HookDialog(QWidget *parent, const Admin::HookRow *existing) : QDialo
     m_ui->errorLabel->hide();
     connect(m_ui->chooseRadio, &QRadioButton::toggled, m_ui->eventList, &QWidget::setEnabled);
     const auto scopeChanged = [this] {
-        const bool system = m_ui->scopeCombo->currentData().toString() == QLatin1String("system");
-        m_ui->targetSpin->setEnabled(!system && !isEdit());
-        m_ui->targetLabel->setEnabled(!system);
+        const QString scope = m_ui->scopeCombo->currentData().toString();
+        const bool noTarget = scope == QLatin1String("system") || scope == QLatin1String("default");
+        m_ui->targetSpin->setEnabled(!noTarget && !isEdit());
+        m_ui->targetLabel->setEnabled(!noTarget);
     };
     connect(m_ui->scopeCombo, &QComboBox::currentIndexChanged, this, scopeChanged);
     connect(m_ui->typeCombo, &QComboBox::currentIndexChanged, this, [this] { showChannelFields(metaJson()); });
@@ -192,7 +198,7 @@ Admin::HookCreateArgs HookDialog::createArgs() const
     a.scope = m_ui->scopeCombo->currentData().toString();
     if (a.scope == QLatin1String("repository"))
         a.repoId = m_ui->targetSpin->value();
-    else if (a.scope != QLatin1String("system"))
+    else if (a.scope != QLatin1String("system") && a.scope != QLatin1String("default"))
         a.ownerId = m_ui->targetSpin->value();
     a.url = m_ui->urlEdit->text().trimmed();
     a.name = m_ui->nameEdit->text().trimmed();

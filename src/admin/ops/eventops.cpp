@@ -358,11 +358,72 @@ const Op<AccessChange, Done> repoCollaborator{
         return changeRepoPerson(c, a.id, a.user, [&](SqlTransaction &tx) { return ForgeDb::setCollaborator(tx, a.id, a.user, int(a.access)); });
     }};
 
+// What the organisation's teams give a member on one of its repositories (Gitea's team_repo ×
+// team_user): read access to a private repository for notifications and mail.
+const Op<AccessChange, Done> repoTeamAccess{
+    {.action = "repo.team-access", .method = HttpMethod::Put, .path = "/repos/{id}/team-access/{user}", .flags = Mutating,
+     .summary = "the access an organisation member's teams give to its repository (0 removes)", .cli = "repos team-access",
+     .done = "user {user} has team access {access} to repository {id}"},
+    [](OpContext &c, const AccessChange &a) -> Result<Done> {
+        return changeRepoPerson(c, a.id, a.user, [&](SqlTransaction &tx) -> Status {
+            if (a.access > 0) { // a team's member is the organisation's member
+                Result<qint64> owner = tx.scalar(QStringLiteral("SELECT COALESCE(MAX(r.owner_id), 0) FROM repo r "
+                                                                "JOIN forge_user o ON o.id = r.owner_id WHERE r.id = ? AND o.is_org = 1"),
+                                                 {a.id});
+                if (!owner)
+                    return owner.status();
+                if (*owner == 0)
+                    return Status::invalidArgument(QStringLiteral("id: repository %1 is not an organisation's").arg(a.id))
+                        .withField(QStringLiteral("id"));
+                Result<qint64> member = tx.scalar(QStringLiteral("SELECT COUNT(*) FROM org_member WHERE org_id = ? AND user_id = ?"),
+                                                  {*owner, a.user});
+                if (!member)
+                    return member.status();
+                if (*member == 0)
+                    if (Status s = ForgeDb::setOrgMember(tx, *owner, a.user, true); !s)
+                        return s;
+            }
+            return ForgeDb::setTeamAccess(tx, a.id, a.user, int(a.access));
+        });
+    }};
+
+const Op<OrgMemberChange, Done> orgMember{
+    {.action = "org.member", .method = HttpMethod::Put, .path = "/orgs/{id}/members/{user}", .flags = Mutating,
+     .summary = "a user's membership of an organisation: none, member or owner (owners read every repository of it)",
+     .cli = "orgs member", .done = "user {user} is {role} of organisation {id}"},
+    [](OpContext &c, const OrgMemberChange &a) -> Result<Done> {
+        if (a.role != QLatin1String("none") && a.role != QLatin1String("member") && a.role != QLatin1String("owner"))
+            return Status::invalidArgument(QStringLiteral("role: \"%1\" is not one of none, member, owner").arg(a.role.left(64)))
+                .withField(QStringLiteral("role"));
+        const Status done = c.engine.store().write([&](SqlTransaction &tx) -> Status {
+            Result<qint64> isOrg = tx.scalar(QStringLiteral("SELECT COALESCE(MAX(is_org), -1) FROM forge_user WHERE id = ?"), {a.id});
+            if (!isOrg)
+                return isOrg.status();
+            if (*isOrg != 1)
+                return (*isOrg < 0 ? Status::notFound(QStringLiteral("no organisation %1").arg(a.id))
+                                   : Status::invalidArgument(QStringLiteral("id: user %1 is not an organisation").arg(a.id)))
+                    .withField(QStringLiteral("id"));
+            if (Status s = ForgeDb::checkUser(tx, a.user); !s)
+                return s;
+            if (a.role == QLatin1String("none")) // leaving ends every team membership (Gitea's RemoveOrgUser)
+                if (Status s = tx.exec(QStringLiteral("DELETE FROM team_access WHERE user_id = ? AND repo_id IN "
+                                                      "(SELECT id FROM repo WHERE owner_id = ?)"),
+                                       {a.user, a.id})
+                                   .status();
+                    !s)
+                    return s;
+            return ForgeDb::setOrgMember(tx, a.id, a.user, a.role != QLatin1String("none"), a.role == QLatin1String("owner"));
+        });
+        if (!done)
+            return done;
+        return Done{};
+    }};
+
 std::vector<const OpBase *> eventOps()
 {
     return {&eventIngest, &eventList,  &eventGet,  &notificationList, &notificationNew, &notificationUpdate, &notificationReadAll,
             &feedList,    &traceGet,   &userList,  &repoList,         &repoPeople,      &repoWatch,          &userMail,          &repoMute,
-            &repoUnmute,  &repoCollaborator};
+            &repoUnmute,  &repoCollaborator, &repoTeamAccess, &orgMember};
 }
 
 } // namespace Switchyard::Admin::Ops

@@ -455,6 +455,21 @@ void describe(V &v, AccessChange &a)
     v(ArgSpec{ArgSpec::Body, "access", "0 none (removes), 1 read, 2 write, 3 admin", 0, 3, "--access", true}, a.access);
 }
 
+// An organisation's member and role (Gitea's org_user; owner: the Owners team).
+struct OrgMemberChange
+{
+    qint64 id = 0;
+    qint64 user = 0;
+    QString role;
+};
+template<typename V>
+void describe(V &v, OrgMemberChange &a)
+{
+    v(ArgSpec{ArgSpec::Path, "id", "the organisation's user id (users list)", 1}, a.id);
+    v(ArgSpec{ArgSpec::Path, "user", "the user id (users list)", 1}, a.user);
+    v(ArgSpec{ArgSpec::Body, "role", "none (removes, with the team access it gave), member or owner", 0, 0, "--role", true}, a.role);
+}
+
 namespace Ops {
 
 extern const Op<EventPost, EventAcceptedRow> eventIngest;
@@ -474,6 +489,8 @@ extern const Op<MailPreferenceChange, Done> userMail;
 extern const Op<RepoUser, Done> repoMute;
 extern const Op<RepoUser, Done> repoUnmute;
 extern const Op<AccessChange, Done> repoCollaborator;
+extern const Op<AccessChange, Done> repoTeamAccess;
+extern const Op<OrgMemberChange, Done> orgMember;
 
 std::vector<const OpBase *> eventOps();
 

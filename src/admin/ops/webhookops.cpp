@@ -104,6 +104,8 @@ Status applyString(const char *field, const QJsonValue &value, std::optional<QSt
     return Status::ok();
 }
 
+const QString kScopes = QStringLiteral("repository, organization, user, system, default");
+
 // Where a new hook is installed, from scope / repo_id / owner_id; the repository or owner must
 // be known to the store.
 Status applyScope(Engine &engine, const HookCreateArgs &a, Hook &h)
@@ -134,14 +136,17 @@ Status applyScope(Engine &engine, const HookCreateArgs &a, Hook &h)
         if (owner->isOrganization != (scope == QLatin1String("organization")) && !a.scope.isEmpty())
             return invalid("scope", QStringLiteral("%1 is %2, not an %3").arg(owner->login, owner->isOrganization ? QStringLiteral("an organisation") : QStringLiteral("a user"), scope));
         h.ownerId = a.ownerId;
-    } else if (scope == QLatin1String("system")) {
+    } else if (scope == QLatin1String("system") || scope == QLatin1String("default")) {
+        // Gitea's admin hooks: a system hook hears every repository; a default hook is never sent
+        // but copied into each repository created after it.
         if (a.repoId > 0 || a.ownerId > 0)
-            return invalid("scope", QStringLiteral("a system hook has neither repo_id nor owner_id"));
-        h.isSystem = true;
+            return invalid("scope", QStringLiteral("a %1 hook has neither repo_id nor owner_id").arg(scope));
+        h.isSystem = scope == QLatin1String("system");
+        h.isDefault = !h.isSystem;
     } else if (scope.isEmpty()) {
-        return invalid("scope", QStringLiteral("give repo_id, owner_id or scope \"system\""));
+        return invalid("scope", QStringLiteral("give repo_id, owner_id or scope \"system\" or \"default\""));
     } else {
-        return invalid("scope", QStringLiteral("\"%1\" is not one of repository, organization, user, system").arg(scope.left(64)));
+        return invalid("scope", QStringLiteral("\"%1\" is not one of %2").arg(scope.left(64), kScopes));
     }
     return Status::ok();
 }
@@ -160,7 +165,7 @@ HookRow hookRow(const Hook &h, bool ownerIsOrganization, bool clearUrl)
 {
     HookRow r;
     r.id = h.id;
-    r.scope = name(targetType(h.repoId, h.ownerId, h.isSystem, ownerIsOrganization));
+    r.scope = h.isDefault ? QStringLiteral("default") : name(targetType(h.repoId, h.ownerId, h.isSystem, ownerIsOrganization));
     r.repoId = h.repoId;
     r.ownerId = h.ownerId;
     r.url = clearUrl ? h.url : maskedUrl(h.url, &r.urlMasked);
@@ -278,9 +283,8 @@ const Op<HookListArgs, std::vector<HookRow>> hookList{
      .columns = {{"id", "id"}, {"scope", "scope"}, {"repo", "repo_id"}, {"owner", "owner_id"}, {"type", "type"}, {"url", "url"},
                  {"active", "active"}, {"last", "last_status"}}},
     [](OpContext &c, const HookListArgs &a) -> Result<std::vector<HookRow>> {
-        if (!a.scope.isEmpty() && a.scope != QLatin1String("repository") && a.scope != QLatin1String("organization")
-            && a.scope != QLatin1String("user") && a.scope != QLatin1String("system"))
-            return invalid("scope", QStringLiteral("\"%1\" is not one of repository, organization, user, system").arg(a.scope.left(64)));
+        if (!a.scope.isEmpty() && !kScopes.split(QStringLiteral(", ")).contains(a.scope))
+            return invalid("scope", QStringLiteral("\"%1\" is not one of %2").arg(a.scope.left(64), kScopes));
         Result<std::vector<Hook>> hooks = c.engine.webhooks().list();
         if (!hooks)
             return hooks.status();
@@ -312,7 +316,7 @@ const Op<HookRef, HookRow> hookGet{
 
 const Op<HookCreateArgs, HookRow> hookCreate{
     {.action = "hook.create", .method = HttpMethod::Post, .path = "/hooks", .flags = Mutating,
-     .summary = "add a webhook (repository, organisation, user or system)", .cli = "hooks create", .done = "created hook {id}",
+     .summary = "add a webhook (repository, organisation, user, system, or a default hook copied into each new repository)", .cli = "hooks create", .done = "created hook {id}",
      .okStatus = 201},
     [](OpContext &c, const HookCreateArgs &a) -> Result<HookRow> {
         Hook h;

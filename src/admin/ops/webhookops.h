@@ -34,7 +34,7 @@ namespace Switchyard::Admin {
 struct HookRow
 {
     qint64 id = 0;
-    QString scope; // repository, organization, user, system
+    QString scope; // repository, organization, user, system, default (copied into new repositories, never sent)
     qint64 repoId = 0;
     qint64 ownerId = 0;
     QString url;     // masked (Webhook::maskedUrl()) but for an admin's GET /hooks/{id}
@@ -143,7 +143,7 @@ struct HookListArgs
 template<typename V>
 void describe(V &v, HookListArgs &a)
 {
-    v(ArgSpec{ArgSpec::Query, "scope", "only this scope: repository, organization, user or system", 0, 0, "--scope"}, a.scope);
+    v(ArgSpec{ArgSpec::Query, "scope", "only this scope: repository, organization, user, system or default", 0, 0, "--scope"}, a.scope);
     v(ArgSpec{ArgSpec::Query, "repo", "only the hooks of this repository id", 0, std::numeric_limits<qint64>::max(), "--repo"}, a.repo);
     v(ArgSpec{ArgSpec::Query, "owner", "only the hooks of this owner (user or organisation) id", 0,
               std::numeric_limits<qint64>::max(), "--owner"},
@@ -181,7 +181,11 @@ template<typename V>
 void describe(V &v, HookCreateArgs &a)
 {
     constexpr qint64 kMax = std::numeric_limits<qint64>::max();
-    v(ArgSpec{ArgSpec::Body, "scope", "repository, organization, user or system (default: from repo_id / owner_id)", 0, 0, "--scope"}, a.scope);
+    v(ArgSpec{ArgSpec::Body, "scope",
+              "repository, organization, user, system, or default (copied into each new repository, never sent itself); "
+              "when not given: from repo_id / owner_id",
+              0, 0, "--scope"},
+      a.scope);
     v(ArgSpec{ArgSpec::Body, "repo_id", "the repository's id (a repository hook)", 0, kMax, "--repo"}, a.repoId);
     v(ArgSpec{ArgSpec::Body, "owner_id", "the owner's id (an organisation's or user's hook)", 0, kMax, "--owner"}, a.ownerId);
     v(ArgSpec{ArgSpec::Body, "url", "where deliveries go (http or https)", 0, 0, "--target-url", true}, a.url);

@@ -395,11 +395,43 @@ Status setCollaborator(SqlTransaction &tx, qint64 repoId, qint64 userId, int mod
         .status();
 }
 
-Status setOrgMember(SqlTransaction &tx, qint64 orgId, qint64 userId, bool member)
+Status setOrgMember(SqlTransaction &tx, qint64 orgId, qint64 userId, bool member, bool owner)
 {
     if (!member)
         return tx.exec(QStringLiteral("DELETE FROM org_member WHERE org_id = ? AND user_id = ?"), {orgId, userId}).status();
-    return tx.exec(QStringLiteral("INSERT INTO org_member (org_id, user_id) VALUES (?, ?) ON CONFLICT DO NOTHING"), {orgId, userId}).status();
+    return tx.exec(QStringLiteral("INSERT INTO org_member (org_id, user_id, is_owner) VALUES (?, ?, ?) "
+                                  "ON CONFLICT (org_id, user_id) DO UPDATE SET is_owner = excluded.is_owner"),
+                   {orgId, userId, owner ? 1 : 0})
+        .status();
+}
+
+Status setTeamAccess(SqlTransaction &tx, qint64 repoId, qint64 userId, int mode)
+{
+    if (mode <= 0)
+        return tx.exec(QStringLiteral("DELETE FROM team_access WHERE repo_id = ? AND user_id = ?"), {repoId, userId}).status();
+    return tx.exec(QStringLiteral("INSERT INTO team_access (repo_id, user_id, mode) VALUES (?, ?, ?) "
+                                  "ON CONFLICT (repo_id, user_id) DO UPDATE SET mode = excluded.mode"),
+                   {repoId, userId, mode})
+        .status();
+}
+
+QString privateReadersSql()
+{
+    // A team access counts only while its holder is still a member (leaving the organisation
+    // ends every team membership in Gitea).
+    return QStringLiteral("SELECT CAST(? AS BIGINT) UNION SELECT user_id FROM collaborator WHERE repo_id = ? AND mode >= 1 "
+                          "UNION SELECT m.user_id FROM org_member m WHERE m.org_id = ? AND (m.is_owner = 1 OR EXISTS "
+                          "(SELECT 1 FROM team_access t WHERE t.repo_id = ? AND t.user_id = m.user_id AND t.mode >= 1))");
+}
+
+QVariantList privateReadersValues(qint64 repoId, qint64 ownerId)
+{
+    return {ownerId, repoId, ownerId, repoId};
+}
+
+Result<QSet<qint64>> privateReaders(SqlTransaction &tx, qint64 repoId, qint64 ownerId)
+{
+    return idSet(tx, privateReadersSql(), privateReadersValues(repoId, ownerId));
 }
 
 Result<std::vector<RepoRow>> repos(SqlTransaction &tx, qint64 offset, qint64 limit, qint64 *total)

@@ -2,7 +2,7 @@
 
 // The forge's domain in the store (schema migration 2): what event ingestion learns about users,
 // repositories, issues, comments, reviews and releases, and the relations operators set by hand
-// (watch modes, mutes, collaborators). Upserts run inside the caller's transaction, so one event's
+// (watch modes, mutes, collaborators, organisation members and their team access). Upserts run inside the caller's transaction, so one event's
 // rows commit together; reads for the admin API page in SQL.
 //
 // Keys: users, repositories, comments, reviews and releases by (source, external id) — the event
@@ -80,7 +80,22 @@ Status setMute(SqlTransaction &tx, qint64 userId, qint64 repoId, bool muted);
 Status setMailPreference(SqlTransaction &tx, qint64 userId, const QString &preference);
 // mode 1 read, 2 write, 3 admin; 0 removes.
 Status setCollaborator(SqlTransaction &tx, qint64 repoId, qint64 userId, int mode);
-Status setOrgMember(SqlTransaction &tx, qint64 orgId, qint64 userId, bool member);
+// A member of organisation `orgId`; `owner`: of its Owners team (every repository of it). Not a
+// member removes the row (and with it every team access it gave).
+Status setOrgMember(SqlTransaction &tx, qint64 orgId, qint64 userId, bool member, bool owner = false);
+// The access a member's teams give to repository `repoId` of their organisation (Gitea's
+// team_repo × team_user, the highest mode): 1 read, 2 write, 3 admin; 0 removes.
+Status setTeamAccess(SqlTransaction &tx, qint64 repoId, qint64 userId, int mode);
+
+// Who may read a private repository (Gitea's CheckRepoUnitUser / HasAccessUnit, as far as the
+// forge told Switchyard): its owner, its collaborators (mode ≥ 1), and those members of the owning
+// organisation who own it or whose teams give access to the repository (team_access ≥ 1). Org
+// membership alone is not access, and nothing unknown is taken for access. A public repository:
+// everyone (not asked here).
+Result<QSet<qint64>> privateReaders(SqlTransaction &tx, qint64 repoId, qint64 ownerId);
+// The same as a SQL subquery of user ids, for `IN (…)`; its parameters: privateReadersValues().
+QString privateReadersSql();
+QVariantList privateReadersValues(qint64 repoId, qint64 ownerId);
 
 // The first column of every row of `sql` (user ids, mostly), as a set.
 Result<QSet<qint64>> idSet(SqlTransaction &tx, const QString &sql, const QVariantList &values);

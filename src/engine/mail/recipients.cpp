@@ -49,21 +49,18 @@ Result<std::map<qint64, MailUser>> loadUsers(SqlTransaction &tx, const std::vect
     return out;
 }
 
-// Who may read a repository's issues: anyone when it is public; else its owner, collaborators
-// and the owning organisation's members (nullopt: everyone).
+// Who may read a repository's issues (Gitea's access_model.CheckRepoUnitUser in mail_issue.go):
+// anyone when it is public (nullopt); else its owner, collaborators, and the owning
+// organisation's owners and members whose teams give access (ForgeDb::privateReaders()). A
+// member whose access the forge did not tell is left out.
 Result<std::optional<QSet<qint64>>> readers(SqlTransaction &tx, qint64 repoId, bool isPrivate, qint64 ownerId)
 {
     if (!isPrivate)
         return std::optional<QSet<qint64>>();
-    QSet<qint64> ids{ownerId};
-    for (const auto &[sql, key] : {std::pair{QStringLiteral("SELECT user_id FROM collaborator WHERE repo_id = ? AND mode >= 1"), repoId},
-                                   std::pair{QStringLiteral("SELECT user_id FROM org_member WHERE org_id = ?"), ownerId}}) {
-        Result<QSet<qint64>> found = ForgeDb::idSet(tx, sql, {key});
-        if (!found)
-            return found.status();
-        ids.unite(*found);
-    }
-    return std::optional<QSet<qint64>>(std::move(ids));
+    Result<QSet<qint64>> found = ForgeDb::privateReaders(tx, repoId, ownerId);
+    if (!found)
+        return found.status();
+    return std::optional<QSet<qint64>>(std::move(found).value());
 }
 
 Result<std::vector<qint64>> ids(SqlTransaction &tx, const QString &sql, const QVariantList &values)

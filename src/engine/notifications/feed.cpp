@@ -103,9 +103,8 @@ void FeedNotifier::record(const NotifyContext &c, const Action &action)
         return tx.exec(columns + QStringLiteral("SELECT w.user_id, CAST(? AS INTEGER), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT), "
                                                 "CAST(? AS TEXT), CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS TEXT) "
                                                 "FROM watch w WHERE w.repo_id = ? AND w.mode IN (1, 3) AND w.user_id NOT IN (?, ?) "
-                                                "AND (? = 0 OR w.user_id IN (SELECT user_id FROM collaborator WHERE repo_id = ? "
-                                                "UNION SELECT user_id FROM org_member WHERE org_id = ?)) ORDER BY w.user_id"),
-                       row + QVariantList{repoId, c.doer.id, ownerId, isPrivate ? 1 : 0, repoId, ownerId})
+                                                "AND (? = 0 OR w.user_id IN (") + ForgeDb::privateReadersSql() + QStringLiteral(")) ORDER BY w.user_id"),
+                       row + QVariantList{repoId, c.doer.id, ownerId, isPrivate ? 1 : 0} + ForgeDb::privateReadersValues(repoId, ownerId))
             .status();
     });
     if (!written && c.scope && written.code() == Status::Code::Unavailable) {

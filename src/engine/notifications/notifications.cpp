@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 namespace Switchyard {
 
@@ -25,18 +26,17 @@ qint64 nowUnix()
 
 using ForgeDb::IssueFacts;
 
-// Whether `userId` may read the repository: anyone for a public one; the owner, collaborators and
-// the owning organisation's members for a private one.
-Result<bool> canRead(SqlTransaction &tx, const IssueFacts &f, qint64 userId)
+// Who may read the repository (Gitea's CheckRepoUnitUser in services/uinotification): anyone
+// for a public one (nullopt); for a private one its owner, collaborators, and the owning
+// organisation's owners and members with team access (ForgeDb::privateReaders()).
+Result<std::optional<QSet<qint64>>> readers(SqlTransaction &tx, const IssueFacts &f)
 {
-    if (!f.repoPrivate || userId == f.ownerId)
-        return true;
-    Result<qint64> n = tx.scalar(QStringLiteral("SELECT (SELECT COUNT(*) FROM collaborator WHERE repo_id = ? AND user_id = ?) + "
-                                                "(SELECT COUNT(*) FROM org_member WHERE org_id = ? AND user_id = ?)"),
-                                 {f.repoId, userId, f.ownerId, userId});
-    if (!n)
-        return n.status();
-    return *n > 0;
+    if (!f.repoPrivate)
+        return std::optional<QSet<qint64>>();
+    Result<QSet<qint64>> found = ForgeDb::privateReaders(tx, f.repoId, f.ownerId);
+    if (!found)
+        return found.status();
+    return std::optional<QSet<qint64>>(std::move(found).value());
 }
 
 Result<qint64> unreadOf(SqlTransaction &tx, qint64 userId)
@@ -203,16 +203,16 @@ Result<int> NotificationService::deliver(const NotificationItem &item)
             while (q->next()) // the oldest row of a user wins (ordered newest first, overwritten)
                 existing[q->value(0).toLongLong()] = {q->value(1).toLongLong(), NotificationStatus(q->value(2).toInt())};
         }
+        Result<std::optional<QSet<qint64>>> canRead = readers(tx, f);
+        if (!canRead)
+            return canRead.status();
         Written w;
         const qint64 now = nowUnix();
         const int source = int(f.isPull ? NotificationSource::Pull : NotificationSource::Issue);
         for (qint64 userId : recipients) {
             if (bots.contains(userId))
                 continue;
-            Result<bool> readable = canRead(tx, f, userId);
-            if (!readable)
-                return readable.status();
-            if (!*readable)
+            if (*canRead && !(*canRead)->contains(userId))
                 continue;
             if (const auto row = existing.find(userId); row != existing.end()) {
                 const qint64 id = row->second.first;

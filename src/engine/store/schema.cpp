@@ -302,6 +302,21 @@ QStringList payloadFields(StoreBackend)
     };
 }
 
+// 14: Gitea's default webhooks (repo 0, owner 0, not system) are copied into each new repository;
+// a row of repo_default_hooks says repository repo_id got its copies, so a creation seen again
+// copies nothing. Team access to an organisation's private repositories: org_member.is_owner (the
+// Owners team: every repository), team_access the mode a member's teams give on one repository
+// (Gitea's team_repo × team_user; 1 read, 2 write, 3 admin).
+QStringList defaultHooksAndTeams(StoreBackend)
+{
+    return {
+        QStringLiteral("CREATE TABLE repo_default_hooks (repo_id BIGINT PRIMARY KEY, copied_unix BIGINT NOT NULL)"),
+        QStringLiteral("ALTER TABLE org_member ADD COLUMN is_owner INTEGER NOT NULL DEFAULT 0"),
+        QStringLiteral("CREATE TABLE team_access (repo_id BIGINT NOT NULL, user_id BIGINT NOT NULL, mode INTEGER NOT NULL, "
+                       "PRIMARY KEY (repo_id, user_id))"),
+    };
+}
+
 } // namespace
 
 const std::vector<Migration> &storeMigrations()
@@ -320,6 +335,7 @@ const std::vector<Migration> &storeMigrations()
         {11, "claim holders, instances, bulk jobs and the mail outbox", &claimHolders},
         {12, "event replay detection and retention", &eventRetention},
         {13, "payload fields: user avatars, pull request ids", &payloadFields},
+        {14, "default webhooks copied into new repositories; organisation team access", &defaultHooksAndTeams},
     };
     return migrations;
 }

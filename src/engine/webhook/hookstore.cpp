@@ -1,6 +1,7 @@
 // Hooks in the store and the tasks they are given: validating and writing a hook, prepare()
 // with its gates (DISABLE_WEBHOOKS, the subscription, an empty push, the branch filter), a
-// redelivery, a test delivery, a task by id or delivery id, and the readers of their rows.
+// redelivery, a test delivery, a task by id or delivery id, and the readers of their rows; the
+// default hooks' copies into a new repository.
 //
 // Threads: every function runs on its caller's thread (the admin API, the notify bus, cron),
 // any number at once; each is one or a few store transactions, then a push on webhook_sender
@@ -46,6 +47,7 @@ Result<Hook> hookFrom(const QSqlQuery &q)
     h.repoId = q.value(1).toLongLong();
     h.ownerId = q.value(2).toLongLong();
     h.isSystem = q.value(3).toBool();
+    h.isDefault = !h.isSystem && h.repoId == 0 && h.ownerId == 0;
     h.url = q.value(4).toString();
     h.name = q.value(5).toString();
     h.httpMethod = q.value(6).toString();
@@ -182,12 +184,16 @@ Status validate(Hook &h, const std::optional<QString> &authorization)
             QStringLiteral("content_type form is for gitea and gogs hooks; a %1 hook is sent JSON").arg(name(h.type)));
     if (h.repoId < 0 || h.ownerId < 0)
         return invalid(QStringLiteral("repo_id"), QStringLiteral("repo_id and owner_id are ids (0 or more)"));
-    if (h.isSystem && (h.repoId != 0 || h.ownerId != 0))
-        return invalid(QStringLiteral("is_system"), QStringLiteral("a system hook has neither repo_id nor owner_id"));
-    if (!h.isSystem && h.repoId == 0 && h.ownerId == 0)
-        return invalid(
-            QStringLiteral("repo_id"),
-            QStringLiteral("a hook belongs to a repository (repo_id), an owner (owner_id) or the system (is_system)"));
+    if (h.isSystem && h.isDefault)
+        return invalid(QStringLiteral("is_default"), QStringLiteral("a hook is a system hook or a default hook, not both"));
+    if ((h.isSystem || h.isDefault) && (h.repoId != 0 || h.ownerId != 0))
+        return invalid(h.isSystem ? QStringLiteral("is_system") : QStringLiteral("is_default"),
+                       QStringLiteral("a %1 hook has neither repo_id nor owner_id").arg(h.isSystem ? QLatin1String("system") : QLatin1String("default")));
+    // Repo 0, owner 0 and not system is how the store keeps a default hook: only on purpose.
+    if (!h.isSystem && !h.isDefault && h.repoId == 0 && h.ownerId == 0)
+        return invalid(QStringLiteral("repo_id"),
+                       QStringLiteral("a hook belongs to a repository (repo_id), an owner (owner_id), the system (is_system) "
+                                      "or new repositories (is_default)"));
     if (h.name.size() > 255)
         return invalid(QStringLiteral("name"), QStringLiteral("name is longer than 255 characters"));
     return Status::ok();
@@ -245,6 +251,7 @@ Result<Hook> WebhookService::update(const Hook &input, const std::optional<QStri
     h.repoId = current->repoId;
     h.ownerId = current->ownerId;
     h.isSystem = current->isSystem;
+    h.isDefault = current->isDefault;
     if (Status s = validate(h, authorization); !s)
         return s;
     if (Status s = checkHookHost(d->config.webhook.allowedHostList, h.url); !s)
@@ -354,17 +361,58 @@ Result<qint64> insertTask(SqlTransaction &tx, const Hook &h, HookEventType type,
                      {uuid});
 }
 
+// Gitea's CopyDefaultWebhooksToRepo inside the caller's transaction: the default hooks become
+// repository `repoId`'s, unless a row of repo_default_hooks says it got them already.
+Result<int> copyDefaults(SqlTransaction &tx, qint64 repoId)
+{
+    if (repoId <= 0)
+        return 0;
+    const qint64 now = QDateTime::currentSecsSinceEpoch();
+    Result<QSqlQuery> first = tx.exec(QStringLiteral("INSERT INTO repo_default_hooks (repo_id, copied_unix) VALUES (?, ?) "
+                                                     "ON CONFLICT (repo_id) DO NOTHING RETURNING repo_id"),
+                                      {repoId, now});
+    if (!first)
+        return first.status();
+    const bool firstTime = first->next();
+    first->finish();
+    if (!firstTime)
+        return 0;
+    // Everything but the id, the scope and the last status (a copy has not been delivered yet).
+    Result<QSqlQuery> copied = tx.exec(
+        QStringLiteral("INSERT INTO webhook (repo_id, owner_id, is_system, url, name, http_method, content_type, secret, events, "
+                       "is_active, type, meta, last_status, header_authorization, created_unix, updated_unix) "
+                       "SELECT ?, 0, 0, url, name, http_method, content_type, secret, events, is_active, type, meta, 0, "
+                       "header_authorization, ?, ? FROM webhook WHERE repo_id = 0 AND owner_id = 0 AND is_system = 0 ORDER BY id"),
+        {repoId, now, now});
+    if (!copied)
+        return copied.status();
+    return copied->numRowsAffected();
+}
+
 } // namespace
+
+Result<int> WebhookService::copyDefaultHooks(qint64 repoId)
+{
+    return d->store.writeValue<int>([&](SqlTransaction &tx) { return copyDefaults(tx, repoId); });
+}
 
 Result<int> WebhookService::prepare(const CancelToken &cancel, const EventSource &source, HookEventType type,
                                     const QByteArray &payload, const QString &ref, const QString &traceId, const QString &key)
 {
-    if (d->config.webhook.disableWebhooks)
-        return 0;
+    if (d->config.webhook.disableWebhooks) {
+        if (!source.newRepository)
+            return 0;
+        Result<int> copied = copyDefaultHooks(source.repoId); // Gitea copies them all the same
+        return copied ? Result<int>(0) : Result<int>(copied.status());
+    }
     std::vector<qint64> created;
     const Status written = d->store.write([&](SqlTransaction &tx) -> Status {
         created.clear();
-        // Repository hooks, then the owner's, then the system's; active ones only.
+        if (source.newRepository)
+            if (Result<int> copied = copyDefaults(tx, source.repoId); !copied)
+                return copied.status();
+        // Repository hooks, then the owner's, then the system's; active ones only. A default hook
+        // (repo 0, owner 0, not system) matches no clause: it is never sent.
         Result<QSqlQuery> q = tx.exec(
             QStringLiteral("SELECT ") + kHookColumns +
                 QStringLiteral(" FROM webhook WHERE is_active = 1 AND ((repo_id = ? AND ? <> 0) "

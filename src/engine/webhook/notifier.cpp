@@ -196,7 +196,11 @@ void WebhookNotifier::sendRepository(const NotifyContext &c, const ForgeRepo &re
     OrderedObject payload;
     payload.add(u"action"_s, action).add(u"repository"_s, Payload::repository(repo));
     payload.add(u"organization"_s, Payload::user(repo.owner, Payload::appUrl(repo))).add(u"sender"_s, sender(c, repo));
-    send("repository", sourceOf(repo), HookEventType::Repository, payload, c);
+    EventSource source = sourceOf(repo);
+    // A new repository gets the default hooks first, in the same transaction (Gitea's
+    // CopyDefaultWebhooksToRepo runs when it creates one, before it notifies).
+    source.newRepository = action == u"created"_s;
+    send("repository", source, HookEventType::Repository, payload, c);
 }
 
 void WebhookNotifier::adoptRepository(const NotifyContext &c, const ForgeUser &, const ForgeRepo &repo)
@@ -225,8 +229,14 @@ void WebhookNotifier::forkRepository(const NotifyContext &c, const ForgeRepo &ol
     payload.add(u"forkee"_s, Payload::repository(oldRepo)).add(u"repository"_s, Payload::repository(repo));
     payload.add(u"sender"_s, sender(c, oldRepo));
     send("forkRepository", sourceOf(oldRepo), HookEventType::Fork, payload, c);
-    if (repo.owner.isOrganization)
+    if (repo.owner.isOrganization) {
         sendRepository(c, repo, u"created"_s);
+        return;
+    }
+    // A user's fork hears no repository event, but Gitea creates it as any repository: it gets
+    // the default hooks too.
+    if (Result<int> copied = m_service.copyDefaultHooks(repo.id); !copied)
+        failed("forkRepository", c, copied.status());
 }
 
 // ---- issues ---------------------------------------------------------------------------------------

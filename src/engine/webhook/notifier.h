@@ -12,7 +12,10 @@
 //   - a fork sends fork on the source (forkee = the source, repository = the fork, as Gitea does)
 //     and, when the fork's owner is an organisation, repository/created on the fork;
 //   - a commit status's target URL is made absolute against the forge's address;
-//   - packages go to the owner's hooks (and the system's).
+//   - packages go to the owner's hooks (and the system's);
+//   - a new repository (created, adopted, migrated, forked) first gets a copy of each default
+//     hook (WebhookService::copyDefaultHooks(), once per repository), so the copies hear its
+//     repository/created event as in Gitea.
 // Not sent, as in Gitea: renames, transfers, default branch changes, code comments (the review's
 // comment event covers them), pushes of a pull's commits and review dismissals.
 //

@@ -49,6 +49,9 @@ struct Hook
     qint64 repoId = 0;  // a repository's hook (the store's repo id)
     qint64 ownerId = 0; // an organisation's or user's hook (repo 0)
     bool isSystem = false; // repo 0, owner 0: every repository's events
+    // Gitea's default (admin) hook: repo 0, owner 0, not system. It is never sent; each new
+    // repository gets a copy of it as a repository hook (WebhookService::copyDefaultHooks()).
+    bool isDefault = false;
     QString url;
     QString name;
     QString httpMethod = QStringLiteral("POST");
@@ -135,6 +138,10 @@ struct EventSource
 {
     qint64 repoId = 0;
     qint64 ownerId = 0;
+    // The event tells of repository repoId's creation: the default hooks are copied into it
+    // first, in prepare()'s transaction, so the copies hear this event (Gitea copies them when
+    // it creates the repository, before it notifies).
+    bool newRepository = false;
 };
 
 struct WebhookOptions
@@ -204,7 +211,7 @@ public:
     // `processes` lists the bulk redelivery jobs.
     Status start(const CancelToken &cancel, QueueManager &queues, Lifecycle &lifecycle, ProcessRegistry &processes);
 
-    // A new hook: 400 naming the field (url, type, http_method, content_type, events, secret,
+    // A new hook (scope: repoId, ownerId, isSystem or isDefault): 400 naming the field (url, type, http_method, content_type, events, secret,
     // authorization, meta) when it is not valid — a URL whose host is an address ALLOWED_HOST_LIST
     // refuses too (checkHookHost()) — and nothing is written. `authorization`: the Authorization
     // header to send, sealed at rest; empty for none.
@@ -217,7 +224,8 @@ public:
     Result<Hook> get(qint64 id);
     Result<std::vector<Hook>> list(); // by id
 
-    // The hooks of `source` that subscribe to `type` get a task each, queued for delivery. Gates,
+    // The hooks of `source` that subscribe to `type` get a task each, queued for delivery (default
+    // hooks are never among them; source.newRepository copies them in first). Gates,
     // in order: [security] DISABLE_WEBHOOKS; the subscription; an empty push (no commits) only to
     // gitea and gogs; the branch filter for push, create and delete (`ref`). How many tasks.
     // With a `key` (NotifyContext::keyFor(): the call's place in its cause's dispatch and the event type) each
@@ -227,6 +235,12 @@ public:
     // queue does not take are queued by the next recovery round: that is not an error.
     Result<int> prepare(const CancelToken &cancel, const EventSource &source, HookEventType type, const QByteArray &payload,
                         const QString &ref, const QString &traceId, const QString &key = {});
+    // Gitea's CopyDefaultWebhooksToRepo: every default hook becomes a hook of repository
+    // `repoId` (same URL, type, method, content type, secret, Authorization header, events,
+    // branch filter, meta, active flag; a new id, no last status). Once per repository: a
+    // repository seen created again (a redelivered event) gets nothing. How many were copied.
+    // Done whatever DISABLE_WEBHOOKS says, as in Gitea.
+    Result<int> copyDefaultHooks(qint64 repoId);
     // A copy of task `id` under a new delivery id, queued; the history keeps the original.
     Result<HookTask> redeliver(const CancelToken &cancel, qint64 id);
 

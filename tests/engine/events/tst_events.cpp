@@ -81,6 +81,9 @@ struct Fixture
             QJsonObject payload = QJsonDocument::fromJson(in.payload).object();
             QJsonObject repository = payload.value(QStringLiteral("repository")).toObject();
             repository.insert(QStringLiteral("private"), true);
+            if (orgRepo) // organisation acme (external id 90) owns it
+                repository.insert(QStringLiteral("owner"), QJsonObject{{QStringLiteral("id"), 90}, {QStringLiteral("login"), QStringLiteral("acme")},
+                                                                       {QStringLiteral("type"), QStringLiteral("Organization")}});
             payload.insert(QStringLiteral("repository"), repository);
             in.payload = QJsonDocument(payload).toJson();
         }
@@ -161,6 +164,7 @@ struct Fixture
     std::unique_ptr<Engine> engine;
     Recorder recorder;
     bool privateRepo = false;
+    bool orgRepo = false; // with privateRepo: the repository is organisation acme's
 };
 
 using Setup = std::function<void(Fixture &)>;
@@ -755,6 +759,26 @@ private Q_SLOTS:
             f.write([&](SqlTransaction &tx) -> Status { return ForgeDb::setCollaborator(tx, repoId0, userId1, 1); });
         }) << "gitea-issue-comment-created.json"
                                                                             << "issue_comment" << names({"dave"});
+        // An organisation's private repository: a member reads it only through a team that has it
+        // (Gitea's team access); membership alone is not access.
+        const auto orgMember = [watch](bool teamAccess) {
+            return Setup([watch, teamAccess](Fixture &f) {
+                watch(QStringLiteral("dave"))(f);
+                f.privateRepo = true;
+                f.orgRepo = true;
+                f.seedUser(90, QStringLiteral("acme"));
+                const qint64 acme = f.userId(QStringLiteral("acme"));
+                const qint64 repo = f.repoId(QStringLiteral("engine"));
+                const qint64 dave = f.userId(QStringLiteral("dave"));
+                f.write([&](SqlTransaction &tx) { return ForgeDb::setOrgMember(tx, acme, dave, true); });
+                if (teamAccess)
+                    f.write([&](SqlTransaction &tx) { return ForgeDb::setTeamAccess(tx, repo, dave, 1); });
+            });
+        };
+        QTest::newRow("an organisation member without team access to its private repository is skipped")
+            << orgMember(false) << "gitea-issue-comment-created.json" << "issue_comment" << QStringList();
+        QTest::newRow("an organisation member whose team has the private repository is notified")
+            << orgMember(true) << "gitea-issue-comment-created.json" << "issue_comment" << names({"dave"});
         // Carol comments on bob's issue, mentioning @dave: bob takes part (the poster).
         QTest::newRow("a participant hears of a comment; a mention too")
             << nothing << "gitea-issue-comment-created.json"

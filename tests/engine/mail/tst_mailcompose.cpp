@@ -222,6 +222,11 @@ private Q_SLOTS:
         QTest::newRow("a user without an address gets nothing") << "no-email" << words("alice dave erin");
         QTest::newRow("private: a watcher who cannot read is out") << "private" << words("alice dave");
         QTest::newRow("private: a collaborator may read") << "private-collaborator" << words("alice carol dave");
+        // An organisation's private repository (Gitea's team access): its owners and the members
+        // whose teams have the repository read it; membership alone does not.
+        QTest::newRow("org: a member without team access is out") << "org-member" << words("alice dave");
+        QTest::newRow("org: a member whose team has the repository reads") << "org-team" << words("alice carol dave");
+        QTest::newRow("org: team access ends with the membership") << "org-left" << words("alice dave");
         QTest::newRow("a watcher of pulls only hears nothing of issues") << "pulls-only" << words("alice dave erin");
     }
     void commentRecipients()
@@ -254,6 +259,19 @@ private Q_SLOTS:
             f.write([&](SqlTransaction &tx) { return ForgeDb::setCollaborator(tx, f.repoId, dave, 1); });
             if (rule == QLatin1String("private-collaborator"))
                 f.write([&](SqlTransaction &tx) { return ForgeDb::setCollaborator(tx, f.repoId, carol, 1); });
+        }
+        if (rule.startsWith(QLatin1String("org-"))) {
+            // The repository moves to organisation acme, owned by alice (the poster).
+            const qint64 acme = f.user(QStringLiteral("acme"));
+            f.sql(QStringLiteral("UPDATE forge_user SET is_org = 1 WHERE id = ?"), {acme});
+            f.sql(QStringLiteral("UPDATE repo SET is_private = 1, owner_id = ? WHERE id = ?"), {acme, f.repoId});
+            f.write([&](SqlTransaction &tx) { return ForgeDb::setOrgMember(tx, acme, f.alice, true, true); });
+            f.write([&](SqlTransaction &tx) { return ForgeDb::setCollaborator(tx, f.repoId, dave, 1); });
+            f.write([&](SqlTransaction &tx) { return ForgeDb::setOrgMember(tx, acme, carol, true); });
+            if (rule != QLatin1String("org-member"))
+                f.write([&](SqlTransaction &tx) { return ForgeDb::setTeamAccess(tx, f.repoId, carol, 1); });
+            if (rule == QLatin1String("org-left"))
+                f.write([&](SqlTransaction &tx) { return ForgeDb::setOrgMember(tx, acme, carol, false); });
         }
         std::vector<ForgeUser> mentions;
         if (rule.endsWith(QLatin1String("mentioned")) || rule == QLatin1String("mute") || rule == QLatin1String("disabled"))

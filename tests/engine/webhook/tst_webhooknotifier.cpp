@@ -17,6 +17,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
+
 using namespace Switchyard;
 using namespace Switchyard::Webhook;
 using namespace std::chrono_literals;
@@ -276,6 +278,87 @@ private Q_SLOTS:
             types << QString::fromLatin1(r.header("X-Gitea-Event-Type"));
         types.sort();
         QCOMPARE(types, (QStringList{QStringLiteral("fork"), QStringLiteral("repository")}));
+    }
+
+    // Gitea's default hooks: never sent themselves; a new repository gets a copy of each as its
+    // own hook, before its repository/created event is prepared (so the copy hears it), once —
+    // a redelivered creation copies nothing more. A user's fork gets copies too.
+    void aDefaultHookIsCopiedOnceIntoANewRepository()
+    {
+        Fixture f;
+        Hook def;
+        def.isDefault = true;
+        def.url = QString::fromLatin1(f.receiver.url("/default"));
+        def.name = QStringLiteral("audit");
+        def.secret = QStringLiteral("hush");
+        def.events.sendEverything = true;
+        def.events.branchFilter = QStringLiteral("main");
+        Result<Hook> created = f.engine->webhooks().create(def, QStringLiteral("Bearer copied"));
+        QVERIFY2(created, qPrintable(created.status().toString()));
+        QVERIFY(created->isDefault && !created->isSystem);
+        Hook stray = def; // repo 0, owner 0 without saying so is refused
+        stray.isDefault = false;
+        QCOMPARE(f.engine->webhooks().create(stray).status().field(), QStringLiteral("repo_id"));
+
+        const auto copies = [&] {
+            std::vector<Hook> out;
+            const Result<std::vector<Hook>> all = f.engine->webhooks().list();
+            for (const Hook &h : *all)
+                if (h.repoId != 0)
+                    out.push_back(h);
+            return out;
+        };
+        const auto toDefault = [&] {
+            int n = 0;
+            for (const Test::HttpReceiver::Request &r : f.receiver.requests())
+                n += r.path == "/default";
+            return n;
+        };
+        QVERIFY(f.post(QStringLiteral("gitea-push.json"), QStringLiteral("push"))); // not a creation: no copy, not sent
+        QVERIFY(f.settle());
+        QCOMPARE(copies().size(), std::size_t(0));
+        QCOMPARE(toDefault(), 0);
+
+        QVERIFY(f.post(QStringLiteral("gitea-repository-created.json"), QStringLiteral("repository")));
+        QVERIFY(f.settle());
+        std::vector<Hook> copied = copies();
+        QCOMPARE(copied.size(), std::size_t(1));
+        const Hook &copy = copied.front();
+        QVERIFY(!copy.isDefault && !copy.isSystem && copy.ownerId == 0 && copy.id != created->id);
+        QCOMPARE(copy.url, def.url);
+        QCOMPARE(copy.name, def.name);
+        QCOMPARE(copy.secret, def.secret);
+        QCOMPARE(copy.events, created->events);
+        QCOMPARE(copy.type, created->type);
+        QCOMPARE(copy.active, true);
+        QVERIFY(copy.hasAuthorization);
+        QCOMPARE(toDefault(), 1); // the copy heard the creation
+        const QList<Test::HttpReceiver::Request> got = f.receiver.requests();
+        const auto sent = std::find_if(got.cbegin(), got.cend(), [](const auto &r) { return r.path == "/default"; });
+        QCOMPARE(sent->header("Authorization"), QByteArray("Bearer copied"));
+        QCOMPARE(sent->header("X-Gitea-Hook-Installation-Target-Type"), QByteArray("repository"));
+        TaskFilter ofDefault;
+        ofDefault.hookId = created->id;
+        QCOMPARE(f.engine->webhooks().count(ofDefault).value(), qint64(0));
+
+        // The creation told again (another delivery, the same repository): no second copy.
+        QJsonObject again = QJsonDocument::fromJson(sample(QStringLiteral("gitea-repository-created.json"))).object();
+        again.insert(QStringLiteral("redelivered"), true);
+        IncomingEvent in;
+        in.event = QStringLiteral("repository");
+        in.payload = QJsonDocument(again).toJson();
+        in.byToken = true;
+        QVERIFY(f.engine->events().accept(CancelToken(), in));
+        QVERIFY(f.settle());
+        QCOMPARE(copies().size(), std::size_t(1));
+        QCOMPARE(f.engine->webhooks().count(ofDefault).value(), qint64(0));
+
+        // A fork into a user's account: no repository event, a copy all the same.
+        QVERIFY(f.post(QStringLiteral("gitea-fork.json"), QStringLiteral("fork")));
+        QVERIFY(f.settle());
+        QCOMPARE(copies().size(), std::size_t(2));
+        QCOMPARE(f.engine->webhooks().count(ofDefault).value(), qint64(0));
+        QCOMPARE(f.engine->webhookNotifier().stats().failed, 0);
     }
 };
 
