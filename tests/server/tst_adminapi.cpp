@@ -970,20 +970,20 @@ private Q_SLOTS:
         QVERIFY(repos.count(QStringLiteral("acme/secret")) && repos.count(QStringLiteral("alice/engine")));
         const auto put = [&](const QString &path, const QByteArray &body) { return http("PUT", url(path), m_token, body); };
         const qint64 acme = users[QStringLiteral("acme")], bob = users[QStringLiteral("bob")];
-        QCOMPARE(put(QStringLiteral("/orgs/%1/members/%2").arg(acme).arg(bob), R"({"role":"owner"})").status, 200);
-        QCOMPARE(put(QStringLiteral("/orgs/%1/members/%2").arg(acme).arg(bob), R"({"role":"boss"})").errorField(), QStringLiteral("role"));
-        HttpResult r = put(QStringLiteral("/orgs/%1/members/%2").arg(bob).arg(acme), R"({"role":"member"})");
+        QCOMPARE(put(QStringLiteral("/orgs/%1/members/%2").arg(acme).arg(bob), "{\"role\":\"owner\"}").status, 200);
+        QCOMPARE(put(QStringLiteral("/orgs/%1/members/%2").arg(acme).arg(bob), "{\"role\":\"boss\"}").errorField(), QStringLiteral("role"));
+        HttpResult r = put(QStringLiteral("/orgs/%1/members/%2").arg(bob).arg(acme), "{\"role\":\"member\"}");
         QCOMPARE(r.status, 400);
         QCOMPARE(r.errorField(), QStringLiteral("id"));
-        QCOMPARE(put(QStringLiteral("/orgs/424242/members/%1").arg(bob), R"({"role":"member"})").status, 404);
+        QCOMPARE(put(QStringLiteral("/orgs/424242/members/%1").arg(bob), "{\"role\":\"member\"}").status, 404);
         QCOMPARE(put(QStringLiteral("/repos/%1/team-access/%2").arg(repos[QStringLiteral("acme/secret")]).arg(users[QStringLiteral("alice")]),
-                     R"({"access":1})")
+                     "{\"access\":1}")
                      .status,
                  200);
-        r = put(QStringLiteral("/repos/%1/team-access/%2").arg(repos[QStringLiteral("alice/engine")]).arg(bob), R"({"access":1})");
+        r = put(QStringLiteral("/repos/%1/team-access/%2").arg(repos[QStringLiteral("alice/engine")]).arg(bob), "{\"access\":1}");
         QCOMPARE(r.status, 400);
         QCOMPARE(r.errorField(), QStringLiteral("id"));
-        QCOMPARE(put(QStringLiteral("/repos/%1/team-access/%2").arg(repos[QStringLiteral("acme/secret")]).arg(bob), R"({"access":9})").errorField(),
+        QCOMPARE(put(QStringLiteral("/repos/%1/team-access/%2").arg(repos[QStringLiteral("acme/secret")]).arg(bob), "{\"access\":9}").errorField(),
                  QStringLiteral("access"));
     }
 
@@ -992,7 +992,7 @@ private Q_SLOTS:
     void defaultHooksAreCreatedAndListedByScope()
     {
         HttpResult r = post(QStringLiteral("/hooks"), m_token,
-                            R"({"scope":"default","url":"http://127.0.0.1:9/new-repo","events":{"send_everything":true}})");
+                            "{\"scope\":\"default\",\"url\":\"http://127.0.0.1:9/new-repo\",\"events\":{\"send_everything\":true}}");
         QCOMPARE(r.status, 201);
         const qint64 hook = object(r)[QStringLiteral("id")].toInteger();
         QCOMPARE(object(r)[QStringLiteral("scope")].toString(), QStringLiteral("default"));
@@ -1005,10 +1005,10 @@ private Q_SLOTS:
         r = get(QStringLiteral("/hooks"), m_token, QStringLiteral("scope=system"));
         for (const QJsonValue &row : array(r))
             QVERIFY(row[QStringLiteral("id")].toInteger() != hook);
-        r = post(QStringLiteral("/hooks"), m_token, R"({"scope":"default","repo_id":3,"url":"http://127.0.0.1:9/x"})");
+        r = post(QStringLiteral("/hooks"), m_token, "{\"scope\":\"default\",\"repo_id\":3,\"url\":\"http://127.0.0.1:9/x\"}");
         QCOMPARE(r.status, 400);
         QCOMPARE(r.errorField(), QStringLiteral("scope"));
-        r = post(QStringLiteral("/hooks"), m_token, R"({"scope":"everywhere","url":"http://127.0.0.1:9/x"})");
+        r = post(QStringLiteral("/hooks"), m_token, "{\"scope\":\"everywhere\",\"url\":\"http://127.0.0.1:9/x\"}");
         QCOMPARE(r.status, 400);
         QCOMPARE(r.errorField(), QStringLiteral("scope"));
         QVERIFY2(r.body.contains("everywhere") && r.body.contains("default"), r.body.constData());

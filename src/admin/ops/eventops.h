@@ -467,7 +467,7 @@ void describe(V &v, OrgMemberChange &a)
 {
     v(ArgSpec{ArgSpec::Path, "id", "the organisation's user id (users list)", 1}, a.id);
     v(ArgSpec{ArgSpec::Path, "user", "the user id (users list)", 1}, a.user);
-    v(ArgSpec{ArgSpec::Body, "role", "none (removes, with the team access it gave), member or owner", 0, 0, "--role", true}, a.role);
+    v(ArgSpec{ArgSpec::Body, "role", "none (removes, with the team access it gave), member or owner", 0, 0, "--as", true}, a.role);
 }
 
 namespace Ops {

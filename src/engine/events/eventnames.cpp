@@ -58,7 +58,7 @@ QString eventGroup(const QString &event)
         std::map<QString, QString> g;
         for (const char *same : {"ping", "push", "create", "delete", "issues", "issue_comment", "pull_request", "pull_request_review",
                                  "pull_request_review_comment", "release", "repository", "fork", "wiki", "status", "package",
-                                 "workflow_run", "workflow_job"})
+                                 "workflow_run", "workflow_job", "member", "organization"})
             g[QLatin1String(same)] = QLatin1String(same);
         for (const char *issue : {"issue_assign", "issue_label", "issue_milestone"})
             g[QLatin1String(issue)] = QStringLiteral("issues");
@@ -84,7 +84,7 @@ Status checkPayload(const QString &event, const QJsonObject &payload)
     if (group == QLatin1String("ping"))
         return Status::ok();
     std::vector<const char *> required{"sender"};
-    if (group != QLatin1String("package"))
+    if (group != QLatin1String("package") && group != QLatin1String("organization"))
         required.push_back("repository");
     if (group == QLatin1String("pull_request_review_comment") && payload.contains(QStringLiteral("review")))
         group = QStringLiteral("pull_request_review"); // Gitea's review of type comment
@@ -104,6 +104,8 @@ Status checkPayload(const QString &event, const QJsonObject &payload)
         {QStringLiteral("package"), {"action", "package"}},
         {QStringLiteral("workflow_run"), {"workflow_run"}},
         {QStringLiteral("workflow_job"), {"workflow_job"}},
+        {QStringLiteral("member"), {"action", "member"}},
+        {QStringLiteral("organization"), {"action", "organization"}},
     };
     if (const auto it = specific.find(group); it != specific.end())
         required.insert(required.end(), it->second.begin(), it->second.end());
@@ -127,7 +129,7 @@ bool isForgeEventWithoutCounterpart(const QString &event)
               "commit_comment", "custom_property", "custom_property_values", "dependabot_alert", "deploy_key", "deployment",
               "deployment_protection_rule", "deployment_review", "deployment_status", "discussion", "discussion_comment",
               "github_app_authorization", "installation", "installation_repositories", "installation_target", "label",
-              "marketplace_purchase", "member", "membership", "merge_group", "meta", "milestone", "org_block", "organization",
+              "marketplace_purchase", "membership", "merge_group", "meta", "milestone", "org_block",
               "page_build", "personal_access_token_request", "project", "project_card", "project_column", "projects_v2",
               "projects_v2_item", "projects_v2_status_update", "public", "pull_request_review_thread", "registry_package",
               "repository_advisory", "repository_dispatch", "repository_import", "repository_ruleset",

@@ -63,7 +63,8 @@ const QStringList &EventService::supportedEvents()
         QStringLiteral("pull_request_comment"), QStringLiteral("pull_request_review"), QStringLiteral("pull_request_review_approved"),
         QStringLiteral("pull_request_review_rejected"), QStringLiteral("pull_request_review_comment"), QStringLiteral("release"),
         QStringLiteral("repository"), QStringLiteral("fork"), QStringLiteral("wiki"), QStringLiteral("gollum"), QStringLiteral("status"),
-        QStringLiteral("package"), QStringLiteral("workflow_run"), QStringLiteral("workflow_job")};
+        QStringLiteral("package"), QStringLiteral("workflow_run"), QStringLiteral("workflow_job"),
+        QStringLiteral("member"), QStringLiteral("organization")};
     return events;
 }
 

@@ -245,6 +245,11 @@ private:
     Status release(const QJsonObject &payload, const ForgeRepo &repo);
     Status repository(const QJsonObject &payload, const ForgeRepo &repo);
     Status wiki(const QString &event, const QJsonObject &payload, const ForgeRepo &repo);
+    // GitHub's access facts (Gitea sends none): a collaborator added, changed or removed
+    // (`member`), a member added to or removed from an organisation (`organization`). No bus
+    // event: they decide who may read a private repository (ForgeDb::privateReaders).
+    Status member(const QJsonObject &payload, const ForgeRepo &repo);
+    Status organization(const QJsonObject &payload);
     // The changes shared by issues and pull requests (assignees, labels, milestones, edits).
     // Other actions have no bus event (ignored).
     Status issueChange(const QString &action, const QJsonObject &payload, const ForgeIssue &issue);
@@ -631,6 +636,43 @@ Status Translator::wiki(const QString &event, const QJsonObject &payload, const 
     return Status::ok();
 }
 
+Status Translator::member(const QJsonObject &payload, const ForgeRepo &repo)
+{
+    Result<ForgeUser> who = user(object(payload, "member"));
+    if (!who)
+        return who.status();
+    const QString action = m_out.action;
+    int mode = 0;
+    if (action != QLatin1String("removed")) {
+        // GitHub's role names; a collaborator whose role is not said may at least read.
+        const QString role = object(object(payload, "changes"), "permission").value(QStringLiteral("to")).toString();
+        mode = role == QLatin1String("admin")                                      ? 3
+               : role == QLatin1String("write") || role == QLatin1String("maintain") ? 2
+                                                                                     : 1;
+    }
+    return ForgeDb::setCollaborator(m_tx, repo.id, who->id, mode);
+}
+
+Status Translator::organization(const QJsonObject &payload)
+{
+    const QString action = m_out.action;
+    if (action != QLatin1String("member_added") && action != QLatin1String("member_removed")) {
+        note(QStringLiteral("organization %1: nothing to keep").arg(escapeControl(action, 64)));
+        return Status::ok();
+    }
+    QJsonObject orgJson = object(payload, "organization");
+    orgJson.insert(QStringLiteral("type"), QStringLiteral("Organization")); // GitHub's organization object has no type
+    Result<ForgeUser> org = user(orgJson);
+    if (!org)
+        return org.status();
+    const QJsonObject membership = object(payload, "membership");
+    Result<ForgeUser> who = user(object(membership, "user"));
+    if (!who)
+        return who.status();
+    const bool added = action == QLatin1String("member_added");
+    return ForgeDb::setOrgMember(m_tx, org->id, who->id, added, added && text(membership, "role") == QLatin1String("admin"));
+}
+
 Result<Translation> Translator::run(const QString &event, const QJsonObject &payload)
 {
     const QString group = eventGroup(event);
@@ -656,6 +698,12 @@ Result<Translation> Translator::run(const QString &event, const QJsonObject &pay
             call([c, package](Notifier &n) { n.packageCreate(c, package); });
         else if (m_out.action == QLatin1String("deleted"))
             call([c, package](Notifier &n) { n.packageDelete(c, package); });
+        return m_out;
+    }
+
+    if (group == QLatin1String("organization")) {
+        if (Status s = organization(payload); !s)
+            return s;
         return m_out;
     }
 
@@ -719,6 +767,8 @@ Result<Translation> Translator::run(const QString &event, const QJsonObject &pay
         call([c, r, f = *forkee](Notifier &n) { n.forkRepository(c, r, f); });
     } else if (group == QLatin1String("wiki")) {
         status = wiki(event, payload, r);
+    } else if (group == QLatin1String("member")) {
+        status = member(payload, r);
     } else if (group == QLatin1String("status")) {
         const CommitStatus commit{text(payload, "sha"), text(payload, "state"), text(payload, "context"), text(payload, "description"),
                                   text(payload, "target_url")};

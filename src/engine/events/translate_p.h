@@ -32,7 +32,7 @@ struct Translation
 QString eventGroup(const QString &event);
 
 // An event GitHub documents that Gitea has no counterpart for (check_run, star, deployment,
-// label, member …): accepted and ignored, never stored. False for the types eventGroup() knows
+// label, membership …): accepted and ignored, never stored. False for the types eventGroup() knows
 // and for names no forge documents.
 bool isForgeEventWithoutCounterpart(const QString &event);
 

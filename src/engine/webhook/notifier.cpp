@@ -583,3 +583,5 @@ void WebhookNotifier::syncDeleteRef(const NotifyContext &c, const ForgeRepo &rep
 {
     sendDeleteRef("syncDeleteRef", c, repo, type, refFullName);
 }
+
+} // namespace Switchyard::Webhook

@@ -41,6 +41,16 @@ class WebhookService;
 enum class HookEventType;
 struct EventSource;
 
+// What some changes add to api.IssuePayload / api.PullRequestPayload (each in its place). At
+// namespace scope: GCC refuses a nested class with member initialisers as a default argument.
+struct ChangeExtras
+{
+    OrderedObject changes;                       // api.ChangesPayload, omitted when empty
+    std::optional<ForgeUser> requestedReviewer;  // pull_request_review_request
+    OrderedObject review;                        // api.ReviewPayload, null when empty
+    bool mergedByDoer = false;                   // a merge: merged_by is the doer
+};
+
 class WebhookNotifier final : public NullNotifier
 {
 public:
@@ -125,17 +135,9 @@ private:
     // `payload` is complete, its sender included, in Gitea's field order.
     void send(const char *method, const EventSource &source, HookEventType type, const OrderedObject &payload, const NotifyContext &c,
               const QString &ref = {});
-    // What some changes add to api.IssuePayload / api.PullRequestPayload (each in its place).
-    struct ChangeExtras
-    {
-        OrderedObject changes;                       // api.ChangesPayload, omitted when empty
-        std::optional<ForgeUser> requestedReviewer;  // pull_request_review_request
-        OrderedObject review;                        // api.ReviewPayload, null when empty
-        bool mergedByDoer = false;                   // a merge: merged_by is the doer
-    };
     // The issues* or pull_request* form of one change to an issue (isPull decides).
     void sendIssueChange(const char *method, const NotifyContext &c, const IssueContext &ctx, HookEventType issueType,
-                         HookEventType pullType, const QString &action, const ChangeExtras &extra = {});
+                         HookEventType pullType, const QString &action, const ChangeExtras &extra = ChangeExtras());
     void sendRepository(const NotifyContext &c, const ForgeRepo &repo, const QString &action);
     void sendMerged(const char *method, const NotifyContext &c, const ForgePullRequest &pr);
     void sendPush(const char *method, const NotifyContext &c, const ForgeRepo &repo, const PushUpdate &push);

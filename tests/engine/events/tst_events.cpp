@@ -343,7 +343,7 @@ private Q_SLOTS:
     {
         Fixture f("[event_source.github]\nSECRET = s3cret\n");
         const QByteArray payload = "{\"action\":\"created\",\"check_run\":{\"id\":1}}";
-        for (const char *name : {"check_run", "star", "deployment", "label", "member", "check_run"}) {
+        for (const char *name : {"check_run", "star", "deployment", "label", "membership", "check_run"}) {
             IncomingEvent in;
             in.source = QStringLiteral("github");
             in.event = QLatin1String(name);
@@ -775,6 +775,37 @@ private Q_SLOTS:
                     f.write([&](SqlTransaction &tx) { return ForgeDb::setTeamAccess(tx, repo, dave, 1); });
             });
         };
+        // GitHub's member event keeps who collaborates on a repository (Gitea sends no such event).
+        const auto collaborator = [](bool removedAgain) {
+            return Setup([removedAgain](Fixture &f) {
+                f.privateRepo = true;
+                QJsonObject repository =
+                    QJsonDocument::fromJson(sample(QStringLiteral("gitea-issue-comment-created.json"))).object().value(QStringLiteral("repository")).toObject();
+                repository.insert(QStringLiteral("private"), true);
+                for (const char *action : {"added", "removed"}) {
+                    if (QLatin1String(action) == QLatin1String("removed") && !removedAgain)
+                        break;
+                    const QJsonObject payload{
+                        {QStringLiteral("action"), QLatin1String(action)},
+                        {QStringLiteral("member"), QJsonObject{{QStringLiteral("id"), 4}, {QStringLiteral("login"), QStringLiteral("dave")}}},
+                        {QStringLiteral("changes"), QJsonObject{{QStringLiteral("permission"), QJsonObject{{QStringLiteral("to"), QStringLiteral("write")}}}}},
+                        {QStringLiteral("repository"), repository},
+                        {QStringLiteral("sender"), QJsonObject{{QStringLiteral("id"), 1}, {QStringLiteral("login"), QStringLiteral("alice")}}}};
+                    IncomingEvent in;
+                    in.event = QStringLiteral("member");
+                    in.byToken = true;
+                    in.payload = QJsonDocument(payload).toJson();
+                    const Result<EventAccepted> accepted = f.engine->events().accept(CancelToken(), in);
+                    QVERIFY2(accepted && accepted->ignored.isEmpty(), "a member event is kept, not ignored");
+                    f.settle();
+                    QCOMPARE(f.event(accepted->id).status, QStringLiteral("done"));
+                }
+            });
+        };
+        QTest::newRow("a collaborator GitHub's member event added hears of the private repository")
+            << collaborator(false) << "gitea-issue-comment-created.json" << "issue_comment" << names({"dave"});
+        QTest::newRow("a collaborator GitHub's member event removed again does not")
+            << collaborator(true) << "gitea-issue-comment-created.json" << "issue_comment" << QStringList();
         QTest::newRow("an organisation member without team access to its private repository is skipped")
             << orgMember(false) << "gitea-issue-comment-created.json" << "issue_comment" << QStringList();
         QTest::newRow("an organisation member whose team has the private repository is notified")
