@@ -30,8 +30,6 @@ enum class Action {
     MergePull,
     AutoMergePull,
     ReadyForReview,
-    ApprovePull,
-    RejectPull,
     PullReviewDismissed,
 };
 
@@ -366,7 +364,9 @@ struct MailNotifier::Private
             {QStringLiteral("ready_for_review"), QStringLiteral("mail.issue.action.ready_for_review")},
             {QStringLiteral("new"), QStringLiteral("mail.issue.action.new")},
         };
-        if (const auto key = sentences.constFind(name); key != sentences.constEnd())
+        // As Gitea's default.tmpl: "created #n." only stands in for an empty body.
+        const bool sentence = name != QLatin1String("new") || m.content.isEmpty();
+        if (const auto key = sentences.constFind(name); sentence && key != sentences.constEnd())
             data.insert(QStringLiteral("action_sentence"),
                         translate(lang, *key, {doer, number, m.pull.baseBranch, m.dismissedReviewer}));
         if (m.isPush) {
@@ -418,7 +418,9 @@ struct MailNotifier::Private
         const QString name = actionTemplateName(m);
         const QString tmpl = templateFor(service.templates(), m.issue.isPull, name);
         const QString fallback = QStringLiteral("[%1] %2 (#%3)").arg(m.repo.fullName(), m.issue.title).arg(m.issue.index);
-        const QJsonObject data = issueData(m, name, batch.language, batch.fromMention, fallback);
+        // The body's {{subject}} (its <title>) is Gitea's FallbackSubject: with "Re: " on a follow-up.
+        const QString titled = replaceEmojiAliases(sanitizeSubject((name != QLatin1String("new") ? QStringLiteral("Re: ") : QString()) + fallback));
+        const QJsonObject data = issueData(m, name, batch.language, batch.fromMention, titled);
         Result<Rendered> rendered = service.templates().render(tmpl, data);
         if (!rendered)
             return rendered.status();
@@ -710,9 +712,9 @@ void MailNotifier::pullRequestReview(const NotifyContext &c, const ForgePullRequ
                                      const std::vector<ForgeUser> &mentions)
 {
     IssueMail m;
-    m.action = review.type == ReviewType::Approve  ? Action::ApprovePull
-               : review.type == ReviewType::Reject ? Action::RejectPull
-                                                   : Action::CommentPull;
+    // Gitea's PullRequestReview mails a review comment with no action: its review's type names the
+    // template (approve, reject, review — "@x commented on this pull request.").
+    m.action = Action::None;
     m.kind = CommentKind::Review;
     m.reviewType = review.type;
     m.commentId = comment.externalId;

@@ -390,7 +390,7 @@ private Q_SLOTS:
         QCOMPARE(sent.size(), std::size_t(271)); // the watchers and alice
         int chinese = 0;
         for (const Message &m : sent) {
-            const bool zh = m.text.contains(QStringLiteral("创建了 #7"));
+            const bool zh = m.text.contains(QStringLiteral("在 Forge 上查看"));
             chinese += zh;
             QCOMPARE(zh, m.toAddress >= QLatin1String("w150") && m.toAddress.startsWith(u'w'));
         }
