@@ -97,10 +97,9 @@ QByteArray quotedPrintable(const QByteArray &data)
 {
     QByteArray out;
     out.reserve(data.size() + data.size() / 8);
-    QList<QByteArray> lines = data.split('\n');
-    if (lines.size() > 1 && lines.back().isEmpty())
-        lines.pop_back(); // the text's last line break is the one written after its last line
-    for (QByteArray line : lines) {
+    // Each line ends with CRLF; the last one's belongs to the boundary that follows (RFC 2046), so
+    // a text that ends with a line break gets an empty last line and keeps it.
+    for (QByteArray line : data.split('\n')) {
         if (line.endsWith('\r'))
             line.chop(1);
         qsizetype width = 0;
