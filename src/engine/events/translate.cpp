@@ -775,8 +775,10 @@ Result<Translation> Translator::run(const QString &event, const QJsonObject &pay
         call([c, r, commit](Notifier &n) { n.createCommitStatus(c, r, commit); });
     } else if (group == QLatin1String("workflow_run")) {
         const QJsonObject json = object(payload, "workflow_run");
-        const WorkflowRun run{number(json, "id"), text(json, "name"), text(json, "event"), text(json, "status"),
-                              text(json, "conclusion"), text(json, "head_branch"), number(json, "run_number")};
+        const WorkflowRun run{number(json, "id"),          text(json, "name"),       text(json, "event"),
+                              text(json, "status"),        text(json, "conclusion"), text(json, "head_branch"),
+                              number(json, "run_number"),  text(json, "head_sha"),   text(json, "path"),
+                              text(json, "html_url")};
         call([c, r, run](Notifier &n) { n.workflowRunStatusUpdate(c, r, run); });
     } else if (group == QLatin1String("workflow_job")) {
         const QJsonObject json = object(payload, "workflow_job");

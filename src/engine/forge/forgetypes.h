@@ -213,7 +213,10 @@ struct WorkflowRun
     QString status;     // queued, in_progress, completed
     QString conclusion; // success, failure, cancelled, skipped (completed runs)
     QString headBranch;
-    qint64 runNumber = 0;
+    qint64 runNumber = 0; // Gitea's run index: what its run pages and mail threads name
+    QString headSha;      // the commit it ran on
+    QString path;         // the workflow file: Gitea "ci.yml@refs/heads/main", GitHub ".github/workflows/ci.yml"
+    QString htmlUrl;      // the run's page
 };
 
 struct WorkflowJob

@@ -369,9 +369,13 @@ Result<TestMailResult> MailService::sendTest(const CancelToken &cancel, const QS
     msg.text = rendered->text;
     if (!m.sendAsPlainText)
         msg.html = rendered->html;
+    // Unique on purpose (the clock): each test is its own message, never a duplicate a mail
+    // client or server folds into an earlier one; it is sent at once, not through the outbox,
+    // so no retry of it needs the same id (unlike forge mail, notifier.cpp).
     msg.headers.emplace_back(QStringLiteral("Message-ID"),
                              QStringLiteral("<test/%1@%2>").arg(QDateTime::currentMSecsSinceEpoch()).arg(d->config.server.domain));
     msg.headers.emplace_back(QStringLiteral("X-Mailer"), QStringLiteral("Switchyard"));
+    msg.headers.emplace_back(QStringLiteral("X-Auto-Response-Suppress"), QStringLiteral("All")); // Gitea's ToMessage
     if (!traceId.isEmpty())
         msg.headers.emplace_back(QStringLiteral("X-Switchyard-Trace"), traceId);
     applyOverrideHeaders(msg);

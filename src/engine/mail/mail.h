@@ -73,7 +73,8 @@ struct Message
 
     // The message as sent (RFC 5322 with MIME, CRLF line ends): headers encoded (RFC 2047) and
     // folded, a multipart/alternative of text and HTML (text alone when html is empty), each part
-    // base64 in lines of 76.
+    // quoted-printable in lines of at most 76 (as Gitea's go-mail: readable, and what mail
+    // filters and archives expect of text).
     QByteArray toMime() const;
 };
 

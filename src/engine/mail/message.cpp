@@ -1,4 +1,4 @@
-// A message's JSON (the queue's items) and its wire form (RFC 5322 + MIME).
+// A message's JSON (the queue's items) and its wire form (RFC 5322 + MIME, quoted-printable bodies as Gitea's).
 #include "mail.h"
 #include "mail_p.h"
 
@@ -89,13 +89,33 @@ QByteArray fold(const QByteArray &line, qsizetype nameLength)
     return out + line.mid(start);
 }
 
-QByteArray base64Lines(const QByteArray &data)
+// A body as quoted-printable (RFC 2045 §6.7), as Gitea's go-mail writes it: readable where it is
+// ASCII, lines of at most 76 characters with soft breaks ("=" at the end), each line break CRLF,
+// '=' and bytes outside printable ASCII as =XX, and a space or tab at a line's end encoded (a
+// relay may strip it).
+QByteArray quotedPrintable(const QByteArray &data)
 {
-    const QByteArray encoded = data.toBase64();
     QByteArray out;
-    out.reserve(encoded.size() + encoded.size() / 76 * 2 + 2);
-    for (qsizetype i = 0; i < encoded.size(); i += 76)
-        out += encoded.mid(i, 76) + "\r\n";
+    out.reserve(data.size() + data.size() / 8);
+    // Each line ends with CRLF; the last one's belongs to the boundary that follows (RFC 2046), so
+    // a text that ends with a line break gets an empty last line and keeps it.
+    for (QByteArray line : data.split('\n')) {
+        if (line.endsWith('\r'))
+            line.chop(1);
+        qsizetype width = 0;
+        for (qsizetype i = 0; i < line.size(); ++i) {
+            const auto c = static_cast<unsigned char>(line[i]);
+            const bool plain = (c >= '!' && c <= '~' && c != '=') || ((c == ' ' || c == '\t') && i + 1 < line.size());
+            const QByteArray piece = plain ? QByteArray(1, char(c)) : '=' + QByteArray::number(c, 16).toUpper().rightJustified(2, '0');
+            if (width + piece.size() > 75) { // 75 and the soft break's '=': 76
+                out += "=\r\n";
+                width = 0;
+            }
+            out += piece;
+            width += piece.size();
+        }
+        out += "\r\n";
+    }
     return out;
 }
 
@@ -227,8 +247,8 @@ QByteArray Message::toMime() const
         line(key, encodeHeaderText(value));
     }
     line("MIME-Version", "1.0");
-    const QByteArray textPart = "Content-Type: text/plain; charset=UTF-8\r\nContent-Transfer-Encoding: base64\r\n\r\n" +
-                                base64Lines(text.toUtf8());
+    const QByteArray textPart = "Content-Type: text/plain; charset=UTF-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n" +
+                                quotedPrintable(text.toUtf8());
     if (html.isEmpty()) {
         out += textPart;
         return out;
@@ -236,8 +256,8 @@ QByteArray Message::toMime() const
     const QByteArray boundary = "=_switchyard_" + QByteArray::number(QRandomGenerator::global()->generate64(), 36);
     line("Content-Type", "multipart/alternative; boundary=\"" + boundary + "\"");
     out += "\r\n--" + boundary + "\r\n" + textPart;
-    out += "--" + boundary + "\r\nContent-Type: text/html; charset=UTF-8\r\nContent-Transfer-Encoding: base64\r\n\r\n" +
-           base64Lines(html.toUtf8());
+    out += "--" + boundary + "\r\nContent-Type: text/html; charset=UTF-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n" +
+           quotedPrintable(html.toUtf8());
     out += "--" + boundary + "--\r\n";
     return out;
 }

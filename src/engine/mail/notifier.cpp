@@ -2,10 +2,12 @@
 // which template, and the headers that thread and file the messages.
 #include "mail_p.h"
 
+#include "engine/core/mailaddress.h"
 #include "engine/forge/forgedata.h"
 #include "engine/settings/config.h"
 #include "engine/store/store.h"
 
+#include <QCryptographicHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QUrl>
@@ -28,8 +30,6 @@ enum class Action {
     MergePull,
     AutoMergePull,
     ReadyForReview,
-    ApprovePull,
-    RejectPull,
     PullReviewDismissed,
 };
 
@@ -49,7 +49,7 @@ struct IssueMail
     ForgeIssue issue;
     ForgePullRequest pull;
     MailUser doer;
-    qint64 commentId = 0;
+    qint64 commentId = 0; // the forge's id of the comment (ForgeComment::externalId): Message-IDs name it
     QString commentLink;
     QString content; // Markdown
     QString traceId;
@@ -84,6 +84,7 @@ struct RepoMail
     ForgeRepo repo;    // filled by readRepo
     MailUser doer;
     std::shared_ptr<NotifyScope> scope; // the event's dispatch, when it can be repeated
+    bool fromSite = false; // From: FROM's own name (Gitea's NewMessage), not the doer's
 };
 
 QString actionTemplateName(const IssueMail &m)
@@ -132,18 +133,35 @@ QString issuePath(const IssueMail &m)
     return m.issue.isPull ? QStringLiteral("pulls") : QStringLiteral("issues");
 }
 
-// Gitea's generateMessageIDForIssue. A follow-up without a comment gets the action and the time,
-// so two closes (or two assignments) are two messages to a mail client, not one.
+// What tells one event's mail from another's where the forge gave no id of its own (a close
+// without a comment, a merge, a pull made ready, a transfer). Gitea writes the wall clock there;
+// a clock makes the same event a new Message-ID each time the bus dispatches it (again after a
+// crash), so the outbox's key (which holds the Message-ID) would not find the mail written the
+// first time and it would go twice. The cause's trace id is the same in every dispatch of one
+// ingested event (it is stored with it), so a digest of it and `what` is too: a retry gives the
+// same id, another event another one.
+QString eventStamp(const QString &traceId, const QString &what)
+{
+    if (traceId.isEmpty()) // no cause to derive it from, and no dispatch to repeat: Gitea's clock
+        return QString::number(QDateTime::currentMSecsSinceEpoch());
+    const QByteArray digest = QCryptographicHash::hash((traceId + u'\n' + what).toUtf8(), QCryptographicHash::Sha256);
+    return QString::fromLatin1(digest.toHex().left(16));
+}
+
+// Gitea's generateMessageIDForIssue, with the forge's ids: the issue's number, the comment's
+// forge id (a re-import or another Switchyard instance names the same mail the same), and an
+// action without a comment gets the action and the event's stamp (Gitea: milliseconds).
 QString messageId(const IssueMail &m, const QString &name, const QString &domain, bool reference)
 {
     QString extra;
     if (!reference) {
-        if (m.commentId > 0)
+        if (m.commentId > 0) {
             extra = QStringLiteral("/comment/%1").arg(m.commentId);
-        else if (name != QLatin1String("new"))
-            extra = QStringLiteral("/%1/%2")
-                        .arg(name == QLatin1String("ready_for_review") ? QStringLiteral("ready") : name)
-                        .arg(QDateTime::currentMSecsSinceEpoch());
+        } else if (name != QLatin1String("new")) {
+            const QString action = name == QLatin1String("ready_for_review") ? QStringLiteral("ready") : name;
+            const QString what = QStringLiteral("%1#%2/%3").arg(m.repo.fullName()).arg(m.issue.index).arg(action);
+            extra = QStringLiteral("/%1/%2").arg(action, eventStamp(m.traceId, what));
+        }
     }
     return QStringLiteral("<%1/%2/%3%4@%5>").arg(m.repo.fullName(), issuePath(m)).arg(m.issue.index).arg(extra, domain);
 }
@@ -284,6 +302,14 @@ struct MailNotifier::Private
         return sanitizeSubject(replaceEmojiAliases(subject));
     }
 
+    // FROM's display name as written ("Forge <forge@example.com>" → "Forge"; none: no name), which
+    // Gitea's NewMessage puts on mail that is from the site rather than from someone.
+    QString siteName() const
+    {
+        const Result<MailAddress> from = parseMailAddress(config.mailer.from);
+        return from ? from->name : QString();
+    }
+
     Message start(const QString &info, const QString &traceId, const MailUser &doer, const MailUser &to) const
     {
         Message msg = service.newMessage(info, traceId);
@@ -298,6 +324,8 @@ struct MailNotifier::Private
         msg.text = r.text;
         if (!config.mailer.sendAsPlainText)
             msg.html = r.html;
+        // Gitea's ToMessage: Exchange and Outlook send no out-of-office or other automatic answers.
+        msg.headers.emplace_back(QStringLiteral("X-Auto-Response-Suppress"), QStringLiteral("All"));
         if (!traceId.isEmpty())
             msg.headers.emplace_back(QStringLiteral("X-Switchyard-Trace"), traceId);
         service.applyOverrideHeaders(msg);
@@ -320,7 +348,7 @@ struct MailNotifier::Private
                                       {QStringLiteral("title"), m.issue.title},
                                       {QStringLiteral("link"), m.issue.htmlUrl},
                                       {QStringLiteral("is_pull"), m.issue.isPull}}},
-                         {QStringLiteral("view_it_on"), translate(lang, QStringLiteral("mail.view_it"))},
+                         {QStringLiteral("view_it_on"), translate(lang, QStringLiteral("mail.view_it"), {config.appName})},
                          {QStringLiteral("footer"), translate(lang, QStringLiteral("mail.footer.issue"), {m.repo.fullName()})}};
         if (fromMention)
             data.insert(QStringLiteral("mentioned_you"), translate(lang, QStringLiteral("mail.issue.x_mentioned_you"), {doer}));
@@ -336,7 +364,9 @@ struct MailNotifier::Private
             {QStringLiteral("ready_for_review"), QStringLiteral("mail.issue.action.ready_for_review")},
             {QStringLiteral("new"), QStringLiteral("mail.issue.action.new")},
         };
-        if (const auto key = sentences.constFind(name); key != sentences.constEnd())
+        // As Gitea's default.tmpl: "created #n." only stands in for an empty body.
+        const bool sentence = name != QLatin1String("new") || m.content.isEmpty();
+        if (const auto key = sentences.constFind(name); sentence && key != sentences.constEnd())
             data.insert(QStringLiteral("action_sentence"),
                         translate(lang, *key, {doer, number, m.pull.baseBranch, m.dismissedReviewer}));
         if (m.isPush) {
@@ -388,7 +418,9 @@ struct MailNotifier::Private
         const QString name = actionTemplateName(m);
         const QString tmpl = templateFor(service.templates(), m.issue.isPull, name);
         const QString fallback = QStringLiteral("[%1] %2 (#%3)").arg(m.repo.fullName(), m.issue.title).arg(m.issue.index);
-        const QJsonObject data = issueData(m, name, batch.language, batch.fromMention, fallback);
+        // The body's {{subject}} (its <title>) is Gitea's FallbackSubject: with "Re: " on a follow-up.
+        const QString titled = replaceEmojiAliases(sanitizeSubject((name != QLatin1String("new") ? QStringLiteral("Re: ") : QString()) + fallback));
+        const QJsonObject data = issueData(m, name, batch.language, batch.fromMention, titled);
         Result<Rendered> rendered = service.templates().render(tmpl, data);
         if (!rendered)
             return rendered.status();
@@ -400,11 +432,10 @@ struct MailNotifier::Private
         out.reserve(batch.users.size());
         for (const MailUser &to : batch.users) {
             Message msg = start(m.info, m.traceId, m.doer, to);
+            // Gitea sets both on the thread's first message too, where they name the message itself.
             msg.headers.emplace_back(QStringLiteral("Message-ID"), msgId);
-            if (msgId != reference) {
-                msg.headers.emplace_back(QStringLiteral("In-Reply-To"), reference);
-                msg.headers.emplace_back(QStringLiteral("References"), reference);
-            }
+            msg.headers.emplace_back(QStringLiteral("In-Reply-To"), reference);
+            msg.headers.emplace_back(QStringLiteral("References"), reference);
             if (!m.issue.htmlUrl.isEmpty())
                 msg.headers.emplace_back(QStringLiteral("List-Unsubscribe"), QStringLiteral("<%1>").arg(m.issue.htmlUrl));
             addCommonHeaders(msg, m.repo, domain, m.doer, to, to.reason);
@@ -505,7 +536,7 @@ struct MailNotifier::Private
     {
         IssueMail m;
         m.kind = reason == QLatin1String("assign") ? CommentKind::Assignees : CommentKind::ReviewRequest;
-        m.commentId = comment.id;
+        m.commentId = comment.externalId;
         m.commentLink = comment.htmlUrl;
         m.info = reason == QLatin1String("assign") ? QStringLiteral("issue assigned") : QStringLiteral("review requested");
         struct Read
@@ -582,6 +613,8 @@ struct MailNotifier::Private
             const QString subject = subjectOf(rendered->subject, values.value(QStringLiteral("subject")).toString(), false);
             for (const MailUser &to : batch.users) {
                 Message msg = start(m.info, m.traceId, m.doer, to);
+                if (m.fromSite)
+                    msg.fromName = siteName();
                 msg.headers.emplace_back(QStringLiteral("Message-ID"), m.messageId);
                 addCommonHeaders(msg, m.repo, config.server.domain, m.doer, to, m.reason);
                 finish(msg, *rendered, subject, m.traceId);
@@ -623,7 +656,7 @@ void MailNotifier::createIssueComment(const NotifyContext &c, const ForgeRepo &,
 {
     IssueMail m;
     m.action = issue.isPull ? Action::CommentPull : Action::CommentIssue;
-    m.commentId = comment.id;
+    m.commentId = comment.externalId;
     m.commentLink = comment.htmlUrl;
     m.content = comment.content;
     m.info = QStringLiteral("issue comment");
@@ -643,7 +676,7 @@ void MailNotifier::issueChangeStatus(const NotifyContext &c, const ForgeIssue &i
 {
     IssueMail m;
     m.action = issue.isPull ? (closed ? Action::ClosePull : Action::ReopenPull) : (closed ? Action::CloseIssue : Action::ReopenIssue);
-    m.commentId = comment.id;
+    m.commentId = comment.externalId;
     m.commentLink = comment.htmlUrl;
     m.content = comment.content;
     m.info = closed ? QStringLiteral("issue closed") : QStringLiteral("issue reopened");
@@ -679,12 +712,12 @@ void MailNotifier::pullRequestReview(const NotifyContext &c, const ForgePullRequ
                                      const std::vector<ForgeUser> &mentions)
 {
     IssueMail m;
-    m.action = review.type == ReviewType::Approve  ? Action::ApprovePull
-               : review.type == ReviewType::Reject ? Action::RejectPull
-                                                   : Action::CommentPull;
+    // Gitea's PullRequestReview mails a review comment with no action: its review's type names the
+    // template (approve, reject, review — "@x commented on this pull request.").
+    m.action = Action::None;
     m.kind = CommentKind::Review;
     m.reviewType = review.type;
-    m.commentId = comment.id;
+    m.commentId = comment.externalId;
     m.commentLink = comment.htmlUrl;
     m.content = comment.content.isEmpty() ? review.content : comment.content;
     m.info = QStringLiteral("pull request review");
@@ -716,7 +749,7 @@ void MailNotifier::pullRequestCodeComment(const NotifyContext &c, const ForgePul
     IssueMail m;
     m.action = Action::CommentPull;
     m.kind = CommentKind::Code;
-    m.commentId = comment.id;
+    m.commentId = comment.externalId;
     m.commentLink = comment.htmlUrl;
     m.content = comment.content;
     m.info = QStringLiteral("code comment");
@@ -766,7 +799,7 @@ void MailNotifier::pullRequestPushCommits(const NotifyContext &c, const ForgePul
     // {"is_force_push": bool, "commit_ids": [...]} (for a force push: [old, new]).
     IssueMail m;
     m.kind = CommentKind::PullPush;
-    m.commentId = comment.id;
+    m.commentId = comment.externalId;
     m.commentLink = comment.htmlUrl;
     m.isPush = true;
     const QJsonObject push = QJsonDocument::fromJson(comment.content.toUtf8()).object();
@@ -781,7 +814,7 @@ void MailNotifier::pullReviewDismiss(const NotifyContext &c, const ForgeReview &
 {
     IssueMail m;
     m.action = Action::PullReviewDismissed;
-    m.commentId = comment.id;
+    m.commentId = comment.externalId;
     m.commentLink = comment.htmlUrl;
     m.content = comment.content;
     m.dismissedReviewer = review.reviewer ? review.reviewer->login : QString();
@@ -798,14 +831,15 @@ void MailNotifier::newRelease(const NotifyContext &c, const ForgeRelease &releas
     const auto read = d->readRepo(m, release.repoId, [&](SqlTransaction &tx) { return releaseRecipients(tx, release.repoId, publisher.id); });
     if (!read)
         return;
-    m.messageId = QStringLiteral("<%1/releases/%2@%3>").arg(m.repo.fullName()).arg(release.id).arg(d->config.server.domain);
+    // Gitea's generateMessageIDForRelease, with the release's forge id.
+    m.messageId = QStringLiteral("<%1/releases/%2@%3>").arg(m.repo.fullName()).arg(release.externalId).arg(d->config.server.domain);
     const QString link = QStringLiteral("%1/releases/tag/%2").arg(m.repo.htmlUrl, QString::fromLatin1(QUrl::toPercentEncoding(release.tagName)));
     d->sendRepoMail(m, *read, [&](const QString &lang) {
         QJsonObject data{{QStringLiteral("subject"), translate(lang, QStringLiteral("mail.release.new.subject"), {release.tagName, m.repo.fullName()})},
                          {QStringLiteral("link"), link},
                          {QStringLiteral("sentence"), translate(lang, QStringLiteral("mail.release.new.text"), {publisher.login, release.tagName, m.repo.fullName()})},
                          {QStringLiteral("title_line"), translate(lang, QStringLiteral("mail.release.title"), {release.title.isEmpty() ? release.tagName : release.title})},
-                         {QStringLiteral("view_it_on"), translate(lang, QStringLiteral("mail.view_it"))},
+                         {QStringLiteral("view_it_on"), translate(lang, QStringLiteral("mail.view_it"), {d->config.appName})},
                          {QStringLiteral("footer"), translate(lang, QStringLiteral("mail.footer.release"), {m.repo.fullName()})}};
         if (!release.note.isEmpty()) {
             const auto [html, text] = renderContent(release.note, m.repo.htmlUrl, link, lang);
@@ -821,7 +855,7 @@ void MailNotifier::repoPendingTransfer(const NotifyContext &c, const ForgeUser &
 {
     // Gitea's SendRepoTransferNotifyMail: the new owner, or an organisation's members.
     RepoMail m{"RepoPendingTransfer", QStringLiteral("repository transfer"), QStringLiteral("repo/transfer"), QStringLiteral("transfer"), {},
-               c.traceId, {}, mailUser(c.doer), c.scope};
+               c.traceId, {}, mailUser(c.doer), c.scope, true};
     const auto read = d->readRepo(m, repo.id, [&](SqlTransaction &tx) -> Result<std::vector<RecipientBatch>> {
         std::vector<qint64> to{newOwner.id};
         if (newOwner.isOrganization) {
@@ -835,12 +869,25 @@ void MailNotifier::repoPendingTransfer(const NotifyContext &c, const ForgeUser &
     });
     if (!read)
         return;
-    m.messageId = QStringLiteral("<%1/transfer/%2@%3>").arg(m.repo.fullName()).arg(QDateTime::currentMSecsSinceEpoch()).arg(d->config.server.domain);
+    // Gitea gives this mail no id of its own (go-mail's autogen: the clock and a hash of the
+    // recipient, subject and body, different for each recipient and each send). Ours names the
+    // repository and the new owner by their forge ids and the event by its stamp: the same
+    // transfer event, dispatched again, gives the same id (and the outbox finds the mail it
+    // wrote), one message for all its recipients, and another proposal gets another id.
+    const QString transfer = QStringLiteral("transfer/%1/%2").arg(m.repo.externalId).arg(newOwner.externalId);
+    m.messageId = QStringLiteral("<%1/transfer/%2/%3@%4>")
+                      .arg(m.repo.fullName())
+                      .arg(newOwner.externalId)
+                      .arg(eventStamp(c.traceId, transfer), d->config.server.domain);
     d->sendRepoMail(m, *read, [&](const QString &lang) {
-        const QString destination = newOwner.isOrganization ? newOwner.login : translate(lang, QStringLiteral("mail.repo.transfer.to_you"));
-        return QJsonObject{{QStringLiteral("subject"), translate(lang, QStringLiteral("mail.repo.transfer.subject"), {m.doer.login, m.repo.fullName(), destination})},
+        // Gitea's sendRepoTransferNotifyMailPerLang: display names, "to you" or to the organisation.
+        const QString subject = newOwner.isOrganization
+                                    ? translate(lang, QStringLiteral("mail.repo.transfer.subject_to"),
+                                                {m.doer.displayName(), m.repo.fullName(), mailUser(newOwner).displayName()})
+                                    : translate(lang, QStringLiteral("mail.repo.transfer.subject_to_you"), {m.doer.displayName(), m.repo.fullName()});
+        return QJsonObject{{QStringLiteral("subject"), subject},
                            {QStringLiteral("link"), m.repo.htmlUrl},
-                           {QStringLiteral("view_it_on"), translate(lang, QStringLiteral("mail.view_it"))},
+                           {QStringLiteral("view_it_on"), translate(lang, QStringLiteral("mail.view_it"), {d->config.appName})},
                            {QStringLiteral("body"), translate(lang, QStringLiteral("mail.repo.transfer.body"), {m.repo.htmlUrl})},
                            {QStringLiteral("footer"), translate(lang, QStringLiteral("mail.footer.transfer"))}};
     });
@@ -848,27 +895,38 @@ void MailNotifier::repoPendingTransfer(const NotifyContext &c, const ForgeUser &
 
 void MailNotifier::workflowRunStatusUpdate(const NotifyContext &c, const ForgeRepo &repo, const WorkflowRun &run)
 {
-    // Gitea's MailActionsTrigger: the user who triggered the run, once it is done (not skipped),
-    // and — Gitea's default preference, "failure only" — only when it did not succeed.
-    if (run.status != QLatin1String("completed") || run.conclusion == QLatin1String("skipped") || run.conclusion == QLatin1String("success"))
+    // Gitea's MailActionsTrigger: the user who triggered the run, once it is done, and — Gitea's
+    // default preference, "failure only" — only when it failed (a cancelled run is no failure;
+    // GitHub's timed_out is one).
+    const bool failed = run.conclusion == QLatin1String("failure") || run.conclusion == QLatin1String("timed_out");
+    if (run.status != QLatin1String("completed") || !failed)
         return;
     RepoMail m{"WorkflowRunStatusUpdate", QStringLiteral("workflow run"), QStringLiteral("repo/actions/workflow_run"), QStringLiteral("workflow_run"),
                {}, c.traceId, {}, mailUser(c.doer), c.scope};
     const auto read = d->readRepo(m, repo.id, [&](SqlTransaction &tx) { return givenRecipients(tx, {c.doer.id}, QStringLiteral("workflow_run")); });
     if (!read)
         return;
-    m.messageId = QStringLiteral("<%1/actions/runs/%2@%3>").arg(m.repo.fullName()).arg(run.id).arg(d->config.server.domain);
-    const QString link = QStringLiteral("%1/actions/runs/%2").arg(m.repo.htmlUrl).arg(run.id);
+    // Gitea's thread is the run's index (its number), not its id.
+    m.messageId = QStringLiteral("<%1/actions/runs/%2@%3>").arg(m.repo.fullName()).arg(run.runNumber).arg(d->config.server.domain);
+    const QString link = !run.htmlUrl.isEmpty() ? run.htmlUrl : QStringLiteral("%1/actions/runs/%2").arg(m.repo.htmlUrl).arg(run.runNumber);
+    // Gitea's WorkflowID is the file's name: "ci.yml" of "ci.yml@refs/heads/main" or ".github/workflows/ci.yml".
+    QString workflow = run.path.section(u'@', 0, 0).section(u'/', -1);
+    if (workflow.isEmpty())
+        workflow = run.name;
     d->sendRepoMail(m, *read, [&](const QString &lang) {
-        return QJsonObject{{QStringLiteral("subject"), translate(lang, QStringLiteral("mail.actions.run_not_successful"),
-                                                                 {m.repo.fullName(), run.name, QString::number(run.runNumber), run.headBranch, run.conclusion})},
+        // Gitea: "[owner/repo] Failure: ci.yml (main - 0123456789)".
+        const QString subject = QStringLiteral("[%1] %2: %3 (%4 - %5)")
+                                    .arg(m.repo.fullName(), translate(lang, QStringLiteral("mail.actions.status.failure")), workflow,
+                                         run.headBranch, run.headSha.left(10));
+        return QJsonObject{{QStringLiteral("subject"), subject},
                            {QStringLiteral("link"), link},
                            {QStringLiteral("run"), QJsonObject{{QStringLiteral("name"), run.name},
                                                               {QStringLiteral("number"), run.runNumber},
                                                               {QStringLiteral("branch"), run.headBranch},
+                                                              {QStringLiteral("sha"), run.headSha},
                                                               {QStringLiteral("event"), run.event},
                                                               {QStringLiteral("conclusion"), run.conclusion}}},
-                           {QStringLiteral("view_it_on"), translate(lang, QStringLiteral("mail.view_it"))},
+                           {QStringLiteral("view_it_on"), translate(lang, QStringLiteral("mail.view_it"), {d->config.appName})},
                            {QStringLiteral("footer"), translate(lang, QStringLiteral("mail.footer.actions"))}};
     });
 }

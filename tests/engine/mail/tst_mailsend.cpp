@@ -229,8 +229,9 @@ private Q_SLOTS:
             QVERIFY(!m.value(QStringLiteral("headers")).toObject().contains(QStringLiteral("Bcc")));
             QCOMPARE(m.value(QStringLiteral("content_type")).toString(), QStringLiteral("multipart/alternative"));
             const QJsonObject parts = m.value(QStringLiteral("parts")).toObject();
-            QCOMPARE(parts.value(QStringLiteral("text/plain")).toString(), batch[0].text);
-            QCOMPARE(parts.value(QStringLiteral("text/html")).toString(), batch[0].html);
+            // Quoted-printable text comes back with MIME's canonical CRLF line ends.
+            QCOMPARE(parts.value(QStringLiteral("text/plain")).toString().replace(QLatin1String("\r\n"), QLatin1String("\n")), batch[0].text);
+            QCOMPARE(parts.value(QStringLiteral("text/html")).toString().replace(QLatin1String("\r\n"), QLatin1String("\n")), batch[0].html);
             QCOMPARE(m.value(QStringLiteral("defects")).toArray(), QJsonArray());
             peers << m.value(QStringLiteral("peer")).toString();
         }
@@ -364,7 +365,7 @@ private Q_SLOTS:
         QCOMPARE(got[1].value(QStringLiteral("rcpt_tos")).toArray(), (QJsonArray{QStringLiteral("b@example.com")}));
         QCOMPARE(got[0].value(QStringLiteral("subject")).toString(), QStringLiteral("Grüße aus 北京 — a test"));
         QCOMPARE(got[0].value(QStringLiteral("parts")).toObject().value(QStringLiteral("text/plain")).toString(),
-                 QStringLiteral("Hello,\n.\nthe line above is a lone dot.\n")); // -i: the lone dot is text
+                 QStringLiteral("Hello,\r\n.\r\nthe line above is a lone dot.\r\n")); // -i: the lone dot is text (CRLF: MIME's)
     }
 
     void sendmailThatFailsOrHangs()
@@ -470,7 +471,7 @@ private Q_SLOTS:
             return saved.status();
         }));
         ForgeComment comment;
-        comment.id = 12;
+        comment.externalId = 12; // the forge's id names the message
         comment.content = QStringLiteral("Confirmed on 1.2 ✓");
         engine.notifyBus().createIssueComment({bob, QStringLiteral("trace-9")}, {}, issue, comment, {});
         QVERIFY(sink.waitForMessages(1));
