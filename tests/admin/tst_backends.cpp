@@ -490,6 +490,10 @@ private Q_SLOTS:
         QVERIFY(people->front().kinds.issues && !people->front().kinds.pulls);
         QVERIFY(people->front().muted);
         QCOMPARE(people->front().access, 2);
+        // Organisations and teams: bob is a user, not an organisation, and alice's repository has no
+        // teams; both are refused naming the id (tst_adminapi sets them on an organisation).
+        QCOMPARE(Test::call(backend(), Admin::Ops::orgMember, {bob, bob, QStringLiteral("member")}).status().field(), QStringLiteral("id"));
+        QCOMPARE(Test::call(backend(), Admin::Ops::repoTeamAccess, {repo, bob, 1}).status().field(), QStringLiteral("id"));
         QVERIFY(Test::call(backend(), Admin::Ops::repoUnmute, {repo, bob}));
         QVERIFY(!Test::call(backend(), Admin::Ops::repoPeople, {repo})->front().muted);
         QCOMPARE(Test::call(backend(), Admin::Ops::repoPeople, {424242}).status().code(), Status::Code::NotFound);
