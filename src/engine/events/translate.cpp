@@ -12,14 +12,18 @@ Result<QJsonObject> Translator::pushedCommits(const QJsonObject &payload, const 
     const QJsonObject head = object(object(payload, "pull_request"), "head");
     const QString after = !text(payload, "after").isEmpty() ? text(payload, "after") : text(head, "sha");
     const QString ref = QStringLiteral("refs/heads/") + pr.headBranch;
-    // The latest pushes of this source to the repository; the one that left the head at `after`.
-    Result<QSqlQuery> q = m_tx.exec(QStringLiteral("SELECT payload FROM event WHERE source = ? AND event = 'push' AND repo = ? "
-                                                   "ORDER BY id DESC LIMIT 20"),
-                                    {m_source, repo.fullName()});
+    // A pull from a fork is pushed to the fork: the head's repository.
+    const QString pushedTo = text(object(head, "repo"), "full_name").isEmpty() ? repo.fullName() : text(object(head, "repo"), "full_name");
+    // The latest pushes of this source to that repository (index event_repo_kind); the one that
+    // left the head at `after`.
+    Result<QSqlQuery> q = m_tx.exec(QStringLiteral("SELECT payload FROM event WHERE source = ? AND repo = ? AND event = 'push' "
+                                                   "ORDER BY id DESC LIMIT 50"),
+                                    {m_source, pushedTo});
     if (!q)
         return q.status();
     QJsonArray ids;
     bool forced = false;
+    qint64 total = 0;
     while (q->next()) {
         const QJsonObject push = QJsonDocument::fromJson(q->value(0).toByteArray()).object();
         if (text(push, "ref") != ref || (!after.isEmpty() && text(push, "after") != after))
@@ -27,10 +31,19 @@ Result<QJsonObject> Translator::pushedCommits(const QJsonObject &payload, const 
         forced = flag(push, "forced");
         if (forced) {
             ids = {text(push, "before"), text(push, "after")}; // Gitea's force push: [old, new]
-        } else {
-            for (const QJsonValue &commit : push.value(QStringLiteral("commits")).toArray()) // newest first, as Gitea lists them
-                ids.prepend(text(commit.toObject(), "id"));
+            break;
         }
+        // Gitea's comment lists them oldest first. Gitea's push payload has the newest first,
+        // GitHub's the oldest: the end that is `after` tells which.
+        const QJsonArray commits = push.value(QStringLiteral("commits")).toArray();
+        const bool newestFirst = commits.isEmpty() || text(commits.last().toObject(), "id") != text(push, "after");
+        for (const QJsonValue &commit : commits) {
+            if (newestFirst)
+                ids.prepend(text(commit.toObject(), "id"));
+            else
+                ids.append(text(commit.toObject(), "id"));
+        }
+        total = number(push, "total_commits");
         break;
     }
     if (ids.isEmpty() && !after.isEmpty()) {
@@ -38,6 +51,11 @@ Result<QJsonObject> Translator::pushedCommits(const QJsonObject &payload, const 
         note(QStringLiteral("pull request #%1 synchronized: the push to %2 was not seen, so only its head commit is known")
                  .arg(pr.issue ? pr.issue->index : 0)
                  .arg(escapeControl(pr.headBranch, 100)));
+    } else if (total > ids.size()) {
+        note(QStringLiteral("pull request #%1 synchronized: the push carried %2 of its %3 commits (the forge cuts the list)")
+                 .arg(pr.issue ? pr.issue->index : 0)
+                 .arg(ids.size())
+                 .arg(total));
     }
     return QJsonObject{{QStringLiteral("is_force_push"), forced}, {QStringLiteral("commit_ids"), ids}};
 }

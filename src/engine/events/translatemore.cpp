@@ -108,7 +108,7 @@ Status Translator::release(const QJsonObject &payload, const ForgeRepo &repo)
              action == QLatin1String("unpublished"))
         note(QStringLiteral("release %1: GitHub's \"%2\" is the release Gitea announces once as \"published\"; nothing is sent for it")
                  .arg(escapeControl(seen.tagName, 64), action));
-    else if (action == QLatin1String("updated") || action == QLatin1String("edited"))
+    else if ((action == QLatin1String("updated") || action == QLatin1String("edited")) && !seen.isDraft) // Gitea: a draft's edit tells no one
         call([c, r](Notifier &n) { n.updateRelease(c, r); });
     else if (action == QLatin1String("deleted"))
         call([c, r](Notifier &n) { n.deleteRelease(c, r); });

@@ -170,7 +170,9 @@ private:
         if (!before)
             return before.status();
         m_assigneesBefore = *before;
-        if (json.value(QStringLiteral("assignees")).isArray()) {
+        if (json.contains(QStringLiteral("assignees")) && json.value(QStringLiteral("assignees")).isNull()) {
+            assignees = std::vector<ForgeUser>{}; // Gitea's ToAPIIssue leaves "assignees" null when there are none
+        } else if (json.value(QStringLiteral("assignees")).isArray()) {
             Result<std::vector<ForgeUser>> found = users(json.value(QStringLiteral("assignees")).toArray());
             if (!found)
                 return found.status();

@@ -317,6 +317,12 @@ QStringList defaultHooksAndTeams(StoreBackend)
     };
 }
 
+// 15: a pull's synchronize finds the push to its head branch among the latest of its repository.
+QStringList eventByRepo(StoreBackend)
+{
+    return {QStringLiteral("CREATE INDEX event_repo_kind ON event (source, repo, event, id)")};
+}
+
 } // namespace
 
 const std::vector<Migration> &storeMigrations()
@@ -336,6 +342,7 @@ const std::vector<Migration> &storeMigrations()
         {12, "event replay detection and retention", &eventRetention},
         {13, "payload fields: user avatars, pull request ids", &payloadFields},
         {14, "default webhooks copied into new repositories; organisation team access", &defaultHooksAndTeams},
+        {15, "events by repository and type", &eventByRepo},
     };
     return migrations;
 }

@@ -80,9 +80,15 @@ QByteArray queryEscape(const QByteArray &bytes)
 // (keys sorted, each value query-escaped).
 QUrl withPayloadQuery(QUrl url, const QByteArray &payload)
 {
+    // Go's url.ParseQuery: '&'-separated pairs, '+' a space, then percent-decoding.
     QMap<QString, QStringList> values;
-    for (const auto &[key, value] : QUrlQuery(url).queryItems(QUrl::FullyDecoded))
-        values[key] << value;
+    const auto unescape = [](QByteArray part) { return QString::fromUtf8(QByteArray::fromPercentEncoding(part.replace('+', ' '))); };
+    for (const QByteArray &pair : url.query(QUrl::FullyEncoded).toUtf8().split('&')) {
+        if (pair.isEmpty())
+            continue;
+        const qsizetype eq = pair.indexOf('=');
+        values[unescape(pair.left(eq < 0 ? pair.size() : eq))] << (eq < 0 ? QString() : unescape(pair.mid(eq + 1)));
+    }
     values[QStringLiteral("payload")] = {QString::fromUtf8(payload)};
     QByteArray query;
     for (auto it = values.cbegin(); it != values.cend(); ++it)
@@ -121,12 +127,13 @@ Status encode(const Hook &h, const HookTask &task, OutgoingRequest &out)
     out.payload = document;
     out.body = document;
     const bool converted = task.payloadVersion == 2 && Channels::isChannel(h.type);
-    if (out.method == QLatin1String("GET")) {
+    if (converted) {
+        // a channel's message is a JSON body, whatever the hook's method or content type (Gitea's
+        // newJSONRequest)
+    } else if (out.method == QLatin1String("GET")) {
         out.url = withPayloadQuery(out.url, document);
         out.body.clear();
         contentType.clear();
-    } else if (converted) {
-        // a channel's message is JSON whatever the hook's content type (Gitea's newJSONRequest)
     } else if (out.method != QLatin1String("POST")) {
         contentType.clear(); // a v1 matrix PUT: Gitea's newDefaultRequest sets no Content-Type
     } else if (h.contentType == ContentType::Form) {
@@ -345,8 +352,8 @@ bool WebhookService::Impl::nextHop(Flight &f) const
         f.error = QStringLiteral("redirected to %1: not an http(s) URL").arg(maskedUrl(next.toString()).left(300));
         return false;
     }
-    if (f.redirects >= kMaxRedirects) {
-        f.error = QStringLiteral("stopped after %1 redirects").arg(kMaxRedirects);
+    if (f.redirects + 1 >= kMaxRequests) {
+        f.error = QStringLiteral("stopped after %1 redirects").arg(kMaxRequests); // Go's words
         return false;
     }
     ++f.redirects;

@@ -58,6 +58,14 @@ void WebhookService::Impl::LoopThread::start(std::list<Flight>::iterator it)
 bool WebhookService::Impl::LoopThread::follow(std::list<Flight>::iterator it)
 {
     Flight &f = *it;
+    if (m_graceStarted && m_graceEnd.hasExpired() && f.error.isEmpty() && !f.interrupted && f.exchange.error.isEmpty() &&
+        f.exchange.status >= 300 && f.exchange.status < 400) {
+        // Stopping, its grace over: no new hop. It never reached the receiver the redirect names,
+        // so it ends as an interrupted delivery (sent again at the next start, as any other).
+        f.interrupted = true;
+        f.error = QStringLiteral("the instance stopped while following a redirect: it did not reach the final receiver");
+        return false;
+    }
     if (!d.nextHop(f))
         return false;
     const QString host = f.url.host();

@@ -135,12 +135,13 @@ struct Flight
     QByteArray method;
     QList<QPair<QByteArray, QByteArray>> headers; // Gitea's, Content-Type, Authorization; not Host
     QByteArray body;
-    int redirects = 0;  // hops followed (at most kMaxRedirects, as Go's client)
+    int redirects = 0;  // redirects followed (the requests sent, less one: at most kMaxRequests)
     int lookupId = -1;  // a redirect's host being resolved (QHostInfo), on the loop thread
 };
 
-// Go's http.Client, which Gitea delivers with, follows at most 10 redirects.
-constexpr int kMaxRedirects = 10;
+// Go's http.Client, which Gitea delivers with, sends at most 10 requests for one delivery (its
+// defaultCheckRedirect stops "after 10 redirects" when 10 requests went: 9 redirects followed).
+constexpr int kMaxRequests = 10;
 
 struct Written; // a delivery's row as record() writes it (recorder.cpp)
 

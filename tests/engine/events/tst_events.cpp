@@ -397,7 +397,7 @@ private Q_SLOTS:
     {
         Fixture f;
         QJsonObject payload = QJsonDocument::fromJson(sample(QStringLiteral("gitea-issues-opened.json"))).object();
-        const auto post = [&](const char *action, const QJsonArray &assignees) {
+        const auto post = [&](const char *action, const QJsonValue &assignees) {
             QJsonObject issue = payload.value(QStringLiteral("issue")).toObject();
             issue.insert(QStringLiteral("assignees"), assignees);
             payload.insert(QStringLiteral("issue"), issue);
@@ -416,16 +416,20 @@ private Q_SLOTS:
         };
         const QJsonObject carol{{QStringLiteral("id"), 3}, {QStringLiteral("login"), QStringLiteral("carol")}};
         const QJsonObject dave{{QStringLiteral("id"), 4}, {QStringLiteral("login"), QStringLiteral("dave")}};
-        QCOMPARE(post("opened", {}).second, QStringList{QStringLiteral("newIssue")});
-        QCOMPARE(post("assigned", {carol}).second, QStringList{QStringLiteral("issueChangeAssignee")});
-        QCOMPARE(post("assigned", {carol, dave}).second, QStringList{QStringLiteral("issueChangeAssignee")});
+        QCOMPARE(post("opened", QJsonArray{}).second, QStringList{QStringLiteral("newIssue")});
+        QCOMPARE(post("assigned", QJsonArray{carol}).second, QStringList{QStringLiteral("issueChangeAssignee")});
+        QCOMPARE(post("assigned", QJsonArray{carol, dave}).second, QStringList{QStringLiteral("issueChangeAssignee")});
         QCOMPARE(f.notified(), (QStringList{QStringLiteral("carol"), QStringLiteral("dave")}));
-        QCOMPARE(post("assigned", {carol, dave}).second, QStringList()); // the same state again
-        QCOMPARE(post("unassigned", {dave}).second, QStringList{QStringLiteral("issueChangeAssignee")});
-        const auto [pinned, calls] = post("pinned", {dave});
+        QCOMPARE(post("assigned", QJsonArray{carol, dave}).second, QStringList()); // the same state again
+        QCOMPARE(post("unassigned", QJsonArray{dave}).second, QStringList{QStringLiteral("issueChangeAssignee")});
+        const auto [pinned, calls] = post("pinned", QJsonArray{dave});
         QCOMPARE(calls, QStringList());
         QCOMPARE(pinned.status, QStringLiteral("done"));
         QVERIFY2(pinned.error.contains(QLatin1String("pinned: Gitea has no notification or webhook event")), qPrintable(pinned.error));
+        // Gitea sends "assignees": null when the last one goes: dave is removed, and told again
+        // when assigned once more.
+        QCOMPARE(post("unassigned", QJsonValue(QJsonValue::Null)).second, QStringList{QStringLiteral("issueChangeAssignee")});
+        QCOMPARE(post("assigned", QJsonArray{dave}).second, QStringList{QStringLiteral("issueChangeAssignee")});
     }
 
     // A pull request's synchronize: the hook's sync event and "pushed N commits" to the
@@ -475,13 +479,37 @@ private Q_SLOTS:
         QStringList seen = f.recorder.take();
         seen.removeAll(QStringLiteral("notificationCountChange"));
         QCOMPARE(seen, (QStringList{QStringLiteral("pullRequestSynchronized"), QStringLiteral("pullRequestPushCommits")}));
-        std::lock_guard lock(catcher.mutex);
-        QCOMPARE(catcher.contents.size(), 1);
-        const QJsonObject content = QJsonDocument::fromJson(catcher.contents.front().toUtf8()).object();
+        const auto contents = [&] {
+            std::lock_guard lock(catcher.mutex); // (the bus's thread writes them)
+            return catcher.contents;
+        };
+        QCOMPARE(contents().size(), 1);
+        const QJsonObject content = QJsonDocument::fromJson(contents().front().toUtf8()).object();
         QCOMPARE(content.value(QStringLiteral("is_force_push")).toBool(), false);
         QCOMPARE(content.value(QStringLiteral("commit_ids")).toArray(),
                  (QJsonArray{QStringLiteral("dddddddddddddddddddddddddddddddddddddddd"), QStringLiteral("cccccccccccccccccccccccccccccccccccccccc")}));
         QVERIFY2(f.event(accepted->id).error.isEmpty(), qPrintable(f.event(accepted->id).error));
+
+        // GitHub lists a push's commits oldest first: the comment still has them oldest first.
+        push.insert(QStringLiteral("after"), QStringLiteral("ffffffffffffffffffffffffffffffffffffffff"));
+        QJsonArray oldestFirst;
+        for (const char *id : {"eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee", "ffffffffffffffffffffffffffffffffffffffff"})
+            oldestFirst.append(QJsonObject{{QStringLiteral("id"), QLatin1String(id)}, {QStringLiteral("message"), QStringLiteral("m")}});
+        push.insert(QStringLiteral("commits"), oldestFirst);
+        in.event = QStringLiteral("push");
+        in.payload = QJsonDocument(push).toJson();
+        QVERIFY(f.engine->events().accept(CancelToken(), in));
+        f.settle();
+        pr.insert(QStringLiteral("head"), QJsonObject{{QStringLiteral("ref"), QStringLiteral("feature")},
+                                                      {QStringLiteral("sha"), QStringLiteral("ffffffffffffffffffffffffffffffffffffffff")}});
+        sync.insert(QStringLiteral("pull_request"), pr);
+        in.event = QStringLiteral("pull_request_sync");
+        in.payload = QJsonDocument(sync).toJson();
+        QVERIFY(f.engine->events().accept(CancelToken(), in));
+        f.settle();
+        QCOMPARE(contents().size(), 2);
+        QCOMPARE(QJsonDocument::fromJson(contents().back().toUtf8()).object().value(QStringLiteral("commit_ids")).toArray(),
+                 (QJsonArray{QStringLiteral("eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee"), QStringLiteral("ffffffffffffffffffffffffffffffffffffffff")}));
     }
 
     // A source with a secret: a right signature needs no token, a wrong one is refused even with one.
