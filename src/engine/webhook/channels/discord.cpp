@@ -51,11 +51,9 @@ Result<Embed> reviewEmbed(HookEventType event, const QJsonObject &p)
     Result<QString> action = reviewAction(event);
     if (!action)
         return action.status();
-    e.title = QStringLiteral("[%1] Pull request review %2: #%3 %4").arg(str(p, u"repository.full_name"), *action, str(p, u"number"), str(p, u"pull_request.title"));
+    e.title = reviewTitle(p, *action);
     e.description = str(p, u"review.content");
-    e.colour = event == HookEventType::PullRequestReviewApproved   ? Colour::Green
-               : event == HookEventType::PullRequestReviewRejected ? Colour::Red
-                                                                   : Colour::Grey;
+    e.colour = reviewColour(event);
     return e;
 }
 

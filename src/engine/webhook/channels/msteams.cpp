@@ -43,11 +43,9 @@ Result<Card> reviewCard(HookEventType event, const QJsonObject &p)
     Result<QString> action = reviewAction(event);
     if (!action)
         return action.status();
-    c.title = QStringLiteral("[%1] Pull request review %2: #%3 %4").arg(str(p, u"repository.full_name"), *action, str(p, u"number"), str(p, u"pull_request.title"));
+    c.title = reviewTitle(p, *action);
     c.text = str(p, u"review.content");
-    c.colour = event == HookEventType::PullRequestReviewApproved   ? Colour::Green
-               : event == HookEventType::PullRequestReviewRejected ? Colour::Red
-                                                                   : Colour::Grey;
+    c.colour = reviewColour(event);
     return c;
 }
 

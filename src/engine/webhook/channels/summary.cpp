@@ -141,6 +141,19 @@ Result<QString> reviewAction(HookEventType type)
     return Status::invalidArgument(QStringLiteral("unknown event type %1 for a review").arg(name(type)));
 }
 
+QString reviewTitle(const QJsonObject &p, const QString &action)
+{
+    return QStringLiteral("[%1] Pull request review %2: #%3 %4")
+        .arg(str(p, u"repository.full_name"), action, str(p, u"number"), str(p, u"pull_request.title"));
+}
+
+int reviewColour(HookEventType type)
+{
+    return type == HookEventType::PullRequestReviewApproved   ? Colour::Green
+           : type == HookEventType::PullRequestReviewRejected ? Colour::Red
+                                                              : Colour::Grey;
+}
+
 QString str(const QJsonObject &o, QStringView path)
 {
     QJsonValue v(o);

@@ -61,6 +61,10 @@ enum class Shape { Create, Delete, Fork, Push, Issue, IssueComment, PullRequest,
 Result<Shape> shapeOf(HookEventType type);
 // parseHookPullRequestEventType: approved, rejected or comment.
 Result<QString> reviewAction(HookEventType type);
+// Discord's and MS Teams' review heading, "[repo] Pull request review <action>: #n title", and its
+// colour: approved green, rejected red, a comment grey.
+QString reviewTitle(const QJsonObject &p, const QString &action);
+int reviewColour(HookEventType type);
 
 // Reading the payload. str() follows a dotted path; numbers come back as decimal text.
 QString str(const QJsonObject &o, QStringView path);
