@@ -53,21 +53,6 @@ QByteArray eventSignature(const QByteArray &secret, const QByteArray &payload)
     return QMessageAuthenticationCode::hash(payload, secret, QCryptographicHash::Sha256).toHex();
 }
 
-const QStringList &EventService::supportedEvents()
-{
-    static const QStringList events{
-        QStringLiteral("ping"), QStringLiteral("push"), QStringLiteral("create"), QStringLiteral("delete"), QStringLiteral("issues"),
-        QStringLiteral("issue_assign"), QStringLiteral("issue_label"), QStringLiteral("issue_milestone"), QStringLiteral("issue_comment"),
-        QStringLiteral("pull_request"), QStringLiteral("pull_request_assign"), QStringLiteral("pull_request_label"),
-        QStringLiteral("pull_request_milestone"), QStringLiteral("pull_request_sync"), QStringLiteral("pull_request_review_request"),
-        QStringLiteral("pull_request_comment"), QStringLiteral("pull_request_review"), QStringLiteral("pull_request_review_approved"),
-        QStringLiteral("pull_request_review_rejected"), QStringLiteral("pull_request_review_comment"), QStringLiteral("release"),
-        QStringLiteral("repository"), QStringLiteral("fork"), QStringLiteral("wiki"), QStringLiteral("gollum"), QStringLiteral("status"),
-        QStringLiteral("package"), QStringLiteral("workflow_run"), QStringLiteral("workflow_job"),
-        QStringLiteral("member"), QStringLiteral("organization")};
-    return events;
-}
-
 struct EventService::Impl
 {
     Impl(const EngineConfig &c, Store &s, NotifyBus &b, InstanceRegistry &i, EventServiceOptions o)

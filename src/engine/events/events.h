@@ -94,9 +94,6 @@ public:
     // Once, before start(): told of every change (the admin stream's `event` frames).
     void setObserver(Observer observer);
 
-    // The event types accepted (Gitea's fine types and GitHub's names).
-    static const QStringList &supportedEvents();
-
 private:
     struct Impl;
     std::unique_ptr<Impl> d;
